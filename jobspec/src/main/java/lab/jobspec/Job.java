@@ -1,0 +1,52 @@
+package lab.jobspec;
+
+/**
+ * One job of a job file, with {@code [global]} already merged in and fio's defaults applied.
+ * Sizes are bytes, times nanoseconds. Immutable; produced only by {@link JobFileParser}.
+ *
+ * <p>Defaults follow fio 3.33: rw=read, rwmixread=50, bs=4096, offset=0, numjobs=1, iodepth=1,
+ * iodepth_batch_submit=1, iodepth_batch_complete_min=1, runtime=0 (none), time_based=0,
+ * ramp_time=0, direct=0, ioengine=psync, zero_buffers=0, scramble_buffers=1,
+ * buffer_compress_percentage=0 (unset), refill_buffers=0, randrepeat=1, randseed=0x89 (fio's default seed),
+ * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, verify=none.
+ *
+ * @param name        the section name, or {@code name=} if given
+ * @param filename    target file or device, or null when the job file names none
+ * @param size        bytes of the region the job covers (from {@code offset})
+ * @param runtimeNs   0 when the job runs until {@code size} is done once
+ * @param line        line of the section header in {@code source}, for later error messages
+ * @param source      the job file, as given on the command line
+ */
+public record Job(
+        String name,
+        String filename,
+        Rw rw,
+        int rwmixread,
+        int bs,
+        long size,
+        long offset,
+        int numjobs,
+        int iodepth,
+        int iodepthBatchSubmit,
+        int iodepthBatchCompleteMin,
+        long runtimeNs,
+        boolean timeBased,
+        long rampTimeNs,
+        boolean direct,
+        IoEngine ioengine,
+        boolean zeroBuffers,
+        boolean scrambleBuffers,
+        int bufferCompressPercentage,
+        boolean refillBuffers,
+        boolean randrepeat,
+        long randseed,
+        boolean groupReporting,
+        boolean thread,
+        boolean fixedbufs,
+        boolean registerfiles,
+        boolean hipri,
+        boolean sqthreadPoll,
+        Verify verify,
+        String source,
+        int line) {
+}
