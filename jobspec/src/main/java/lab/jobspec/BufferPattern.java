@@ -1,0 +1,117 @@
+package lab.jobspec;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * What a job writes, with the meaning fio 3.33 gives its buffer options ({@code io_u.c}
+ * {@code fill_io_buffer()} and {@code small_content_scramble()}, {@code lib/rand.c}
+ * {@code __fill_random_buf_percentage()}):
+ *
+ * <ul>
+ * <li>{@code buffer_compress_percentage=N}, 0 &lt; N &lt; 100: every 512-byte chunk
+ *     ({@code buffer_compress_chunk}'s default) is (100-N)% random bytes then zeros, refilled
+ *     before every write (fio turns {@code refill_buffers} on with it). N = 100 is zeros, as in
+ *     fio. Takes precedence over {@code zero_buffers}, as in fio.</li>
+ * <li>{@code zero_buffers}: zeros; never scrambled.</li>
+ * <li>otherwise random bytes, filled once at allocation. {@code refill_buffers} fills fresh ones
+ *     before every write. Else, with {@code scramble_buffers=1} (the default) and no
+ *     {@code verify}, each write stamps every whole 512-byte block: its byte offset into one of
+ *     the block's eight 64-byte lines, chosen per write, and two words at bytes 48..63. fio puts
+ *     the issue time in those two words; the lab puts a per-worker write count and a per-worker
+ *     constant, so runs repeat. Blocks shorter than 512 bytes are not stamped, as in fio. With
+ *     {@code scramble_buffers=0} the buffer is written as it is.</li>
+ * </ul>
+ *
+ * <p>As in fio, a buffer that a read has overwritten is written with what the read left unless
+ * it is refilled. One instance per worker thread; not thread-safe; {@link #prepareWrite}
+ * allocates nothing.
+ */
+public final class BufferPattern {
+    private static final int BLOCK = 512;
+    private static final int CACHE_LINE = 64;
+    private static final long STAMP_AT = CACHE_LINE - 2L * Long.BYTES;
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final MemorySegment ZEROS = MemorySegment.ofArray(new byte[64 << 10]);
+
+    private enum Fill { ZERO, RANDOM, COMPRESS }
+
+    private final Fill fill;
+    private final boolean refill;
+    private final boolean scramble;
+    private final int randomPerChunk;
+    private final SplitMix rng;
+    private final long workerStamp;
+    private long writes;
+
+    private BufferPattern(Fill fill, boolean refill, boolean scramble, int compressPercentage, long seed) {
+        this.fill = fill;
+        this.refill = refill;
+        this.scramble = scramble;
+        this.randomPerChunk = BLOCK * (100 - compressPercentage) / 100;
+        this.rng = new SplitMix(seed);
+        this.workerStamp = SplitMix.mix(~seed);
+    }
+
+    /** One per worker thread; not thread-safe. jobIndex = which clone of numjobs (fio seeds each clone differently). */
+    public static BufferPattern forJob(Job job, int jobIndex) {
+        int percent = job.bufferCompressPercentage();
+        Fill fill = percent == 100 || (percent == 0 && job.zeroBuffers()) ? Fill.ZERO
+                : percent > 0 ? Fill.COMPRESS : Fill.RANDOM;
+        boolean refill = job.refillBuffers() || fill == Fill.COMPRESS;
+        boolean scramble = fill == Fill.RANDOM && !refill && job.scrambleBuffers() && job.verify() == Verify.NONE;
+        return new BufferPattern(fill, refill, scramble, percent,
+                SplitMix.seed(job, jobIndex, SplitMix.STREAM_BUFFER));
+    }
+
+    /** Fills the whole of buf as fio fills an io buffer when it allocates it. */
+    public void fillInitial(MemorySegment buf) {
+        fill(buf, buf.byteSize());
+    }
+
+    /** Prepares the first len bytes of buf for the next write at byte offset `offset`, as fio does before each write. */
+    public void prepareWrite(MemorySegment buf, int len, long offset) {
+        writes++;
+        if (refill) {
+            fill(buf, len);
+        } else if (scramble) {
+            scramble(buf, len, offset);
+        }
+    }
+
+    private void fill(MemorySegment buf, long len) {
+        switch (fill) {
+            case ZERO -> zero(buf, 0, len);
+            case RANDOM -> rng.fill(buf, 0, len);
+            case COMPRESS -> compressible(buf, len);
+        }
+    }
+
+    private void compressible(MemorySegment buf, long len) {
+        for (long p = 0; p < len; p += BLOCK) {
+            long chunk = Math.min(BLOCK, len - p);
+            long random = Math.min(randomPerChunk, chunk);
+            rng.fill(buf, p, random);
+            zero(buf, p + random, chunk - random);
+        }
+    }
+
+    private static void zero(MemorySegment buf, long from, long len) {
+        for (long done = 0; done < len; ) {
+            long n = Math.min(len - done, ZEROS.byteSize());
+            MemorySegment.copy(ZEROS, 0, buf, from + done, n);
+            done += n;
+        }
+    }
+
+    /** fio's small_content_scramble(), with the write count in place of the issue time. */
+    private void scramble(MemorySegment buf, int len, long offset) {
+        long line = ((writes ^ offset) & 7) * CACHE_LINE;
+        long blockOffset = offset;
+        for (long p = 0; p + BLOCK <= len; p += BLOCK, blockOffset += BLOCK) {
+            buf.set(WORD, p + line, blockOffset);
+            buf.set(WORD, p + STAMP_AT, writes);
+            buf.set(WORD, p + STAMP_AT + Long.BYTES, workerStamp);
+        }
+    }
+}

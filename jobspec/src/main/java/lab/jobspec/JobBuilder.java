@@ -1,0 +1,231 @@
+package lab.jobspec;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+
+/**
+ * Turns the settings of one job section (with {@code [global]} already merged in) into a
+ * {@link Job}: parses each value, applies fio 3.33's defaults, and checks the bounds below.
+ *
+ * <p>Bounds (fio's where it has one, the lab's otherwise): {@code bs} 1..16 MiB (fio has no
+ * upper bound; the engine allocates {@code iodepth} buffers of {@code bs} per worker);
+ * {@code size} at least {@code bs}; {@code offset + size} within 2^63-1; {@code numjobs}
+ * 1..4096; {@code iodepth} 1..65536; {@code rwmixread}, {@code rwmixwrite} and
+ * {@code buffer_compress_percentage} 0..100; {@code iodepth_batch_complete_min} at most
+ * {@code iodepth}; flags 0 or 1. {@code iodepth_batch_submit} is clamped to {@code iodepth},
+ * and 0 means {@code iodepth}, as fio does.
+ *
+ * <p>{@code size} is required: fio would take the size of an existing file, but the JVM engine
+ * has no file to ask. A problem between two keys ({@code size < bs}) is reported at whichever
+ * of the two was written last. With {@code randrepeat=0} and no {@code randseed}, fio seeds from
+ * the system; here the seed is drawn once, now, and stored in the {@link Job}, so the run can
+ * still be repeated from what the job records.
+ */
+final class JobBuilder {
+    static final long DEFAULT_RANDSEED = 0x89;
+    static final int MAX_BS = 16 << 20;
+    static final int MAX_NUMJOBS = 4096;
+    static final int MAX_IODEPTH = 65536;
+
+    private final Path file;
+    private final Map<String, Setting> settings;
+
+    private JobBuilder(Path file, Map<String, Setting> settings) {
+        this.file = file;
+        this.settings = settings;
+    }
+
+    /**
+     * @param section     the name in the section header
+     * @param sectionLine the header's line
+     * @param settings    canonical key to its last setting, global ones included
+     */
+    static Job build(Path file, String section, int sectionLine, Map<String, Setting> settings)
+            throws JobSpecException {
+        return new JobBuilder(file, settings).job(section, sectionLine);
+    }
+
+    private Job job(String section, int sectionLine) throws JobSpecException {
+        if (!settings.containsKey("size")) {
+            throw new JobSpecException(file, sectionLine, "size",
+                    "job '" + section + "' has no size; the lab needs the region size (fio would take the file's)");
+        }
+        int bs = (int) size("bs", 4096, 1, MAX_BS);
+        long size = size("size", 0, 1, Long.MAX_VALUE);
+        long offset = size("offset", 0, 0, Long.MAX_VALUE);
+        checkOrder("bs", bs, "size", size, "size is smaller than bs");
+        if (offset > Long.MAX_VALUE - size) {
+            throw fail(later("offset", "size"), "offset + size overflows");
+        }
+        int iodepth = (int) count("iodepth", 1, 1, MAX_IODEPTH);
+        int completeMin = (int) count("iodepth_batch_complete_min", 1, 0, MAX_IODEPTH);
+        checkOrder("iodepth_batch_complete_min", completeMin, "iodepth", iodepth,
+                "iodepth_batch_complete_min is larger than iodepth");
+        int submit = (int) count("iodepth_batch_submit", 1, 0, MAX_IODEPTH);
+        submit = submit == 0 ? iodepth : Math.min(submit, iodepth);
+        boolean randrepeat = flag("randrepeat", true);
+        return new Job(
+                text("name", section),
+                text("filename", null),
+                rw(),
+                rwmixread(),
+                bs,
+                size,
+                offset,
+                (int) count("numjobs", 1, 1, MAX_NUMJOBS),
+                iodepth,
+                submit,
+                completeMin,
+                time("runtime"),
+                flag("time_based", false),
+                time("ramp_time"),
+                flag("direct", false),
+                ioengine(),
+                flag("zero_buffers", false),
+                flag("scramble_buffers", true),
+                (int) count("buffer_compress_percentage", 0, 0, 100),
+                flag("refill_buffers", false),
+                randrepeat,
+                randseed(randrepeat),
+                flag("group_reporting", false),
+                flag("thread", false),
+                flag("fixedbufs", false),
+                flag("registerfiles", false),
+                flag("hipri", false),
+                flag("sqthread_poll", false),
+                verify(),
+                file.toString(),
+                sectionLine);
+    }
+
+    private String text(String key, String absent) {
+        Setting s = settings.get(key);
+        return s == null ? absent : s.value();
+    }
+
+    private long size(String key, long absent, long min, long max) throws JobSpecException {
+        return bounded(key, absent, min, max, FioUnits::size);
+    }
+
+    private long count(String key, long absent, long min, long max) throws JobSpecException {
+        return bounded(key, absent, min, max, FioUnits::count);
+    }
+
+    private long time(String key) throws JobSpecException {
+        return bounded(key, 0, 0, Long.MAX_VALUE, FioUnits::timeNs);
+    }
+
+    private boolean flag(String key, boolean absent) throws JobSpecException {
+        Setting s = settings.get(key);
+        if (s == null) {
+            return absent;
+        }
+        return switch (s.value()) {
+            case "1" -> true;
+            case "0" -> false;
+            default -> throw fail(s, "'" + s.value() + "' is not 0 or 1");
+        };
+    }
+
+    private long bounded(String key, long absent, long min, long max, ToLongFunction<String> parse)
+            throws JobSpecException {
+        Setting s = settings.get(key);
+        if (s == null) {
+            return absent;
+        }
+        long v;
+        try {
+            v = parse.applyAsLong(s.value());
+        } catch (IllegalArgumentException e) {
+            throw fail(s, e.getMessage());
+        }
+        if (v < min || v > max) {
+            throw fail(s, "'" + s.value() + "' (" + v + ") is out of range [" + min + ", " + max + "]");
+        }
+        return v;
+    }
+
+    /** Fails at the later of the two keys' lines when {@code low > high}. */
+    private void checkOrder(String lowKey, long low, String highKey, long high, String problem)
+            throws JobSpecException {
+        if (low > high) {
+            throw fail(later(lowKey, highKey), problem + " (" + low + " > " + high + ")");
+        }
+    }
+
+    /** The one of two settings written last; at least one of them is present. */
+    private Setting later(String a, String b) {
+        Setting sa = settings.get(a);
+        Setting sb = settings.get(b);
+        if (sa == null) {
+            return sb;
+        }
+        return sb == null || sa.line() > sb.line() ? sa : sb;
+    }
+
+    private int rwmixread() throws JobSpecException {
+        int v = (int) count("rwmixread", 50, 0, 100);
+        Setting s = settings.get("rwmixread");
+        return s != null && s.key().equals("rwmixwrite") ? 100 - v : v;
+    }
+
+    private long randseed(boolean randrepeat) throws JobSpecException {
+        Setting s = settings.get("randseed");
+        if (s == null) {
+            return randrepeat ? DEFAULT_RANDSEED : ThreadLocalRandom.current().nextLong();
+        }
+        try {
+            return FioUnits.unsigned64(s.value());
+        } catch (IllegalArgumentException e) {
+            throw fail(s, e.getMessage());
+        }
+    }
+
+    private Rw rw() throws JobSpecException {
+        return choice("rw", Rw.READ, "read, write, randread, randwrite, randrw, readwrite, rw", v -> switch (v) {
+            case "read" -> Rw.READ;
+            case "write" -> Rw.WRITE;
+            case "randread" -> Rw.RANDREAD;
+            case "randwrite" -> Rw.RANDWRITE;
+            case "randrw" -> Rw.RANDRW;
+            case "readwrite", "rw" -> Rw.READWRITE;
+            default -> null;
+        });
+    }
+
+    private IoEngine ioengine() throws JobSpecException {
+        return choice("ioengine", IoEngine.PSYNC, "psync, io_uring", v -> switch (v) {
+            case "psync" -> IoEngine.PSYNC;
+            case "io_uring" -> IoEngine.IO_URING;
+            default -> null;
+        });
+    }
+
+    private Verify verify() throws JobSpecException {
+        return choice("verify", Verify.NONE, "none, crc32c, crc32c-intel", v -> switch (v) {
+            case "none", "0" -> Verify.NONE;
+            case "crc32c", "crc32c-intel" -> Verify.CRC32C;
+            default -> null;
+        });
+    }
+
+    /** The value of a key that takes one of a few words; {@code lookup} answers null for others. */
+    private <T> T choice(String key, T absent, String allowed, Function<String, T> lookup) throws JobSpecException {
+        Setting s = settings.get(key);
+        if (s == null) {
+            return absent;
+        }
+        T value = lookup.apply(s.value());
+        if (value == null) {
+            throw fail(s, "'" + s.value() + "' is not one of " + allowed);
+        }
+        return value;
+    }
+
+    private JobSpecException fail(Setting s, String problem) {
+        return new JobSpecException(file, s.line(), s.key(), problem);
+    }
+}

@@ -1,0 +1,183 @@
+package lab.jobspec;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the subset of fio's job-file format that the lab runs, the way fio 3.33 reads it.
+ *
+ * <ul>
+ * <li>Sections are {@code [name]}. {@code [global]} settings apply to every job section after
+ *     it; a later {@code [global]} adds to them for later jobs only. Duplicate job names are
+ *     allowed, as in fio.</li>
+ * <li>{@code ;} and {@code #} start a comment anywhere in a line (fio's {@code strip_blank_end}),
+ *     so values cannot contain them. Blank lines are skipped; blanks around keys, {@code =}
+ *     and values are dropped; {@code \r\n} endings are accepted.</li>
+ * <li>{@code key=value}, or a flag key alone meaning {@code =1}. fio takes a bare key only for
+ *     its "set" options ({@code time_based}, {@code thread}...); the lab also takes it for
+ *     {@code direct}, {@code scramble_buffers} and {@code randrepeat}. Keys are case-sensitive.
+ *     The accepted keys, value syntax and bounds are those of {@link FioUnits} and
+ *     {@link JobBuilder}; anything else is refused.</li>
+ * </ul>
+ *
+ * <p>Every refusal is a {@link JobSpecException} naming file, 1-based line and key. Whole-file
+ * problems (missing, unreadable, no job section) are line 0 with no key; a line that is not text
+ * (a NUL byte or invalid UTF-8) is that line with key {@code -}.
+ */
+public final class JobFileParser {
+    private static final String GLOBAL = "global";
+
+    private final Path file;
+    private final List<Job> jobs = new ArrayList<>();
+    private final Map<String, Setting> global = new LinkedHashMap<>();
+    /** Settings of the section being read: {@link #global} itself, or a job's copy of it. */
+    private Map<String, Setting> current;
+    private String jobName;
+    private int jobLine;
+
+    private JobFileParser(Path file) {
+        this.file = file;
+    }
+
+    /** Parses {@code file}; see the class comment for what is accepted. */
+    public static JobFile parse(Path file) throws JobSpecException {
+        JobFileParser p = new JobFileParser(file);
+        List<String> lines = p.lines(read(file));
+        for (int i = 0; i < lines.size(); i++) {
+            p.line(lines.get(i), i + 1);
+        }
+        p.closeJob();
+        if (p.jobs.isEmpty()) {
+            throw new JobSpecException(file, 0, null, "no job section (only [global] or comments)");
+        }
+        return new JobFile(file, p.jobs);
+    }
+
+    private static byte[] read(Path file) throws JobSpecException {
+        try {
+            return Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new JobSpecException(file, 0, null, "no such file");
+        } catch (IOException e) {
+            throw new JobSpecException(file, 0, null, "cannot read: " + e);
+        }
+    }
+
+    /** Splits at {@code \n} and decodes each line as strict UTF-8 without NUL. */
+    private List<String> lines(byte[] bytes) throws JobSpecException {
+        CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        List<String> lines = new ArrayList<>();
+        int start = 0;
+        while (start < bytes.length) {
+            int end = start;
+            while (end < bytes.length && bytes[end] != '\n') {
+                end++;
+            }
+            lines.add(decode(utf8, bytes, start, end, lines.size() + 1));
+            start = end + 1;
+        }
+        return lines;
+    }
+
+    private String decode(CharsetDecoder utf8, byte[] bytes, int start, int end, int line) throws JobSpecException {
+        for (int i = start; i < end; i++) {
+            if (bytes[i] == 0) {
+                throw new JobSpecException(file, line, "-", "not a text file (NUL byte)");
+            }
+        }
+        try {
+            return utf8.reset().decode(ByteBuffer.wrap(bytes, start, end - start)).toString();
+        } catch (CharacterCodingException e) {
+            throw new JobSpecException(file, line, "-", "not a text file (invalid UTF-8)");
+        }
+    }
+
+    private void line(String raw, int line) throws JobSpecException {
+        String text = withoutComment(raw).strip();
+        if (text.isEmpty() || (line == 1 && text.equals("\uFEFF"))) {
+            return;
+        }
+        if (line == 1 && text.charAt(0) == '\uFEFF') {
+            text = text.substring(1).strip();
+        }
+        if (text.charAt(0) == '[') {
+            section(text, line);
+        } else {
+            setting(text, line);
+        }
+    }
+
+    private static String withoutComment(String raw) {
+        int cut = raw.length();
+        int semicolon = raw.indexOf(';');
+        int hash = raw.indexOf('#');
+        if (semicolon >= 0) {
+            cut = semicolon;
+        }
+        if (hash >= 0 && hash < cut) {
+            cut = hash;
+        }
+        return raw.substring(0, cut);
+    }
+
+    private void section(String text, int line) throws JobSpecException {
+        if (text.charAt(text.length() - 1) != ']') {
+            throw new JobSpecException(file, line, text, "section header has no closing ']'");
+        }
+        String name = text.substring(1, text.length() - 1).strip();
+        if (name.isEmpty()) {
+            throw new JobSpecException(file, line, text, "section name is empty");
+        }
+        closeJob();
+        if (name.equals(GLOBAL)) {
+            current = global;
+        } else {
+            current = new LinkedHashMap<>(global);
+            jobName = name;
+            jobLine = line;
+        }
+    }
+
+    private void setting(String text, int line) throws JobSpecException {
+        int eq = text.indexOf('=');
+        String key = (eq < 0 ? text : text.substring(0, eq)).strip();
+        String value = eq < 0 ? null : text.substring(eq + 1).strip();
+        if (key.isEmpty()) {
+            throw new JobSpecException(file, line, "=", "line has no key");
+        }
+        if (current == null) {
+            throw new JobSpecException(file, line, key, "setting before any [section]");
+        }
+        String canonical = Keys.canonical(key);
+        if (canonical == null) {
+            throw new JobSpecException(file, line, key, "unknown key");
+        }
+        if (value == null && !Keys.isFlag(canonical)) {
+            throw new JobSpecException(file, line, key, "needs a value (key=value)");
+        }
+        if (value != null && value.isEmpty()) {
+            throw new JobSpecException(file, line, key, "empty value");
+        }
+        current.put(canonical, new Setting(key, value == null ? "1" : value, line));
+    }
+
+    private void closeJob() throws JobSpecException {
+        if (jobName != null) {
+            jobs.add(JobBuilder.build(file, jobName, jobLine, current));
+            jobName = null;
+        }
+    }
+}

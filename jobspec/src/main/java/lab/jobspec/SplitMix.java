@@ -1,0 +1,72 @@
+package lab.jobspec;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * SplitMix64: a fast 64-bit generator with one long of state, used for I/O order, read/write
+ * mix and buffer contents. Not thread-safe; allocates nothing per call.
+ *
+ * <p>Seeds follow fio's {@code setup_random_seeds()}: {@code randseed} multiplied by
+ * {@code 0x9e370001} four times, then once more per stream, times the thread number plus the
+ * stream index. The lab's thread number is {@code jobIndex + 1} (the clone of {@code numjobs});
+ * the section's line is mixed in too, so that two sections with the same {@code randseed} do not
+ * repeat each other, as fio's global thread numbers keep them apart.
+ */
+final class SplitMix {
+    /** What each stream seeds; fio keeps one {@code frand_state} per purpose likewise. */
+    static final int STREAM_BLOCK = 0;
+    static final int STREAM_RWMIX = 1;
+    static final int STREAM_BUFFER = 2;
+
+    private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+    private static final long FIO_SEED_MUL = 0x9e370001L;
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
+
+    private long state;
+
+    SplitMix(long seed) {
+        this.state = seed;
+    }
+
+    /** The seed of {@code stream} for clone {@code jobIndex} of {@code job}. */
+    static long seed(Job job, int jobIndex, int stream) {
+        long seed = job.randseed();
+        for (int i = 0; i < 4 + stream; i++) {
+            seed *= FIO_SEED_MUL;
+        }
+        return mix(seed * (jobIndex + 1L) + stream) ^ mix(GOLDEN * job.line());
+    }
+
+    /** The SplitMix64 finaliser: a bijection of 64-bit values with good avalanche. */
+    static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    long nextLong() {
+        state += GOLDEN;
+        return mix(state);
+    }
+
+    /** Uniform in 1..100, as fio's {@code rand_between(state, 1, 100)}. */
+    int percent() {
+        return (int) (((nextLong() >>> 32) * 100) >>> 32) + 1;
+    }
+
+    /** Fills {@code len} bytes of {@code seg} from {@code from} with fresh random bytes. */
+    void fill(MemorySegment seg, long from, long len) {
+        long end = from + len;
+        long p = from;
+        for (; p + Long.BYTES <= end; p += Long.BYTES) {
+            seg.set(WORD, p, nextLong());
+        }
+        if (p < end) {
+            long tail = nextLong();
+            for (; p < end; p++, tail >>>= 8) {
+                seg.set(ValueLayout.JAVA_BYTE, p, (byte) tail);
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package lab.jobspec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class IoSequenceTest {
+    @TempDir
+    Path dir;
+
+    private Job job(String lines) throws Exception {
+        return TestJobs.job(dir, lines);
+    }
+
+    /** The offsets of {@code n} I/Os. */
+    private static long[] offsets(IoSequence s, int n) {
+        long[] out = new long[n];
+        for (int i = 0; i < n; i++) {
+            s.nextIsRead();
+            out[i] = s.offset();
+        }
+        return out;
+    }
+
+    @ParameterizedTest(name = "blocks={0}")
+    @ValueSource(ints = {1, 2, 3, 7, 256, 1000, 4097})
+    void aRandomPassVisitsEveryBlockOnce(int blocks) throws Exception {
+        Job j = job("rw=randread\nbs=4k\noffset=1m\nsize=" + blocks * 4 + "k");
+        IoSequence s = IoSequence.forJob(j, 0);
+        boolean[] seen = new boolean[blocks];
+        for (int i = 0; i < blocks; i++) {
+            assertFalse(s.passDone(), "pass ends early at " + i);
+            assertTrue(s.nextIsRead());
+            long off = s.offset();
+            assertEquals(0, (off - (1 << 20)) % 4096, "aligned to bs from offset");
+            int block = (int) ((off - (1 << 20)) / 4096);
+            assertTrue(block >= 0 && block < blocks, "within [offset, offset+size): " + off);
+            assertFalse(seen[block], "block " + block + " twice");
+            seen[block] = true;
+        }
+        assertTrue(s.passDone());
+    }
+
+    @Test
+    void randomOrderIsNotSequential() throws Exception {
+        long[] o = offsets(IoSequence.forJob(job("rw=randwrite\nsize=4m"), 0), 1024);
+        int ascending = 0;
+        for (int i = 1; i < o.length; i++) {
+            ascending += o[i] == o[i - 1] + 4096 ? 1 : 0;
+        }
+        assertTrue(ascending < 20, "ascending steps: " + ascending);
+    }
+
+    @Test
+    void partialLastBlockIsNotUsed() throws Exception {
+        IoSequence s = IoSequence.forJob(job("rw=randread\nbs=4k\nsize=10k"), 0);
+        long[] o = offsets(s, 2);
+        Arrays.sort(o);
+        assertArrayEquals(new long[] {0, 4096}, o);
+        assertTrue(s.passDone());
+    }
+
+    @Test
+    void sequentialWalksAndWraps() throws Exception {
+        IoSequence s = IoSequence.forJob(job("rw=write\nbs=8k\noffset=64k\nsize=24k"), 0);
+        long[] o = new long[7];
+        boolean[] done = new boolean[7];
+        for (int i = 0; i < 7; i++) {
+            assertFalse(s.nextIsRead());
+            o[i] = s.offset();
+            done[i] = s.passDone();
+        }
+        assertArrayEquals(new long[] {65536, 73728, 81920, 65536, 73728, 81920, 65536}, o);
+        assertArrayEquals(new boolean[] {false, false, true, true, true, true, true}, done);
+    }
+
+    @Test
+    void resetPassStartsSequentialAgainAtOffset() throws Exception {
+        IoSequence s = IoSequence.forJob(job("rw=read\nbs=4k\nsize=16k"), 0);
+        offsets(s, 4);
+        assertTrue(s.passDone());
+        s.resetPass();
+        assertFalse(s.passDone());
+        assertArrayEquals(new long[] {0, 4096}, offsets(s, 2));
+    }
+
+    @Test
+    void randomPassAfterResetCoversEveryBlockAgainInANewOrder() throws Exception {
+        IoSequence s = IoSequence.forJob(job("rw=randread\nbs=4k\nsize=4m"), 0);
+        long[] first = offsets(s, 1024);
+        s.resetPass();
+        long[] second = offsets(s, 1024);
+        assertTrue(s.passDone());
+        assertFalse(Arrays.equals(first, second));
+        Arrays.sort(first);
+        Arrays.sort(second);
+        assertArrayEquals(first, second);
+    }
+
+    @Test
+    void readwriteKeepsOnePositionPerDirection() throws Exception {
+        IoSequence s = IoSequence.forJob(job("rw=readwrite\nbs=4k\nsize=1g"), 0);
+        long nextRead = 0;
+        long nextWrite = 0;
+        for (int i = 0; i < 1000; i++) {
+            boolean read = s.nextIsRead();
+            assertEquals(read ? nextRead : nextWrite, s.offset());
+            if (read) {
+                nextRead += 4096;
+            } else {
+                nextWrite += 4096;
+            }
+        }
+        assertTrue(nextRead > 0 && nextWrite > 0);
+    }
+
+    @Test
+    void rwmixreadSetsTheShareOfReads() throws Exception {
+        IoSequence s = IoSequence.forJob(job("rw=randrw\nrwmixread=70\nsize=1g"), 0);
+        int reads = 0;
+        for (int i = 0; i < 100_000; i++) {
+            reads += s.nextIsRead() ? 1 : 0;
+        }
+        assertEquals(70_000, reads, 1_000);
+    }
+
+    @Test
+    void pureModesNeverMix() throws Exception {
+        IoSequence r = IoSequence.forJob(job("rw=randread\nsize=1m"), 0);
+        IoSequence w = IoSequence.forJob(job("rw=write\nsize=1m"), 0);
+        for (int i = 0; i < 1000; i++) {
+            assertTrue(r.nextIsRead());
+            assertFalse(w.nextIsRead());
+        }
+    }
+
+    @Test
+    void rwmixreadZeroAndHundredAreAbsolute() throws Exception {
+        IoSequence none = IoSequence.forJob(job("rw=randrw\nrwmixread=0\nsize=1m"), 0);
+        IoSequence all = IoSequence.forJob(job("rw=randrw\nrwmixwrite=0\nsize=1m"), 0);
+        for (int i = 0; i < 10_000; i++) {
+            assertFalse(none.nextIsRead());
+            assertTrue(all.nextIsRead());
+        }
+    }
+
+    @Test
+    void clonesGetDifferentOrders() throws Exception {
+        Job j = job("rw=randrw\nsize=4m");
+        assertFalse(Arrays.equals(offsets(IoSequence.forJob(j, 0), 64), offsets(IoSequence.forJob(j, 1), 64)));
+    }
+
+    @Test
+    void sameJobAndCloneRepeat() throws Exception {
+        Job j = job("rw=randrw\nsize=4m\nrandseed=7");
+        IoSequence a = IoSequence.forJob(j, 2);
+        IoSequence b = IoSequence.forJob(j, 2);
+        for (int i = 0; i < 5000; i++) {
+            assertEquals(a.nextIsRead(), b.nextIsRead());
+            assertEquals(a.offset(), b.offset());
+        }
+        Job other = job("rw=randrw\nsize=4m\nrandseed=8");
+        assertFalse(Arrays.equals(offsets(IoSequence.forJob(j, 2), 64), offsets(IoSequence.forJob(other, 2), 64)));
+    }
+}

@@ -1,0 +1,487 @@
+package lab.jobspec;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class JobFileParserTest {
+    private static final long SECOND_NS = 1_000_000_000L;
+
+    @TempDir
+    Path dir;
+
+    private Path write(String text) throws IOException {
+        return write(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private Path write(byte[] bytes) throws IOException {
+        Path file = dir.resolve("job.fio");
+        Files.write(file, bytes);
+        return file;
+    }
+
+    private List<Job> jobs(String text) throws Exception {
+        return JobFileParser.parse(write(text)).jobs();
+    }
+
+    private Job only(String text) throws Exception {
+        List<Job> jobs = jobs(text);
+        assertEquals(1, jobs.size());
+        return jobs.get(0);
+    }
+
+    /** Parses "[j]\nsize=1m\n" plus {@code extra} (from line 3). */
+    private Job job(String extra) throws Exception {
+        return only("[j]\nsize=1m\n" + extra + "\n");
+    }
+
+    private static void assertRefused(Path file, int line, String key, ThrowingParse parse) {
+        JobSpecException e = assertThrows(JobSpecException.class, parse::run);
+        assertAll(
+                () -> assertEquals(file, e.file(), "file"),
+                () -> assertEquals(line, e.line(), "line: " + e.getMessage()),
+                () -> assertEquals(key, e.key(), "key: " + e.getMessage()),
+                () -> assertTrue(e.getMessage().startsWith(file + ":" + line + ": key '" + (key == null ? "-" : key)
+                        + "': "), e.getMessage()));
+    }
+
+    private void assertRefused(String text, int line, String key) throws IOException {
+        Path file = write(text);
+        assertRefused(file, line, key, () -> JobFileParser.parse(file));
+    }
+
+    @FunctionalInterface
+    private interface ThrowingParse {
+        void run() throws Exception;
+    }
+
+    // ---- accepted ----------------------------------------------------------------------
+
+    @Test
+    void defaultsAreFios() throws Exception {
+        Path file = write("[j]\nsize=1m\n");
+        Job j = JobFileParser.parse(file).jobs().get(0);
+        assertAll(
+                () -> assertEquals("j", j.name()),
+                () -> assertNull(j.filename()),
+                () -> assertEquals(Rw.READ, j.rw()),
+                () -> assertEquals(50, j.rwmixread()),
+                () -> assertEquals(4096, j.bs()),
+                () -> assertEquals(1 << 20, j.size()),
+                () -> assertEquals(0, j.offset()),
+                () -> assertEquals(1, j.numjobs()),
+                () -> assertEquals(1, j.iodepth()),
+                () -> assertEquals(1, j.iodepthBatchSubmit()),
+                () -> assertEquals(1, j.iodepthBatchCompleteMin()),
+                () -> assertEquals(0, j.runtimeNs()),
+                () -> assertFalse(j.timeBased()),
+                () -> assertEquals(0, j.rampTimeNs()),
+                () -> assertFalse(j.direct()),
+                () -> assertEquals(IoEngine.PSYNC, j.ioengine()),
+                () -> assertFalse(j.zeroBuffers()),
+                () -> assertTrue(j.scrambleBuffers()),
+                () -> assertEquals(0, j.bufferCompressPercentage()),
+                () -> assertFalse(j.refillBuffers()),
+                () -> assertTrue(j.randrepeat()),
+                () -> assertEquals(0x89, j.randseed()),
+                () -> assertFalse(j.groupReporting()),
+                () -> assertFalse(j.thread()),
+                () -> assertFalse(j.fixedbufs()),
+                () -> assertFalse(j.registerfiles()),
+                () -> assertFalse(j.hipri()),
+                () -> assertFalse(j.sqthreadPoll()),
+                () -> assertEquals(Verify.NONE, j.verify()),
+                () -> assertEquals(file.toString(), j.source()),
+                () -> assertEquals(1, j.line()));
+    }
+
+    @Test
+    void everyKeyIsRead() throws Exception {
+        Job j = only("""
+                [sec]
+                name=renamed
+                filename=/dev/zram0
+                rw=randrw
+                rwmixread=70
+                bs=8k
+                size=64m
+                offset=1m
+                numjobs=3
+                iodepth=16
+                iodepth_batch_submit=4
+                iodepth_batch_complete_min=2
+                runtime=5
+                time_based=1
+                ramp_time=2
+                direct=1
+                ioengine=io_uring
+                zero_buffers=1
+                scramble_buffers=0
+                buffer_compress_percentage=40
+                refill_buffers=1
+                randrepeat=0
+                randseed=1234
+                group_reporting=1
+                thread=1
+                fixedbufs=1
+                registerfiles=1
+                hipri=1
+                sqthread_poll=1
+                verify=crc32c
+                """);
+        assertAll(
+                () -> assertEquals("renamed", j.name()),
+                () -> assertEquals("/dev/zram0", j.filename()),
+                () -> assertEquals(Rw.RANDRW, j.rw()),
+                () -> assertEquals(70, j.rwmixread()),
+                () -> assertEquals(8192, j.bs()),
+                () -> assertEquals(64L << 20, j.size()),
+                () -> assertEquals(1L << 20, j.offset()),
+                () -> assertEquals(3, j.numjobs()),
+                () -> assertEquals(16, j.iodepth()),
+                () -> assertEquals(4, j.iodepthBatchSubmit()),
+                () -> assertEquals(2, j.iodepthBatchCompleteMin()),
+                () -> assertEquals(5 * SECOND_NS, j.runtimeNs()),
+                () -> assertTrue(j.timeBased()),
+                () -> assertEquals(2 * SECOND_NS, j.rampTimeNs()),
+                () -> assertTrue(j.direct()),
+                () -> assertEquals(IoEngine.IO_URING, j.ioengine()),
+                () -> assertTrue(j.zeroBuffers()),
+                () -> assertFalse(j.scrambleBuffers()),
+                () -> assertEquals(40, j.bufferCompressPercentage()),
+                () -> assertTrue(j.refillBuffers()),
+                () -> assertFalse(j.randrepeat()),
+                () -> assertEquals(1234, j.randseed()),
+                () -> assertTrue(j.groupReporting()),
+                () -> assertTrue(j.thread()),
+                () -> assertTrue(j.fixedbufs()),
+                () -> assertTrue(j.registerfiles()),
+                () -> assertTrue(j.hipri()),
+                () -> assertTrue(j.sqthreadPoll()),
+                () -> assertEquals(Verify.CRC32C, j.verify()));
+    }
+
+    @Test
+    void globalAppliesToLaterJobsOnly() throws Exception {
+        List<Job> jobs = jobs("""
+                [global]
+                bs=8k
+                iodepth=2
+                [a]
+                size=1m
+                [b]
+                size=1m
+                iodepth=3
+                [global]
+                bs=16k
+                [c]
+                size=1m
+                """);
+        assertEquals(List.of(8192, 8192, 16384), jobs.stream().map(Job::bs).toList());
+        assertEquals(List.of(2, 3, 2), jobs.stream().map(Job::iodepth).toList());
+        assertEquals(List.of(4, 6, 11), jobs.stream().map(Job::line).toList());
+    }
+
+    @Test
+    void duplicateJobNamesAreAllowed() throws Exception {
+        List<Job> jobs = jobs("[same]\nsize=1m\n[same]\nsize=2m\n");
+        assertEquals(List.of("same", "same"), jobs.stream().map(Job::name).toList());
+        assertEquals(List.of(1L << 20, 2L << 20), jobs.stream().map(Job::size).toList());
+    }
+
+    @Test
+    void commentsBlankLinesAndBlanksAreIgnored() throws Exception {
+        Job j = only("""
+                ; a comment
+                # another
+
+                  [ j ]   ; trailing comment
+                size = 2m   # trailing comment
+                \tbs\t=\t8k;no blank needed, as in fio
+                rw=randread#
+                """);
+        assertEquals("j", j.name());
+        assertEquals(2L << 20, j.size());
+        assertEquals(8192, j.bs());
+        assertEquals(Rw.RANDREAD, j.rw());
+    }
+
+    @Test
+    void crlfLineEndingsAndByteOrderMarkAreAccepted() throws Exception {
+        Job j = only("\uFEFF[j]\r\nsize=1m\r\nbs=8k\r\n");
+        assertEquals(8192, j.bs());
+        assertEquals(1L << 20, j.size());
+    }
+
+    @Test
+    void bareFlagsMeanOne() throws Exception {
+        Job j = job("""
+                time_based
+                group_reporting
+                thread
+                zero_buffers
+                refill_buffers
+                fixedbufs
+                registerfiles
+                hipri
+                sqthread_poll
+                direct
+                randrepeat
+                scramble_buffers""");
+        assertTrue(j.timeBased() && j.groupReporting() && j.thread() && j.zeroBuffers() && j.refillBuffers()
+                && j.fixedbufs() && j.registerfiles() && j.hipri() && j.sqthreadPoll() && j.direct()
+                && j.randrepeat() && j.scrambleBuffers());
+    }
+
+    @Test
+    void flagsTakeZero() throws Exception {
+        Job j = job("time_based=0\ndirect=0\nscramble_buffers=0\ngroup_reporting=0");
+        assertFalse(j.timeBased() || j.direct() || j.scrambleBuffers() || j.groupReporting());
+    }
+
+    @ParameterizedTest(name = "size={0}")
+    @CsvSource({
+            "512, 512",
+            "4k, 4096",
+            "4K, 4096",
+            "4kb, 4096",
+            "4KB, 4096",
+            "3m, 3145728",
+            "3M, 3145728",
+            "3MB, 3145728",
+            "2g, 2147483648",
+            "2G, 2147483648",
+            "1t, 1099511627776",
+            "1p, 1125899906842624",
+            "4KiB, 4000",
+            "3MiB, 3000000",
+            "2GiB, 2000000000",
+            "1TiB, 1000000000000",
+            "0x1000, 4096",
+    })
+    void sizeSuffixesAreFiosWithKbBase1024(String text, long bytes) throws Exception {
+        assertEquals(bytes, only("[j]\nbs=512\nsize=" + text + "\n").size());
+    }
+
+    @ParameterizedTest(name = "runtime={0}")
+    @CsvSource({
+            "10, 10000000000",
+            "2s, 2000000000",
+            "500ms, 500000000",
+            "500msec, 500000000",
+            "20us, 20000",
+            "20usec, 20000",
+            "2m, 120000000000",
+            "1h, 3600000000000",
+            "1d, 86400000000000",
+            "0, 0",
+    })
+    void timeSuffixesAreFiosWithSecondsByDefault(String text, long ns) throws Exception {
+        Job j = job("runtime=" + text + "\nramp_time=" + text);
+        assertEquals(ns, j.runtimeNs());
+        assertEquals(ns, j.rampTimeNs());
+    }
+
+    @ParameterizedTest(name = "rw={0}")
+    @CsvSource({"read, READ", "write, WRITE", "randread, RANDREAD", "randwrite, RANDWRITE", "randrw, RANDRW",
+            "readwrite, READWRITE", "rw, READWRITE"})
+    void rwModes(String text, Rw rw) throws Exception {
+        assertEquals(rw, job("rw=" + text).rw());
+    }
+
+    @Test
+    void aliases() throws Exception {
+        Job j = job("readwrite=randwrite\nblocksize=16k\niodepth=8\niodepth_batch=4");
+        assertEquals(Rw.RANDWRITE, j.rw());
+        assertEquals(16384, j.bs());
+        assertEquals(4, j.iodepthBatchSubmit());
+    }
+
+    @Test
+    void rwmixwriteSetsRwmixreadToTheRest() throws Exception {
+        assertEquals(70, job("rwmixwrite=30").rwmixread());
+        assertEquals(40, job("rwmixwrite=30\nrwmixread=40").rwmixread(), "the last one written wins, as in fio");
+    }
+
+    @ParameterizedTest(name = "verify={0}")
+    @CsvSource({"none, NONE", "crc32c, CRC32C", "crc32c-intel, CRC32C"})
+    void verifyValues(String text, Verify verify) throws Exception {
+        assertEquals(verify, job("verify=" + text).verify());
+    }
+
+    @Test
+    void batchSubmitIsClampedToIodepthAndZeroMeansIodepth() throws Exception {
+        assertEquals(4, job("iodepth=4\niodepth_batch_submit=64").iodepthBatchSubmit());
+        assertEquals(8, job("iodepth=8\niodepth_batch_submit=0").iodepthBatchSubmit());
+        assertEquals(0, job("iodepth_batch_complete_min=0").iodepthBatchCompleteMin());
+    }
+
+    @Test
+    void randseedTakesHexAndUnsigned64Bits() throws Exception {
+        assertEquals(0x10, job("randseed=0x10").randseed());
+        assertEquals(-1L, job("randseed=18446744073709551615").randseed());
+    }
+
+    @Test
+    void norandrepeatWithoutSeedDrawsOneSeedPerParse() throws Exception {
+        long a = job("randrepeat=0").randseed();
+        long b = job("randrepeat=0").randseed();
+        assertNotEquals(a, b);
+        assertEquals(77, job("randrepeat=0\nrandseed=77").randseed(), "an explicit seed is kept");
+    }
+
+    @Test
+    void everyExampleParses() throws Exception {
+        Path root = Path.of("").toAbsolutePath();
+        while (!Files.isDirectory(root.resolve("examples"))) {
+            root = root.getParent();
+            assertTrue(root != null, "no examples/ above " + Path.of("").toAbsolutePath());
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.list(root.resolve("examples"))) {
+            files = s.filter(p -> p.toString().endsWith(".fio")).sorted().toList();
+        }
+        assertTrue(files.size() >= 8, "examples: " + files);
+        for (Path f : files) {
+            JobFile jf = JobFileParser.parse(f);
+            assertFalse(jf.jobs().isEmpty(), f.toString());
+        }
+    }
+
+    // ---- refused -----------------------------------------------------------------------
+
+    /** Whole job files refused at a given line and key; the first column names the case. */
+    static Stream<Arguments> refusedFiles() {
+        return Stream.of(
+                Arguments.of("sizeBelowBsIsReportedAtSizeWhenSizeCameLast", "[j]\nbs=8k\nsize=4k\n", 3, "size"),
+                Arguments.of("sizeBelowBsIsReportedAtBsWhenBsCameLast", "[j]\nsize=4k\nbs=8k\n", 3, "bs"),
+                Arguments.of("sizeBelowBsAcrossGlobalIsReportedAtTheJobsLine", "[global]\nsize=4k\n[j]\nbs=8k\n", 4, "bs"),
+                Arguments.of("sizeBelowDefaultBsIsReportedAtSize", "[j]\nsize=1k\n", 2, "size"),
+                Arguments.of("offsetPlusSizeOverflowIsReportedAtTheLaterKey", "[j]\nsize=4p\noffset=8191p\n", 3, "offset"),
+                Arguments.of("settingBeforeAnySection", "; comment\nsize=1m\n[j]\n", 2, "size"),
+                Arguments.of("emptySectionName", "[]\nsize=1m\n", 1, "[]"),
+                Arguments.of("blankSectionName", "[global]\n[   ]\nsize=1m\n", 2, "[   ]"),
+                Arguments.of("unclosedSectionHeader", "[j\nsize=1m\n", 1, "[j"),
+                Arguments.of("emptyFile", "", 0, null),
+                Arguments.of("onlyCommentsAndGlobal", "; nothing\n[global]\nbs=4k\n# to run\n", 0, null),
+                Arguments.of("sizeIsRequired", "[global]\nbs=4k\n\n[j]\nfilename=/dev/zram0\n", 4, "size"),
+                Arguments.of("batchCompleteMinAboveIodepth", "[j]\nsize=1m\niodepth=4\niodepth_batch_complete_min=8\n", 4, "iodepth_batch_complete_min"),
+                Arguments.of("iodepthBelowBatchCompleteMinIsReportedAtIodepthWhenLast", "[j]\nsize=1m\niodepth_batch_complete_min=8\niodepth=4\n", 4, "iodepth"),
+                Arguments.of("errorInASecondJobNamesItsLine", "[a]\nsize=1m\n[b]\nsize=1m\nrw=up\n", 5, "rw"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusedFiles")
+    void refusedFile(String name, String text, int line, String key) throws Exception {
+        assertRefused(text, line, key);
+    }
+
+    /** One bad line after {@code [j]} and {@code size=1m}: refused at line 3, under the key as written. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "stonewall | stonewall",
+            "Size=2m | Size",
+            "bs=0 | bs",
+            "bs=3g | bs",
+            "bs=4q | bs",
+            "bs=17m | bs",
+            "bs=-4k | bs",
+            "bs=k | bs",
+            "bs=99999999999999999999 | bs",
+            "blocksize=0 | blocksize",
+            "bs | bs",
+            "filename= | filename",
+            "=4k | =",
+            "rw=sideways | rw",
+            "rw=randread:8 | rw",
+            "numjobs=-1 | numjobs",
+            "numjobs=0 | numjobs",
+            "numjobs=1e9 | numjobs",
+            "numjobs=5000 | numjobs",
+            "numjobs=1k | numjobs",
+            "numjobs=99999999999999999999 | numjobs",
+            "rwmixread=150 | rwmixread",
+            "rwmixwrite=101 | rwmixwrite",
+            "iodepth=0 | iodepth",
+            "iodepth=70000 | iodepth",
+            "iodepth=x | iodepth",
+            "buffer_compress_percentage=101 | buffer_compress_percentage",
+            "direct=2 | direct",
+            "direct=true | direct",
+            "time_based=yes | time_based",
+            "ioengine=libaio | ioengine",
+            "verify=md5 | verify",
+            "runtime=10sec | runtime",
+            "runtime=1min | runtime",
+            "runtime=1hr | runtime",
+            "ramp_time=-1 | ramp_time",
+            "runtime=10x | runtime",
+            "randseed=12ab | randseed",
+            "randseed=99999999999999999999 | randseed",
+    })
+    void refusedLine(String line, String key) throws Exception {
+        assertRefused("[j]\nsize=1m\n" + line + "\n", 3, key);
+    }
+
+    @ParameterizedTest(name = "size={0}")
+    @CsvSource({"99999999999999999999", "8192p", "0"})
+    void sizeOutOfRange(String value) throws Exception {
+        assertRefused("[j]\nbs=512\nsize=" + value + "\n", 3, "size");
+    }
+
+    @Test
+    void percentSizeIsRefused() throws Exception {
+        Path file = write("[j]\nsize=50%\n");
+        JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
+        assertEquals(2, e.line());
+        assertEquals("size", e.key());
+        assertTrue(e.getMessage().contains("percentage sizes are not supported"), e.getMessage());
+    }
+
+    @Test
+    void nulByteIsNotText() throws Exception {
+        Path file = write("[j]\nsize=1m\u0000\n".getBytes(StandardCharsets.UTF_8));
+        assertRefused(file, 2, "-", () -> JobFileParser.parse(file));
+    }
+
+    @Test
+    void invalidUtf8IsNotText() throws Exception {
+        byte[] head = "[j]\nsize=1m\nname=".getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = new byte[head.length + 3];
+        System.arraycopy(head, 0, bytes, 0, head.length);
+        bytes[head.length] = (byte) 0xC3;
+        bytes[head.length + 1] = (byte) 0x28;
+        bytes[head.length + 2] = '\n';
+        Path file = write(bytes);
+        assertRefused(file, 3, "-", () -> JobFileParser.parse(file));
+    }
+
+    @Test
+    void missingFile() {
+        Path file = dir.resolve("absent.fio");
+        assertRefused(file, 0, null, () -> JobFileParser.parse(file));
+    }
+
+    @Test
+    void unreadableFile() {
+        assertRefused(dir, 0, null, () -> JobFileParser.parse(dir));
+    }
+
+}
