@@ -1,0 +1,99 @@
+package lab.jobspec.report;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import lab.jobspec.IoEngine;
+import lab.jobspec.Job;
+import lab.jobspec.Verify;
+
+/**
+ * The {@code "global options"} and {@code "job options"} maps of a report. fio lists the keys as
+ * written in the job file; a {@link Job} has {@code [global]} merged in and defaults applied, so
+ * this class lists instead every key whose value differs from fio 3.33's default (see
+ * {@link Job}), with values in canonical form: sizes in bytes, times as {@code N} (seconds),
+ * {@code Nms} or {@code Nus}, booleans as {@code 0}/{@code 1}. {@code global options} are the keys
+ * every job of a file shares with the same value (for two or more jobs); {@code job options} are a
+ * job's remaining keys, as fio separates its own two maps.
+ */
+public final class FioOptions {
+
+    private FioOptions() {
+    }
+
+    /** The non-default options of {@code job}, in the order of {@link Job}'s components. */
+    public static Map<String, String> of(Job job) {
+        Map<String, String> m = new LinkedHashMap<>();
+        put(m, "filename", job.filename(), null);
+        put(m, "rw", job.rw().name().toLowerCase(Locale.ROOT), "read");
+        put(m, "rwmixread", job.rwmixread(), 50);
+        put(m, "bs", job.bs(), 4096);
+        put(m, "size", job.size(), 0L);
+        put(m, "offset", job.offset(), 0L);
+        put(m, "numjobs", job.numjobs(), 1);
+        put(m, "iodepth", job.iodepth(), 1);
+        put(m, "iodepth_batch_submit", job.iodepthBatchSubmit(), 1);
+        put(m, "iodepth_batch_complete_min", job.iodepthBatchCompleteMin(), 1);
+        put(m, "runtime", time(job.runtimeNs()), "0");
+        put(m, "time_based", bool(job.timeBased()), "0");
+        put(m, "ramp_time", time(job.rampTimeNs()), "0");
+        put(m, "direct", bool(job.direct()), "0");
+        put(m, "ioengine", job.ioengine() == IoEngine.IO_URING ? "io_uring" : "psync", "psync");
+        put(m, "zero_buffers", bool(job.zeroBuffers()), "0");
+        put(m, "scramble_buffers", bool(job.scrambleBuffers()), "1");
+        put(m, "buffer_compress_percentage", job.bufferCompressPercentage(), 0);
+        put(m, "refill_buffers", bool(job.refillBuffers()), "0");
+        put(m, "randrepeat", bool(job.randrepeat()), "1");
+        put(m, "randseed", job.randseed(), 0x89L);
+        put(m, "group_reporting", bool(job.groupReporting()), "0");
+        put(m, "thread", bool(job.thread()), "0");
+        put(m, "fixedbufs", bool(job.fixedbufs()), "0");
+        put(m, "registerfiles", bool(job.registerfiles()), "0");
+        put(m, "hipri", bool(job.hipri()), "0");
+        put(m, "sqthread_poll", bool(job.sqthreadPoll()), "0");
+        put(m, "verify", job.verify() == Verify.CRC32C ? "crc32c" : "none", "none");
+        return m;
+    }
+
+    /** The options every one of {@code jobs} has with the same value; empty for fewer than two jobs. */
+    public static Map<String, String> global(List<Job> jobs) {
+        Map<String, String> common = new LinkedHashMap<>();
+        if (jobs.size() < 2) {
+            return common;
+        }
+        common.putAll(of(jobs.getFirst()));
+        for (Job job : jobs.subList(1, jobs.size())) {
+            common.entrySet().retainAll(of(job).entrySet());
+        }
+        return common;
+    }
+
+    /** {@code job}'s options less those in {@code global}. */
+    public static Map<String, String> jobOnly(Job job, Map<String, String> global) {
+        Map<String, String> own = of(job);
+        own.entrySet().removeAll(global.entrySet());
+        return own;
+    }
+
+    /** A time in fio's units: whole seconds bare, else milliseconds or microseconds with a suffix. */
+    static String time(long ns) {
+        if (ns % 1_000_000_000L == 0) {
+            return Long.toString(ns / 1_000_000_000L);
+        }
+        if (ns % 1_000_000L == 0) {
+            return ns / 1_000_000L + "ms";
+        }
+        return ns / 1_000L + "us";
+    }
+
+    private static String bool(boolean b) {
+        return b ? "1" : "0";
+    }
+
+    private static void put(Map<String, String> m, String key, Object value, Object dflt) {
+        if (value != null && !value.equals(dflt)) {
+            m.put(key, String.valueOf(value));
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package lab.engine.block;
+
+import java.util.Arrays;
+
+/**
+ * A disk and its partition table, {@code struct gendisk} (block/genhd.c) with the bio entry of
+ * block/blk-core.c ({@code submit_bio_noacct()}): checks a bio against its partition, remaps it
+ * to the disk ({@code blk_partition_remap()}), and hands it to the driver's {@code submit_bio}.
+ *
+ * <p>The partition table is set up before I/O starts: {@link #addPartition} publishes a new table
+ * with a volatile store, read by {@link #diskMapSector} and {@link #partition} with a volatile load
+ * (the kernel uses an RCU-protected xarray), but partitions are not meant to change under load.
+ *
+ * <p>Model note: no request queue and no blk-mq; every driver here is bio-based, so the driver's
+ * {@code submitBio} runs in the submitter's context, as brd and dm do.
+ */
+public final class Gendisk {
+
+    /** The driver, {@code fops->submit_bio}; its capacity is the disk's. */
+    private final BlockDevice driver;
+    /** {@code disk_name}. */
+    private final String name;
+    /** {@code part0}: the whole disk. */
+    private final Partition part0;
+    /** {@code part_tbl}, indexed by partno; entry 0 is {@link #part0}, holes are null. Copy on write. */
+    private volatile Partition[] parts;
+
+    /** A disk over {@code driver}, named after it, with no partition but {@code part0}. */
+    public Gendisk(BlockDevice driver) {
+        this.driver = driver;
+        this.name = driver.name();
+        this.part0 = new Partition(this, 0, 0, driver.capacitySectors());
+        this.parts = new Partition[] {part0};
+    }
+
+    /** {@code disk_name}. */
+    public String name() {
+        return name;
+    }
+
+    /** The driver behind the disk. */
+    public BlockDevice driver() {
+        return driver;
+    }
+
+    /** {@code disk->part0}: the whole disk as a block device. */
+    public Partition part0() {
+        return part0;
+    }
+
+    /**
+     * {@code add_partition()}: partition {@code partno} (from 1) of {@code nrSects} sectors at
+     * {@code start}. Refuses a number in use, an empty or out-of-disk range, or an overlap.
+     */
+    public synchronized Partition addPartition(int partno, long start, long nrSects) {
+        Partition[] old = parts;
+        if (partno < 1 || (partno < old.length && old[partno] != null)) {
+            throw new IllegalArgumentException(name + ": partition number " + partno + " is taken or invalid");
+        }
+        if (start < 0 || nrSects < 1 || start + nrSects > driver.capacitySectors()) {
+            throw new IllegalArgumentException(name + ": partition " + partno + " [" + start + ", +"
+                    + nrSects + ") lies outside the disk's " + driver.capacitySectors() + " sectors");
+        }
+        for (int i = 1; i < old.length; i++) {
+            Partition p = old[i];
+            if (p != null && start < p.startSect() + p.nrSects() && p.startSect() < start + nrSects) {
+                throw new IllegalArgumentException(name + ": partition " + partno + " overlaps " + p.name());
+            }
+        }
+        Partition part = new Partition(this, partno, start, nrSects);
+        Partition[] table = Arrays.copyOf(old, Math.max(old.length, partno + 1));
+        table[partno] = part;
+        parts = table;
+        return part;
+    }
+
+    /** Partition {@code partno}, or null when there is none. */
+    public Partition partition(int partno) {
+        Partition[] table = parts;
+        return partno >= 0 && partno < table.length ? table[partno] : null;
+    }
+
+    /**
+     * {@code disk_map_sector_rcu()}: the partition that holds disk sector {@code sector}, or
+     * {@link #part0} when none does. Linear in the number of partitions; allocates nothing.
+     */
+    public Partition diskMapSector(long sector) {
+        Partition[] table = parts;
+        for (int i = 1; i < table.length; i++) {
+            Partition p = table[i];
+            if (p != null && p.contains(sector)) {
+                return p;
+            }
+        }
+        return part0;
+    }
+
+    /**
+     * {@code submit_bio_noacct()} for a bio whose {@link Bio#bdev} is a partition of this disk (null
+     * = {@code part0}): end it with {@link BlkStatus#IOERR} if it does not fit the partition, else
+     * remap it to the disk and pass it to the driver.
+     */
+    public void submitBio(Bio bio) {
+        Partition part = bio.bdev == null ? part0 : bio.bdev;
+        bio.bdev = part;
+        if ((bio.flags & Bio.BIO_REMAPPED) == 0 && !Bio.bioCheck(bio, part.nrSects(), driver.logicalBlockSize())) {
+            Bio.bioIoError(bio);
+            return;
+        }
+        blkPartitionRemap(bio, part);
+        // part-acct hook: blk_account_io_start() -> part_inc_in_flight(part, rw) and the
+        // partition reference (part_get / percpu_ref_get) go here; the matching
+        // part_dec_in_flight() / part_put() go on the completion side (bio_end_io_acct).
+        driver.submitBio(bio);
+    }
+
+    /** {@code blk_partition_remap()}: partition-relative sector to disk sector, once. */
+    private static void blkPartitionRemap(Bio bio, Partition part) {
+        if (part.partno() != 0 && (bio.flags & Bio.BIO_REMAPPED) == 0) {
+            bio.sector += part.startSect();
+            bio.flags |= Bio.BIO_REMAPPED;
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package lab.engine.block;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The RAM disk, drivers/block/brd.c: a sparse store of 4 KiB pages, allocated on first write;
+ * reads of a page never written return zeros. Every bio is copied to or from its pages with a real
+ * memcpy ({@link MemorySegment#copy}) and completed inside {@code submitBio}, on the submitter's
+ * thread, as brd does.
+ *
+ * <h2>The page table</h2>
+ * brd keeps its pages in an xarray indexed by {@code sector >> PAGE_SECTORS_SHIFT}. The model
+ * uses a two-level radix: {@link #dir} holds leaves of {@link #LEAF} page slots, both created on
+ * first write. Lookups take no lock: a page is published with a release store
+ * ({@code setRelease} in {@link #insertPage}) paired with the acquire load in {@link #lookupPage},
+ * so a reader that sees the page sees it zero-filled; likewise for a leaf. Inserting takes the
+ * disk's lock ({@code brd_insert_page()} takes the xarray lock), only on the first write of a page.
+ * Concurrent I/O to the same page is not ordered against itself, as in brd.
+ *
+ * <p>Page memory comes from one shared arena and lives until {@link #close}; brd frees pages on
+ * discard, which the model does not issue.
+ */
+public final class RamDisk implements BlockDevice, AutoCloseable {
+
+    /** {@code PAGE_SECTORS_SHIFT}: sectors per page, as a shift. */
+    private static final int PAGE_SECTORS_SHIFT = 3;
+    /** Page slots per leaf of the radix. */
+    private static final int LEAF_SHIFT = 9;
+    private static final int LEAF = 1 << LEAF_SHIFT;
+
+    /** {@code ZERO_PAGE}: what a read of a page never written copies (no slice per read). */
+    private static final MemorySegment ZERO_PAGE = Arena.global().allocate(BioVec.PAGE_SIZE, BioVec.PAGE_SIZE);
+
+    private static final VarHandle DIR = MethodHandles.arrayElementVarHandle(MemorySegment[][].class);
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(MemorySegment[].class);
+
+    private final String name;
+    private final long nrSectors;
+    /** Leaves of the page table; an entry is null until a page under it is written. Guard: see class doc. */
+    private final MemorySegment[][] dir;
+    /** The pages' memory. Allocated from under {@code this}'s lock. */
+    private final Arena arena = Arena.ofShared();
+
+    /** A disk of {@code capacityBytes} (rounded down to whole pages), 512-byte logical blocks, no page yet. */
+    public RamDisk(String name, long capacityBytes) {
+        long pages = capacityBytes / BioVec.PAGE_SIZE;
+        if (pages < 1) {
+            throw new IllegalArgumentException("brd " + name + ": capacity " + capacityBytes + " < one page");
+        }
+        this.name = name;
+        this.nrSectors = pages << PAGE_SECTORS_SHIFT;
+        this.dir = new MemorySegment[(int) ((pages + LEAF - 1) >>> LEAF_SHIFT)][];
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public long capacitySectors() {
+        return nrSectors;
+    }
+
+    @Override
+    public int logicalBlockSize() {
+        return 1 << Bio.SECTOR_SHIFT;
+    }
+
+    /** {@code brd_submit_bio()}: copies each segment of the bio, then completes it. */
+    @Override
+    public void submitBio(Bio bio) {
+        if (!Bio.bioCheck(bio, nrSectors, logicalBlockSize())) {
+            Bio.bioIoError(bio);
+            return;
+        }
+        BioVec vec = bio.vec;
+        long pos = bio.sector << Bio.SECTOR_SHIFT;
+        int left = bio.size;
+        int done = bio.bvecDone;
+        for (int i = bio.idx; left > 0; i++) {
+            int len = Math.min(vec.len[i] - done, left);
+            brdRwBvec(bio.op, vec.page[i], vec.offset[i] + done, len, pos);
+            pos += len;
+            left -= len;
+            done = 0;
+        }
+        Bio.bioEndio(bio);
+    }
+
+    /** {@code brd_rw_bvec()}: one segment, split where it crosses a disk page. */
+    private void brdRwBvec(ReqOp op, MemorySegment mem, long memOff, int len, long pos) {
+        while (len > 0) {
+            long pageIdx = pos / BioVec.PAGE_SIZE;
+            int inPage = (int) (pos % BioVec.PAGE_SIZE);
+            int chunk = Math.min(len, BioVec.PAGE_SIZE - inPage);
+            if (op.isWrite()) {
+                MemorySegment page = lookupPage(pageIdx);
+                if (page == null) {
+                    page = insertPage(pageIdx);
+                }
+                MemorySegment.copy(mem, memOff, page, inPage, chunk);
+            } else {
+                MemorySegment page = lookupPage(pageIdx);
+                if (page == null) {
+                    MemorySegment.copy(ZERO_PAGE, 0, mem, memOff, chunk);
+                } else {
+                    MemorySegment.copy(page, inPage, mem, memOff, chunk);
+                }
+            }
+            pos += chunk;
+            memOff += chunk;
+            len -= chunk;
+        }
+    }
+
+    /** {@code brd_lookup_page()}: the page at {@code idx}, or null if never written. Lock-free. */
+    private MemorySegment lookupPage(long idx) {
+        MemorySegment[] leaf = (MemorySegment[]) DIR.getAcquire(dir, (int) (idx >>> LEAF_SHIFT)); // pairs with setRelease in insertPage
+        if (leaf == null) {
+            return null;
+        }
+        return (MemorySegment) SLOT.getAcquire(leaf, (int) (idx & (LEAF - 1)));          // pairs with setRelease in insertPage
+    }
+
+    /** {@code brd_insert_page()}: allocates the page at {@code idx} (zeroed) unless another writer did. */
+    private synchronized MemorySegment insertPage(long idx) {
+        int d = (int) (idx >>> LEAF_SHIFT);
+        MemorySegment[] leaf = dir[d];
+        if (leaf == null) {
+            leaf = new MemorySegment[LEAF];
+            DIR.setRelease(dir, d, leaf);                  // pairs with getAcquire in lookupPage
+        }
+        int s = (int) (idx & (LEAF - 1));
+        MemorySegment page = leaf[s];
+        if (page == null) {
+            page = arena.allocate(BioVec.PAGE_SIZE, BioVec.PAGE_SIZE);   // zero-filled
+            SLOT.setRelease(leaf, s, page);                // pairs with getAcquire in lookupPage
+        }
+        return page;
+    }
+
+    /** Pages allocated so far (written at least once). Takes the insert lock. */
+    public synchronized long nrPages() {
+        long n = 0;
+        for (MemorySegment[] leaf : dir) {
+            if (leaf != null) {
+                for (MemorySegment page : leaf) {
+                    n += page == null ? 0 : 1;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Frees every page; no I/O may be in flight. */
+    @Override
+    public void close() {
+        arena.close();
+    }
+}

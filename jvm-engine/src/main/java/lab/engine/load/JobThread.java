@@ -1,0 +1,233 @@
+package lab.engine.load;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import lab.engine.block.BlkStatus;
+import lab.engine.block.Bio;
+import lab.engine.block.BioEndIo;
+import lab.engine.block.Bioset;
+import lab.engine.block.BlockDevice;
+import lab.engine.block.ReqOp;
+import lab.jobspec.BufferPattern;
+import lab.jobspec.IoSequence;
+import lab.jobspec.Job;
+
+/**
+ * One clone of a job, fio's {@code struct thread_data} and its {@code thread_main()} loop: owns
+ * per-cpu slot {@link #cpu}, keeps up to {@code iodepth} bios in flight on the device, and counts
+ * what completes.
+ *
+ * <h2>The loop</h2>
+ * Prepare up to {@code iodepth_batch_submit} bios (op and offset from {@link IoSequence}, write
+ * data from {@link BufferPattern}), submit them one after another, and when {@code iodepth} are in
+ * flight reap at least {@code iodepth_batch_complete_min} by polling the device. Stop issuing at
+ * {@code ramp_time + runtime}, or, unless {@code time_based}, once a pass of {@code size} has been
+ * issued; then reap what is in flight. Statistics start over when {@code ramp_time} ends (I/O
+ * completed after that counts). An I/O that completes with an error stops the clone, as fio stops
+ * a job without {@code continue_on_error}.
+ *
+ * <p>Threading: everything here is touched by the clone's own thread only, including
+ * {@link #endIo}, since the engine's devices complete on the submitter's thread. The results are
+ * read by the {@link Workload} after {@code join()}. No allocation in the loop after warm-up.
+ */
+final class JobThread implements BioEndIo {
+
+    private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
+
+    final Job job;
+    /** Which clone of {@code numjobs} (seeds the I/O sequence and the data pattern). */
+    final int clone;
+    /** The per-cpu slot this thread owns. */
+    final int cpu;
+    final DirStat read = new DirStat();
+    final DirStat write = new DirStat();
+
+    private final BlockDevice dev;
+    private final Bioset bioset;
+    private final IoSequence seq;
+    private final BufferPattern pattern;
+    private final boolean timeBased;
+    /** Bios prepared and not yet submitted ({@code iodepth_batch_submit} of them at most). */
+    private final Bio[] batch;
+
+    private int inflight;
+    private boolean ramped;
+    private boolean stopping;
+    private long statsStart;
+    private long usr0;
+    private long cpu0;
+    private long ctx0;
+
+    // ---- results, read after join ----
+    long errors;
+    /** errno of the first failed I/O, 0 when none. */
+    int error;
+    long runtimeNs;
+    long usrNs;
+    long cpuNs;
+    long ctx;
+    long endNs;
+
+    JobThread(Job job, int clone, int cpu, BlockDevice dev, Bioset bioset, boolean timeBased) {
+        this.job = job;
+        this.clone = clone;
+        this.cpu = cpu;
+        this.dev = dev;
+        this.bioset = bioset;
+        this.timeBased = timeBased;
+        this.seq = IoSequence.forJob(job, clone);
+        this.pattern = BufferPattern.forJob(job, clone);
+        this.batch = new Bio[Math.max(1, Math.min(job.iodepthBatchSubmit(), job.iodepth()))];
+    }
+
+    /** fio's {@code init_io_u()}: makes this slot's {@code iodepth} bios and fills their buffers once. */
+    void warmUp() {
+        Bio[] bios = new Bio[job.iodepth()];
+        for (int i = 0; i < bios.length; i++) {
+            bios[i] = bioset.alloc(cpu, this);
+            pattern.fillInitial(bios[i].vec.buffer());
+        }
+        for (Bio bio : bios) {
+            bioset.free(bio);
+        }
+    }
+
+    /** {@code thread_main()} from the start barrier at {@code t0} ({@code System.nanoTime()}). */
+    void run(long t0) {
+        long rampEnd = t0 + job.rampTimeNs();
+        boolean hasEnd = job.runtimeNs() > 0;
+        long end = rampEnd + job.runtimeNs();
+        int depth = job.iodepth();
+        boolean issuing = true;
+        if (job.rampTimeNs() == 0) {
+            rampDone(t0);
+        }
+        while (issuing || inflight > 0) {
+            long now = System.nanoTime();
+            if (!ramped && now - rampEnd >= 0) {
+                rampDone(now);
+            }
+            if (stopping || (hasEnd && now - end >= 0)) {
+                issuing = false;
+            }
+            if (issuing && inflight < depth) {
+                issuing = submitBatch(Math.min(batch.length, depth - inflight)) > 0;
+            } else if (inflight > 0) {
+                reap(issuing ? Math.min(job.iodepthBatchCompleteMin(), inflight) : 1);
+            }
+        }
+        finish(System.nanoTime());
+    }
+
+    /** Prepares up to {@code n} bios, then submits them; 0 when the pass is done and not {@code time_based}. */
+    private int submitBatch(int n) {
+        int k = 0;
+        for (; k < n; k++) {
+            if (seq.passDone()) {
+                if (!timeBased) {
+                    break;
+                }
+                seq.resetPass();
+            }
+            batch[k] = prepBio();
+        }
+        for (int i = 0; i < k; i++) {
+            Bio bio = batch[i];
+            batch[i] = null;
+            inflight++;                     // before submitBio: endIo may run inside it
+            bio.issueTime = System.nanoTime();
+            dev.submitBio(bio);
+        }
+        return k;
+    }
+
+    /** fio's {@code get_io_u()} + {@code fill_io_u()}: the next I/O as a bio. */
+    private Bio prepBio() {
+        long start = System.nanoTime();
+        boolean isRead = seq.nextIsRead();
+        long offset = seq.offset();
+        Bio bio = bioset.alloc(cpu, this);
+        bio.startTime = start;
+        bio.op = isRead ? ReqOp.READ : ReqOp.WRITE;
+        bio.sector = offset >>> Bio.SECTOR_SHIFT;
+        bio.size = job.bs();
+        if (!isRead) {
+            pattern.prepareWrite(bio.vec.buffer(), job.bs(), offset);
+        }
+        return bio;
+    }
+
+    /** {@code io_u_queued_complete()}: polls the device until {@code min} bios have completed. */
+    private void reap(int min) {
+        int got = 0;
+        int idle = 0;
+        while (got < min) {
+            int n = dev.poll(cpu);
+            got += n;
+            if (n > 0) {
+                idle = 0;
+            } else if ((++idle & 63) == 0) {
+                Thread.yield();             // two cores, more workers: let the others run
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** The bio's completion, on this thread: count it and give it back to the bioset. */
+    @Override
+    public void endIo(Bio bio) {
+        long now = System.nanoTime();
+        inflight--;
+        if (bio.status != BlkStatus.OK) {
+            errors++;
+            if (error == 0) {
+                error = bio.status.errno();
+            }
+            stopping = true;
+        } else if (ramped) {
+            DirStat d = bio.op == ReqOp.READ ? read : write;
+            d.add(bio.issueTime - bio.startTime, now - bio.issueTime, now - bio.startTime, job.bs());
+        }
+        bioset.free(bio);
+    }
+
+    /** {@code ramp_time} is over: statistics and CPU times start here. */
+    private void rampDone(long now) {
+        ramped = true;
+        statsStart = now;
+        read.reset();
+        write.reset();
+        usr0 = MX.getCurrentThreadUserTime();
+        cpu0 = MX.getCurrentThreadCpuTime();
+        ctx0 = contextSwitches();
+    }
+
+    private void finish(long now) {
+        endNs = now;
+        if (ramped) {
+            runtimeNs = now - statsStart;
+            usrNs = MX.getCurrentThreadUserTime() - usr0;
+            cpuNs = MX.getCurrentThreadCpuTime() - cpu0;
+            ctx = Math.max(0, contextSwitches() - ctx0);
+        }
+    }
+
+    /** Voluntary + involuntary context switches of the calling thread (Linux); 0 elsewhere. */
+    private static long contextSwitches() {
+        try {
+            long sum = 0;
+            for (String line : Files.readAllLines(Path.of("/proc/thread-self/status"))) {
+                if (line.startsWith("voluntary_ctxt_switches:") || line.startsWith("nonvoluntary_ctxt_switches:")) {
+                    sum += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                }
+            }
+            return sum;
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+}

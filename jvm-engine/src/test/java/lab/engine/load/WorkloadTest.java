@@ -1,0 +1,134 @@
+package lab.engine.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import lab.jobspec.JobFile;
+import lab.jobspec.JobFileParser;
+import lab.jobspec.JobSpecException;
+import lab.jobspec.report.FioDirStats;
+import lab.jobspec.report.FioJob;
+import lab.jobspec.report.FioReport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class WorkloadTest {
+
+    @TempDir
+    Path dir;
+
+    private JobFile jobFile(String text) throws IOException, JobSpecException {
+        Path f = dir.resolve("job.fio");
+        Files.writeString(f, text);
+        return JobFileParser.parse(f);
+    }
+
+    private static final String RANDRW = """
+            [global]
+            ioengine=io_uring
+            rw=randrw
+            rwmixread=70
+            bs=4k
+            size=8m
+            numjobs=2
+            iodepth=4
+            runtime=300ms
+            time_based=1
+
+            [mix]
+            """;
+
+    @ParameterizedTest
+    @EnumSource(DeviceKind.class)
+    void timeBasedRandrwDoesBothDirections(DeviceKind device) throws Exception {
+        ByteArrayOutputStream notes = new ByteArrayOutputStream();
+        FioReport r = Workload.run(jobFile(RANDRW), device, new PrintStream(notes, true, StandardCharsets.UTF_8));
+        assertEquals("engine ignores ioengine=io_uring\n", notes.toString(StandardCharsets.UTF_8));
+        assertEquals(2, r.jobs().size(), "no group_reporting: one entry per clone");
+        for (FioJob j : r.jobs()) {
+            assertEquals("mix", j.jobname());
+            assertEquals(0, j.error());
+            FioDirStats rd = j.read();
+            FioDirStats wr = j.write();
+            assertTrue(rd.iops() > 0 && wr.iops() > 0, device + ": " + rd.iops() + " / " + wr.iops());
+            assertEquals(rd.totalIos() * 4096, rd.ioBytes());
+            assertEquals(wr.totalIos() * 4096, wr.ioBytes());
+            double readFraction = (double) rd.totalIos() / (rd.totalIos() + wr.totalIos());
+            assertEquals(0.70, readFraction, 0.03, "rwmixread=70");
+            assertTrue(rd.runtime() >= 280 && rd.runtime() <= 1000, "runtime " + rd.runtime() + " ms");
+            assertTrue(rd.clatNs().min() <= rd.clatNs().percentile().get("50.000000"));
+            assertTrue(rd.clatNs().percentile().get("99.990000") <= rd.clatNs().max() * 1.001 + 1);
+            assertTrue(j.usrCpu() + j.sysCpu() > 0);
+            assertEquals(device.cliName(), j.lab().device());
+        }
+        assertEquals(0, r.jobs().get(0).lab().cpus().getFirst());
+        assertEquals(1, r.jobs().get(1).lab().cpus().getFirst());
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeviceKind.class)
+    void sizeBoundedJobDoesExactlySizePerClone(DeviceKind device) throws Exception {
+        FioReport r = Workload.run(jobFile("""
+                [seqw]
+                rw=write
+                bs=8k
+                size=4m
+                numjobs=3
+                iodepth=8
+                iodepth_batch_submit=4
+                """), device, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertEquals(3, r.jobs().size());
+        for (FioJob j : r.jobs()) {
+            assertEquals(4L << 20, j.write().ioBytes());
+            assertEquals(512, j.write().totalIos());
+            assertEquals(0, j.read().totalIos());
+            assertEquals(0, j.read().runtime());
+        }
+    }
+
+    @Test
+    void groupReportingGivesOneEntryAndFioFieldNames() throws Exception {
+        FioReport r = Workload.run(jobFile(RANDRW.replace("[mix]", "group_reporting=1\nramp_time=100ms\n[mix]")),
+                DeviceKind.RAM, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertEquals(1, r.jobs().size());
+        FioJob j = r.jobs().getFirst();
+        assertEquals(2, j.lab().clones());
+        assertTrue(j.jobRuntime() >= 2 * 280, "job_runtime sums the clones: " + j.jobRuntime());
+        assertTrue(j.read().runtime() < 1000, "runtime is the longest clone's, not the sum");
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        r.writeJson(out);
+        JsonNode root = new ObjectMapper().readTree(out.toByteArray());
+        assertTrue(root.get("fio version").asText().startsWith("lab-engine"));
+        for (String k : new String[] {"timestamp", "time", "global options", "jobs"}) {
+            assertTrue(root.has(k), k);
+        }
+        JsonNode job = root.get("jobs").get(0);
+        assertEquals("randrw", job.get("job options").get("rw").asText(), "one job: every option is the job's");
+        assertEquals(0, root.get("global options").size());
+        for (String k : new String[] {"jobname", "groupid", "error", "job options", "usr_cpu", "sys_cpu", "ctx", "lab"}) {
+            assertTrue(job.has(k), k);
+        }
+        for (String dir : new String[] {"read", "write"}) {
+            JsonNode d = job.get(dir);
+            for (String k : new String[] {"io_bytes", "io_kbytes", "bw_bytes", "bw", "iops", "runtime", "total_ios"}) {
+                assertTrue(d.has(k), dir + "." + k);
+            }
+            assertEquals(17, d.get("clat_ns").get("percentile").size());
+            assertTrue(d.get("clat_ns").get("percentile").has("99.990000"));
+            assertTrue(d.get("lat_ns").get("mean").asDouble() >= d.get("clat_ns").get("mean").asDouble());
+            assertFalse(d.get("lat_ns").has("percentile"));
+        }
+    }
+}
