@@ -1,0 +1,217 @@
+package lab.engine.bench;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import lab.engine.sync.Mutex;
+import lab.engine.sync.PercpuCounter;
+import lab.engine.sync.PercpuRef;
+import lab.engine.sync.PercpuSlots;
+import lab.engine.sync.Rcu;
+import lab.engine.sync.RefCount;
+import lab.engine.sync.Rwsem;
+import lab.engine.sync.Srcu;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/*
+ * What one get+put pair costs, per thread, for each primitive a fix switches
+ * between: the JVM twin of the kernel's refscale (kernel/rcu/refscale.c),
+ * which times rcu_read_lock/unlock, srcu_read_lock/unlock, refcount
+ * inc/dec, rwsem down_read/up_read, and so on, in a loop on every CPU.
+ *
+ * Each variant does the reader side of one primitive once per op:
+ *   atomic-refcount  RefCount get + put: two locked xadds on one shared line
+ *   percpu-ref       PercpuRef get + put in percpu mode, plus one Rcu
+ *                    quiescent state (the engine reports one per I/O, and
+ *                    percpu-ref's correctness rests on it; the others do not
+ *                    need one, so they do not pay for it)
+ *   srcu             Srcu readLock + readUnlock (two own-slot increments and
+ *                    two full fences)
+ *   rwsem-read       Rwsem downRead + upRead: two locked xadds on one line
+ *   mutex            Mutex lock + unlock: CAS + CAS on one line, and waiting
+ *   percpu-counter   PercpuCounter add +1, add -1 (never reaches the batch)
+ *   padded-slot      opaque inc + dec of the thread's own 128-byte slot: the
+ *                    honest floor, what per-cpu arithmetic costs
+ *   unpadded-slot    the same on adjacent longs of one array: false sharing,
+ *                    the price of forgetting the padding
+ *
+ * Threads come from JMH's -t; each takes its own slot index (its "cpu") from
+ * a counter in the shared state, for up to MAX_THREADS threads.
+ *
+ * Reading it: the score is ns per pair per thread. A primitive that scales
+ * keeps it flat as -t grows (padded-slot, percpu-ref, percpu-counter, srcu
+ * apart from its fences); one that shares a line grows with -t even with no
+ * waiting at all (atomic-refcount, rwsem-read), and one that excludes grows
+ * faster (mutex). Compare variants within one run, never across runs; with
+ * more threads than cores the numbers include descheduling and say little.
+ */
+
+/**
+ * refscale for the lab's sync primitives: ns per get+put pair per thread.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 2, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class Primitives {
+    /** Slots allocated: the most JMH threads (-t) this benchmark supports. */
+    static final int MAX_THREADS = 64;
+
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    /** One reader-side pair of one primitive, for the slot {@code cpu}. */
+    interface Pair {
+        long run(int cpu);
+    }
+
+    @State(Scope.Benchmark)
+    public static class Shared {
+        @Param({"atomic-refcount", "percpu-ref", "srcu", "rwsem-read", "mutex",
+                "percpu-counter", "padded-slot", "unpadded-slot"})
+        public String primitive;
+
+        final AtomicInteger nextCpu = new AtomicInteger();
+        Rcu rcu;
+        Pair pair;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            rcu = new Rcu(MAX_THREADS);
+            pair = pairFor(primitive, rcu);
+        }
+
+        int takeCpu() {
+            int cpu = nextCpu.getAndIncrement();
+            if (cpu >= MAX_THREADS) {
+                throw new IllegalStateException("more than " + MAX_THREADS + " threads");
+            }
+            return cpu;
+        }
+    }
+
+    /** The thread's slot, as a CPU's per-cpu area; online in the Rcu for the whole trial. */
+    @State(Scope.Thread)
+    public static class Cpu {
+        int cpu;
+        Rcu rcu;
+
+        @Setup(Level.Trial)
+        public void setUp(Shared shared) {
+            cpu = shared.takeCpu();
+            rcu = shared.rcu;
+            rcu.online(cpu);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            rcu.offline(cpu);
+        }
+    }
+
+    @Benchmark
+    public long getPut(Shared shared, Cpu cpu) {
+        return shared.pair.run(cpu.cpu);
+    }
+
+    static Pair pairFor(String primitive, Rcu rcu) {
+        return switch (primitive) {
+            case "atomic-refcount" -> refCountPair();
+            case "percpu-ref" -> percpuRefPair(rcu);
+            case "srcu" -> srcuPair();
+            case "rwsem-read" -> rwsemReadPair();
+            case "mutex" -> mutexPair();
+            case "percpu-counter" -> percpuCounterPair();
+            case "padded-slot" -> paddedSlotPair();
+            case "unpadded-slot" -> unpaddedSlotPair();
+            default -> throw new IllegalArgumentException("unknown primitive: " + primitive);
+        };
+    }
+
+    private static Pair refCountPair() {
+        RefCount ref = new RefCount(() -> { });
+        return cpu -> {
+            ref.get(cpu);
+            ref.put(cpu);
+            return cpu;
+        };
+    }
+
+    private static Pair percpuRefPair(Rcu rcu) {
+        PercpuRef ref = new PercpuRef(rcu, () -> { });
+        return cpu -> {
+            ref.get(cpu);
+            ref.put(cpu);
+            rcu.quiescent(cpu); // between "I/Os": what keeps percpu mode safe to leave
+            return cpu;
+        };
+    }
+
+    private static Pair srcuPair() {
+        Srcu srcu = new Srcu(MAX_THREADS);
+        return cpu -> {
+            int idx = srcu.readLock(cpu);
+            srcu.readUnlock(cpu, idx);
+            return idx;
+        };
+    }
+
+    private static Pair rwsemReadPair() {
+        Rwsem sem = new Rwsem();
+        return cpu -> {
+            sem.downRead();
+            sem.upRead();
+            return cpu;
+        };
+    }
+
+    private static Pair mutexPair() {
+        Mutex mutex = new Mutex();
+        return cpu -> {
+            mutex.lock();
+            mutex.unlock();
+            return cpu;
+        };
+    }
+
+    private static Pair percpuCounterPair() {
+        PercpuCounter counter = new PercpuCounter(MAX_THREADS);
+        return cpu -> {
+            counter.add(cpu, 1);
+            counter.add(cpu, -1);
+            return counter.batch();
+        };
+    }
+
+    private static Pair paddedSlotPair() {
+        PercpuSlots slots = new PercpuSlots(MAX_THREADS, 1);
+        return cpu -> {
+            slots.addOpaque(cpu, 0, 1);
+            slots.addOpaque(cpu, 0, -1);
+            return slots.getPlain(cpu, 0);
+        };
+    }
+
+    /** Adjacent longs, eight to a cache line: every thread's slot shares a line with its neighbours'. */
+    private static Pair unpaddedSlotPair() {
+        long[] slots = new long[MAX_THREADS];
+        return cpu -> {
+            LONGS.setOpaque(slots, cpu, (long) LONGS.get(slots, cpu) + 1);
+            LONGS.setOpaque(slots, cpu, (long) LONGS.get(slots, cpu) - 1);
+            return (long) LONGS.get(slots, cpu);
+        };
+    }
+}

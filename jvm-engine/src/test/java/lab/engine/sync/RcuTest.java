@@ -1,0 +1,91 @@
+package lab.engine.sync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class RcuTest {
+    @Test
+    void synchronizeWithEveryoneOfflineReturns() {
+        Rcu rcu = new Rcu(4);
+        rcu.synchronize();
+        rcu.synchronize();
+        assertEquals(2, rcu.completed());
+    }
+
+    @Test
+    void synchronizeWaitsForAnOnlineReaderToPassAQuiescentState() throws Exception {
+        Rcu rcu = new Rcu(2);
+        GracePeriodChecks.Section onlineUntilQuiescent = new GracePeriodChecks.Section() {
+            @Override
+            public int enter(int cpu) {
+                rcu.online(cpu);
+                return 0;
+            }
+
+            @Override
+            public void exit(int cpu, int token) {
+                rcu.quiescent(cpu);
+                rcu.offline(cpu);
+            }
+        };
+        GracePeriodChecks.synchronizeWaitsForAReaderInside(onlineUntilQuiescent, rcu::synchronize);
+    }
+
+    @Test
+    void callbackRunsOnlyAfterEveryReaderQuiesced() throws Exception {
+        Rcu rcu = new Rcu(2);
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch leave = new CountDownLatch(1);
+        AtomicInteger ran = new AtomicInteger();
+        AtomicInteger ranWhileInside = new AtomicInteger(-1);
+        Thread reader = Workers.start("reader", () -> {
+            rcu.online(0);
+            inside.countDown();
+            GracePeriodChecks.awaitQuietly(leave);
+            ranWhileInside.set(ran.get());
+            rcu.quiescent(0);
+            rcu.offline(0);
+        });
+        Workers.await(inside);
+        rcu.callRcu(ran::incrementAndGet);
+        leave.countDown();
+        reader.join();
+        rcu.barrier();
+        assertEquals(0, ranWhileInside.get(), "callback ran before the reader's quiescent state");
+        assertEquals(1, ran.get());
+    }
+
+    @Test
+    void noReaderSeesAFreedObject() throws Exception {
+        Rcu rcu = new Rcu(4);
+        GracePeriodChecks.Section readThenQuiesce = new GracePeriodChecks.Section() {
+            @Override
+            public void start(int cpu) {
+                rcu.online(cpu);
+            }
+
+            @Override
+            public int enter(int cpu) {
+                rcu.readLock(cpu);
+                return 0;
+            }
+
+            @Override
+            public void exit(int cpu, int token) {
+                rcu.readUnlock(cpu);
+                rcu.quiescent(cpu);
+            }
+
+            @Override
+            public void stop(int cpu) {
+                rcu.offline(cpu);
+            }
+        };
+        GracePeriodChecks.noReaderSeesAFreedObject(readThenQuiesce, rcu::synchronize);
+        assertTrue(rcu.completed() >= 300);
+    }
+}

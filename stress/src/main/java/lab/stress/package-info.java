@@ -1,0 +1,10 @@
+/**
+ * jcstress tests of the engine's sync primitives ({@link lab.engine.sync}).
+ *
+ * <p>Every test that uses a QSBR {@link lab.engine.sync.Rcu} shares one per
+ * test class (a grace period daemon per state object would cost a thread per
+ * sample), and each actor brings its slot online at the start of its method
+ * and takes it offline at the end, so every grace period, and so every test,
+ * ends as soon as the actors return. Actor {@code i} owns slot {@code i}.
+ */
+package lab.stress;
