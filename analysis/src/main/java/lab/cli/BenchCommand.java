@@ -1,0 +1,72 @@
+package lab.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import lab.analysis.PrimitivesReport;
+import lab.results.Manifest;
+import lab.results.RunFolder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code lab bench ...}: the engine's JMH benchmarks, each run writing a result folder. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "JMH benchmarks of the JVM engine; each run writes results/<run-id>/.",
+        subcommands = BenchCommand.Primitives.class)
+final class BenchCommand {
+
+    @Command(name = "primitives", mixinStandardHelpOptions = true,
+            description = {"refscale-style: ns per get+put pair per thread for each sync primitive",
+                    "(shared atomic, percpu_ref, SRCU, rwsem, mutex, percpu_counter, padded and",
+                    "unpadded per-thread slots) at 1..N threads, in interleaved rounds."})
+    static final class Primitives implements Callable<Integer> {
+        @Option(names = "--threads", split = ",", paramLabel = "N[,N...]",
+                description = "thread counts (default: 1..cores; more than cores is allowed)")
+        List<Integer> threads;
+
+        @Option(names = "--rounds", defaultValue = "3", description = "rounds interleaving the thread counts (default: ${DEFAULT-VALUE})")
+        int rounds;
+
+        @Option(names = "--quick", description = "short iterations (the demo's setting)")
+        boolean quick;
+
+        @Option(names = "--results", paramLabel = "DIR", description = "results folder (default: results/ in the lab)")
+        Path results;
+
+        @Option(names = "--id", paramLabel = "RUN-ID", description = "run id (default: primitives-<UTC time>)")
+        String id;
+
+        @Override
+        public Integer call() throws Exception {
+            List<Integer> t = threads == null ? PrimitivesBench.defaultThreads() : threads;
+            if (rounds < 1 || t.isEmpty() || t.stream().anyMatch(n -> n < 1 || n > 64)) {
+                System.err.println("lab: --rounds must be >= 1 and --threads values in 1..64");
+                return Lab.EXIT_BAD_INPUT;
+            }
+            if (!t.contains(1)) {
+                System.err.println("lab: --threads must include 1: scaling is measured against one thread");
+                return Lab.EXIT_BAD_INPUT;
+            }
+            Path dir = results == null ? Lab.root().resolve("results") : results;
+            RunFolder run = RunFolder.start(dir, id == null ? RunFolder.newId("primitives") : id);
+            try {
+                run.writeJson("manifest.json", Manifest.describe(Lab.root(), Lab.commandLine, "jvm"));
+                var profile = quick ? PrimitivesBench.Profile.QUICK : PrimitivesBench.Profile.FULL;
+                PrimitivesBench.run(run.raw(), t, rounds, profile, System.err);
+                PrimitivesReport report = PrimitivesReport.read(run.raw());
+                run.writeJson("summary.json", Map.of("primitives", report.summary()));
+                run.writeText("NOTEBOOK.md", "# Sync primitives under contention\n\n"
+                        + "JMH " + profile.describe() + ", on " + Runtime.getRuntime().availableProcessors()
+                        + " cores (see manifest.json).\n\n" + report.markdown(Lab.commandLine));
+                Path done = run.commit();
+                System.out.println(report.markdown(Lab.commandLine));
+                System.out.println("lab: wrote " + done);
+                return 0;
+            } catch (Exception e) {
+                run.abandon();
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package lab.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * Runs the {@code lab.engine.bench.Primitives} JMH benchmark over a thread sweep, in rounds
+ * that interleave the thread counts (1, 2, .. N then N, .., 1, alternating), one JMH JSON file
+ * per round and thread count: {@code raw/primitives-rR-tT.json}.
+ */
+final class PrimitivesBench {
+    static final String BENCHMARK = "lab\\.engine\\.bench\\.Primitives\\..*";
+
+    /** JMH iteration settings: the demo's quick one and the benchmark's default. */
+    record Profile(String name, int forks, int warmups, long warmupMs, int iterations, long iterationMs) {
+        static final Profile QUICK = new Profile("quick", 1, 2, 200, 3, 300);
+        static final Profile FULL = new Profile("full", 1, 3, 1000, 5, 1000);
+
+        String describe() {
+            return String.format("%d fork(s), %d x %d ms warm-up, %d x %d ms measured", forks, warmups, warmupMs,
+                    iterations, iterationMs);
+        }
+    }
+
+    private PrimitivesBench() {}
+
+    static void run(Path rawDir, List<Integer> threads, int rounds, Profile profile, PrintStream progress)
+            throws RunnerException {
+        for (int r = 1; r <= rounds; r++) {
+            List<Integer> order = new ArrayList<>(threads);
+            if (r % 2 == 0) {
+                order = order.reversed();
+            }
+            for (int t : order) {
+                progress.printf("lab: primitives round %d/%d, %d thread(s) (%s)%n", r, rounds, t, profile.describe());
+                Path out = rawDir.resolve("primitives-r" + r + "-t" + t + ".json");
+                ChainedOptionsBuilder o = new OptionsBuilder()
+                        .include(BENCHMARK)
+                        .threads(t)
+                        .forks(profile.forks())
+                        .warmupIterations(profile.warmups())
+                        .warmupTime(TimeValue.milliseconds(profile.warmupMs()))
+                        .measurementIterations(profile.iterations())
+                        .measurementTime(TimeValue.milliseconds(profile.iterationMs()))
+                        .jvmArgsAppend("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow")
+                        .resultFormat(ResultFormatType.JSON)
+                        .result(out.toString())
+                        .verbosity(VerboseMode.SILENT);
+                new Runner(o.build()).run();
+            }
+        }
+    }
+
+    /** 1..cores, or the list given with --threads. */
+    static List<Integer> defaultThreads() {
+        int n = Runtime.getRuntime().availableProcessors();
+        List<Integer> t = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            t.add(i);
+        }
+        return t;
+    }
+}

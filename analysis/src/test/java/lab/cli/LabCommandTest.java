@@ -1,0 +1,111 @@
+package lab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line's contract: exit codes, messages, and nothing written on bad input. */
+class LabCommandTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private PrintStream oldErr;
+    private PrintStream oldOut;
+
+    @BeforeEach
+    void capture() {
+        oldErr = System.err;
+        oldOut = System.out;
+        System.setErr(new PrintStream(err, true));
+        System.setOut(new PrintStream(out, true));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setErr(oldErr);
+        System.setOut(oldOut);
+    }
+
+    private Path jobFile(String text) throws Exception {
+        Path f = dir.resolve("job.fio");
+        Files.writeString(f, text);
+        return f;
+    }
+
+    private long filesIn(Path d) throws Exception {
+        try (Stream<Path> s = Files.walk(d)) {
+            return s.count();
+        }
+    }
+
+    @Test
+    void engineRunOfAMalformedJobExits2NamingFileLineKeyAndWritesNothing() throws Exception {
+        Path f = jobFile("[global]\nrw=randread\n\n[a]\nsize=1m\nbs=0\n");
+        Path output = dir.resolve("out/result.json");
+        long before = filesIn(dir);
+        int rc = Lab.run("engine", "run", f.toString(), "--output", output.toString());
+        assertEquals(2, rc);
+        assertTrue(err.toString().contains(f + ":6: key 'bs'"), err.toString());
+        assertFalse(Files.exists(output.getParent()), "no output folder on bad input");
+        assertEquals(before, filesIn(dir));
+    }
+
+    @Test
+    void specCheckOfAnUnknownKeyExits2() throws Exception {
+        Path f = jobFile("[a]\nsize=1m\nsideways=1\n");
+        assertEquals(2, Lab.run("spec", "check", f.toString()));
+        assertTrue(err.toString().contains(":3: key 'sideways'"), err.toString());
+    }
+
+    @Test
+    void anUnknownDeviceExits2() throws Exception {
+        Path f = jobFile("[a]\nsize=1m\n");
+        assertEquals(2, Lab.run("engine", "run", f.toString(), "--device", "floppy"));
+        assertTrue(err.toString().contains("floppy"), err.toString());
+    }
+
+    @Test
+    void badBenchOptionsExit2AndWriteNoRun() throws Exception {
+        assertEquals(2, Lab.run("bench", "primitives", "--threads", "2,4", "--results", dir.toString()));
+        assertEquals(2, Lab.run("bench", "primitives", "--rounds", "0", "--results", dir.toString()));
+        assertEquals(2, Lab.run("bench", "primitives", "--threads", "x", "--results", dir.toString()));
+        assertEquals(1, filesIn(dir), "nothing but the temp dir itself");
+    }
+
+    @Test
+    void engineRunWritesFioStyleJsonWithIops() throws Exception {
+        Path f = jobFile("[a]\nrw=randrw\nbs=4k\nsize=8m\nnumjobs=2\niodepth=2\nruntime=200ms\ntime_based\n");
+        Path output = dir.resolve("r.json");
+        assertEquals(0, Lab.run("engine", "run", f.toString(), "--device", "ram", "--output", output.toString()));
+        JsonNode job = new ObjectMapper().readTree(output.toFile()).get("jobs").get(0);
+        assertTrue(job.get("read").get("iops").asDouble() > 0, job.toString());
+        assertTrue(job.get("write").get("iops").asDouble() > 0, job.toString());
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(0, s.filter(p -> p.getFileName().toString().endsWith(".partial")).count());
+        }
+    }
+
+    @Test
+    void everySubcommandHasHelp() {
+        for (String[] cmd : new String[][] {{"--help"}, {"demo", "--help"}, {"test", "--help"}, {"engine", "run", "--help"},
+                {"bench", "primitives", "--help"}, {"spec", "check", "--help"}}) {
+            out.reset();
+            assertEquals(0, Lab.run(cmd), String.join(" ", cmd));
+            assertTrue(out.toString().startsWith("Usage: lab"), out.toString());
+        }
+    }
+}
