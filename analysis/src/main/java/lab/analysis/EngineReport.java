@@ -56,7 +56,7 @@ public final class EngineReport {
             m.put("read_clat_p99_ns", percentile(r.job().read(), "99.000000"));
             m.put("usr_cpu", r.job().usrCpu());
             m.put("sys_cpu", r.job().sysCpu());
-            out.put(r.device() + "/" + r.job().jobname(), m);
+            out.put(r.device() + "/" + jobLabel(r.job()), m);
         }
         return out;
     }
@@ -70,7 +70,7 @@ public final class EngineReport {
             FioDirStats rd = r.job().read();
             FioDirStats wr = r.job().write();
             sb.append(String.format("| %s | %s | %.0f | %.0f | %.1f | %.1f | %s / %s | %.0f / %.0f |%n",
-                    r.device(), r.job().jobname(), rd.iops(), wr.iops(), rd.bwBytes() / 1048576.0,
+                    r.device(), jobLabel(r.job()), rd.iops(), wr.iops(), rd.bwBytes() / 1048576.0,
                     wr.bwBytes() / 1048576.0, percentile(rd, "50.000000"), percentile(rd, "99.000000"),
                     r.job().usrCpu(), r.job().sysCpu()));
         }
@@ -78,6 +78,15 @@ public final class EngineReport {
         rows.stream().map(Row::device).distinct()
                 .forEach(d -> sb.append("Reproduce (").append(d).append("): `").append(command.apply(d)).append("`\n"));
         return sb.toString();
+    }
+
+    /** The job's name, with its CPU slots when clones are reported one by one (fio repeats the name). */
+    private static String jobLabel(FioJob j) {
+        if (j.lab() == null || j.lab().cpus() == null) {
+            return j.jobname();
+        }
+        return j.jobname() + " (cpu " + j.lab().cpus().stream().map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(",")) + ")";
     }
 
     private static Object percentile(FioDirStats d, String key) {

@@ -45,6 +45,9 @@ final class DemoCommand implements Callable<Integer> {
                 FioReport report = Workload.run(sample, kind, System.err);
                 Path out = run.raw().resolve("engine-sample-" + kind.cliName() + ".json");
                 EngineCommand.writeAtomically(report, out);
+                if (EngineCommand.failures(report) > 0) {
+                    throw new IllegalStateException("the sample job failed on the engine's " + kind.cliName() + " device");
+                }
                 engineRuns.add(out);
             }
             PrimitivesReport prims = PrimitivesReport.read(run.raw());

@@ -11,6 +11,7 @@ import lab.engine.load.Workload;
 import lab.jobspec.JobFile;
 import lab.jobspec.JobFileParser;
 import lab.jobspec.JobSpecException;
+import lab.jobspec.report.FioJob;
 import lab.jobspec.report.FioReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -57,8 +58,22 @@ final class EngineCommand {
                 writeAtomically(report, output);
                 System.err.println("lab: wrote " + output);
             }
-            return 0;
+            return failures(report) == 0 ? 0 : Lab.EXIT_FAILED;
         }
+    }
+
+    /** Names every job that ended with an I/O error (fio's {@code error}); returns how many. */
+    static int failures(FioReport report) {
+        int n = 0;
+        for (FioJob j : report.jobs()) {
+            if (j.error() != 0) {
+                long errs = j.lab() == null ? 0 : j.lab().errors();
+                System.err.printf("lab: job %s ended with error %d (errno) after %d failed I/O(s); its figures stop there%n",
+                        j.jobname(), j.error(), errs);
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Writes beside {@code target} and renames, so a reader never sees half a file. */

@@ -83,7 +83,10 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
         int done = bio.bvecDone;
         for (int i = bio.idx; left > 0; i++) {
             int len = Math.min(vec.len[i] - done, left);
-            brdRwBvec(bio.op, vec.page[i], vec.offset[i] + done, len, pos);
+            if (!brdRwBvec(bio.op, vec.page[i], vec.offset[i] + done, len, pos)) {
+                Bio.bioIoError(bio);        // brd: -ENOMEM from brd_insert_page ends the bio with an I/O error
+                return;
+            }
             pos += len;
             left -= len;
             done = 0;
@@ -91,16 +94,16 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
         Bio.bioEndio(bio);
     }
 
-    /** {@code brd_rw_bvec()}: one segment, split where it crosses a disk page. */
-    private void brdRwBvec(ReqOp op, MemorySegment mem, long memOff, int len, long pos) {
+    /** {@code brd_rw_bvec()}: one segment, split where it crosses a disk page; false when out of memory. */
+    private boolean brdRwBvec(ReqOp op, MemorySegment mem, long memOff, int len, long pos) {
         while (len > 0) {
             long pageIdx = pos / BioVec.PAGE_SIZE;
             int inPage = (int) (pos % BioVec.PAGE_SIZE);
             int chunk = Math.min(len, BioVec.PAGE_SIZE - inPage);
             if (op.isWrite()) {
                 MemorySegment page = lookupPage(pageIdx);
-                if (page == null) {
-                    page = insertPage(pageIdx);
+                if (page == null && (page = insertPage(pageIdx)) == null) {
+                    return false;
                 }
                 MemorySegment.copy(mem, memOff, page, inPage, chunk);
             } else {
@@ -115,6 +118,7 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
             memOff += chunk;
             len -= chunk;
         }
+        return true;
     }
 
     /** {@code brd_lookup_page()}: the page at {@code idx}, or null if never written. Lock-free. */
@@ -126,7 +130,11 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
         return (MemorySegment) SLOT.getAcquire(leaf, (int) (idx & (LEAF - 1)));          // pairs with setRelease in insertPage
     }
 
-    /** {@code brd_insert_page()}: allocates the page at {@code idx} (zeroed) unless another writer did. */
+    /**
+     * {@code brd_insert_page()}: allocates the page at {@code idx} (zeroed) unless another writer did;
+     * null when the JVM's direct-memory limit ({@code -XX:MaxDirectMemorySize}) is reached, as
+     * {@code alloc_page} fails with -ENOMEM.
+     */
     private synchronized MemorySegment insertPage(long idx) {
         int d = (int) (idx >>> LEAF_SHIFT);
         MemorySegment[] leaf = dir[d];
@@ -137,7 +145,11 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
         int s = (int) (idx & (LEAF - 1));
         MemorySegment page = leaf[s];
         if (page == null) {
-            page = arena.allocate(BioVec.PAGE_SIZE, BioVec.PAGE_SIZE);   // zero-filled
+            try {
+                page = arena.allocate(BioVec.PAGE_SIZE, BioVec.PAGE_SIZE);   // zero-filled
+            } catch (OutOfMemoryError e) {
+                return null;
+            }
             SLOT.setRelease(leaf, s, page);                // pairs with getAcquire in lookupPage
         }
         return page;

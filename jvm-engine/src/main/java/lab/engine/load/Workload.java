@@ -139,7 +139,7 @@ public final class Workload {
         long maxRuntime = 0;
         long sumRuntime = 0;
         long usr = 0;
-        long cpu = 0;
+        long cpu = 0;                       // user and total sampled apart: total - user may dip below 0
         long ctx = 0;
         long errors = 0;
         long end = t0;
@@ -164,7 +164,7 @@ public final class Workload {
                 FioOptions.jobOnly(first, global),
                 read.toFio(runtimeMs), write.toFio(runtimeMs), FioDirStats.none(),
                 sumRuntime / 1_000_000,
-                FioJob.cpuPercent(usr, sumRuntime), FioJob.cpuPercent(cpu - usr, sumRuntime), ctx, 0, 0,
+                FioJob.cpuPercent(usr, sumRuntime), FioJob.cpuPercent(Math.max(0, cpu - usr), sumRuntime), ctx, 0, 0,
                 new FioLab("jvm-engine", device.cliName(), group.size(), cpus, errors, notes));
     }
 
