@@ -51,7 +51,7 @@ final class PrimitivesBench {
                         .warmupTime(TimeValue.milliseconds(profile.warmupMs()))
                         .measurementIterations(profile.iterations())
                         .measurementTime(TimeValue.milliseconds(profile.iterationMs()))
-                        .jvmArgsAppend("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow")
+                        .jvmArgs("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow") // not the parent's -Dlab.* paths
                         .resultFormat(ResultFormatType.JSON)
                         .result(out.toString())
                         .verbosity(VerboseMode.SILENT);
