@@ -1,0 +1,40 @@
+package lab.bridge.engine;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One worker's I/O engine over one open file descriptor: fio's {@code ioengine_ops}
+ * ({@code queue}, {@code commit}, {@code getevents}/{@code event}) for a single issuer.
+ * Not thread-safe: each worker owns its engine, as each fio job owns its ring.
+ *
+ * <p>Buffers belong to the engine ({@code iodepth} of them, {@code bs} bytes each, aligned
+ * for O_DIRECT); an I/O is named by the index of its buffer, its {@code tag}. A tag is busy
+ * from {@link #queue} until its completion is handed to {@link Completion#complete}.
+ */
+public interface BridgeEngine extends AutoCloseable {
+
+    /** Receives one completion: the tag queued and the result (bytes done, or -errno). */
+    @FunctionalInterface
+    interface Completion {
+        void complete(int tag, int res);
+    }
+
+    /** The buffer of {@code tag}: {@code bs} bytes, aligned to the device's needs. */
+    MemorySegment buffer(int tag);
+
+    /** Queues one I/O on buffer {@code tag}; nothing reaches the kernel before {@link #submit}. */
+    void queue(int tag, boolean read, long offset, int len);
+
+    /** Sends every queued I/O to the kernel; returns how many. */
+    int submit() throws BridgeIoException;
+
+    /**
+     * Waits until at least {@code min} completions are in (0: do not wait), hands each to
+     * {@code sink} in completion order, and returns how many.
+     */
+    int reap(int min, Completion sink) throws BridgeIoException;
+
+    /** Releases the ring or buffers; the file descriptor stays the caller's. */
+    @Override
+    void close();
+}

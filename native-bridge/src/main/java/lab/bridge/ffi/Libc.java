@@ -1,0 +1,392 @@
+package lab.bridge.ffi;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+/**
+ * The few glibc calls the bridge needs, through Panama FFM, laid out as jextract would: one
+ * holder class per function (its C prototype in the javadoc, the handle built once in a
+ * {@code static final}), one named {@link StructLayout} per struct with VarHandles taken from
+ * it. Failures throw {@link ErrnoException} naming the call and errno by name; errno is read
+ * through {@link Linker.Option#captureCallState}, never through {@code __errno_location}
+ * (the JVM may run native code of its own between two downcalls).
+ *
+ * <h2>Critical and non-critical downcalls</h2>
+ * A {@link Linker.Option#critical critical} downcall skips the thread-state transition
+ * (Java to native and back, with its safepoint poll): a few nanoseconds saved, paid for by
+ * holding off every safepoint, and so every GC, for as long as the call runs. It suits only
+ * calls that are short and can never block. Here:
+ * <ul>
+ *   <li>critical: {@code sched_getcpu} (a vDSO/rseq read, no syscall) and {@code getrusage}
+ *       (a short syscall that sums the task's counters and never sleeps); both are taken
+ *       around measurements, where the transition is noise worth removing. Neither allows
+ *       heap segments ({@code critical(false)}).
+ *   <li>non-critical: {@code open}, {@code close} (the last close of a block device flushes
+ *       and may sleep; NFS close writes back), {@code pread}/{@code pwrite} (they block for
+ *       the whole I/O), {@code fstat} (may go to a network file system), {@code ioctl}
+ *       (driver code of unbounded cost), {@code sched_setaffinity} (may migrate the caller
+ *       on return). Their buffers must therefore be off-heap segments: a heap array may
+ *       move during a non-critical call, and the lab never uses critical(true).
+ * </ul>
+ * The same rule makes every liburing call non-critical: each one may enter
+ * {@code io_uring_enter(2)}, which blocks (see {@link Liburing}).
+ *
+ * <p>Thread-safety: every method may be called from any thread; errno is captured per thread.
+ */
+public final class Libc {
+    /** {@code <fcntl.h>} flags, Linux x86-64 values (octal as in the kernel's asm-generic/fcntl.h). */
+    public static final int O_RDONLY = 0, O_WRONLY = 01, O_RDWR = 02, O_CREAT = 0100,
+            O_EXCL = 0200, O_TRUNC = 01000, O_DIRECT = 040000, O_CLOEXEC = 02000000;
+
+    /** {@code getrusage(2)}'s {@code who}. */
+    public static final int RUSAGE_SELF = 0, RUSAGE_THREAD = 1;
+
+    /** {@code _IOR(0x12, 114, size_t)}: the device size in bytes, as a {@code u64}. */
+    static final long BLKGETSIZE64 = 0x80081272L;
+    /** {@code _IO(0x12, 104)}: the logical block size, as an {@code int}. */
+    static final long BLKSSZGET = 0x1268L;
+
+    private static final SymbolLookup LIBC = Native.LINKER.defaultLookup();
+
+    // ---- struct layouts -------------------------------------------------------------------
+
+    /** {@code struct timespec} (x86-64: two longs). */
+    static final StructLayout TIMESPEC = MemoryLayout.structLayout(
+            JAVA_LONG.withName("tv_sec"),
+            JAVA_LONG.withName("tv_nsec")).withName("timespec");
+
+    /** {@code struct timeval} (x86-64: two longs). */
+    static final StructLayout TIMEVAL = MemoryLayout.structLayout(
+            JAVA_LONG.withName("tv_sec"),
+            JAVA_LONG.withName("tv_usec")).withName("timeval");
+
+    /** glibc's x86-64 {@code struct stat}, 144 bytes. */
+    static final StructLayout STAT = MemoryLayout.structLayout(
+            JAVA_LONG.withName("st_dev"),
+            JAVA_LONG.withName("st_ino"),
+            JAVA_LONG.withName("st_nlink"),
+            JAVA_INT.withName("st_mode"),
+            JAVA_INT.withName("st_uid"),
+            JAVA_INT.withName("st_gid"),
+            JAVA_INT.withName("__pad0"),
+            JAVA_LONG.withName("st_rdev"),
+            JAVA_LONG.withName("st_size"),
+            JAVA_LONG.withName("st_blksize"),
+            JAVA_LONG.withName("st_blocks"),
+            TIMESPEC.withName("st_atim"),
+            TIMESPEC.withName("st_mtim"),
+            TIMESPEC.withName("st_ctim"),
+            MemoryLayout.sequenceLayout(3, JAVA_LONG).withName("__glibc_reserved")).withName("stat");
+
+    private static final VarHandle ST_MODE = field(STAT, "st_mode");
+    private static final VarHandle ST_RDEV = field(STAT, "st_rdev");
+    private static final VarHandle ST_SIZE = field(STAT, "st_size");
+
+    /** {@code struct rusage}, 144 bytes: two timevals and fourteen longs. */
+    static final StructLayout RUSAGE = MemoryLayout.structLayout(
+            TIMEVAL.withName("ru_utime"),
+            TIMEVAL.withName("ru_stime"),
+            JAVA_LONG.withName("ru_maxrss"),
+            JAVA_LONG.withName("ru_ixrss"),
+            JAVA_LONG.withName("ru_idrss"),
+            JAVA_LONG.withName("ru_isrss"),
+            JAVA_LONG.withName("ru_minflt"),
+            JAVA_LONG.withName("ru_majflt"),
+            JAVA_LONG.withName("ru_nswap"),
+            JAVA_LONG.withName("ru_inblock"),
+            JAVA_LONG.withName("ru_oublock"),
+            JAVA_LONG.withName("ru_msgsnd"),
+            JAVA_LONG.withName("ru_msgrcv"),
+            JAVA_LONG.withName("ru_nsignals"),
+            JAVA_LONG.withName("ru_nvcsw"),
+            JAVA_LONG.withName("ru_nivcsw")).withName("rusage");
+
+    private static final VarHandle RU_UTIME_SEC = field(RUSAGE, "ru_utime", "tv_sec");
+    private static final VarHandle RU_UTIME_USEC = field(RUSAGE, "ru_utime", "tv_usec");
+    private static final VarHandle RU_STIME_SEC = field(RUSAGE, "ru_stime", "tv_sec");
+    private static final VarHandle RU_STIME_USEC = field(RUSAGE, "ru_stime", "tv_usec");
+    private static final VarHandle RU_MINFLT = field(RUSAGE, "ru_minflt");
+    private static final VarHandle RU_MAJFLT = field(RUSAGE, "ru_majflt");
+    private static final VarHandle RU_NVCSW = field(RUSAGE, "ru_nvcsw");
+    private static final VarHandle RU_NIVCSW = field(RUSAGE, "ru_nivcsw");
+
+    /** {@code cpu_set_t}: 1024 bits. */
+    static final int CPU_SETSIZE = 1024;
+
+    private Libc() {
+    }
+
+    /** A VarHandle {@code (MemorySegment, long base) -> field} for the member at {@code path}. */
+    static VarHandle field(MemoryLayout layout, String... path) {
+        return layout.varHandle(path(path)).withInvokeExactBehavior();
+    }
+
+    /** The layout path naming nested members {@code names[0].names[1]...}. */
+    static MemoryLayout.PathElement[] path(String... names) {
+        MemoryLayout.PathElement[] elements = new MemoryLayout.PathElement[names.length];
+        for (int i = 0; i < names.length; i++) {
+            elements[i] = groupElement(names[i]);
+        }
+        return elements;
+    }
+
+    private static MethodHandle libc(String name, FunctionDescriptor desc, Linker.Option... options) {
+        return Native.downcall(LIBC, name, desc, options);
+    }
+
+    // ---- holders: one per function --------------------------------------------------------
+
+    /** {@code int open(const char *pathname, int flags, ...);} (mode passed as the variadic int) */
+    private static final class open {
+        static final MethodHandle HANDLE = libc("open",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+                Native.CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2));
+    }
+
+    /** {@code int close(int fd);} */
+    private static final class close {
+        static final MethodHandle HANDLE = libc("close",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT), Native.CAPTURE_ERRNO);
+    }
+
+    /** {@code ssize_t pread(int fd, void *buf, size_t count, off_t offset);} */
+    private static final class pread {
+        static final MethodHandle HANDLE = libc("pread",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG),
+                Native.CAPTURE_ERRNO);
+    }
+
+    /** {@code ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset);} */
+    private static final class pwrite {
+        static final MethodHandle HANDLE = libc("pwrite",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG),
+                Native.CAPTURE_ERRNO);
+    }
+
+    /** {@code int ioctl(int fd, unsigned long request, ...);} (one pointer as the variadic argument) */
+    private static final class ioctl {
+        static final MethodHandle HANDLE = libc("ioctl",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
+                Native.CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2));
+    }
+
+    /** {@code int fstat(int fd, struct stat *statbuf);} (a real symbol since glibc 2.33) */
+    private static final class fstat {
+        static final MethodHandle HANDLE = libc("fstat",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS), Native.CAPTURE_ERRNO);
+    }
+
+    /** {@code int sched_getcpu(void);} critical: a vDSO read that cannot block. */
+    private static final class sched_getcpu {
+        static final MethodHandle HANDLE = libc("sched_getcpu",
+                FunctionDescriptor.of(JAVA_INT), Linker.Option.critical(false));
+    }
+
+    /** {@code int sched_setaffinity(pid_t pid, size_t cpusetsize, const cpu_set_t *mask);} */
+    private static final class sched_setaffinity {
+        static final MethodHandle HANDLE = libc("sched_setaffinity",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), Native.CAPTURE_ERRNO);
+    }
+
+    /** {@code int getrusage(int who, struct rusage *usage);} critical: short, never sleeps. */
+    private static final class getrusage {
+        static final MethodHandle HANDLE = libc("getrusage",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS),
+                Native.CAPTURE_ERRNO, Linker.Option.critical(false));
+    }
+
+    // ---- calls ----------------------------------------------------------------------------
+
+    /** {@code open(path, flags)}; returns the descriptor. */
+    public static int open(String path, int flags) throws ErrnoException {
+        return open(path, flags, 0);
+    }
+
+    /** {@code open(path, flags, mode)}: {@code mode} matters only with {@link #O_CREAT}. */
+    public static int open(String path, int flags, int mode) throws ErrnoException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = Native.capture();
+            int fd = (int) open.HANDLE.invokeExact(capture, arena.allocateFrom(path), flags, mode);
+            if (fd < 0) {
+                throw new ErrnoException("open(" + path + ")", Native.errno(capture));
+            }
+            return fd;
+        } catch (ErrnoException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw unreachable(t);
+        }
+    }
+
+    public static void close(int fd) throws ErrnoException {
+        MemorySegment capture = Native.capture();
+        int rc;
+        try {
+            rc = (int) close.HANDLE.invokeExact(capture, fd);
+        } catch (Throwable t) {
+            throw unreachable(t);
+        }
+        check(rc, capture, "close", fd);
+    }
+
+    /**
+     * Reads up to {@code len} bytes at {@code offset} into {@code buf} (an off-heap segment of
+     * at least {@code len} bytes). Returns the bytes read: fewer than {@code len} at end of
+     * file or on a short transfer, 0 at or past the end. Allocates nothing.
+     */
+    public static long pread(int fd, MemorySegment buf, long len, long offset) throws ErrnoException {
+        return transfer(pread.HANDLE, "pread", fd, buf, len, offset);
+    }
+
+    /** Writes up to {@code len} bytes of {@code buf} at {@code offset}; returns the bytes written. */
+    public static long pwrite(int fd, MemorySegment buf, long len, long offset) throws ErrnoException {
+        return transfer(pwrite.HANDLE, "pwrite", fd, buf, len, offset);
+    }
+
+    /**
+     * pread or pwrite through {@code handle} (same C signature); inlined into both callers, so
+     * the JIT still sees a constant handle.
+     */
+    private static long transfer(MethodHandle handle, String call, int fd, MemorySegment buf, long len,
+            long offset) throws ErrnoException {
+        checkBuffer(buf, len);
+        MemorySegment capture = Native.capture();
+        long n;
+        try {
+            n = (long) handle.invokeExact(capture, fd, buf, len, offset);
+        } catch (Throwable t) {
+            throw unreachable(t);
+        }
+        return check(n, capture, call, fd);
+    }
+
+    /** {@code ioctl(fd, BLKGETSIZE64)}: the size of a block device in bytes; ENOTTY for other files. */
+    public static long blkGetSize64(int fd) throws ErrnoException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_LONG);
+            ioctl(fd, BLKGETSIZE64, out, "ioctl(BLKGETSIZE64)");
+            return out.get(JAVA_LONG, 0);
+        }
+    }
+
+    /** {@code ioctl(fd, BLKSSZGET)}: the logical sector size of a block device; ENOTTY for other files. */
+    public static int blkSszGet(int fd) throws ErrnoException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            ioctl(fd, BLKSSZGET, out, "ioctl(BLKSSZGET)");
+            return out.get(JAVA_INT, 0);
+        }
+    }
+
+    private static void ioctl(int fd, long request, MemorySegment arg, String call) throws ErrnoException {
+        MemorySegment capture = Native.capture();
+        int rc;
+        try {
+            rc = (int) ioctl.HANDLE.invokeExact(capture, fd, request, arg);
+        } catch (Throwable t) {
+            throw unreachable(t);
+        }
+        check(rc, capture, call, fd);
+    }
+
+    public static Stat fstat(int fd) throws ErrnoException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment st = arena.allocate(STAT);
+            MemorySegment capture = Native.capture();
+            int rc;
+            try {
+                rc = (int) fstat.HANDLE.invokeExact(capture, fd, st);
+            } catch (Throwable t) {
+                throw unreachable(t);
+            }
+            check(rc, capture, "fstat", fd);
+            return new Stat((int) ST_MODE.get(st, 0L), (long) ST_RDEV.get(st, 0L), (long) ST_SIZE.get(st, 0L));
+        }
+    }
+
+    /** The CPU the calling thread runs on now (it may have moved by the time this returns). */
+    public static int schedGetcpu() {
+        try {
+            return (int) sched_getcpu.HANDLE.invokeExact();
+        } catch (Throwable t) {
+            throw unreachable(t);
+        }
+    }
+
+    /** Pins the calling thread (pid 0: the caller's own task) to {@code cpu}. */
+    public static void schedSetaffinity(int cpu) throws ErrnoException {
+        if (cpu < 0 || cpu >= CPU_SETSIZE) {
+            throw new ErrnoException("sched_setaffinity(cpu " + cpu + ")", Errno.EINVAL);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mask = arena.allocate(CPU_SETSIZE / 8, 8);
+            mask.set(JAVA_LONG, (cpu / 64) * 8L, 1L << (cpu % 64));
+            MemorySegment capture = Native.capture();
+            int rc;
+            try {
+                rc = (int) sched_setaffinity.HANDLE.invokeExact(capture, 0, mask.byteSize(), mask);
+            } catch (Throwable t) {
+                throw unreachable(t);
+            }
+            check(rc, capture, "sched_setaffinity(cpu " + cpu + ")", -1);
+        }
+    }
+
+    /** {@code getrusage(who)}: {@link #RUSAGE_SELF} (the process) or {@link #RUSAGE_THREAD}. */
+    public static Rusage getrusage(int who) throws ErrnoException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ru = arena.allocate(RUSAGE);
+            MemorySegment capture = Native.capture();
+            int rc;
+            try {
+                rc = (int) getrusage.HANDLE.invokeExact(capture, who, ru);
+            } catch (Throwable t) {
+                throw unreachable(t);
+            }
+            check(rc, capture, "getrusage(" + who + ")", -1);
+            return new Rusage(
+                    nanos((long) RU_UTIME_SEC.get(ru, 0L), (long) RU_UTIME_USEC.get(ru, 0L)),
+                    nanos((long) RU_STIME_SEC.get(ru, 0L), (long) RU_STIME_USEC.get(ru, 0L)),
+                    (long) RU_MINFLT.get(ru, 0L), (long) RU_MAJFLT.get(ru, 0L),
+                    (long) RU_NVCSW.get(ru, 0L), (long) RU_NIVCSW.get(ru, 0L));
+        }
+    }
+
+    private static long nanos(long sec, long usec) {
+        return sec * 1_000_000_000L + usec * 1_000L;
+    }
+
+    private static void checkBuffer(MemorySegment buf, long len) {
+        if (!buf.isNative()) {
+            throw new IllegalArgumentException("pread/pwrite need an off-heap buffer (non-critical downcall)");
+        }
+        if (len < 0 || len > buf.byteSize()) {
+            throw new IndexOutOfBoundsException("len " + len + " outside a buffer of " + buf.byteSize() + " bytes");
+        }
+    }
+
+    /** {@code rc} when it is not negative; otherwise the errno of {@code capture}, thrown. */
+    private static long check(long rc, MemorySegment capture, String call, int fd) throws ErrnoException {
+        if (rc < 0) {
+            throw new ErrnoException(fd >= 0 ? call + "(fd " + fd + ")" : call, Native.errno(capture));
+        }
+        return rc;
+    }
+
+    /** A downcall handle threw: only a bug in the binding can do that. */
+    static AssertionError unreachable(Throwable t) {
+        return new AssertionError("downcall failed unexpectedly", t);
+    }
+}
