@@ -1,19 +1,23 @@
 package lab.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import lab.analysis.BridgeVsFioReport;
+import lab.analysis.MalformedResultException;
 import lab.analysis.PrimitivesReport;
 import lab.results.Manifest;
 import lab.results.RunFolder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code lab bench ...}: the engine's JMH benchmarks, each run writing a result folder. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "JMH benchmarks of the JVM engine; each run writes results/<run-id>/.",
-        subcommands = BenchCommand.Primitives.class)
+        subcommands = {BenchCommand.Primitives.class, BenchCommand.Report.class})
 final class BenchCommand {
 
     @Command(name = "primitives", mixinStandardHelpOptions = true,
@@ -67,6 +71,45 @@ final class BenchCommand {
                 run.abandon();
                 throw e;
             }
+        }
+    }
+
+    @Command(name = "report", mixinStandardHelpOptions = true,
+            description = {"Write manifest.json, summary.json and NOTEBOOK.md of a benchmark run folder",
+                    "from its raw/ files. Used by native-bridge/bench/bridge-vs-fio.sh."})
+    static final class Report implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "KIND", description = "bridge-vs-fio")
+        String kind;
+
+        @Parameters(index = "1", paramLabel = "RUN-DIR", description = "the run folder (holding raw/)")
+        Path dir;
+
+        @Option(names = "--command", required = true, description = "the command that made the run")
+        String command;
+
+        @Override
+        public Integer call() throws Exception {
+            if (!"bridge-vs-fio".equals(kind)) {
+                System.err.println("lab: unknown report kind '" + kind + "' (bridge-vs-fio)");
+                return Lab.EXIT_BAD_INPUT;
+            }
+            BridgeVsFioReport report;
+            try {
+                report = BridgeVsFioReport.read(dir.resolve("raw"));
+            } catch (MalformedResultException e) {
+                System.err.println("lab: " + e.getMessage());
+                return Lab.EXIT_BAD_INPUT;
+            }
+            var json = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
+            json.writeValue(dir.resolve("manifest.json").toFile(), Manifest.describe(Lab.root(), command, "native"));
+            json.writeValue(dir.resolve("summary.json").toFile(), Map.of("bridge_vs_fio", report.summary()));
+            String device = Files.exists(dir.resolve("raw/device.txt"))
+                    ? "```\n" + Files.readString(dir.resolve("raw/device.txt")) + "```\n\n" : "";
+            String md = "# The bridge beside fio on zram\n\n" + device + report.markdown(command);
+            Files.writeString(dir.resolve("NOTEBOOK.md"), md);
+            System.out.println(md);
+            return 0;
         }
     }
 }

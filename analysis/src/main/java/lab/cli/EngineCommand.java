@@ -38,6 +38,10 @@ final class EngineCommand {
         @Option(names = "--output", paramLabel = "FILE", description = "write the JSON here instead of standard output")
         Path output;
 
+        @Option(names = "--flamegraph", paramLabel = "FILE.html",
+                description = "write an async-profiler CPU flamegraph of the run here")
+        Path flamegraph;
+
         @Override
         public Integer call() throws IOException {
             DeviceKind kind;
@@ -49,7 +53,10 @@ final class EngineCommand {
                 System.err.println("lab: " + e.getMessage());
                 return Lab.EXIT_BAD_INPUT;
             }
-            FioReport report = Workload.run(jobs, kind, System.err);
+            FioReport report;
+            try (Flamegraph fg = Flamegraph.start(flamegraph, System.err)) {
+                report = Workload.run(jobs, kind, System.err);
+            }
             if (output == null) {
                 report.writeJson(System.out);
                 System.out.println();

@@ -5,16 +5,29 @@ import java.util.List;
 
 /**
  * The lab's additions to a fio JSON job entry, under the key {@code "lab"}. fio has no such key;
- * tools that read fio JSON ignore it.
+ * tools that read fio JSON ignore it. The fields after {@code notes} are the native bridge's;
+ * the engine leaves them null and they are not written.
  *
- * @param engine {@code "jvm-engine"} or {@code "native-bridge"}: who ran the job
- * @param device the device kind or path the job ran against ({@code "null"}, {@code "ram"},
- *               {@code "/dev/zram0"})
- * @param clones how many clones ({@code numjobs} threads) this entry sums: 1 without
- *               {@code group_reporting}
- * @param cpus   the per-CPU slot (engine) or CPU (bridge) of each clone summed here
- * @param errors I/Os that completed with an error status
- * @param notes  free text: where the model simplifies, what was ignored
+ * @param engine           {@code "jvm-engine"} or {@code "native-bridge"}: who ran the job
+ * @param device           the device kind or path the job ran against ({@code "null"},
+ *                         {@code "ram"}, {@code "/dev/zram0"})
+ * @param clones           how many clones ({@code numjobs} threads) this entry sums: 1 without
+ *                         {@code group_reporting}
+ * @param cpus             the per-CPU slot (engine) or CPU (bridge) of each clone summed here
+ * @param errors           I/Os that completed with an error status
+ * @param notes            free text: where the model simplifies, what was ignored
+ * @param target           bridge: the target's real path (symbolic links resolved)
+ * @param targetSizeBytes  bridge: the target's size when the run started (BLKGETSIZE64, or the
+ *                         file's size after fio-style extension)
+ * @param logicalBlockSize bridge: BLKSSZGET of a block device, 512 for a regular file
+ * @param processUsrNs     bridge: user CPU of the whole process over the run (getrusage
+ *                         RUSAGE_SELF after minus before); the same in every entry of a report
+ * @param processSysNs     bridge: system CPU of the whole process over the run, likewise
+ * @param processCtx       bridge: voluntary + involuntary context switches of the process, likewise
+ * @param verifyMismatches bridge, {@code verify=crc32c}: blocks read whose header or checksum did
+ *                         not match (0 without verify)
+ * @param verifyUnwritten  bridge, {@code verify=crc32c}: blocks read that carried no header at
+ *                         all (never written by the lab); not mismatches
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record FioLab(
@@ -23,5 +36,18 @@ public record FioLab(
         int clones,
         List<Integer> cpus,
         long errors,
-        List<String> notes) {
+        List<String> notes,
+        String target,
+        Long targetSizeBytes,
+        Integer logicalBlockSize,
+        Long processUsrNs,
+        Long processSysNs,
+        Long processCtx,
+        Long verifyMismatches,
+        Long verifyUnwritten) {
+
+    /** The engine's entry: no target, process or verify figures. */
+    public FioLab(String engine, String device, int clones, List<Integer> cpus, long errors, List<String> notes) {
+        this(engine, device, clones, cpus, errors, notes, null, null, null, null, null, null, null, null);
+    }
 }

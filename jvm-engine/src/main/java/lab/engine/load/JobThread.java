@@ -14,6 +14,9 @@ import lab.engine.block.ReqOp;
 import lab.jobspec.BufferPattern;
 import lab.jobspec.IoSequence;
 import lab.jobspec.Job;
+import lab.jobspec.stats.JobWindow;
+import lab.jobspec.stats.StartGate;
+import lab.jobspec.stats.WorkerStats;
 
 /**
  * One clone of a job, fio's {@code struct thread_data} and its {@code thread_main()} loop: owns
@@ -33,7 +36,7 @@ import lab.jobspec.Job;
  * {@link #endIo}, since the engine's devices complete on the submitter's thread. The results are
  * read by the {@link Workload} after {@code join()}. No allocation in the loop after warm-up.
  */
-final class JobThread implements BioEndIo {
+final class JobThread implements BioEndIo, StartGate.Clone {
 
     private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
 
@@ -42,17 +45,18 @@ final class JobThread implements BioEndIo {
     final int clone;
     /** The per-cpu slot this thread owns. */
     final int cpu;
-    final DirStat read = new DirStat();
-    final DirStat write = new DirStat();
+    /** What this clone measured; read by the {@link Workload} after {@code join()}. */
+    final WorkerStats stats;
 
     private final BlockDevice dev;
     private final Bioset bioset;
     private final IoSequence seq;
     private final BufferPattern pattern;
-    private final boolean timeBased;
     /** Bios prepared and not yet submitted ({@code iodepth_batch_submit} of them at most). */
     private final Bio[] batch;
 
+    /** Set at the start barrier; owner-only. */
+    private JobWindow window;
     private int inflight;
     private boolean ramped;
     private boolean stopping;
@@ -61,30 +65,26 @@ final class JobThread implements BioEndIo {
     private long cpu0;
     private long ctx0;
 
-    // ---- results, read after join ----
-    long errors;
-    /** errno of the first failed I/O, 0 when none. */
-    int error;
-    long runtimeNs;
-    long usrNs;
-    long cpuNs;
-    long ctx;
-    long endNs;
-
-    JobThread(Job job, int clone, int cpu, BlockDevice dev, Bioset bioset, boolean timeBased) {
+    JobThread(Job job, int clone, int cpu, BlockDevice dev, Bioset bioset) {
         this.job = job;
         this.clone = clone;
         this.cpu = cpu;
         this.dev = dev;
         this.bioset = bioset;
-        this.timeBased = timeBased;
         this.seq = IoSequence.forJob(job, clone);
         this.pattern = BufferPattern.forJob(job, clone);
         this.batch = new Bio[Math.max(1, Math.min(job.iodepthBatchSubmit(), job.iodepth()))];
+        this.stats = new WorkerStats(job, cpu);
+    }
+
+    @Override
+    public String threadName() {
+        return "lab-" + job.name() + "." + clone;
     }
 
     /** fio's {@code init_io_u()}: makes this slot's {@code iodepth} bios and fills their buffers once. */
-    void warmUp() {
+    @Override
+    public void warmUp() {
         Bio[] bios = new Bio[job.iodepth()];
         for (int i = 0; i < bios.length; i++) {
             bios[i] = bioset.alloc(cpu, this);
@@ -96,21 +96,20 @@ final class JobThread implements BioEndIo {
     }
 
     /** {@code thread_main()} from the start barrier at {@code t0} ({@code System.nanoTime()}). */
-    void run(long t0) {
-        long rampEnd = t0 + job.rampTimeNs();
-        boolean hasEnd = job.runtimeNs() > 0;
-        long end = rampEnd + job.runtimeNs();
+    @Override
+    public void run(long t0) {
+        window = new JobWindow(job, t0);
         int depth = job.iodepth();
         boolean issuing = true;
-        if (job.rampTimeNs() == 0) {
+        if (window.rampEnds(t0)) {
             rampDone(t0);
         }
         while (issuing || inflight > 0) {
             long now = System.nanoTime();
-            if (!ramped && now - rampEnd >= 0) {
+            if (window.rampEnds(now)) {
                 rampDone(now);
             }
-            if (stopping || (hasEnd && now - end >= 0)) {
+            if (stopping || window.over(now)) {
                 issuing = false;
             }
             if (issuing && inflight < depth) {
@@ -126,11 +125,8 @@ final class JobThread implements BioEndIo {
     private int submitBatch(int n) {
         int k = 0;
         for (; k < n; k++) {
-            if (seq.passDone()) {
-                if (!timeBased) {
-                    break;
-                }
-                seq.resetPass();
+            if (!window.nextInPass(seq)) {
+                break;
             }
             batch[k] = prepBio();
         }
@@ -183,14 +179,10 @@ final class JobThread implements BioEndIo {
         long now = System.nanoTime();
         inflight--;
         if (bio.status != BlkStatus.OK) {
-            errors++;
-            if (error == 0) {
-                error = bio.status.errno();
-            }
+            stats.error(bio.status.errno());
             stopping = true;
         } else if (ramped) {
-            DirStat d = bio.op == ReqOp.READ ? read : write;
-            d.add(bio.issueTime - bio.startTime, now - bio.issueTime, now - bio.startTime, job.bs());
+            stats.dir(bio.op == ReqOp.READ).add(bio.issueTime - bio.startTime, now - bio.issueTime, now - bio.startTime, job.bs());
         }
         bioset.free(bio);
     }
@@ -199,20 +191,19 @@ final class JobThread implements BioEndIo {
     private void rampDone(long now) {
         ramped = true;
         statsStart = now;
-        read.reset();
-        write.reset();
+        stats.rampDone();
         usr0 = MX.getCurrentThreadUserTime();
         cpu0 = MX.getCurrentThreadCpuTime();
         ctx0 = contextSwitches();
     }
 
     private void finish(long now) {
-        endNs = now;
         if (ramped) {
-            runtimeNs = now - statsStart;
-            usrNs = MX.getCurrentThreadUserTime() - usr0;
-            cpuNs = MX.getCurrentThreadCpuTime() - cpu0;
-            ctx = Math.max(0, contextSwitches() - ctx0);
+            long usr = MX.getCurrentThreadUserTime() - usr0;
+            long cpu = MX.getCurrentThreadCpuTime() - cpu0;
+            stats.finish(now, now - statsStart, usr, cpu - usr, Math.max(0, contextSwitches() - ctx0), 0, 0);
+        } else {
+            stats.finish(now, 0, 0, 0, 0, 0, 0);
         }
     }
 

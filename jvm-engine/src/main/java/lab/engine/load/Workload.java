@@ -5,10 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.BrokenBarrierException;
-import java.util.concurrent.CyclicBarrier;
 import lab.engine.block.BioVec;
 import lab.engine.block.Bioset;
 import lab.engine.block.BlockDevice;
@@ -16,13 +13,10 @@ import lab.engine.block.Gendisk;
 import lab.engine.block.RamDisk;
 import lab.jobspec.Job;
 import lab.jobspec.JobFile;
-import lab.jobspec.report.FioDirStats;
-import lab.jobspec.report.FioGroups;
-import lab.jobspec.report.FioJob;
-import lab.jobspec.report.FioJson;
 import lab.jobspec.report.FioLab;
-import lab.jobspec.report.FioOptions;
 import lab.jobspec.report.FioReport;
+import lab.jobspec.stats.RunReport;
+import lab.jobspec.stats.StartGate;
 
 /**
  * Runs a job file against an engine device, fio's backend.c ({@code run_threads()}) for the JVM
@@ -39,7 +33,7 @@ import lab.jobspec.report.FioReport;
  *
  * <p>What the engine ignores: {@code ioengine} (one note to the notes stream per run; the clone
  * calls {@code submitBio} itself), {@code filename}, {@code direct}, {@code thread} and the
- * io_uring knobs. Results follow {@code group_reporting} as fio does ({@link FioGroups}).
+ * io_uring knobs. Results follow {@code group_reporting} as fio does ({@link RunReport}).
  */
 public final class Workload {
 
@@ -68,9 +62,8 @@ public final class Workload {
             Gendisk disk = new Gendisk(driver);
             List<JobThread> tds = new ArrayList<>();
             for (Job job : jobs) {
-                boolean timeBased = job.timeBased() && job.runtimeNs() > 0;
                 for (int c = 0; c < job.numjobs(); c++) {
-                    tds.add(new JobThread(job, c, tds.size(), disk.part0(), bioset, timeBased));
+                    tds.add(new JobThread(job, c, tds.size(), disk.part0(), bioset));
                 }
             }
             Instant wall = Instant.now();
@@ -85,87 +78,17 @@ public final class Workload {
 
     /** Starts every clone, waits for all; returns the start barrier's time. */
     private static long runThreads(List<JobThread> tds) {
-        long[] t0 = new long[1];
-        CyclicBarrier gate = new CyclicBarrier(tds.size(), () -> t0[0] = System.nanoTime());
-        Throwable[] failure = new Throwable[tds.size()];
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < tds.size(); i++) {
-            JobThread td = tds.get(i);
-            int slot = i;
-            threads.add(Thread.ofPlatform().name("lab-" + td.job.name() + "." + td.clone).unstarted(() -> {
-                try {
-                    td.warmUp();
-                    gate.await();           // barrier action's write of t0 happens-before await's return
-                    td.run(t0[0]);
-                } catch (Throwable e) {
-                    failure[slot] = e;
-                    gate.reset();           // wakes the others with BrokenBarrierException
-                }
-            }));
+        try {
+            return StartGate.runAll(tds);
+        } catch (StartGate.CloneFailedException e) {
+            throw new IllegalStateException("engine worker failed: " + e.getCause(), e.getCause());
         }
-        threads.forEach(Thread::start);
-        for (Thread t : threads) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while jobs run", e);
-            }
-        }
-        for (Throwable f : failure) {
-            if (f != null && !(f instanceof BrokenBarrierException)) {
-                throw new IllegalStateException("engine worker failed: " + f, f);
-            }
-        }
-        return t0[0];
     }
 
     private static FioReport report(List<Job> jobs, List<JobThread> tds, DeviceKind device,
                                     Instant wall, long t0, List<String> notes) {
-        Map<String, String> global = FioOptions.global(jobs);
-        List<FioJob> entries = new ArrayList<>();
-        for (List<JobThread> group : FioGroups.group(tds, td -> td.job)) {
-            entries.add(entry(group, global, device, t0, notes));
-        }
-        return new FioReport(VERSION, wall.getEpochSecond(), wall.toEpochMilli(), FioJson.ctime(wall),
-                global, entries);
-    }
-
-    /** One {@code jobs[]} entry: one clone, or a group summed as fio's {@code sum_thread_stats()}. */
-    private static FioJob entry(List<JobThread> group, Map<String, String> global, DeviceKind device,
-                                long t0, List<String> notes) {
-        DirStat read = new DirStat();
-        DirStat write = new DirStat();
-        long maxRuntime = 0;
-        long sumRuntime = 0;
-        long usr = 0;
-        long cpu = 0;                       // user and total sampled apart: total - user may dip below 0
-        long ctx = 0;
-        long errors = 0;
-        long end = t0;
-        int error = 0;
-        List<Integer> cpus = new ArrayList<>();
-        for (JobThread td : group) {
-            read.merge(td.read);
-            write.merge(td.write);
-            maxRuntime = Math.max(maxRuntime, td.runtimeNs);
-            sumRuntime += td.runtimeNs;
-            usr += td.usrNs;
-            cpu += td.cpuNs;
-            ctx += td.ctx;
-            errors += td.errors;
-            end = Math.max(end, td.endNs);
-            error = error != 0 ? error : td.error;
-            cpus.add(td.cpu);
-        }
-        long runtimeMs = Math.max(1, maxRuntime / 1_000_000);
-        Job first = group.getFirst().job;
-        return new FioJob(first.name(), 0, error, (end - t0 + 999_999_999) / 1_000_000_000,
-                FioOptions.jobOnly(first, global),
-                read.toFio(runtimeMs), write.toFio(runtimeMs), FioDirStats.none(),
-                sumRuntime / 1_000_000,
-                FioJob.cpuPercent(usr, sumRuntime), FioJob.cpuPercent(Math.max(0, cpu - usr), sumRuntime), ctx, 0, 0,
-                new FioLab("jvm-engine", device.cliName(), group.size(), cpus, errors, notes));
+        return RunReport.build(VERSION, wall, jobs, tds.stream().map(td -> td.stats).toList(), t0,
+                g -> new FioLab("jvm-engine", device.cliName(), g.clones().size(), g.cpus(), g.errors(), notes));
     }
 
     /** Prints the run's one note on {@code ioengine}; returns the notes every entry carries. */

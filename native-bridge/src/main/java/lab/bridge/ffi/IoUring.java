@@ -228,6 +228,11 @@ public final class IoUring implements AutoCloseable {
         return Liburing.submit(ring);
     }
 
+    /** {@code io_uring_submit_and_get_events}: submit, and post whatever has completed. */
+    public int submitAndGetEvents() {
+        return Liburing.submitAndGetEvents(ring);
+    }
+
     /** SQEs prepared but not yet taken by the kernel ({@code sqe_tail - *sq->khead}). */
     public int sqPending() {
         return sqeTail - (int) U32.getOpaque(sqKhead, 0L);

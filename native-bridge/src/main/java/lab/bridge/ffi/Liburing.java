@@ -43,6 +43,12 @@ public final class Liburing {
 
     public static final int IORING_SETUP_IOPOLL = 1 << 0;
     public static final int IORING_SETUP_SQPOLL = 1 << 1;
+    /** Completions of task work wait for the next kernel entry instead of an IPI (5.19). */
+    public static final int IORING_SETUP_COOP_TASKRUN = 1 << 8;
+    /** Only the creating task submits (6.0). */
+    public static final int IORING_SETUP_SINGLE_ISSUER = 1 << 12;
+    /** Task work runs only when the issuer waits for completions (6.1; needs SINGLE_ISSUER). */
+    public static final int IORING_SETUP_DEFER_TASKRUN = 1 << 13;
 
     public static final byte IORING_OP_NOP = 0;
     public static final byte IORING_OP_READ_FIXED = 4;
@@ -247,6 +253,12 @@ public final class Liburing {
                 FunctionDescriptor.of(JAVA_INT, ADDRESS));
     }
 
+    /** {@code int io_uring_submit_and_get_events(struct io_uring *ring);} (2.3) */
+    private static final class io_uring_submit_and_get_events {
+        static final MethodHandle HANDLE = uring("io_uring_submit_and_get_events",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    }
+
     /** {@code int io_uring_submit_and_wait(struct io_uring *ring, unsigned wait_nr);} */
     private static final class io_uring_submit_and_wait {
         static final MethodHandle HANDLE = uring("io_uring_submit_and_wait",
@@ -296,6 +308,19 @@ public final class Liburing {
     public static int submit(MemorySegment ring) {
         try {
             return (int) io_uring_submit.HANDLE.invokeExact(ring);
+        } catch (Throwable t) {
+            throw Libc.unreachable(t);
+        }
+    }
+
+    /**
+     * Flushes the SQ and enters the kernel with IORING_ENTER_GETEVENTS (min_complete 0), as fio's
+     * {@code fio_ioring_commit} does on every commit: with DEFER_TASKRUN this also runs the task
+     * work that posts finished I/Os to the CQ, without waiting for any.
+     */
+    public static int submitAndGetEvents(MemorySegment ring) {
+        try {
+            return (int) io_uring_submit_and_get_events.HANDLE.invokeExact(ring);
         } catch (Throwable t) {
             throw Libc.unreachable(t);
         }

@@ -1,4 +1,4 @@
-package lab.engine.load;
+package lab.jobspec.stats;
 
 /**
  * Running moments of a latency, fio's {@code struct io_stat} (stat.h) with {@code
@@ -6,7 +6,7 @@ package lab.engine.load;
  * min, max, mean and sample standard deviation without keeping the samples. Owner-only; no
  * allocation.
  */
-final class IoStat {
+public final class IoStat {
 
     private long min = Long.MAX_VALUE;
     private long max;
@@ -16,7 +16,7 @@ final class IoStat {
     private double s;
 
     /** {@code add_stat_sample()}. */
-    void add(long value) {
+    public void add(long value) {
         n++;
         min = Math.min(min, value);
         max = Math.max(max, value);
@@ -26,7 +26,7 @@ final class IoStat {
     }
 
     /** {@code sum_stat()}: this becomes the moments of both sample sets. */
-    void merge(IoStat o) {
+    public void merge(IoStat o) {
         if (o.n == 0) {
             return;
         }
@@ -39,7 +39,7 @@ final class IoStat {
         max = Math.max(max, o.max);
     }
 
-    void reset() {
+    public void reset() {
         min = Long.MAX_VALUE;
         max = 0;
         n = 0;
@@ -47,24 +47,24 @@ final class IoStat {
         s = 0;
     }
 
-    long n() {
+    public long n() {
         return n;
     }
 
-    long min() {
+    public long min() {
         return n == 0 ? 0 : min;
     }
 
-    long max() {
+    public long max() {
         return max;
     }
 
-    double mean() {
+    public double mean() {
         return mean;
     }
 
     /** Sample standard deviation, as fio prints it; 0 for fewer than two samples. */
-    double stddev() {
+    public double stddev() {
         return n > 1 ? Math.sqrt(s / (n - 1)) : 0.0;
     }
 }

@@ -1,0 +1,209 @@
+package lab.analysis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import lab.jobspec.report.FioJob;
+import lab.jobspec.report.FioReport;
+
+/**
+ * The bridge beside fio on the same job file and device, computed from {@code raw/} alone.
+ *
+ * <p>{@code raw/rows.tsv} lists the rows in order ({@code ROW<TAB>description}); each run is
+ * {@code raw/ROW-rREP-fio.json} (fio 3.33 {@code --output-format=json}) or
+ * {@code raw/ROW-rREP-bridge*.json} (the bridge's fio-style JSON; {@code bridge-c1} and the like
+ * are the bridge under other JVM options), each with a {@code .time} file beside it. Runs
+ * alternate fio and bridge (ABBA), so the ratio of a repetition compares runs a few seconds
+ * apart; the table gives the median and range of those per-repetition ratios.
+ *
+ * <p>Job-thread CPU per I/O is the CPU time of the I/O threads (fio's {@code usr_cpu + sys_cpu}
+ * percent of each clone's {@code job_runtime}, summed over clones; the bridge reports the same
+ * per worker thread), per million completed I/Os. Whole-command CPU is {@code /usr/bin/time}'s
+ * user+sys of the process, which also holds start-up, ramp and the io-wq workers.
+ */
+public final class BridgeVsFioReport {
+    private static final Pattern NAME = Pattern.compile("(.+)-r(\\d+)-(fio|bridge[a-z0-9-]*)\\.json");
+
+    /**
+     * One run's totals. {@code commandCpuSec}: user+sys of the whole command from
+     * {@code /usr/bin/time} (its {@code .time} file), null when absent.
+     */
+    record Run(double iops, long ios, double threadCpuSec, Double commandCpuSec) {
+        double cpuSecPerMillion() {
+            return threadCpuSec / ios * 1e6;
+        }
+    }
+
+    /** Row id -> description, in order. */
+    private final Map<String, String> rows;
+    /** Row -> rep -> tool -> run. */
+    private final Map<String, Map<Integer, Map<String, Run>>> runs;
+
+    private BridgeVsFioReport(Map<String, String> rows, Map<String, Map<Integer, Map<String, Run>>> runs) {
+        this.rows = rows;
+        this.runs = runs;
+    }
+
+    public static BridgeVsFioReport read(Path rawDir) throws IOException, MalformedResultException {
+        Path index = rawDir.resolve("rows.tsv");
+        if (!Files.exists(index)) {
+            throw new MalformedResultException(index, "missing: the row index written by the benchmark script");
+        }
+        Map<String, String> rows = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(index)) {
+            if (!line.isBlank()) {
+                String[] f = line.split("\t", 2);
+                rows.put(f[0], f.length > 1 ? f[1] : f[0]);
+            }
+        }
+        Map<String, Map<Integer, Map<String, Run>>> runs = new LinkedHashMap<>();
+        try (Stream<Path> files = Files.list(rawDir)) {
+            for (Path f : files.sorted().toList()) {
+                Matcher m = NAME.matcher(f.getFileName().toString());
+                if (m.matches() && rows.containsKey(m.group(1))) {
+                    runs.computeIfAbsent(m.group(1), k -> new TreeMap<>())
+                            .computeIfAbsent(Integer.parseInt(m.group(2)), k -> new TreeMap<>())
+                            .put(m.group(3), readRun(f, rawDir.resolve(m.group(1) + "-r" + m.group(2) + "-" + m.group(3) + ".time")));
+                }
+            }
+        }
+        return new BridgeVsFioReport(rows, runs);
+    }
+
+    static Run readRun(Path f, Path time) throws MalformedResultException, IOException {
+        FioReport r;
+        try (InputStream in = Files.newInputStream(f)) {
+            r = FioReport.readJson(in);
+        } catch (IOException e) {
+            throw new MalformedResultException(f, "not fio-style JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
+        }
+        if (r == null || r.jobs() == null || r.jobs().isEmpty()) {
+            throw new MalformedResultException(f, "no jobs[]");
+        }
+        double iops = 0;
+        long ios = 0;
+        double cpu = 0;
+        for (FioJob j : r.jobs()) {
+            if (j.error() != 0) {
+                throw new MalformedResultException(f, "job " + j.jobname() + " ended with error " + j.error());
+            }
+            iops += j.read().iops() + j.write().iops();
+            ios += j.read().totalIos() + j.write().totalIos();
+            cpu += (j.usrCpu() + j.sysCpu()) / 100.0 * j.jobRuntime() / 1000.0;
+        }
+        if (ios == 0) {
+            throw new MalformedResultException(f, "no completed I/O");
+        }
+        Double command = null;
+        if (Files.exists(time)) {
+            String[] t = Files.readString(time).trim().split("\\s+");
+            try {
+                command = Double.parseDouble(t[t.length - 3]) + Double.parseDouble(t[t.length - 2]);
+            } catch (RuntimeException e) {
+                throw new MalformedResultException(time, "not '/usr/bin/time -f \"%U %S %e\"' output");
+            }
+        }
+        return new Run(iops, ios, cpu, command);
+    }
+
+    /** {@code f(tool's run, fio's run)} for each repetition that has both. */
+    private List<Double> perRep(String row, String tool, java.util.function.ToDoubleBiFunction<Run, Run> f) {
+        List<Double> out = new ArrayList<>();
+        for (Map<String, Run> rep : runs.getOrDefault(row, Map.of()).values()) {
+            if (rep.containsKey("fio") && rep.containsKey(tool)) {
+                out.add(f.applyAsDouble(rep.get(tool), rep.get("fio")));
+            }
+        }
+        return out;
+    }
+
+    /** The bridge variants run for {@code row} ({@code bridge}, {@code bridge-c1}, ...). */
+    private List<String> tools(String row) {
+        return runs.getOrDefault(row, Map.of()).values().stream().flatMap(m -> m.keySet().stream())
+                .filter(t -> !t.equals("fio")).distinct().sorted().toList();
+    }
+
+    private static double commandCpuPerMillion(Run r) {
+        return r.commandCpuSec() == null ? Double.NaN : r.commandCpuSec() / r.ios() * 1e6;
+    }
+
+    private List<Double> each(String row, String tool, java.util.function.ToDoubleFunction<Run> f) {
+        List<Double> out = new ArrayList<>();
+        for (Map<String, Run> rep : runs.getOrDefault(row, Map.of()).values()) {
+            Run r = rep.get(tool);
+            if (r != null) {
+                out.add(f.applyAsDouble(r));
+            }
+        }
+        return out;
+    }
+
+    /** Per row and bridge variant: medians, the IOPS ratio and the CPU ratio to fio, with ranges. */
+    public Map<String, Object> summary() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (String row : rows.keySet()) {
+            for (String tool : tools(row)) {
+                List<Double> ratio = perRep(row, tool, (b, f) -> b.iops() / f.iops());
+                if (ratio.isEmpty()) {
+                    continue;
+                }
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("description", rows.get(row));
+                m.put("tool", tool);
+                m.put("reps", ratio.size());
+                m.put("fio_iops_median", Stats.median(each(row, "fio", Run::iops)));
+                m.put("bridge_iops_median", Stats.median(each(row, tool, Run::iops)));
+                Stats.Spread r = Stats.spread(ratio);
+                m.put("iops_ratio_median", r.median());
+                m.put("iops_ratio_min", r.min());
+                m.put("iops_ratio_max", r.max());
+                m.put("fio_cpu_s_per_million_median", Stats.median(each(row, "fio", Run::cpuSecPerMillion)));
+                m.put("bridge_cpu_s_per_million_median", Stats.median(each(row, tool, Run::cpuSecPerMillion)));
+                m.put("cpu_ratio_median", Stats.median(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion())));
+                out.put(row + "/" + tool, m);
+            }
+        }
+        return out;
+    }
+
+    /** The notebook section. {@code command} reproduces the whole table. */
+    public String markdown(String command) {
+        StringBuilder sb = new StringBuilder("## The bridge beside fio: same job file, same device\n\n");
+        sb.append("Runs alternate fio and the bridge (ABBA); ratios are per repetition (bridge / fio), ")
+          .append("median [min–max]. Job-thread CPU: user+sys of the I/O threads over the measured runtime ")
+          .append("(fio's usr_cpu/sys_cpu; the bridge's getrusage per thread), in seconds per million I/Os. ")
+          .append("Whole-command CPU: `/usr/bin/time` user+sys of the whole process (start-up, ramp, ")
+          .append("the rings' io-wq workers; for the bridge also the JVM's JIT and GC) per million measured I/Os.\n\n");
+        sb.append("| row | bridge | reps | fio IOPS | bridge IOPS | IOPS bridge/fio | job-thread CPU s/M I/O fio / bridge | CPU bridge/fio | whole-command CPU s/M I/O fio / bridge |\n");
+        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (String row : rows.keySet()) {
+            for (String tool : tools(row)) {
+                List<Double> ratio = perRep(row, tool, (b, f) -> b.iops() / f.iops());
+                if (ratio.isEmpty()) {
+                    sb.append("| ").append(rows.get(row)).append(" | ").append(tool).append(" | 0 | no paired runs | | | | | |\n");
+                    continue;
+                }
+                sb.append(String.format("| %s | %s | %d | %.0f | %.0f | %s | %.2f / %.2f | %s | %.1f / %.1f |%n",
+                        rows.get(row), tool, ratio.size(),
+                        Stats.median(each(row, "fio", Run::iops)), Stats.median(each(row, tool, Run::iops)),
+                        Stats.spread(ratio).format(2),
+                        Stats.median(each(row, "fio", Run::cpuSecPerMillion)),
+                        Stats.median(each(row, tool, Run::cpuSecPerMillion)),
+                        Stats.spread(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion())).format(2),
+                        Stats.median(each(row, "fio", BridgeVsFioReport::commandCpuPerMillion)),
+                        Stats.median(each(row, tool, BridgeVsFioReport::commandCpuPerMillion))));
+            }
+        }
+        sb.append("\nReproduce: `").append(command).append("`\n");
+        return sb.toString();
+    }
+}

@@ -1,0 +1,92 @@
+package lab.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import lab.bridge.run.BridgeRun;
+import lab.bridge.run.BridgeSetupException;
+import lab.jobspec.JobFile;
+import lab.jobspec.JobFileParser;
+import lab.jobspec.JobSpecException;
+import lab.jobspec.report.FioJob;
+import lab.jobspec.report.FioReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code lab bridge run}: a job file through io_uring or psync against a real block device or file. */
+@Command(name = "bridge", mixinStandardHelpOptions = true,
+        description = "The native bridge: the same job files through io_uring/psync on real devices.",
+        subcommands = BridgeCommand.Run.class)
+final class BridgeCommand {
+
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = {"Run a job file against a real block device or file and print fio-compatible JSON.",
+                    "Every check (target, size, O_DIRECT alignment, device ownership) runs before any I/O;",
+                    "a failed check or a malformed job file exits 2 and writes nothing.",
+                    "Failed I/Os or verify mismatches still write the JSON, and exit 1.",
+                    "Writes to a block device that is mounted, swap, partitioned, held or a partition are",
+                    "refused unless --i-own-this-device. Notes go to standard error."})
+    static final class Run implements Callable<Integer> {
+        @Parameters(paramLabel = "JOBFILE", description = "the job file (fio INI subset)")
+        Path file;
+
+        @Option(names = "--filename", paramLabel = "DEV",
+                description = "target of every job, instead of the job file's filename=")
+        String filename;
+
+        @Option(names = "--output", paramLabel = "FILE", description = "write the JSON here instead of standard output")
+        Path output;
+
+        @Option(names = "--i-own-this-device",
+                description = "allow writes to any block device: its contents may be destroyed")
+        boolean iOwnThisDevice;
+
+        @Option(names = "--flamegraph", paramLabel = "FILE.html",
+                description = "write an async-profiler CPU flamegraph of the run here")
+        Path flamegraph;
+
+        @Override
+        public Integer call() throws IOException {
+            FioReport report;
+            try {
+                JobFile jobs = JobFileParser.parse(file);
+                try (Flamegraph fg = Flamegraph.start(flamegraph, System.err)) {
+                    report = BridgeRun.run(jobs, filename, iOwnThisDevice, System.err);
+                }
+            } catch (JobSpecException | BridgeSetupException e) {
+                System.err.println("lab: " + e.getMessage());
+                return Lab.EXIT_BAD_INPUT;
+            }
+            if (output == null) {
+                report.writeJson(System.out);
+                System.out.flush();
+            } else {
+                EngineCommand.writeAtomically(report, output);
+                System.err.println("lab: wrote " + output);
+            }
+            return failures(report) == 0 ? 0 : Lab.EXIT_FAILED;
+        }
+    }
+
+    /** Names every entry with failed I/Os or verify mismatches; returns how many. */
+    static int failures(FioReport report) {
+        int n = 0;
+        for (FioJob j : report.jobs()) {
+            long errs = j.lab() == null ? 0 : j.lab().errors();
+            Long bad = j.lab() == null ? null : j.lab().verifyMismatches();
+            if (j.error() != 0 || errs > 0) {
+                System.err.printf("lab: job %s: %d I/O(s) failed, the first with errno %d; its figures stop there%n",
+                        j.jobname(), errs, j.error());
+            }
+            if (bad != null && bad > 0) {
+                System.err.printf("lab: job %s: %d block(s) failed verification (see the notes above)%n",
+                        j.jobname(), bad);
+            }
+            if (j.error() != 0 || errs > 0 || (bad != null && bad > 0)) {
+                n++;
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# bridge-vs-fio.sh: the bridge beside fio, on the same job files and one zram device.
+#
+# Makes a zram device of its own (hot_add; never touches one it did not add), fills it
+# with half-compressible data, then runs every row as fio, bridge, bridge, fio, ... (ABBA
+# per pair of repetitions), and writes results/<id>/ with raw JSON, the job files, a
+# manifest and NOTEBOOK.md (via ./lab bench report bridge-vs-fio). The device is reset
+# and removed on exit, whatever happens.
+#
+#   native-bridge/bench/bridge-vs-fio.sh [--reps N] [--runtime SEC] [--size SIZE] [--id ID]
+#
+# Rows: 4k randread, direct, io_uring at iodepth 1, 32, and 32 with fixedbufs and
+# registerfiles; psync; each at 1 and 2 jobs; ramp_time 2 s, then the measured runtime.
+# Beside the default JVM, the iodepth-32 rows also run the bridge with C1 only
+# (LAB_JAVA_OPTS=-XX:TieredStopAtLevel=1, tool "bridge-c1"): see the notebook for why.
+# Each command also runs under /usr/bin/time, for its whole-process CPU (startup,
+# ramp and the io-wq kernel workers of its rings included).
+set -euo pipefail
+
+reps=3
+runtime=5
+size=1G
+id=bridge-vs-fio-$(date -u +%Y%m%d-%H%M%S)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cmdline="native-bridge/bench/bridge-vs-fio.sh $*"
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--reps) reps=$2; shift 2 ;;
+	--runtime) runtime=$2; shift 2 ;;
+	--size) size=$2; shift 2 ;;
+	--id) id=$2; shift 2 ;;
+	*) echo "usage: $0 [--reps N] [--runtime SEC] [--size SIZE] [--id ID]" >&2; exit 2 ;;
+	esac
+done
+
+[ "$(id -u)" -eq 0 ] || { echo "$0: needs root (it makes a zram device)" >&2; exit 2; }
+command -v fio >/dev/null || { echo "$0: needs fio (apt-get install fio)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "$0: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
+[ -d "$root/results/$id" ] && { echo "$0: results/$id exists; not overwriting it" >&2; exit 2; }
+
+work=$root/results/.$id.partial
+raw=$work/raw
+zram=""
+done_ok=0
+
+zram_remove() {
+	[ -n "$zram" ] || return 0
+	for _ in $(seq 1 40); do # reset is EBUSY while anything still holds the device open
+		if echo 1 >"/sys/block/zram$zram/reset" 2>/dev/null; then
+			break
+		fi
+		sleep 0.25
+	done
+	echo "$zram" >/sys/class/zram-control/hot_remove || echo "$0: could not remove zram$zram" >&2
+	zram=""
+}
+
+cleanup() {
+	zram_remove
+	[ "$done_ok" -eq 1 ] || rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+[ -e /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0 2>/dev/null || true
+[ -e /sys/class/zram-control/hot_add ] || { echo "$0: no zram-control (zram not available)" >&2; exit 2; }
+rm -rf "$work"
+mkdir -p "$raw/jobs"
+
+zram=$(cat /sys/class/zram-control/hot_add) # reading hot_add makes the device
+dev=/dev/zram$zram
+echo "$size" >"/sys/block/zram$zram/disksize"
+for _ in $(seq 1 40); do [ -b "$dev" ] && break; sleep 0.05; done
+[ -b "$dev" ] || { echo "$0: $dev did not appear" >&2; exit 1; }
+
+echo "$0: filling $dev ($size, half-compressible)" >&2
+fio --name=fill --filename="$dev" --rw=write --bs=1M --direct=1 --ioengine=psync \
+	--buffer_compress_percentage=50 --refill_buffers --size="$size" --output-format=json \
+	--output="$raw/fill-fio.json" >/dev/null
+{
+	echo "device: zram (hot-added by the benchmark), disksize $size"
+	echo "comp_algorithm: $(cat "/sys/block/zram$zram/comp_algorithm")"
+	echo "mm_stat after fill: $(cat "/sys/block/zram$zram/mm_stat")"
+	echo "fill: fio rw=write bs=1M direct=1 buffer_compress_percentage=50 refill_buffers"
+	echo "fio: $(fio --version)"
+	echo "kernel: $(uname -r)"
+} >"$raw/device.txt"
+
+# job ROW DESCRIPTION KEY=VALUE...: a job file both fio and the bridge run as it is.
+: >"$raw/rows.tsv"
+job() {
+	local row=$1 desc=$2
+	shift 2
+	{
+		echo "; $desc"
+		echo "[global]"
+		echo "rw=randread"
+		echo "bs=4k"
+		echo "direct=1"
+		echo "size=$size"
+		echo "ramp_time=2"
+		echo "runtime=$runtime"
+		echo "time_based=1"
+		printf '%s\n' "$@"
+		echo "[$row]"
+	} >"$raw/jobs/$row.fio"
+	printf '%s\t%s\n' "$row" "$desc" >>"$raw/rows.tsv"
+}
+for n in 1 2; do
+	job "uring-qd1-j$n" "io_uring iodepth 1, $n job(s)" ioengine=io_uring iodepth=1 numjobs=$n
+	job "uring-qd32-j$n" "io_uring iodepth 32, $n job(s)" ioengine=io_uring iodepth=32 numjobs=$n
+	job "uring-qd32-fixed-j$n" "io_uring iodepth 32 fixedbufs registerfiles, $n job(s)" \
+		ioengine=io_uring iodepth=32 fixedbufs=1 registerfiles=1 numjobs=$n
+	job "psync-j$n" "psync, $n job(s)" ioengine=psync iodepth=1 numjobs=$n
+done
+
+# timed ROW REP TOOL CMD...: CMD under /usr/bin/time into ROW-rREP-TOOL.time (user sys wall).
+timed() {
+	local out=$raw/$1-r$2-$3.time
+	shift 3
+	/usr/bin/time -f '%U %S %e' -o "$out" "$@"
+}
+run_fio() {
+	timed "$1" "$2" fio fio --output-format=json --output="$raw/$1-r$2-fio.json" --filename="$dev" \
+		"$raw/jobs/$1.fio" >/dev/null
+}
+# run_bridge ROW REP [TOOL JAVA_OPTS]
+run_bridge() {
+	local tool=${3:-bridge}
+	LAB_JAVA_OPTS=${4:-} timed "$1" "$2" "$tool" "$root/lab" bridge run "$raw/jobs/$1.fio" --filename "$dev" \
+		--output "$raw/$1-r$2-$tool.json" 2>>"$raw/bridge-stderr.log"
+}
+run_bridges() {
+	run_bridge "$1" "$2"
+	case $1 in uring-qd32*) run_bridge "$1" "$2" bridge-c1 -XX:TieredStopAtLevel=1 ;; esac
+}
+
+cut -f1 "$raw/rows.tsv" | while read -r row; do
+	for rep in $(seq 1 "$reps"); do
+		echo "$0: $row, repetition $rep/$reps" >&2
+		if [ $((rep % 2)) -eq 1 ]; then
+			run_fio "$row" "$rep"
+			run_bridges "$row" "$rep"
+		else
+			run_bridges "$row" "$rep"
+			run_fio "$row" "$rep"
+		fi
+	done
+done
+
+zram_remove
+"$root/lab" bench report bridge-vs-fio "$work" --command "$cmdline"
+mv "$work" "$root/results/$id"
+done_ok=1
+echo "$0: wrote results/$id" >&2

@@ -1,0 +1,165 @@
+package lab.bridge.run;
+
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.bridge.engine.BridgeEngines;
+import lab.bridge.ffi.ErrnoException;
+import lab.bridge.ffi.Libc;
+import lab.bridge.ffi.Rusage;
+import lab.jobspec.Job;
+import lab.jobspec.JobFile;
+import lab.jobspec.report.FioLab;
+import lab.jobspec.report.FioReport;
+import lab.jobspec.stats.GroupStats;
+import lab.jobspec.stats.RunReport;
+import lab.jobspec.stats.StartGate;
+import lab.jobspec.stats.WorkerStats;
+
+/**
+ * Runs a job file against real targets, fio's {@code run_threads()} for the native bridge, and
+ * returns fio-shaped results ({@code "fio version"} = {@link #VERSION}).
+ *
+ * <h2>Phases</h2>
+ * <ol>
+ * <li>Check every job's target ({@link Target#check}): nothing is opened for writing and
+ *     nothing is written while any job's check can still fail.</li>
+ * <li>Open every job's target (one descriptor per job, shared by its clones), extending regular
+ *     files a write job needs larger.</li>
+ * <li>Start {@code numjobs} {@link BridgeWorker}s per job on one barrier ({@link StartGate}).
+ *     Each makes its own engine on its own thread; if any cannot, no I/O has been submitted and
+ *     the run fails with {@link BridgeSetupException}.</li>
+ * <li>Join, close, and report with the engine's rule ({@link RunReport}). The process's
+ *     {@code getrusage(RUSAGE_SELF)} is taken just before the clones start and after the last
+ *     is joined (warm-up included), so that analysis can divide the whole CPU cost by the I/Os.</li>
+ * </ol>
+ *
+ * <p>A run with failed I/Os or verify mismatches still returns its report; the entries say so
+ * ({@code error}, {@code lab.errors}, {@code lab.verifyMismatches}) and the notes stream names
+ * each. Not thread-safe; one run at a time per caller.
+ */
+public final class BridgeRun {
+
+    /** {@code "fio version"} of the bridge's reports. */
+    public static final String VERSION = "lab-bridge-0.1.0";
+
+    /**
+     * How to run: target override, ownership rule, engines.
+     *
+     * @param filenameOverride {@code --filename}: replaces every job's {@code filename=}; null for none
+     * @param iOwnThisDevice   {@code --i-own-this-device}: write to any block device
+     * @param ownership        who may be written to when {@code iOwnThisDevice} is false
+     * @param engines          makes each clone's engine
+     */
+    public record Options(String filenameOverride, boolean iOwnThisDevice, DeviceOwnership ownership,
+                          EngineFactory engines) {
+
+        /** The live system's rule and the real engines. */
+        public static Options of(String filenameOverride, boolean iOwnThisDevice) {
+            return new Options(filenameOverride, iOwnThisDevice, DeviceOwnership.sysfs(), BridgeEngines::open);
+        }
+    }
+
+    private BridgeRun() {
+    }
+
+    /**
+     * Runs {@code file} with the live system's ownership rule and the real engines.
+     *
+     * @param notes where the run's notes go (e.g. {@code System.err}): setup, failed I/Os, mismatches
+     * @throws BridgeSetupException the run could not start; nothing was submitted
+     */
+    public static FioReport run(JobFile file, String filenameOverride, boolean iOwnThisDevice, PrintStream notes)
+            throws BridgeSetupException {
+        return run(file.jobs(), Options.of(filenameOverride, iOwnThisDevice), notes);
+    }
+
+    /** {@link #run(JobFile, String, boolean, PrintStream)} with every choice explicit. */
+    public static FioReport run(List<Job> jobs, Options options, PrintStream notes) throws BridgeSetupException {
+        List<Target> targets = new ArrayList<>();
+        for (Job job : jobs) {
+            targets.add(Target.check(job, options.filenameOverride(), options.iOwnThisDevice(), options.ownership()));
+        }
+        try {
+            List<BridgeWorker> workers = new ArrayList<>();
+            for (Target t : targets) {
+                long before = t.sizeBytes();
+                t.open();
+                if (t.sizeBytes() != before) {
+                    notes.println("lab: extended " + t.path + " from " + before + " to " + t.sizeBytes() + " bytes");
+                }
+                for (int c = 0; c < t.job.numjobs(); c++) {
+                    workers.add(new BridgeWorker(t.job, c, t, options.engines()));
+                }
+            }
+            Instant wall = Instant.now();
+            Rusage self0 = processUsage();
+            long t0 = start(workers);
+            Rusage self1 = processUsage();
+            workers.forEach(w -> w.notes().forEach(n -> notes.println("lab: " + n)));
+            return report(jobs, workers, wall, t0, self0, self1);
+        } finally {
+            targets.forEach(Target::close);
+        }
+    }
+
+    private static long start(List<BridgeWorker> workers) throws BridgeSetupException {
+        try {
+            return StartGate.runAll(workers);
+        } catch (StartGate.CloneFailedException e) {
+            if (e.beforeStart()) {
+                Throwable c = e.getCause();
+                throw c instanceof BridgeSetupException s ? s : new BridgeSetupException(e.getMessage(), c);
+            }
+            throw new IllegalStateException("bridge worker failed: " + e.getMessage(), e.getCause());
+        }
+    }
+
+    private static FioReport report(List<Job> jobs, List<BridgeWorker> workers, Instant wall, long t0,
+                                    Rusage self0, Rusage self1) {
+        Map<WorkerStats, BridgeWorker> byStats = new IdentityHashMap<>();
+        workers.forEach(w -> byStats.put(w.stats, w));
+        return RunReport.build(VERSION, wall, jobs, workers.stream().map(w -> w.stats).toList(), t0, g -> {
+            List<BridgeWorker> group = g.clones().stream().map(byStats::get).toList();
+            return lab(g, group, self0, self1);
+        });
+    }
+
+    private static FioLab lab(GroupStats g, List<BridgeWorker> group, Rusage self0, Rusage self1) {
+        Target t = group.getFirst().target;
+        List<String> notes = new ArrayList<>();
+        notes.add("ioengine=" + t.job.ioengine().name().toLowerCase(java.util.Locale.ROOT)
+                + (t.job.direct() ? ", O_DIRECT" : ", buffered") + " on " + (t.block ? "block device " : "file ")
+                + t.realPath + "; clat = submit() to the reap that saw the completion");
+        if (t.job.verify() != lab.jobspec.Verify.NONE && t.job.rw().writes()) {
+            notes.add("verify=crc32c on a write job: every block carries a header; fio's read-back phase after"
+                    + " the writes is not run here: verify with a read job (verify=crc32c) over the same region");
+        }
+        long mismatches = 0;
+        long unwritten = 0;
+        for (BridgeWorker w : group) {
+            mismatches += w.verifyMismatches();
+            unwritten += w.verifyUnwritten();
+            notes.addAll(w.notes());
+        }
+        boolean rusage = self0 != null && self1 != null;
+        return new FioLab("native-bridge", t.path, g.clones().size(), g.cpus(), g.errors(), List.copyOf(notes),
+                t.realPath, t.sizeBytes(), t.logicalBlockSize,
+                rusage ? self1.utimeNs() - self0.utimeNs() : null,
+                rusage ? self1.stimeNs() - self0.stimeNs() : null,
+                rusage ? (self1.nvcsw() + self1.nivcsw()) - (self0.nvcsw() + self0.nivcsw()) : null,
+                mismatches, unwritten);
+    }
+
+    private static Rusage processUsage() {
+        try {
+            return Libc.getrusage(Libc.RUSAGE_SELF);
+        } catch (ErrnoException e) {
+            return null;
+        }
+    }
+
+}

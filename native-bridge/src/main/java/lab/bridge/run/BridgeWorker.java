@@ -1,0 +1,327 @@
+package lab.bridge.run;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import lab.bridge.engine.BridgeEngine;
+import lab.bridge.engine.BridgeIoException;
+import lab.bridge.ffi.Errno;
+import lab.bridge.ffi.ErrnoException;
+import lab.bridge.ffi.Libc;
+import lab.bridge.ffi.Rusage;
+import lab.jobspec.BufferPattern;
+import lab.jobspec.IoSequence;
+import lab.jobspec.Job;
+import lab.jobspec.Verify;
+import lab.jobspec.stats.JobWindow;
+import lab.jobspec.stats.StartGate;
+import lab.jobspec.stats.WorkerStats;
+
+/**
+ * One clone of a job on a real target, fio's {@code thread_main()} with the engine's loop
+ * ({@code lab.engine.load.JobThread}) over a {@link BridgeEngine} of its own.
+ *
+ * <h2>The loop</h2>
+ * Prepare up to {@code iodepth_batch_submit} I/Os (op and offset from {@link IoSequence}, write
+ * data from {@link BufferPattern} into the tag's buffer, then the {@link VerifyHeader} with
+ * {@code verify=crc32c}), queue them, {@code submit()} once. At full depth, reap at least
+ * {@code iodepth_batch_complete_min} (at least 1, as fio's {@code wait_for_completions()});
+ * below it, take what has completed without waiting. Stop issuing at {@code ramp_time + runtime},
+ * or, unless {@code time_based}, once a pass of {@code size} has been issued; then reap what is
+ * in flight. Statistics start over when {@code ramp_time} ends; verify counts never do.
+ *
+ * <p>Latencies: {@code slat} = preparation to the {@code submit()} call; {@code clat} = that call
+ * to the reap that saw the completion; {@code lat} = both ({@code System.nanoTime()}).
+ *
+ * <p>Errors: a completion with a negative result counts as an error, is named in the notes
+ * (errno, operation, offset) and stops the clone, as fio stops a job without
+ * {@code continue_on_error}. A short transfer is counted in {@code short_ios} (the engine
+ * interface cannot queue the remainder of a buffer) and noted once. A failed
+ * {@code submit}/{@code reap} stops the clone the same way; what was in flight is abandoned to
+ * the engine's {@code close()}.
+ *
+ * <p>Threading: everything here belongs to the clone's thread, completions included (the engine
+ * calls {@link #complete} inside {@code reap}); results are read after {@code join()}. No
+ * allocation per I/O after warm-up, except the strings of a note.
+ */
+final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
+
+    /** Detailed notes of one kind a clone keeps; the rest are only counted. */
+    private static final int MAX_NOTES = 8;
+
+    final Job job;
+    final int clone;
+    final Target target;
+    final WorkerStats stats;
+
+    private final EngineFactory engines;
+    private final IoSequence seq;
+    private final BufferPattern pattern;
+    private final VerifyHeader verify;
+    private final int depth;
+    private final int bs;
+    /** Tags prepared and not yet submitted. */
+    private final int[] batch;
+    /** Free tags, a stack. */
+    private final int[] free;
+    private final long[] startNs;
+    private final long[] issueNs;
+    private final long[] offsets;
+    private final boolean[] isRead;
+    private final List<String> notes = new ArrayList<>();
+
+    private BridgeEngine engine;
+    private MemorySegment[] buffers;
+    private ByteBuffer[] views;
+    private int nfree;
+    /** Set at the start barrier; owner-only. */
+    private JobWindow window;
+    private int inflight;
+    /** Clock read of the completion batch being reaped; 0 until its first completion. */
+    private long reapNs;
+    private boolean ramped;
+    private boolean stopping;
+    private long statsStart;
+    private Rusage usage0;
+    private long writes;
+    private long mismatches;
+    private long unwritten;
+    private long shortIos;
+    private long errorNotes;
+
+    BridgeWorker(Job job, int clone, Target target, EngineFactory engines) {
+        this.job = job;
+        this.clone = clone;
+        this.target = target;
+        this.engines = engines;
+        this.stats = new WorkerStats(job, -1);
+        this.seq = IoSequence.forJob(job, clone);
+        this.pattern = BufferPattern.forJob(job, clone);
+        this.verify = job.verify() == Verify.CRC32C ? new VerifyHeader(clone) : null;
+        this.depth = job.iodepth();
+        this.bs = job.bs();
+        this.batch = new int[Math.max(1, Math.min(job.iodepthBatchSubmit(), depth))];
+        this.free = new int[depth];
+        this.startNs = new long[depth];
+        this.issueNs = new long[depth];
+        this.offsets = new long[depth];
+        this.isRead = new boolean[depth];
+    }
+
+    @Override
+    public String threadName() {
+        return "lab-bridge-" + job.name() + "." + clone;
+    }
+
+    /** Makes the engine on this thread and fills its buffers once, as fio's {@code init_io_u()}. */
+    @Override
+    public void warmUp() throws Exception {
+        stats.cpu(Libc.schedGetcpu());
+        try {
+            engine = engines.open(job, target.fd());
+        } catch (Exception e) {
+            throw new BridgeSetupException("job '" + job.name() + "' clone " + clone + ": cannot set up ioengine="
+                    + job.ioengine().name().toLowerCase(java.util.Locale.ROOT) + " on " + target.path + ": "
+                    + e.getMessage(), e);
+        }
+        buffers = new MemorySegment[depth];
+        views = new ByteBuffer[depth];
+        for (int tag = 0; tag < depth; tag++) {
+            buffers[tag] = engine.buffer(tag);
+            views[tag] = buffers[tag].asByteBuffer();
+            pattern.fillInitial(buffers[tag]);
+            free[nfree++] = tag;
+        }
+    }
+
+    @Override
+    public void release() {
+        if (engine != null) {
+            engine.close();
+            engine = null;
+        }
+    }
+
+    /** {@code thread_main()} from the start barrier at {@code t0}. */
+    @Override
+    public void run(long t0) {
+        window = new JobWindow(job, t0);
+        int completeMin = Math.max(1, job.iodepthBatchCompleteMin());
+        boolean issuing = true;
+        if (window.rampEnds(t0)) {
+            rampDone(t0);
+        }
+        try {
+            while (issuing || inflight > 0) {
+                long now = System.nanoTime();
+                if (window.rampEnds(now)) {
+                    rampDone(now);
+                }
+                if (stopping || window.over(now)) {
+                    issuing = false;
+                }
+                if (issuing && inflight < depth) {
+                    issuing = submitBatch(Math.min(batch.length, depth - inflight), now) > 0;
+                    if (issuing && inflight < depth) {
+                        reap(0);
+                    }
+                } else if (inflight > 0) {
+                    reap(issuing ? Math.min(completeMin, inflight) : 1);
+                }
+            }
+        } catch (BridgeIoException e) {
+            stats.error(e.errno());
+            note("stopped: " + e.getMessage() + " with " + inflight + " I/O(s) in flight");
+        }
+        finish(System.nanoTime());
+    }
+
+    /**
+     * fio's {@code io_u_queued_complete()}: one clock read for the whole batch of completions,
+     * taken at the first one, as fio stamps a completion batch once ({@code icd->time}).
+     */
+    private void reap(int min) throws BridgeIoException {
+        reapNs = 0;
+        engine.reap(min, this);
+    }
+
+    /**
+     * Prepares up to {@code n} I/Os and submits them; 0 when the pass is done and not
+     * {@code time_based}. {@code start} (the loop's clock read) opens every I/O of the batch.
+     */
+    private int submitBatch(int n, long start) throws BridgeIoException {
+        int k = 0;
+        for (; k < n; k++) {
+            if (!window.nextInPass(seq)) {
+                break;
+            }
+            int tag = free[--nfree];
+            boolean read = seq.nextIsRead();
+            long offset = seq.offset();
+            if (!read) {
+                pattern.prepareWrite(buffers[tag], bs, offset);
+                if (verify != null) {
+                    verify.stamp(buffers[tag], views[tag], offset, ++writes, bs);
+                }
+            }
+            startNs[tag] = start;
+            offsets[tag] = offset;
+            isRead[tag] = read;
+            engine.queue(tag, read, offset, bs);
+            batch[k] = tag;
+        }
+        if (k > 0) {
+            long now = System.nanoTime();
+            for (int i = 0; i < k; i++) {
+                issueNs[batch[i]] = now;
+            }
+            inflight += k;
+            engine.submit();
+        }
+        return k;
+    }
+
+    /** One completion, inside {@code reap} on this thread: check, count, free the tag. */
+    @Override
+    public void complete(int tag, int res) {
+        if (reapNs == 0) {
+            reapNs = System.nanoTime();
+        }
+        long now = reapNs;
+        inflight--;
+        free[nfree++] = tag;
+        boolean read = isRead[tag];
+        if (res < 0) {
+            stats.error(-res);
+            stopping = true;
+            if (errorNotes++ < MAX_NOTES) {
+                note((read ? "read" : "write") + " of " + bs + " bytes at offset " + offsets[tag] + " on "
+                        + target.path + " failed: " + Errno.name(-res) + " (" + Errno.describe(-res) + ")");
+            }
+            return;
+        }
+        if (res < bs) {
+            if (shortIos++ == 0) {
+                note("short " + (read ? "read" : "write") + ": " + res + " of " + bs + " bytes at offset "
+                        + offsets[tag] + " on " + target.path + " (counted in short_ios, not retried)");
+            }
+            if (ramped) {
+                stats.dir(read).addShort();
+            }
+        } else if (read && verify != null) {
+            verifyBlock(tag);
+        }
+        if (ramped) {
+            long start = startNs[tag];
+            long issue = issueNs[tag];
+            stats.dir(read).add(issue - start, now - issue, now - start, res);
+        }
+    }
+
+    private void verifyBlock(int tag) {
+        int verdict = verify.check(buffers[tag], views[tag], offsets[tag], bs);
+        if (verdict == VerifyHeader.UNWRITTEN) {
+            if (unwritten++ == 0) {
+                note("verify: block at offset " + offsets[tag] + " on " + target.path
+                        + " carries no header (never written by the lab); counted as unwritten, not a mismatch");
+            }
+        } else if (verdict != VerifyHeader.OK) {
+            if (mismatches++ < MAX_NOTES) {
+                note("verify MISMATCH on " + target.path + ": "
+                        + verify.describe(verdict, buffers[tag], views[tag], offsets[tag], bs));
+            }
+        }
+    }
+
+    /** {@code ramp_time} is over: statistics and CPU times start here. */
+    private void rampDone(long now) {
+        ramped = true;
+        statsStart = now;
+        stats.rampDone();
+        usage0 = threadUsage();
+    }
+
+    private void finish(long now) {
+        if (mismatches > MAX_NOTES) {
+            note("verify: " + (mismatches - MAX_NOTES) + " more mismatch(es) not shown");
+        }
+        if (errorNotes > MAX_NOTES) {
+            note((errorNotes - MAX_NOTES) + " more failed I/O(s) not shown");
+        }
+        Rusage u = ramped ? threadUsage() : null;
+        if (u == null || usage0 == null) {
+            stats.finish(now, ramped ? now - statsStart : 0, 0, 0, 0, 0, 0);
+            return;
+        }
+        stats.finish(now, now - statsStart, u.utimeNs() - usage0.utimeNs(), u.stimeNs() - usage0.stimeNs(),
+                (u.nvcsw() + u.nivcsw()) - (usage0.nvcsw() + usage0.nivcsw()),
+                u.minflt() - usage0.minflt(), u.majflt() - usage0.majflt());
+    }
+
+    private Rusage threadUsage() {
+        try {
+            return Libc.getrusage(Libc.RUSAGE_THREAD);
+        } catch (ErrnoException e) {
+            note("getrusage(RUSAGE_THREAD): " + e.getMessage() + "; usr_cpu/sys_cpu reported as 0");
+            return null;
+        }
+    }
+
+    private void note(String text) {
+        notes.add(job.name() + "." + clone + ": " + text);
+    }
+
+    /** This clone's notes, in order; read after {@code join()}. */
+    List<String> notes() {
+        return notes;
+    }
+
+    long verifyMismatches() {
+        return mismatches;
+    }
+
+    long verifyUnwritten() {
+        return unwritten;
+    }
+}

@@ -1,0 +1,230 @@
+package lab.bridge.run;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import lab.bridge.ffi.Errno;
+import lab.bridge.ffi.ErrnoException;
+import lab.bridge.ffi.Libc;
+import lab.bridge.ffi.Stat;
+import lab.jobspec.Job;
+import lab.jobspec.Verify;
+
+/**
+ * One job's target, checked in full before anything is written to it: fio's
+ * {@code setup_files()} plus the lab's safety rule for block devices.
+ *
+ * <h2>Order of the checks ({@link #check})</h2>
+ * <ol>
+ * <li>A name: {@code --filename} or the job's {@code filename=}.</li>
+ * <li>{@code stat} through the file system, without opening: it exists, and is a block device or
+ *     a regular file.</li>
+ * <li>A job that writes to a block device asks {@link DeviceOwnership} unless the run was given
+ *     {@code --i-own-this-device}; a refusal ends here, so a refused device is never opened.</li>
+ * <li>A read-only open ({@code O_DIRECT} when {@code direct=1}): the size (BLKGETSIZE64, or
+ *     {@code st_size}) and the logical block size (BLKSSZGET, 512 for a file); closed again.</li>
+ * <li>The size covers {@code offset + size}; a regular file a write job needs larger is extended
+ *     by {@link #open}, as fio lays out a file; a block device is never extended.</li>
+ * <li>With {@code direct=1}, {@code bs} and {@code offset} are multiples of the logical block
+ *     size; with {@code verify}, {@code bs} holds a {@link VerifyHeader}.</li>
+ * </ol>
+ * {@link #open} then opens for the run: {@code O_RDWR} only when the job writes.
+ *
+ * <p>Owned by the thread that runs {@link BridgeRun}; the clones only read {@link #fd()}.
+ */
+final class Target {
+
+    final Job job;
+    /** The name as given. */
+    final String path;
+    /** The name with symbolic links resolved. */
+    final String realPath;
+    final boolean block;
+    final long rdev;
+    /** Bytes, at check time; after {@link #open}, at least {@code offset + size} for a file. */
+    private long sizeBytes;
+    final int logicalBlockSize;
+    private int fd = -1;
+
+    private Target(Job job, String path, String realPath, boolean block, long rdev, long sizeBytes, int lbs) {
+        this.job = job;
+        this.path = path;
+        this.realPath = realPath;
+        this.block = block;
+        this.rdev = rdev;
+        this.sizeBytes = sizeBytes;
+        this.logicalBlockSize = lbs;
+    }
+
+    /**
+     * Checks {@code job}'s target; opens nothing for writing.
+     *
+     * @param override {@code --filename}, or null
+     * @param iOwn     {@code --i-own-this-device}: skip {@code ownership}
+     */
+    static Target check(Job job, String override, boolean iOwn, DeviceOwnership ownership)
+            throws BridgeSetupException {
+        String path = override != null ? override : job.filename();
+        String who = "job '" + job.name() + "' (" + job.source() + ":" + job.line() + ")";
+        if (path == null || path.isBlank()) {
+            throw new BridgeSetupException(who + ": no target: give --filename DEV, or filename= in the job file");
+        }
+        boolean writes = job.rw().writes();
+        Map<String, Object> attrs;
+        String real;
+        try {
+            attrs = Files.readAttributes(Path.of(path), "unix:mode,rdev,size");
+            real = Path.of(path).toRealPath().toString();
+        } catch (NoSuchFileException e) {
+            throw new BridgeSetupException(who + ": " + path + ": no such file or device; check the name"
+                    + " (ls -l " + path + "), or create the device first (kernel-scripts)");
+        } catch (AccessDeniedException e) {
+            throw new BridgeSetupException(who + ": " + path + ": permission denied; run as root or grant access");
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new BridgeSetupException(who + ": " + path + ": cannot stat it: " + e.getMessage());
+        }
+        Stat st = new Stat((Integer) attrs.get("mode"), (Long) attrs.get("rdev"), (Long) attrs.get("size"));
+        if (!st.isBlockDevice() && !st.isRegularFile()) {
+            throw new BridgeSetupException(who + ": " + path + " is neither a block device nor a regular file;"
+                    + " name a block device (/dev/zramN, /dev/loopN) or a file");
+        }
+        if (writes && st.isBlockDevice() && !iOwn) {
+            Optional<String> no = ownership.refusal(path, st.major(), st.minor());
+            if (no.isPresent()) {
+                throw new BridgeSetupException(who + ": refusing to write to block device " + path + " ("
+                        + st.major() + ":" + st.minor() + "): " + no.get() + ". Writing would destroy what is on it."
+                        + " Use a device the lab created (kernel-scripts), or, if its contents may be destroyed,"
+                        + " pass --i-own-this-device");
+            }
+        }
+        long size;
+        int lbs;
+        int probe = open(who, path, Libc.O_RDONLY | (job.direct() ? Libc.O_DIRECT : 0), job.direct());
+        try {
+            Stat now = Libc.fstat(probe);
+            if (now.rdev() != st.rdev() || now.isBlockDevice() != st.isBlockDevice()) {
+                throw new BridgeSetupException(who + ": " + path + " changed while being checked; run again");
+            }
+            size = st.isBlockDevice() ? Libc.blkGetSize64(probe) : now.size();
+            lbs = st.isBlockDevice() ? Libc.blkSszGet(probe) : 512;
+        } catch (ErrnoException e) {
+            throw new BridgeSetupException(who + ": " + e.getMessage(), e);
+        } finally {
+            closeQuietly(probe);
+        }
+        Target t = new Target(job, path, real, st.isBlockDevice(), st.rdev(), size, lbs);
+        t.checkGeometry(who);
+        return t;
+    }
+
+    /** Size, alignment and header room; see the class comment, steps 5 and 6. */
+    private void checkGeometry(String who) throws BridgeSetupException {
+        long need = job.offset() + job.size();
+        if (sizeBytes < need && (block || !job.rw().writes())) {
+            throw new BridgeSetupException(who + ": " + path + " is " + sizeBytes + " bytes (" + mib(sizeBytes)
+                    + ") but the job needs offset + size = " + job.offset() + " + " + job.size() + " = " + need
+                    + " bytes (" + mib(need) + "); lower size= or offset=, or use a larger "
+                    + (block ? "device" : "file"));
+        }
+        if (job.direct()) {
+            if (job.bs() % logicalBlockSize != 0 || job.offset() % logicalBlockSize != 0) {
+                throw new BridgeSetupException(who + ": direct=1 needs bs and offset to be multiples of the logical"
+                        + " block size of " + path + " (" + logicalBlockSize + " bytes), but bs=" + job.bs()
+                        + " and offset=" + job.offset() + "; use e.g. bs=" + roundUp(job.bs(), logicalBlockSize)
+                        + ", or direct=0");
+            }
+        }
+        if (job.verify() == Verify.CRC32C && job.bs() <= VerifyHeader.SIZE) {
+            throw new BridgeSetupException(who + ": verify=crc32c needs bs larger than its " + VerifyHeader.SIZE
+                    + "-byte header, but bs=" + job.bs());
+        }
+    }
+
+    /**
+     * Opens the target for the run ({@code O_RDWR} only when the job writes; {@code O_DIRECT}
+     * with {@code direct=1}), extending a regular file that a write job needs larger first.
+     * No I/O is submitted here.
+     */
+    void open() throws BridgeSetupException {
+        String who = "job '" + job.name() + "'";
+        boolean writes = job.rw().writes();
+        long need = job.offset() + job.size();
+        if (!block && sizeBytes < need) {
+            try (RandomAccessFile f = new RandomAccessFile(path, "rw")) {
+                f.setLength(need);          // fio's extend_file(): the job writes this region
+            } catch (IOException e) {
+                throw new BridgeSetupException(who + ": cannot extend " + path + " to " + need + " bytes: "
+                        + e.getMessage(), e);
+            }
+            sizeBytes = need;
+        }
+        int flags = (writes ? Libc.O_RDWR : Libc.O_RDONLY) | (job.direct() ? Libc.O_DIRECT : 0);
+        int f = open(who, path, flags, job.direct());
+        try {
+            if (Libc.fstat(f).rdev() != rdev) {
+                throw new BridgeSetupException(who + ": " + path + " changed after it was checked; run again");
+            }
+        } catch (ErrnoException e) {
+            closeQuietly(f);
+            throw new BridgeSetupException(who + ": " + e.getMessage(), e);
+        } catch (BridgeSetupException e) {
+            closeQuietly(f);
+            throw e;
+        }
+        fd = f;
+    }
+
+    /** The open descriptor; -1 before {@link #open} and after {@link #close}. */
+    int fd() {
+        return fd;
+    }
+
+    long sizeBytes() {
+        return sizeBytes;
+    }
+
+    void close() {
+        if (fd >= 0) {
+            closeQuietly(fd);
+            fd = -1;
+        }
+    }
+
+    private static int open(String who, String path, int flags, boolean direct) throws BridgeSetupException {
+        try {
+            return Libc.open(path, flags | Libc.O_CLOEXEC);
+        } catch (ErrnoException e) {
+            String fix = switch (e.errno()) {
+                case Errno.EACCES, Errno.EPERM -> "run as root or grant access to it";
+                case Errno.EROFS -> "it is read-only: use a writable device, or a read job";
+                case Errno.EBUSY -> "something holds it exclusively: see lsblk and /sys/block/*/holders";
+                case Errno.EINVAL -> direct ? "its file system does not support O_DIRECT: set direct=0, or use a block device"
+                        : "check the name";
+                case Errno.ENOENT, Errno.ENXIO, Errno.ENODEV -> "the device is gone: create it again";
+                default -> "see open(2)";
+            };
+            throw new BridgeSetupException(who + ": " + e.getMessage() + "; " + fix, e);
+        }
+    }
+
+    private static void closeQuietly(int fd) {
+        try {
+            Libc.close(fd);
+        } catch (ErrnoException e) {
+            // a close of a descriptor only read through: nothing to lose
+        }
+    }
+
+    private static String mib(long bytes) {
+        return String.format("%.1f MiB", bytes / 1048576.0);
+    }
+
+    private static long roundUp(long v, long unit) {
+        return (v + unit - 1) / unit * unit;
+    }
+}

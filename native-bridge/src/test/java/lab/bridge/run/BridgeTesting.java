@@ -1,0 +1,65 @@
+package lab.bridge.run;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import lab.bridge.ffi.ErrnoException;
+import lab.bridge.ffi.Libc;
+import lab.bridge.ffi.Liburing;
+import lab.jobspec.Job;
+import lab.jobspec.JobFileParser;
+import lab.jobspec.JobSpecException;
+import lab.jobspec.report.FioReport;
+
+/** Job files, runs with captured notes, and the skip predicates of the bridge's tests. */
+final class BridgeTesting {
+
+    /** A run's report and what it printed to the notes stream. */
+    record Outcome(FioReport report, String notes) {
+    }
+
+    private BridgeTesting() {
+    }
+
+    static List<Job> jobs(Path dir, String name, String text) throws IOException, JobSpecException {
+        Path f = dir.resolve(name);
+        Files.writeString(f, text);
+        return JobFileParser.parse(f).jobs();
+    }
+
+    static Outcome run(List<Job> jobs, BridgeRun.Options options) throws BridgeSetupException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        FioReport r = BridgeRun.run(jobs, options, new PrintStream(out, true, StandardCharsets.UTF_8));
+        return new Outcome(r, out.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A fresh folder under the module's target/, on a real file system (not tmpfs), for O_DIRECT files. */
+    static Path scratch(String name) throws IOException {
+        Path d = Path.of("target", "bridge-tests", name + "-" + ProcessHandle.current().pid()).toAbsolutePath();
+        Files.createDirectories(d);
+        return d;
+    }
+
+    static void assumeRoot() {
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
+    }
+
+    static void assumeUring() {
+        assumeTrue(Liburing.available(), () -> "liburing unavailable: " + Liburing.unavailableReason());
+    }
+
+    /** Skips unless {@code file}'s file system takes O_DIRECT. */
+    static void assumeDirect(Path file) {
+        try {
+            Libc.close(Libc.open(file.toString(), Libc.O_RDONLY | Libc.O_DIRECT | Libc.O_CLOEXEC));
+        } catch (ErrnoException e) {
+            assumeTrue(false, "no O_DIRECT on " + file + ": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package lab.bridge.run;
+
+import static lab.bridge.run.BridgeTesting.assumeRoot;
+import static lab.bridge.run.BridgeTesting.assumeUring;
+import static lab.bridge.run.BridgeTesting.jobs;
+import static lab.bridge.run.BridgeTesting.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import lab.bridge.engine.BridgeEngines;
+import lab.bridge.ffi.Stat;
+import lab.jobspec.Job;
+import lab.jobspec.report.FioJob;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * As root: a zram device of the test's own (hot_add), io_uring randwrite then randread with
+ * verify=crc32c, and the ownership override on a real block device. The device is reset and
+ * hot-removed in a finally; zram0 and every other device are never touched.
+ */
+class ZramVerifyTest {
+
+    private static final Path CONTROL = Path.of("/sys/class/zram-control");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void ioUringVerifyOnAFreshZramDevice() throws Exception {
+        assumeRoot();
+        assumeTrue(Files.isReadable(CONTROL.resolve("hot_add")), "no zram-control (zram module not loaded)");
+        assumeUring();
+        int n = Integer.parseInt(Files.readString(CONTROL.resolve("hot_add")).trim());
+        Path sys = Path.of("/sys/block/zram" + n);
+        String dev = "/dev/zram" + n;
+        try {
+            assertTrue(n > 0, "hot_add gave zram" + n);
+            Files.writeString(sys.resolve("disksize"), "64M");
+            for (int i = 0; i < 100 && !Files.exists(Path.of(dev)); i++) {
+                Thread.sleep(10);
+            }
+            assumeTrue(Files.exists(Path.of(dev)), "no device node " + dev + " (no devtmpfs?)");
+            String common = "[global]\nioengine=io_uring\niodepth=16\ndirect=1\nverify=crc32c\nbs=4k\nsize=32m\n";
+            List<Job> write = jobs(dir, "w.fio", common + "[w]\nrw=randwrite\n");
+            List<Job> read = jobs(dir, "r.fio", common + "[r]\nrw=randread\nnumjobs=2\n");
+
+            DeviceOwnership refuse = (p, maj, min) -> Optional.of("the registry does not list it (test)");
+            String m = assertThrows(BridgeSetupException.class,
+                    () -> run(write, new BridgeRun.Options(dev, false, refuse, BridgeEngines::open))).getMessage();
+            assertTrue(m.contains("--i-own-this-device") && m.contains("(test)"), m);
+
+            BridgeTesting.Outcome w = run(write, new BridgeRun.Options(dev, true, refuse, BridgeEngines::open));
+            FioJob wj = w.report().jobs().getFirst();
+            assertEquals(0, wj.error(), w.notes());
+            assertEquals(8192, wj.write().totalIos());
+            assertEquals(64L << 20, wj.lab().targetSizeBytes());
+            assertEquals(4096, wj.lab().logicalBlockSize(), "zram's logical block is a page");
+
+            // a fresh zram device is free by the live rule: not mounted, swap, partitioned or held
+            Stat st = new Stat(0, ((Number) Files.getAttribute(Path.of(dev), "unix:rdev")).longValue(), 0);
+            assertEquals(Optional.empty(), DeviceOwnership.sysfs().refusal(dev, st.major(), st.minor()));
+            BridgeTesting.Outcome r = run(read, BridgeRun.Options.of(dev, false));
+            for (FioJob rj : r.report().jobs()) {
+                assertEquals(0, rj.error(), r.notes());
+                assertEquals(8192, rj.read().totalIos());
+                assertEquals(0L, rj.lab().verifyMismatches(), r.notes());
+                assertEquals(0L, rj.lab().verifyUnwritten(), r.notes());
+            }
+        } finally {
+            reset(sys);
+            Files.writeString(CONTROL.resolve("hot_remove"), Integer.toString(n));
+        }
+    }
+
+    /** reset answers EBUSY while anything still holds the device; the run has closed it, but retry briefly. */
+    private static void reset(Path sys) throws IOException, InterruptedException {
+        for (int i = 0; ; i++) {
+            try {
+                Files.writeString(sys.resolve("reset"), "1");
+                return;
+            } catch (IOException e) {
+                if (i == 50) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+}
