@@ -42,20 +42,9 @@ command -v fio >/dev/null || { echo "$0: needs fio (apt-get install fio)" >&2; e
 
 work=$root/results/.$id.partial
 raw=$work/raw
-zram=""
 done_ok=0
-
-zram_remove() {
-	[ -n "$zram" ] || return 0
-	for _ in $(seq 1 40); do # reset is EBUSY while anything still holds the device open
-		if echo 1 >"/sys/block/zram$zram/reset" 2>/dev/null; then
-			break
-		fi
-		sleep 0.25
-	done
-	echo "$zram" >/sys/class/zram-control/hot_remove || echo "$0: could not remove zram$zram" >&2
-	zram=""
-}
+# shellcheck source=native-bridge/bench/zram-bench.sh
+. "$here/zram-bench.sh"
 
 cleanup() {
 	zram_remove
@@ -64,29 +53,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-[ -e /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0 2>/dev/null || true
-[ -e /sys/class/zram-control/hot_add ] || { echo "$0: no zram-control (zram not available)" >&2; exit 2; }
 rm -rf "$work"
 mkdir -p "$raw/jobs"
-
-zram=$(cat /sys/class/zram-control/hot_add) # reading hot_add makes the device
-dev=/dev/zram$zram
-echo "$size" >"/sys/block/zram$zram/disksize"
-for _ in $(seq 1 40); do [ -b "$dev" ] && break; sleep 0.05; done
-[ -b "$dev" ] || { echo "$0: $dev did not appear" >&2; exit 1; }
-
+zram_add "$size"
 echo "$0: filling $dev ($size, half-compressible)" >&2
-fio --name=fill --filename="$dev" --rw=write --bs=1M --direct=1 --ioengine=psync \
-	--buffer_compress_percentage=50 --refill_buffers --size="$size" --output-format=json \
-	--output="$raw/fill-fio.json" >/dev/null
-{
-	echo "device: zram (hot-added by the benchmark), disksize $size"
-	echo "comp_algorithm: $(cat "/sys/block/zram$zram/comp_algorithm")"
-	echo "mm_stat after fill: $(cat "/sys/block/zram$zram/mm_stat")"
-	echo "fill: fio rw=write bs=1M direct=1 buffer_compress_percentage=50 refill_buffers"
-	echo "fio: $(fio --version)"
-	echo "kernel: $(uname -r)"
-} >"$raw/device.txt"
+zram_fill "$raw/fill-fio.json"
+zram_describe >"$raw/device.txt"
 
 # job ROW DESCRIPTION KEY=VALUE...: a job file both fio and the bridge run as it is.
 : >"$raw/rows.tsv"
@@ -130,7 +102,7 @@ run_fio() {
 run_bridge() {
 	local tool=${3:-bridge}
 	LAB_JAVA_OPTS=${4:-} timed "$1" "$2" "$tool" "$root/lab" bridge run "$raw/jobs/$1.fio" --filename "$dev" \
-		--output "$raw/$1-r$2-$tool.json" 2>>"$raw/bridge-stderr.log"
+		--output "$raw/$1-r$2-$tool.json" 2> >(sed "s#$root/##g" >>"$raw/bridge-stderr.log")
 }
 run_bridges() {
 	run_bridge "$1" "$2"

@@ -37,7 +37,7 @@ public final class BridgeVsFioReport {
      * One run's totals. {@code commandCpuSec}: user+sys of the whole command from
      * {@code /usr/bin/time} (its {@code .time} file), null when absent.
      */
-    record Run(double iops, long ios, double threadCpuSec, Double commandCpuSec) {
+    record Run(double iops, long ios, double threadCpuSec, long ctx, Double commandCpuSec) {
         double cpuSecPerMillion() {
             return threadCpuSec / ios * 1e6;
         }
@@ -92,6 +92,7 @@ public final class BridgeVsFioReport {
         double iops = 0;
         long ios = 0;
         double cpu = 0;
+        long ctx = 0;
         for (FioJob j : r.jobs()) {
             if (j.error() != 0) {
                 throw new MalformedResultException(f, "job " + j.jobname() + " ended with error " + j.error());
@@ -99,6 +100,7 @@ public final class BridgeVsFioReport {
             iops += j.read().iops() + j.write().iops();
             ios += j.read().totalIos() + j.write().totalIos();
             cpu += (j.usrCpu() + j.sysCpu()) / 100.0 * j.jobRuntime() / 1000.0;
+            ctx += j.ctx();
         }
         if (ios == 0) {
             throw new MalformedResultException(f, "no completed I/O");
@@ -112,7 +114,7 @@ public final class BridgeVsFioReport {
                 throw new MalformedResultException(time, "not '/usr/bin/time -f \"%U %S %e\"' output");
             }
         }
-        return new Run(iops, ios, cpu, command);
+        return new Run(iops, ios, cpu, ctx, command);
     }
 
     /** {@code f(tool's run, fio's run)} for each repetition that has both. */
@@ -132,8 +134,16 @@ public final class BridgeVsFioReport {
                 .filter(t -> !t.equals("fio")).distinct().sorted().toList();
     }
 
-    private static double commandCpuPerMillion(Run r) {
-        return r.commandCpuSec() == null ? Double.NaN : r.commandCpuSec() / r.ios() * 1e6;
+    /** Median whole-command CPU s per million I/Os over the runs that have a {@code .time} file, or "-". */
+    private String commandCpu(String row, String tool) {
+        List<Double> v = new ArrayList<>();
+        for (Map<String, Run> rep : runs.getOrDefault(row, Map.of()).values()) {
+            Run r = rep.get(tool);
+            if (r != null && r.commandCpuSec() != null) {
+                v.add(r.commandCpuSec() / r.ios() * 1e6);
+            }
+        }
+        return v.isEmpty() ? "-" : String.format("%.1f", Stats.median(v));
     }
 
     private List<Double> each(String row, String tool, java.util.function.ToDoubleFunction<Run> f) {
@@ -183,24 +193,25 @@ public final class BridgeVsFioReport {
           .append("(fio's usr_cpu/sys_cpu; the bridge's getrusage per thread), in seconds per million I/Os. ")
           .append("Whole-command CPU: `/usr/bin/time` user+sys of the whole process (start-up, ramp, ")
           .append("the rings' io-wq workers; for the bridge also the JVM's JIT and GC) per million measured I/Os.\n\n");
-        sb.append("| row | bridge | reps | fio IOPS | bridge IOPS | IOPS bridge/fio | job-thread CPU s/M I/O fio / bridge | CPU bridge/fio | whole-command CPU s/M I/O fio / bridge |\n");
-        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append("| row | bridge | reps | fio IOPS | bridge IOPS | IOPS bridge/fio | job-thread CPU s/M I/O fio / bridge | CPU bridge/fio | whole-command CPU s/M I/O fio / bridge | job-thread context switches per I/O fio / bridge |\n");
+        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String row : rows.keySet()) {
             for (String tool : tools(row)) {
                 List<Double> ratio = perRep(row, tool, (b, f) -> b.iops() / f.iops());
                 if (ratio.isEmpty()) {
-                    sb.append("| ").append(rows.get(row)).append(" | ").append(tool).append(" | 0 | no paired runs | | | | | |\n");
+                    sb.append("| ").append(rows.get(row)).append(" | ").append(tool).append(" | 0 | no paired runs | | | | | | |\n");
                     continue;
                 }
-                sb.append(String.format("| %s | %s | %d | %.0f | %.0f | %s | %.2f / %.2f | %s | %.1f / %.1f |%n",
+                sb.append(String.format("| %s | %s | %d | %.0f | %.0f | %s | %.2f / %.2f | %s | %s / %s | %.2f / %.2f |%n",
                         rows.get(row), tool, ratio.size(),
                         Stats.median(each(row, "fio", Run::iops)), Stats.median(each(row, tool, Run::iops)),
                         Stats.spread(ratio).format(2),
                         Stats.median(each(row, "fio", Run::cpuSecPerMillion)),
                         Stats.median(each(row, tool, Run::cpuSecPerMillion)),
                         Stats.spread(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion())).format(2),
-                        Stats.median(each(row, "fio", BridgeVsFioReport::commandCpuPerMillion)),
-                        Stats.median(each(row, tool, BridgeVsFioReport::commandCpuPerMillion))));
+                        commandCpu(row, "fio"), commandCpu(row, tool),
+                        Stats.median(each(row, "fio", r -> (double) r.ctx() / r.ios())),
+                        Stats.median(each(row, tool, r -> (double) r.ctx() / r.ios()))));
             }
         }
         sb.append("\nReproduce: `").append(command).append("`\n");

@@ -102,7 +102,9 @@ final class BenchCommand {
             }
             var json = new com.fasterxml.jackson.databind.ObjectMapper()
                     .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
-            json.writeValue(dir.resolve("manifest.json").toFile(), Manifest.describe(Lab.root(), command, "native"));
+            if (!Files.exists(dir.resolve("manifest.json"))) { // regenerating keeps the run's own manifest
+                json.writeValue(dir.resolve("manifest.json").toFile(), Manifest.describe(Lab.root(), command, "native"));
+            }
             json.writeValue(dir.resolve("summary.json").toFile(), Map.of("bridge_vs_fio", report.summary()));
             String device = Files.exists(dir.resolve("raw/device.txt"))
                     ? "```\n" + Files.readString(dir.resolve("raw/device.txt")) + "```\n\n" : "";

@@ -50,7 +50,7 @@ final class Flamegraph implements AutoCloseable {
         return new Flamegraph(null, null, notes, null);
     }
 
-    /** Stops and writes the flamegraph, if one was started. */
+    /** Stops and writes the flamegraph, if one was started, and for FILE.html also FILE.collapsed. */
     @Override
     public void close() {
         if (profiler == null) {
@@ -58,7 +58,11 @@ final class Flamegraph implements AutoCloseable {
         }
         try {
             Files.createDirectories(out.toAbsolutePath().getParent());
-            profiler.execute("stop,file=" + out.toAbsolutePath() + ",title=" + out.getFileName());
+            String html = out.toAbsolutePath().toString();
+            if (html.endsWith(".html")) { // the same samples as text, for grep and awk
+                profiler.execute("dump,collapsed,file=" + html.substring(0, html.length() - 5) + ".collapsed");
+            }
+            profiler.execute("stop,file=" + html + ",title=" + out.getFileName());
             notes.println("lab: flamegraph (async-profiler, event=" + event + "): " + out);
         } catch (Exception e) {
             notes.println("lab: flamegraph not written: " + e.getMessage());

@@ -1,0 +1,74 @@
+package lab.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BridgeVsFioReportTest {
+    @TempDir
+    Path raw;
+
+    /** A one-clone fio-style result: IOPS, I/Os, 1 s of job runtime at usr+sys percent, ctx. */
+    static String run(double iops, long ios, double cpuPercent, long ctx) {
+        return """
+            {"fio version":"fio-3.33","jobs":[{"jobname":"x","groupid":0,"error":0,
+              "read":{"io_bytes":%d,"iops":%s,"total_ios":%d},"write":{"iops":0,"total_ios":0},
+              "job_runtime":1000,"usr_cpu":%s,"sys_cpu":0,"ctx":%d}]}
+            """.formatted(ios * 4096, iops, ios, cpuPercent, ctx);
+    }
+
+    void write(String name, String text) throws Exception {
+        Files.writeString(raw.resolve(name), text);
+    }
+
+    @Test
+    void ratiosArePairedPerRepetitionAndCpuIsPerMillionIos() throws Exception {
+        write("rows.tsv", "q32\tio_uring iodepth 32\nps\tpsync\n");
+        write("q32-r1-fio.json", run(200_000, 1_000_000, 50, 100));
+        write("q32-r1-bridge.json", run(100_000, 500_000, 50, 100));       // 0.5x IOPS, 2x CPU per I/O
+        write("q32-r2-fio.json", run(100_000, 1_000_000, 50, 100));
+        write("q32-r2-bridge.json", run(150_000, 1_000_000, 25, 100));     // 1.5x IOPS, 0.5x CPU
+        write("q32-r1-fio.time", "1.0 2.0 7.5\n");
+        write("q32-r1-bridge.time", "3.0 3.0 9.0\n");
+        write("q32-r1-bridge-c1.json", run(300_000, 1_000_000, 50, 100));  // another variant
+        write("ps-r1-fio.json", run(10, 10, 1, 0));                        // no bridge: no pair
+        BridgeVsFioReport r = BridgeVsFioReport.read(raw);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> q = (Map<String, Object>) r.summary().get("q32/bridge");
+        assertEquals(2, q.get("reps"));
+        assertEquals(1.0, (double) q.get("iops_ratio_median"), 1e-9);
+        assertEquals(0.5, (double) q.get("iops_ratio_min"), 1e-9);
+        assertEquals(1.5, (double) q.get("iops_ratio_max"), 1e-9);
+        assertEquals(1.25, (double) q.get("cpu_ratio_median"), 1e-9);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> c1 = (Map<String, Object>) r.summary().get("q32/bridge-c1");
+        assertEquals(1.5, (double) c1.get("iops_ratio_median"), 1e-9);
+        String md = r.markdown("bench");
+        assertTrue(md.contains("| io_uring iodepth 32 | bridge | 2 |"), md);
+        assertTrue(md.contains("| 1.00 [0.50–1.50] |"), md);
+        // whole command: fio 3 s / 1M I/O = 3.0 s/M; bridge 6 s / 0.5M = 12.0 s/M (rep 1 only)
+        assertTrue(md.contains("| 3.0 / 12.0 |"), md);
+        assertTrue(md.contains("| 1.50 [1.50–1.50] | 0.50 / 0.50 | 1.00 [1.00–1.00] | 3.0 / - |"), md);
+        assertTrue(md.contains("Reproduce: `bench`"), md);
+    }
+
+    @Test
+    void aFailedRunIsNamedNotAveraged() throws Exception {
+        write("rows.tsv", "q\tq\n");
+        write("q-r1-fio.json", run(1, 1, 1, 1).replace("\"error\":0", "\"error\":95"));
+        MalformedResultException e = assertThrows(MalformedResultException.class, () -> BridgeVsFioReport.read(raw));
+        assertTrue(e.getMessage().contains("q-r1-fio.json") && e.getMessage().contains("95"), e.getMessage());
+    }
+
+    @Test
+    void aMissingRowIndexIsNamed() {
+        MalformedResultException e = assertThrows(MalformedResultException.class, () -> BridgeVsFioReport.read(raw));
+        assertTrue(e.getMessage().contains("rows.tsv"), e.getMessage());
+    }
+}
