@@ -1,7 +1,6 @@
 package lab.analysis;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -80,15 +79,7 @@ public final class BridgeVsFioReport {
     }
 
     static Run readRun(Path f, Path time) throws MalformedResultException, IOException {
-        FioReport r;
-        try (InputStream in = Files.newInputStream(f)) {
-            r = FioReport.readJson(in);
-        } catch (IOException e) {
-            throw new MalformedResultException(f, "not fio-style JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
-        }
-        if (r == null || r.jobs() == null || r.jobs().isEmpty()) {
-            throw new MalformedResultException(f, "no jobs[]");
-        }
+        FioReport r = FioResults.read(f);
         double iops = 0;
         long ios = 0;
         double cpu = 0;

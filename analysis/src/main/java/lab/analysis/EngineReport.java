@@ -1,8 +1,5 @@
 package lab.analysis;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,15 +25,7 @@ public final class EngineReport {
     public static EngineReport read(List<Path> files) throws MalformedResultException {
         List<Row> rows = new ArrayList<>();
         for (Path f : files) {
-            FioReport r;
-            try (InputStream in = Files.newInputStream(f)) {
-                r = FioReport.readJson(in);
-            } catch (IOException e) {
-                throw new MalformedResultException(f, "not fio-style JSON (" + e.getMessage().lines().findFirst().orElse("") + ")");
-            }
-            if (r == null || r.jobs() == null || r.jobs().isEmpty()) {
-                throw new MalformedResultException(f, "no jobs[] in fio-style JSON");
-            }
+            FioReport r = FioResults.read(f);
             for (FioJob j : r.jobs()) {
                 String dev = j.lab() != null && j.lab().device() != null ? j.lab().device() : "?";
                 rows.add(new Row(f, dev, j));

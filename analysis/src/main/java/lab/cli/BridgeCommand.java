@@ -58,13 +58,7 @@ final class BridgeCommand {
                 System.err.println("lab: " + e.getMessage());
                 return Lab.EXIT_BAD_INPUT;
             }
-            if (output == null) {
-                report.writeJson(System.out);
-                System.out.flush();
-            } else {
-                EngineCommand.writeAtomically(report, output);
-                System.err.println("lab: wrote " + output);
-            }
+            EngineCommand.emit(report, output);
             return failures(report) == 0 ? 0 : Lab.EXIT_FAILED;
         }
     }

@@ -57,14 +57,7 @@ final class EngineCommand {
             try (Flamegraph fg = Flamegraph.start(flamegraph, System.err)) {
                 report = Workload.run(jobs, kind, System.err);
             }
-            if (output == null) {
-                report.writeJson(System.out);
-                System.out.println();
-                System.out.flush();
-            } else {
-                writeAtomically(report, output);
-                System.err.println("lab: wrote " + output);
-            }
+            emit(report, output);
             return failures(report) == 0 ? 0 : Lab.EXIT_FAILED;
         }
     }
@@ -81,6 +74,17 @@ final class EngineCommand {
             }
         }
         return n;
+    }
+
+    /** The report to standard output, or atomically to {@code output} when given. */
+    static void emit(FioReport report, Path output) throws IOException {
+        if (output == null) {
+            report.writeJson(System.out);
+            System.out.flush();
+        } else {
+            writeAtomically(report, output);
+            System.err.println("lab: wrote " + output);
+        }
     }
 
     /** Writes beside {@code target} and renames, so a reader never sees half a file. */

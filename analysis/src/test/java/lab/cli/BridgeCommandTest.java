@@ -4,40 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import lab.jobspec.report.FioReport;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code lab bridge run}: exit codes and what is (not) written, on a buffered regular file. */
-class BridgeCommandTest {
+class BridgeCommandTest extends CapturedStreams {
     @TempDir
     Path dir;
-
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private PrintStream oldErr;
-    private PrintStream oldOut;
-
-    @BeforeEach
-    void capture() {
-        oldErr = System.err;
-        oldOut = System.out;
-        System.setErr(new PrintStream(err, true));
-        System.setOut(new PrintStream(out, true));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setErr(oldErr);
-        System.setOut(oldOut);
-    }
 
     private Path job(String name, String rw) throws Exception {
         Path f = dir.resolve(name);

@@ -6,39 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The command line's contract: exit codes, messages, and nothing written on bad input. */
-class LabCommandTest {
+class LabCommandTest extends CapturedStreams {
     @TempDir
     Path dir;
-
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private PrintStream oldErr;
-    private PrintStream oldOut;
-
-    @BeforeEach
-    void capture() {
-        oldErr = System.err;
-        oldOut = System.out;
-        System.setErr(new PrintStream(err, true));
-        System.setOut(new PrintStream(out, true));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setErr(oldErr);
-        System.setOut(oldOut);
-    }
 
     private Path jobFile(String text) throws Exception {
         Path f = dir.resolve("job.fio");
