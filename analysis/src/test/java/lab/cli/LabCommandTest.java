@@ -78,7 +78,7 @@ class LabCommandTest extends CapturedStreams {
 
     @Test
     void everySubcommandHasHelp() {
-        for (String[] cmd : new String[][] {{"--help"}, {"demo", "--help"}, {"test", "--help"}, {"engine", "run", "--help"},
+        for (String[] cmd : new String[][] {{"--help"}, {"demo", "--help"}, {"test", "--help"}, {"kernel", "--help"}, {"bridge", "run", "--help"}, {"engine", "run", "--help"},
                 {"bench", "primitives", "--help"}, {"spec", "check", "--help"}}) {
             out.reset();
             assertEquals(0, Lab.run(cmd), String.join(" ", cmd));
