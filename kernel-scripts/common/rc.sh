@@ -1,0 +1,428 @@
+# shellcheck shell=bash
+# common/rc.sh: shared helpers for kernel-scripts, blktests style.
+#
+# Source it; it defines no traps and changes no device by itself.
+#
+# Safety rule: every function that writes, resizes, resets or removes a device first
+# calls _lab_require_owned, which refuses (message on stderr, exit 2, nothing touched)
+# anything not recorded in the registry $LAB_STATE/kernel/registry.
+#
+# Registry: one line per object the lab made or changed, "kind<TAB>name<TAB>detail":
+#   zram    zram3                                   -              (index hot-added by the lab)
+#   loop    /dev/loop5                              <backing file under $LAB_STATE/kernel/loop>
+#   cgroup  /sys/fs/cgroup/blkio/lab-x              -
+#   sysfs   /sys/block/loop5/queue/iostats          <old value>
+#   sched   /sys/block/loop5/queue/scheduler        <old scheduler>
+# Lines are appended in creation order; cleanup undoes them in reverse order.
+
+LAB_ROOT=${LAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+LAB_STATE=${LAB_STATE:-$LAB_ROOT/.lab}
+LAB_KDIR=$LAB_STATE/kernel
+LAB_REGISTRY=$LAB_KDIR/registry
+LAB_BLKIO=${LAB_BLKIO:-/sys/fs/cgroup/blkio}
+export LAB_ROOT LAB_STATE
+
+# ---------------------------------------------------------------- messages, predicates
+
+_lab_msg() { echo "lab-kernel: $*" >&2; }
+
+# _lab_refuse MSG: the one way to say no. Exit 2, nothing touched.
+_lab_refuse() {
+	echo "lab-kernel: refused: $*" >&2
+	exit 2
+}
+
+# _skip REASON: print the skip line and end the test with success.
+_skip() {
+	echo "SKIP: $*"
+	exit 0
+}
+
+_have_root() { [ "$(id -u)" -eq 0 ] || _skip "needs root"; }
+
+_have_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || _skip "command $c is not installed"
+	done
+}
+
+# _driver_native NAME: true if the running kernel has driver NAME (built in or loadable).
+_driver_native() {
+	local name=$1 mod=${1//-/_} dev
+	case $name in
+	zram) dev=zram ;;
+	loop) dev=loop ;;
+	brd) dev=ramdisk ;;
+	null_blk) dev=nullb ;;
+	dm-mod | dm) dev=device-mapper; mod=dm_mod ;;
+	*) dev=$name ;;
+	esac
+	[ -d "/sys/module/$mod" ] && return 0
+	[ "$name" = zram ] && [ -d /sys/class/zram-control ] && return 0
+	awk -v d="$dev" '$2 == d { f = 1 } END { exit !f }' /proc/devices && return 0
+	if command -v modprobe >/dev/null 2>&1; then
+		modprobe -n "$mod" >/dev/null 2>&1 && return 0
+	fi
+	return 1
+}
+
+_have_driver() {
+	local d
+	for d in "$@"; do
+		_driver_native "$d" || _skip "driver $d is not in this kernel"
+	done
+}
+
+_have_blkio() {
+	[ -d "$LAB_BLKIO" ] || _skip "blkio cgroup v1 is not mounted at $LAB_BLKIO"
+}
+
+# ---------------------------------------------------------------- registry
+
+_reg_init() {
+	mkdir -p "$LAB_KDIR/loop"
+	[ -e "$LAB_REGISTRY" ] || : >"$LAB_REGISTRY"
+}
+
+# _reg_add KIND NAME DETAIL
+_reg_add() {
+	_reg_init
+	(
+		flock 9
+		printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$LAB_REGISTRY"
+	) 9>"$LAB_REGISTRY.lock"
+}
+
+# _reg_del KIND NAME
+_reg_del() {
+	[ -e "$LAB_REGISTRY" ] || return 0
+	(
+		flock 9
+		awk -F'\t' -v k="$1" -v n="$2" '!($1 == k && $2 == n)' "$LAB_REGISTRY" >"$LAB_REGISTRY.new"
+		mv "$LAB_REGISTRY.new" "$LAB_REGISTRY"
+	) 9>"$LAB_REGISTRY.lock"
+}
+
+# _reg_get KIND NAME: print DETAIL and succeed if the entry exists.
+_reg_get() {
+	[ -e "$LAB_REGISTRY" ] || return 1
+	awk -F'\t' -v k="$1" -v n="$2" '$1 == k && $2 == n { print $3; f = 1; exit } END { exit !f }' "$LAB_REGISTRY"
+}
+
+# ---------------------------------------------------------------- ownership
+
+# _dev_kind DEV: "KIND NAME" for a device path or name (zram zram3, loop /dev/loop5, dm NAME, other DEV).
+_dev_kind() {
+	local d=$1
+	case $d in
+	/dev/zram[0-9]* | zram[0-9]*) echo "zram ${d#/dev/}" ;;
+	/dev/loop[0-9]* | loop[0-9]*) echo "loop /dev/${d#/dev/}" ;;
+	/dev/mapper/*) echo "dm ${d#/dev/mapper/}" ;;
+	/dev/dm-[0-9]* | dm-[0-9]*)
+		local n=${d#/dev/}
+		if [ -r "/sys/block/$n/dm/name" ]; then echo "dm $(cat "/sys/block/$n/dm/name")"; else echo "dm $n"; fi
+		;;
+	dm:*) echo "dm ${d#dm:}" ;;
+	*) echo "other $d" ;;
+	esac
+}
+
+# _dev_mounted DEV: true if DEV (or one of its partitions) is mounted or used as swap.
+_dev_mounted() {
+	local base=${1#/dev/}
+	awk -v b="/dev/$base" 'index($1, b) == 1 { f = 1 } END { exit !f }' /proc/mounts /proc/swaps
+}
+
+# _lab_require_owned DEV: return if the lab made DEV, else refuse (exit 2).
+# dm names additionally need the lab's uuid prefix (LAB-) when the kernel shows one.
+_lab_require_owned() {
+	local dev=$1 kind name detail bf
+	read -r kind name <<<"$(_dev_kind "$dev")"
+	case $kind in
+	zram)
+		_reg_get zram "$name" >/dev/null || _lab_refuse "$dev: zram device not hot-added by the lab (not in $LAB_REGISTRY)"
+		;;
+	loop)
+		detail=$(_reg_get loop "$name") || _lab_refuse "$dev: loop device not attached by the lab (not in $LAB_REGISTRY)"
+		bf=$(cat "/sys/block/${name#/dev/}/loop/backing_file" 2>/dev/null || true)
+		[ "$bf" = "$detail" ] || _lab_refuse "$dev: backing file '${bf:-none}' is not the lab's '$detail'"
+		case $bf in "$LAB_KDIR"/loop/*) ;; *) _lab_refuse "$dev: backing file $bf is outside $LAB_KDIR/loop" ;; esac
+		;;
+	dm)
+		_reg_get dm "$name" >/dev/null || _lab_refuse "$dev: dm device $name has no lab uuid and is not in $LAB_REGISTRY"
+		;;
+	*)
+		_lab_refuse "$dev: not a device the lab makes (zram, loop, dm) and not in $LAB_REGISTRY"
+		;;
+	esac
+	if _dev_mounted "$dev"; then _lab_refuse "$dev: mounted or in use as swap"; fi
+	return 0
+}
+
+# ---------------------------------------------------------------- zram
+
+# _zram_add SIZE [ALGO]: hot-add a zram device, print its name (zramN).
+_zram_add() {
+	local size=$1 algo=${2:-} idx
+	[ -r /sys/class/zram-control/hot_add ] || { _lab_msg "no /sys/class/zram-control"; return 1; }
+	idx=$(cat /sys/class/zram-control/hot_add)
+	_reg_add zram "zram$idx" -
+	if [ -n "$algo" ]; then echo "$algo" >"/sys/block/zram$idx/comp_algorithm"; fi
+	echo "$size" >"/sys/block/zram$idx/disksize"
+	echo "zram$idx"
+}
+
+# _zram_remove NAME: reset (retrying while busy) then hot_remove; drop the registry line.
+_zram_remove() {
+	local name=${1#/dev/} i
+	_lab_require_owned "$name"
+	if [ -d "/sys/block/$name" ]; then
+		for i in $(seq 1 50); do
+			if echo 1 2>/dev/null >"/sys/block/$name/reset"; then break; fi
+			[ "$i" -eq 50 ] && { _lab_msg "$name: reset still busy after 10 s"; return 1; }
+			sleep 0.2
+		done
+		for i in $(seq 1 50); do
+			if echo "${name#zram}" 2>/dev/null >/sys/class/zram-control/hot_remove; then break; fi
+			[ "$i" -eq 50 ] && { _lab_msg "$name: hot_remove still busy after 10 s"; return 1; }
+			sleep 0.2
+		done
+	fi
+	_reg_del zram "$name"
+}
+
+# _fill DEV PATTERN: write the whole device once with fio. PATTERN: random, zero or a
+# compressible percentage (e.g. 50).
+_fill() {
+	local dev=$1 pat=${2:-50} extra=()
+	_lab_require_owned "$dev"
+	case $pat in
+	random) extra=(--refill_buffers) ;;
+	zero) extra=(--zero_buffers) ;;
+	*[!0-9]*) _lab_msg "fill: bad pattern $pat"; return 1 ;;
+	*) extra=(--refill_buffers "--buffer_compress_percentage=$pat" --buffer_compress_chunk=4k) ;;
+	esac
+	fio --name=lab-fill --filename="$dev" --rw=write --bs=1M --direct=1 --ioengine=psync \
+		--size=100% "${extra[@]}" --output=/dev/null
+}
+
+# ---------------------------------------------------------------- loop
+
+# _loop_add SIZE [partscan]: backing file under $LAB_KDIR/loop, attach, print /dev/loopN.
+_loop_add() {
+	local size=$1 scan=${2:-} file dev opts=()
+	_reg_init
+	file=$(mktemp "$LAB_KDIR/loop/lab-XXXXXX.img")
+	truncate -s "$size" "$file"
+	[ "$scan" = partscan ] && opts=(--partscan)
+	dev=$(losetup --find --show "${opts[@]}" "$file") || { rm -f "$file"; return 1; }
+	_reg_add loop "$dev" "$file"
+	echo "$dev"
+}
+
+_loop_remove() {
+	local dev=$1 file
+	file=$(_reg_get loop "$dev") || _lab_refuse "$dev: loop device not attached by the lab (not in $LAB_REGISTRY)"
+	if [ -e "/sys/block/${dev#/dev/}/loop/backing_file" ]; then
+		_lab_require_owned "$dev"
+		losetup -d "$dev"
+	fi
+	case $file in "$LAB_KDIR"/loop/*) rm -f "$file" ;; esac
+	_reg_del loop "$dev"
+}
+
+# _loop_orphans: lab backing files attached to a loop device but missing from the
+# registry (the scenario died between losetup and the registry write).
+_loop_orphans() {
+	local f
+	for f in /sys/block/loop*/loop/backing_file; do
+		[ -r "$f" ] || continue
+		case $(cat "$f") in "$LAB_KDIR"/loop/*) f=${f#/sys/block/}; echo "/dev/${f%%/*}" ;; esac
+	done
+}
+
+# ---------------------------------------------------------------- sysfs, scheduler, cgroups
+
+# _sysfs_set DEV ATTR VALUE: write /sys/block/DEV/queue/ATTR on a lab device, recording the old value.
+_sysfs_set() {
+	local dev=${1#/dev/} attr=$2 val=$3 path old
+	_lab_require_owned "/dev/$dev"
+	path=/sys/block/$dev/queue/$attr
+	if ! _reg_get sysfs "$path" >/dev/null; then
+		old=$(cat "$path")
+		_reg_add sysfs "$path" "$old"
+	fi
+	echo "$val" >"$path"
+}
+
+# _sched_set DEV SCHED: select an I/O scheduler on a lab device, recording the old one.
+_sched_set() {
+	local dev=${1#/dev/} sched=$2 path old
+	_lab_require_owned "/dev/$dev"
+	path=/sys/block/$dev/queue/scheduler
+	if ! _reg_get sched "$path" >/dev/null; then
+		old=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$path")
+		_reg_add sched "$path" "${old:-none}"
+	fi
+	echo "$sched" >"$path"
+}
+
+# _restore KIND PATH: write back the recorded old value and drop the line.
+_restore() {
+	local kind=$1 path=$2 old
+	old=$(_reg_get "$kind" "$path") || return 0
+	case $path in
+	/sys/block/*/queue/*) ;;
+	*) _lab_refuse "$path: not a block queue attribute; registry line left alone" ;;
+	esac
+	if [ -e "$path" ]; then echo "$old" >"$path" || _lab_msg "could not restore $path to $old"; fi
+	_reg_del "$kind" "$path"
+}
+
+# _cgroup_add NAME: make $LAB_BLKIO/lab-NAME, print its path.
+_cgroup_add() {
+	local path=$LAB_BLKIO/lab-$1
+	mkdir "$path"
+	_reg_add cgroup "$path" -
+	echo "$path"
+}
+
+_cgroup_remove() {
+	local path=$1 pid
+	_reg_get cgroup "$path" >/dev/null || _lab_refuse "$path: cgroup not made by the lab"
+	case $path in "$LAB_BLKIO"/lab-*) ;; *) _lab_refuse "$path: not a lab-* blkio cgroup" ;; esac
+	if [ -d "$path" ]; then
+		while read -r pid; do
+			echo "$pid" >"$LAB_BLKIO/cgroup.procs" 2>/dev/null || true
+		done <"$path/cgroup.procs"
+		rmdir "$path"
+	fi
+	_reg_del cgroup "$path"
+}
+
+# ---------------------------------------------------------------- cleanup
+
+# _guest_stop: kill the guest VM if its pid file names a live qemu process.
+_guest_stop() {
+	local pidf=$LAB_KDIR/guest/qemu.pid pid i
+	[ -e "$pidf" ] || return 0
+	pid=$(cat "$pidf")
+	if [ -n "$pid" ] && [[ $(cat "/proc/$pid/comm" 2>/dev/null) == qemu* ]]; then
+		kill "$pid" 2>/dev/null || true
+		for i in $(seq 1 50); do
+			[ -d "/proc/$pid" ] || break
+			[ "$i" -eq 25 ] && kill -KILL "$pid" 2>/dev/null
+			sleep 0.2
+		done
+	fi
+	rm -f "$pidf"
+}
+
+# _remove_entry KIND NAME: undo one registry line.
+_remove_entry() {
+	case $1 in
+	zram) _zram_remove "$2" ;;
+	loop) _loop_remove "$2" ;;
+	cgroup) _cgroup_remove "$2" ;;
+	sysfs | sched) _restore "$1" "$2" ;;
+	*) _lab_msg "unknown registry kind $1 ($2); dropping the line"; _reg_del "$1" "$2" ;;
+	esac
+}
+
+# _cleanup_all: undo every registry line, newest first; idempotent. Returns 1 if any stays.
+_cleanup_all() {
+	local kind name detail rc=0 d
+	_guest_stop
+	for d in $(_loop_orphans); do
+		_reg_get loop "$d" >/dev/null || _reg_add loop "$d" "$(cat "/sys/block/${d#/dev/}/loop/backing_file")"
+	done
+	[ -s "$LAB_REGISTRY" ] || return 0
+	while IFS=$'\t' read -r kind name detail; do
+		[ -n "$kind" ] || continue
+		# each in a subshell: a refusal (exit 2) must not stop the rest
+		(_remove_entry "$kind" "$name") || rc=1
+	done < <(tac "$LAB_REGISTRY")
+	: "$detail"
+	if [ "$rc" -eq 0 ]; then rm -f "$LAB_KDIR"/loop/lab-*.img; fi
+	return "$rc"
+}
+
+# ---------------------------------------------------------------- tests
+
+# _test_begin: give this test its own LAB_STATE (so its cleanup never meets the lab's
+# real registry) and undo everything in it on exit. A test may define _test_cleanup,
+# run first by the trap.
+_test_begin() {
+	export LAB_BRIDGE_STATE=${LAB_BRIDGE_STATE:-$LAB_STATE}
+	LAB_STATE=$(mktemp -d /tmp/lab-test.XXXXXX)
+	LAB_KDIR=$LAB_STATE/kernel
+	LAB_REGISTRY=$LAB_KDIR/registry
+	export LAB_STATE
+	_reg_init
+	trap _test_end EXIT
+}
+
+_test_end() {
+	local rc=$?
+	trap - EXIT
+	if declare -F _test_cleanup >/dev/null; then _test_cleanup || true; fi
+	(_cleanup_all) || rc=1
+	rm -rf "$LAB_STATE"
+	exit "$rc"
+}
+
+# _expect_refusal WHAT CMD...: run CMD, print "WHAT: exit N" (2 is a refusal).
+_expect_refusal() {
+	local what=$1 rc=0
+	shift
+	"$@" >/dev/null 2>&1 || rc=$?
+	echo "$what: exit $rc"
+}
+
+# ---------------------------------------------------------------- counters
+
+readonly LAB_HW_EVENTS=(cycles instructions cache-references cache-misses branches branch-misses)
+readonly LAB_SW_EVENTS=(task-clock context-switches cpu-migrations page-faults)
+
+# _perf_probe: print the comma-joined events this machine counts; cache in $LAB_KDIR.
+# Missing ones go to $LAB_KDIR/perf-missing, one a line.
+_perf_probe() {
+	local cache=$LAB_KDIR/perf-events ev ok=() miss=() out
+	_reg_init
+	if [ -s "$cache" ]; then cat "$cache"; return; fi
+	for ev in "${LAB_HW_EVENTS[@]}" "${LAB_SW_EVENTS[@]}"; do
+		out=$(perf stat -x, -e "$ev" true 2>&1 >/dev/null || true)
+		if grep -q -e '<not supported>' -e '<not counted>' -e 'event syntax error' -e 'not supported' <<<"$out" ||
+			! grep -q ",$ev" <<<"$out"; then
+			miss+=("$ev")
+		else
+			ok+=("$ev")
+		fi
+	done
+	printf '%s\n' "${miss[@]}" >"$LAB_KDIR/perf-missing"
+	(IFS=,; echo "${ok[*]}") | tee "$cache"
+}
+
+# _blk_snap DEV OUTPREFIX: copy /sys/block/DEV/stat (and zram mm_stat, io_stat) to OUTPREFIX.*.
+_blk_snap() {
+	local dev=${1#/dev/} pre=$2 f
+	cat "/sys/block/$dev/stat" >"$pre.stat"
+	for f in mm_stat io_stat; do
+		if [ -r "/sys/block/$dev/$f" ]; then cat "/sys/block/$dev/$f" >"$pre.$f"; fi
+	done
+}
+
+# _counted OUTDIR NAME DEV REPEATS CMD...: run CMD under perf stat (-r REPEATS unless
+# REPEATS is "-"), with device stats before and after. Files in OUTDIR: NAME.perf.csv,
+# NAME.before.stat, NAME.after.stat (+ .mm_stat, .io_stat for zram), perf-missing.txt.
+_counted() {
+	local out=$1 name=$2 dev=$3 reps=$4 events r=()
+	shift 4
+	events=$(_perf_probe)
+	cp "$LAB_KDIR/perf-missing" "$out/perf-missing.txt"
+	[ "$reps" != - ] && r=(-r "$reps")
+	_blk_snap "$dev" "$out/$name.before"
+	perf stat -x, -o "$out/$name.perf.csv" -e "$events" "${r[@]}" -- "$@"
+	_blk_snap "$dev" "$out/$name.after"
+}

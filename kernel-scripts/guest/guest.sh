@@ -1,0 +1,338 @@
+#!/usr/bin/env bash
+# Guest VM path: the host kernel lacks device-mapper, dm-thin, null_blk and brd,
+# so we boot Debian 12's stock kernel (which has them as modules) in qemu with a
+# busybox initramfs, run a scenario script inside, and get results back over 9p.
+#
+#   guest.sh build               build (or reuse) kernel + initramfs
+#   guest.sh run SCRIPT OUTDIR   boot, run SCRIPT (busybox sh) in the guest,
+#                                results land in OUTDIR (plus guest.txt, console.log)
+#
+# Everything comes from Debian packages (apt-get download + dpkg-deb -x); nothing
+# is installed into the host system except qemu itself (by the operator).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+LAB_STATE=${LAB_STATE:-$REPO/.lab}
+GUEST_DIR=$LAB_STATE/guest            # cache: packages, staging, kernel, initramfs
+RUN_DIR=$LAB_STATE/kernel/guest       # runtime: qemu.pid
+PID_FILE=$RUN_DIR/qemu.pid
+RUN_TIMEOUT=${GUEST_TIMEOUT:-120}     # seconds, hard limit for one guest run
+PROBE_TIMEOUT=15                      # seconds to wait for the KVM probe marker
+GUEST_MEM=${GUEST_MEM:-1536}          # MiB; brd + thin data live in guest RAM
+MARKER=LAB-GUEST-UP
+
+# Packages for the guest. The kernel package name is resolved from the
+# linux-image-amd64 metapackage so the image tracks Debian's current ABI.
+PKGS=(busybox-static dmsetup libdevmapper1.02.1 fio kmod)
+# Modules loaded by /init, dependencies resolved via modules.dep. crc32c_generic
+# must precede libcrc32c/dm-persistent-data (a crypto soft dependency that
+# modules.dep does not list); virtio_pci is not anybody's dependency either.
+BASE_MODS=(virtio_pci 9pnet_virtio 9p configfs crc32c_generic libcrc32c
+  dm-mod dm-bufio dm-persistent-data dm-thin-pool zsmalloc)
+# Modules that take parameters: shipped, but loaded by the scenario via
+# `labmod NAME params...` (their dependencies are loaded by /init).
+PARAM_MODS=(brd null_blk zram)
+
+QEMU_PID=
+ACCEL=
+TMP=
+TMP_DIRS=()
+
+die() { echo "guest.sh: $*" >&2; exit 1; }
+log() { echo "guest.sh: $*" >&2; }
+
+cleanup() {
+  local rc=$?
+  kill_qemu
+  local d
+  for d in "${TMP_DIRS[@]}"; do rm -rf -- "$d"; done
+  exit "$rc"
+}
+
+# Kill our qemu (only the pid we started) and forget it.
+kill_qemu() {
+  if [[ -n $QEMU_PID ]] && kill -0 "$QEMU_PID" 2>/dev/null; then
+    kill "$QEMU_PID" 2>/dev/null || true
+    sleep 0.5
+    kill -9 "$QEMU_PID" 2>/dev/null || true
+    wait "$QEMU_PID" 2>/dev/null || true
+  fi
+  forget_qemu
+}
+
+# Drop the pid file only if it is still ours: another run may have replaced it.
+forget_qemu() {
+  if [[ -n $QEMU_PID && -f $PID_FILE && $(cat "$PID_FILE" 2>/dev/null) == "$QEMU_PID" ]]; then
+    rm -f "$PID_FILE"
+  fi
+  QEMU_PID=
+}
+
+# Sets TMP (not echoed: a $(...) subshell would lose the TMP_DIRS entry).
+mktmp() {
+  TMP=$(mktemp -d "${TMPDIR:-/tmp}/lab-guest.XXXXXX")
+  TMP_DIRS+=("$TMP")
+}
+
+# ---------------------------------------------------------------- build ----
+
+kernel_pkg() {
+  apt-cache depends linux-image-amd64 2>/dev/null |
+    awk '/Depends: linux-image-[0-9]/ {print $2; exit}'
+}
+
+# Download the .debs into $GUEST_DIR/debs (apt-get download keeps old ones out
+# of the way: we clear the dir so the stamp reflects exactly what we use).
+download_pkgs() {
+  local kpkg debs=$GUEST_DIR/debs
+  kpkg=$(kernel_pkg)
+  [[ -n $kpkg ]] || die "cannot resolve linux-image-amd64 (apt-get update?)"
+  rm -rf "$debs"; mkdir -p "$debs"
+  # _apt cannot write into root-owned dirs; download runs unsandboxed then.
+  (cd "$debs" && apt-get download -q "$kpkg" "${PKGS[@]}" >/dev/null 2>&1) ||
+    die "apt-get download failed for: $kpkg ${PKGS[*]}"
+}
+
+# One line per .deb: "Package Version" — the cache key.
+pkg_stamp() {
+  local deb
+  for deb in "$1"/*.deb; do
+    echo "$(dpkg-deb -f "$deb" Package) $(dpkg-deb -f "$deb" Version)"
+  done | sort
+}
+
+# Candidate versions, without downloading, so a warm cache costs no network.
+candidate_stamp() {
+  local kpkg
+  kpkg=$(kernel_pkg)
+  # One apt-cache call: it costs about a second each.
+  apt-cache policy "$kpkg" "${PKGS[@]}" |
+    awk '/^[^ ]/ {p = $1; sub(/:$/, "", p)} /Candidate:/ {print p, $2}' | sort
+}
+
+cache_fresh() {
+  [[ -f $GUEST_DIR/stamp && -f $GUEST_DIR/vmlinuz && -f $GUEST_DIR/initramfs.cpio ]] ||
+    return 1
+  local want
+  want=$(candidate_stamp 2>/dev/null) || return 0   # no apt metadata: keep cache
+  [[ $want == "$(cat "$GUEST_DIR/stamp")" ]]
+}
+
+# Copy a dynamically linked binary and the libraries ldd names (the staged
+# ones first, via LD_LIBRARY_PATH, then the host's) into the initramfs root.
+copy_with_libs() {
+  local bin=$1 root=$2 stage=$3 dest=$4 lib target
+  install -D -m 0755 "$bin" "$root/$dest"
+  while read -r lib; do
+    [[ -f $lib ]] || continue
+    target=${lib#"$stage"}            # staged libs go to their in-package path
+    mkdir -p "$root$(dirname "$target")"
+    cp -L "$lib" "$root$target"
+  done < <(LD_LIBRARY_PATH=$stage/lib/x86_64-linux-gnu:$stage/usr/lib/x86_64-linux-gnu \
+             ldd "$bin" | awk '/=>/ {print $3} $1 ~ /^\// {print $1}')
+  # The loader must be at its canonical path; ldd prints it by that path.
+}
+
+# Topological order of module names (deps first), from modules.dep.
+mod_order() {
+  local depfile=$1; shift
+  local -A seen=()
+  local out=()
+  visit() {
+    local name=$1 line dep
+    [[ -n ${seen[$name]:-} ]] && return 0
+    seen[$name]=1
+    line=$(grep -E "/${name}\.ko(\.[a-z]+)?:" "$depfile" || true)
+    [[ -n $line ]] || die "module $name not in modules.dep"
+    for dep in ${line#*:}; do
+      dep=${dep##*/}; dep=${dep%%.ko*}
+      visit "$dep"
+    done
+    out+=("$name")
+  }
+  local m
+  for m in "$@"; do visit "$m"; done
+  printf '%s\n' "${out[@]}"
+}
+
+# Module file names use '-' or '_' inconsistently; find by either spelling.
+find_mod() {
+  local kdir=$1 name=$2 alt
+  alt=$(tr '_-' '-_' <<<"$name")
+  find "$kdir" \( -name "$name.ko*" -o -name "$alt.ko*" \) -print -quit
+}
+
+stage_modules() {
+  local stage=$1 root=$2 kver kdir m f
+  local dst=$root/lib/modules/lab
+  kver=$(ls "$stage/lib/modules")
+  kdir=$stage/lib/modules/$kver
+  # depmod from the kmod package, on the unpacked tree only (-b).
+  ln -sf kmod "$stage/bin/depmod"
+  "$stage/bin/depmod" -b "$stage" "$kver"
+  mkdir -p "$dst"
+  mod_order "$kdir/modules.dep" "${BASE_MODS[@]}" "${PARAM_MODS[@]}" > "$dst/order.all"
+  : > "$dst/order"
+  while read -r m; do
+    f=$(find_mod "$kdir" "$m"); [[ -n $f ]] || die "no file for module $m"
+    case $f in
+      *.xz) xz -dc "$f" > "$dst/$m.ko" ;;
+      *.zst) zstd -qdc "$f" > "$dst/$m.ko" ;;
+      *) cp "$f" "$dst/$m.ko" ;;
+    esac
+    # Param-taking modules are left for the scenario (labmod).
+    if ! printf '%s\n' "${PARAM_MODS[@]}" | grep -qx -- "$m"; then
+      echo "$m" >> "$dst/order"
+    fi
+  done < "$dst/order.all"
+  echo "$kver" > "$root/etc/lab-kver"
+}
+
+build_initramfs() {
+  local stage=$1 root=$2
+  mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,mnt/in,mnt/out,lib64}
+  install -m 0755 "$stage/bin/busybox" "$root/bin/busybox"
+  ln -s busybox "$root/bin/sh"          # /init's interpreter; the rest at boot
+  copy_with_libs "$stage/sbin/dmsetup" "$root" "$stage" /sbin/dmsetup
+  copy_with_libs "$stage/usr/bin/fio" "$root" "$stage" /bin/fio
+  stage_modules "$stage" "$root"
+  install -m 0755 "$HERE/init.sh" "$root/init"
+  install -m 0755 "$HERE/labmod.sh" "$root/bin/labmod"
+  # The staged busybox writes the archive: the host need not have cpio.
+  # Uncompressed: gunzip under TCG costs more (~3 s a boot) than it saves.
+  (cd "$root" && find . | "$stage/bin/busybox" cpio -o -H newc 2>/dev/null) \
+    > "$GUEST_DIR/initramfs.cpio.new"
+  mv "$GUEST_DIR/initramfs.cpio.new" "$GUEST_DIR/initramfs.cpio"
+}
+
+cmd_build() {
+  mkdir -p "$GUEST_DIR"
+  # One builder at a time: concurrent runs share the cache and staging dirs.
+  exec 9>"$GUEST_DIR/.lock"
+  flock 9
+  if cache_fresh; then log "cache fresh: $GUEST_DIR"; exec 9>&-; return 0; fi
+  log "building guest in $GUEST_DIR"
+  download_pkgs
+  local stage=$GUEST_DIR/stage root=$GUEST_DIR/root deb
+  rm -rf "$stage" "$root"; mkdir -p "$stage" "$root"
+  for deb in "$GUEST_DIR"/debs/*.deb; do dpkg-deb -x "$deb" "$stage"; done
+  cp "$stage"/boot/vmlinuz-* "$GUEST_DIR/vmlinuz"
+  build_initramfs "$stage" "$root"
+  pkg_stamp "$GUEST_DIR/debs" > "$GUEST_DIR/stamp"
+  rm -f "$GUEST_DIR/kvm-probe"            # new kernel: probe again
+  rm -rf "$stage" "$root"                 # the debs and the images are the cache
+  rm -f "$GUEST_DIR/initramfs.gz"         # left by older versions of this script
+  log "built: $(tr '\n' ';' < "$GUEST_DIR/stamp")"
+  exec 9>&-
+}
+
+# ------------------------------------------------------------------ run ----
+
+# Start qemu in the background; serial console goes to $2.
+# Args: accel indir outdir console extra-cmdline
+start_qemu() {
+  local accel=$1 indir=$2 outdir=$3 console=$4 extra=$5 acc
+  case $accel in
+    # Default CPU model: `-cpu host` aborts on MSR 0x10a under nested KVM here.
+    kvm) acc=(-accel kvm) ;;
+    *) acc=(-accel "tcg,thread=multi") ;;
+  esac
+  mkdir -p "$RUN_DIR"
+  qemu-system-x86_64 "${acc[@]}" -smp 2 -m "$GUEST_MEM" \
+    -kernel "$GUEST_DIR/vmlinuz" -initrd "$GUEST_DIR/initramfs.cpio" \
+    -append "console=ttyS0 panic=-1 quiet loglevel=4 lab.accel=$accel $extra" \
+    -display none -monitor none -serial "file:$console" -no-reboot \
+    -nic none \
+    -virtfs "local,path=$indir,mount_tag=in,security_model=none,readonly=on" \
+    -virtfs "local,path=$outdir,mount_tag=out,security_model=none" \
+    </dev/null >"$console.qemu" 2>&1 &
+  QEMU_PID=$!
+  echo "$QEMU_PID" > "$PID_FILE"
+}
+
+# Wait for qemu to exit, at most $1 seconds; 0 if it exited, 1 on timeout.
+wait_qemu() {
+  local deadline=$((SECONDS + $1))
+  while kill -0 "$QEMU_PID" 2>/dev/null; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.2
+  done
+  wait "$QEMU_PID" 2>/dev/null || true
+  forget_qemu
+}
+
+# Boot once under KVM; if the marker shows up within PROBE_TIMEOUT, KVM works.
+# Sets ACCEL (run in this shell, not $(...), so the EXIT trap covers its qemu).
+probe_kvm() {
+  local cache=$GUEST_DIR/kvm-probe
+  if [[ -f $cache ]]; then ACCEL=$(cat "$cache"); return 0; fi
+  local result=tcg
+  if [[ -w /dev/kvm ]]; then
+    local tmp deadline console=$GUEST_DIR/kvm-probe.log
+    mktmp; tmp=$TMP; mkdir -p "$tmp/in" "$tmp/out"
+    rm -f "$console"
+    start_qemu kvm "$tmp/in" "$tmp/out" "$console" lab.probe=1
+    deadline=$((SECONDS + PROBE_TIMEOUT))
+    while ((SECONDS < deadline)) && kill -0 "$QEMU_PID" 2>/dev/null; do
+      if grep -q "$MARKER" "$console" 2>/dev/null; then result=kvm; break; fi
+      sleep 0.2
+    done
+    kill_qemu
+  fi
+  echo "$result" > "$cache"
+  log "kvm probe: $result (cached in $cache)"
+  ACCEL=$result
+}
+
+cmd_run() {
+  [[ $# -eq 2 ]] || die "usage: guest.sh run SCRIPT OUTDIR"
+  local script=$1 outdir=$2 accel tmp t0 rc
+  [[ -f $script ]] || die "no such script: $script"
+  command -v qemu-system-x86_64 >/dev/null ||
+    die "qemu-system-x86_64 missing (apt-get install --no-install-recommends qemu-system-x86)"
+  cmd_build
+  mkdir -p "$outdir"; outdir=$(cd "$outdir" && pwd)
+  # qemu's -virtfs option syntax splits on commas.
+  [[ $outdir != *,* ]] || die "OUTDIR must not contain a comma: $outdir"
+  rm -f "$outdir/exit-status" "$outdir/guest.txt"
+  case ${LAB_GUEST_ACCEL:-} in
+    kvm | tcg) ACCEL=$LAB_GUEST_ACCEL ;;
+    '') probe_kvm ;;
+    *) die "LAB_GUEST_ACCEL must be kvm or tcg" ;;
+  esac
+  accel=$ACCEL
+  mktmp; tmp=$TMP; mkdir -p "$tmp/in"
+  cp "$script" "$tmp/in/script.sh"
+  t0=$SECONDS
+  log "booting ($accel), script $(basename "$script") -> $outdir"
+  start_qemu "$accel" "$tmp/in" "$outdir" "$outdir/console.log" ""
+  if ! wait_qemu "$RUN_TIMEOUT"; then
+    kill_qemu
+    die "guest timed out after ${RUN_TIMEOUT}s (see $outdir/console.log)"
+  fi
+  log "guest done in $((SECONDS - t0))s"
+  # The guest knows its kernel; the host adds which packages built it.
+  if [[ -f $outdir/guest.txt ]]; then
+    {
+      echo "host_wall_s: $((SECONDS - t0))"
+      sed 's/^/package: /' "$GUEST_DIR/stamp"
+    } >> "$outdir/guest.txt"
+  fi
+  [[ -f $outdir/exit-status ]] || die "guest wrote no exit-status (see $outdir/console.log)"
+  rc=$(cat "$outdir/exit-status")
+  [[ $rc == 0 ]] || die "guest script failed with status $rc (see $outdir/console.log)"
+}
+
+main() {
+  trap cleanup EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  case ${1:-} in
+    build) cmd_build ;;
+    run) shift; cmd_run "$@" ;;
+    *) die "usage: guest.sh build | run SCRIPT OUTDIR" ;;
+  esac
+}
+
+main "$@"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# End-to-end test of the guest VM path: boots the guest, runs the smoke
+# scenario, checks every fio JSON reports non-zero read IOPS and that the guest
+# recorded its environment. Skips (exit 0, "SKIP: reason") where it cannot run:
+# not root, no qemu, no apt metadata for the guest packages.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+OUT=
+
+skip() { echo "SKIP: $*"; exit 0; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cleanup() { [[ -z $OUT ]] || rm -rf -- "$OUT"; }
+
+preflight() {
+  [[ $(id -u) == 0 ]] || skip "needs root (guest build extracts kernel modules)"
+  command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"
+  command -v python3 >/dev/null || skip "python3 not installed (JSON check)"
+  # A built guest is enough; otherwise apt must know the packages.
+  [[ -f ${LAB_STATE:-$REPO/.lab}/guest/initramfs.cpio ]] ||
+    apt-cache show linux-image-amd64 >/dev/null 2>&1 ||
+    skip "linux-image-amd64 not known to apt (no Debian mirror?)"
+}
+
+# Every fio-*.json must parse and show read IOPS > 0.
+check_fio_json() {
+  python3 - "$@" <<'EOF'
+import json, sys
+for path in sys.argv[1:]:
+    with open(path) as f:
+        iops = json.load(f)["jobs"][0]["read"]["iops"]
+    print(f"{path.rsplit('/', 1)[-1]}: {iops:.0f} IOPS")
+    if not iops > 0:
+        sys.exit(f"zero IOPS in {path}")
+EOF
+}
+
+main() {
+  preflight
+  trap cleanup EXIT
+  OUT=$(mktemp -d "${TMPDIR:-/tmp}/lab-guest-test.XXXXXX")
+  "$HERE/guest.sh" run "$REPO/kernel-scripts/scenarios/smoke-guest.sh" "$OUT" ||
+    fail "guest run failed"
+  local jsons=("$OUT"/fio-*.json)
+  [[ ${#jsons[@]} -ge 5 && -f ${jsons[0]} ]] || fail "expected >= 5 fio JSONs, got ${#jsons[@]}"
+  check_fio_json "${jsons[@]}" || fail "fio JSON check"
+  grep -Eq '^env: (kvm|tcg)$' "$OUT/guest.txt" || fail "guest.txt lacks env"
+  grep -q '^kernel: ' "$OUT/guest.txt" || fail "guest.txt lacks kernel"
+  if pgrep -f '^qemu-system-x86_64 .*lab.accel=' >/dev/null; then
+    fail "a lab qemu is still running"
+  fi
+  echo "PASS: guest smoke ($(sed -n 's/^env: //p' "$OUT/guest.txt"))"
+}
+
+main "$@"

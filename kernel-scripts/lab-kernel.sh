@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# lab-kernel.sh: make, use and tear down real devices for the contention lab.
+#
+#   status                 registry contents; which drivers are native, which need the guest
+#   up SPEC...             make devices: zram:SIZE[:ALGO] | loop:SIZE[:partscan] | cgroup:NAME[:WEIGHT]
+#                          or a file holding such words (one or more a line, # comments)
+#   down [DEV...]          remove the named lab devices, or everything `up` made
+#   run SCENARIO [--quick] run kernel-scripts/scenarios/SCENARIO.sh
+#   cleanup                remove everything in the registry (and the guest VM); idempotent
+#   check DEV              exit 0 if the lab owns DEV, else refuse with exit 2
+#   fill DEV [PATTERN]     write DEV once with fio (random, zero, or compressible %)
+#   iostats DEV 0|1        set queue/iostats, old value recorded and restored by cleanup
+#   sched DEV SCHED        select an I/O scheduler, old one recorded and restored by cleanup
+#   weight CGROUP DEV W    blkio.bfq.weight (BFQ is selected on DEV first)
+#
+# Every command that writes, resizes, resets or removes a device checks the registry
+# first and refuses anything else with exit 2, touching nothing.
+set -euo pipefail
+
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=SCRIPTDIR/common/rc.sh
+. "$KS_DIR/common/rc.sh"
+
+usage() {
+	sed -n '2,17s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	exit "${1:-0}"
+}
+
+need_root() { [ "$(id -u)" -eq 0 ] || { _lab_msg "needs root"; exit 1; }; }
+
+cmd_status() {
+	local d
+	echo "registry: $LAB_REGISTRY"
+	if [ -s "$LAB_REGISTRY" ]; then sed 's/^/  /' "$LAB_REGISTRY"; else echo "  (empty)"; fi
+	echo "drivers:"
+	for d in zram loop brd null_blk dm-mod; do
+		if _driver_native "$d"; then echo "  $d native"; else echo "  $d guest"; fi
+	done
+	if [ -x "$KS_DIR/guest/guest.sh" ]; then echo "guest: available"; else echo "guest: not available yet"; fi
+}
+
+# up_word WORD: make one device, print its name.
+up_word() {
+	local w=$1 kind a b path
+	IFS=: read -r kind a b <<<"$w"
+	case $kind in
+	zram) [ -n "$a" ] || usage 1; _zram_add "$a" "$b" ;;
+	loop)
+		[ -n "$a" ] || usage 1
+		if [ -n "$b" ] && [ "$b" != partscan ]; then _lab_msg "loop: unknown option $b"; exit 1; fi
+		_loop_add "$a" "$b"
+		;;
+	cgroup)
+		[ -n "$a" ] || usage 1
+		path=$(_cgroup_add "$a")
+		if [ -n "$b" ]; then echo "$b" >"$path/blkio.bfq.weight"; fi
+		echo "$path"
+		;;
+	*) _lab_msg "unknown spec word: $w"; exit 1 ;;
+	esac
+}
+
+cmd_up() {
+	local s w
+	[ $# -gt 0 ] || usage 1
+	need_root
+	for s in "$@"; do
+		if [ -f "$s" ]; then
+			# shellcheck disable=SC2013 # words, not lines: several may share a line
+			for w in $(sed 's/#.*//' "$s"); do up_word "$w"; done
+		else
+			up_word "$s"
+		fi
+	done
+}
+
+cmd_down() {
+	local d kind name
+	need_root
+	if [ $# -eq 0 ]; then
+		_cleanup_all
+		return
+	fi
+	for d in "$@"; do
+		case $d in
+		"$LAB_BLKIO"/*) _cgroup_remove "$d" ;;
+		*)
+			read -r kind name <<<"$(_dev_kind "$d")"
+			case $kind in
+			zram) _zram_remove "$name" ;;
+			loop) _lab_require_owned "$name"; _loop_remove "$name" ;;
+			*) _lab_require_owned "$d" ;;
+			esac
+			;;
+		esac
+	done
+}
+
+cmd_run() {
+	local sc=${1:-} quick=0
+	[ -n "$sc" ] || usage 1
+	[ "${2:-}" = --quick ] && quick=1
+	sc=${sc%.sh}
+	[ -f "$KS_DIR/scenarios/$sc.sh" ] || { _lab_msg "no scenario $sc in $KS_DIR/scenarios"; exit 1; }
+	need_root
+	LAB_QUICK=$quick exec bash "$KS_DIR/scenarios/$sc.sh"
+}
+
+main() {
+	local cmd=${1:-}
+	[ $# -gt 0 ] && shift
+	case $cmd in
+	status) cmd_status ;;
+	up) cmd_up "$@" ;;
+	down) cmd_down "$@" ;;
+	run) cmd_run "$@" ;;
+	cleanup) need_root; _cleanup_all ;;
+	check) [ $# -eq 1 ] || usage 1; _lab_require_owned "$1"; echo "$1: owned by the lab" ;;
+	fill) [ $# -ge 1 ] || usage 1; need_root; _fill "$1" "${2:-50}" ;;
+	iostats)
+		if [ $# -ne 2 ] || [[ $2 != [01] ]]; then usage 1; fi
+		need_root; _sysfs_set "$1" iostats "$2"
+		;;
+	sched) [ $# -eq 2 ] || usage 1; need_root; _sched_set "$1" "$2" ;;
+	weight)
+		[ $# -eq 3 ] || usage 1
+		need_root
+		_reg_get cgroup "$1" >/dev/null || _lab_refuse "$1: cgroup not made by the lab"
+		_sched_set "$2" bfq
+		echo "$3" >"$1/blkio.bfq.weight"
+		;;
+	-h | --help | help) usage 0 ;;
+	*) usage 1 ;;
+	esac
+}
+
+main "$@"

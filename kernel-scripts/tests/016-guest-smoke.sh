@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# 016: the guest VM (Debian's kernel under qemu) runs the guest half of the smoke scenario:
+# brd, dm-linear x1 and x5, a thin volume, null_blk and zram, each with non-zero IOPS, and
+# leaves no qemu behind. Skips without root, qemu or a Debian mirror.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+out=$("$here/../guest/test-guest-smoke.sh" 2>&1) || { echo "$out" >&2; exit 1; }
+case $out in
+*"SKIP: "*) echo "SKIP: ${out##*SKIP: }" ;;
+*"PASS: guest smoke"*) echo "guest smoke passed" ;;
+*) echo "$out" >&2; exit 1 ;;
+esac
