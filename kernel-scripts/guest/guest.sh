@@ -24,7 +24,7 @@ MARKER=LAB-GUEST-UP
 
 # Packages for the guest. The kernel package name is resolved from the
 # linux-image-amd64 metapackage so the image tracks Debian's current ABI.
-PKGS=(busybox-static dmsetup libdevmapper1.02.1 fio kmod)
+PKGS=(busybox-static dmsetup libdevmapper1.02.1 fio kmod linux-perf)
 # Modules loaded by /init, dependencies resolved via modules.dep. crc32c_generic
 # must precede libcrc32c/dm-persistent-data (a crypto soft dependency that
 # modules.dep does not list); virtio_pci is not anybody's dependency either.
@@ -196,6 +196,9 @@ build_initramfs() {
   ln -s busybox "$root/bin/sh"          # /init's interpreter; the rest at boot
   copy_with_libs "$stage/sbin/dmsetup" "$root" "$stage" /sbin/dmsetup
   copy_with_libs "$stage/usr/bin/fio" "$root" "$stage" /bin/fio
+  # perf stat around every guest workload (software events under TCG); the libraries come
+  # from the host, which has linux-perf installed (./lab kernel installs it).
+  copy_with_libs "$stage/usr/bin/perf" "$root" "$stage" /bin/perf
   stage_modules "$stage" "$root"
   install -m 0755 "$HERE/init.sh" "$root/init"
   install -m 0755 "$HERE/labmod.sh" "$root/bin/labmod"

@@ -24,11 +24,20 @@ blk_devt() { cat "/sys/class/block/${1#/dev/}/dev"; }
 
 sectors() { blockdev --getsz "$1"; }
 
+# perf stat -x, around each fio run where the guest has perf (software events: TCG exposes no
+# hardware counters); the CSV is perf-NAME.csv beside fio-NAME.json.
+PERF_EVENTS=task-clock,context-switches,cpu-migrations,page-faults
+
 run_fio() {  # name device
   log "fio $1 on $2"
-  fio --name="$1" --filename="$2" --rw=randread --bs=4k --ioengine=psync \
+  if command -v perf >/dev/null 2>&1; then
+    set -- "$1" "$2" perf stat -x, -o "$OUT/perf-$1.csv" -e "$PERF_EVENTS" --
+  fi
+  name=$1 dev=$2
+  shift 2
+  "$@" fio --name="$name" --filename="$dev" --rw=randread --bs=4k --ioengine=psync \
     --direct=1 --numjobs=2 --group_reporting --time_based --runtime="$RUNTIME" \
-    --size="$SPAN" --eta=never --output-format=json --output="$OUT/fio-$1.json"
+    --size="$SPAN" --eta=never --output-format=json --output="$OUT/fio-$name.json"
 }
 
 cleanup() {
