@@ -17,7 +17,7 @@ LAB_STATE=${LAB_STATE:-$REPO/.lab}
 GUEST_DIR=$LAB_STATE/guest            # cache: packages, staging, kernel, initramfs
 RUN_DIR=$LAB_STATE/kernel/guest       # runtime: qemu.pid
 PID_FILE=$RUN_DIR/qemu.pid
-RUN_TIMEOUT=${GUEST_TIMEOUT:-120}     # seconds, hard limit for one guest run
+RUN_TIMEOUT=${GUEST_TIMEOUT:-300}     # seconds, hard limit for one guest run (JVM start-up under TCG is slow)
 PROBE_TIMEOUT=15                      # seconds to wait for the KVM probe marker
 GUEST_MEM=${GUEST_MEM:-1536}          # MiB; brd + thin data live in guest RAM
 MARKER=LAB-GUEST-UP
@@ -288,6 +288,32 @@ probe_kvm() {
   ACCEL=$result
 }
 
+# The bridge for the guest: a jlink'd runtime (cached, keyed by the JDK's release file), the
+# lab's jar, liburing from the host's liburing2 package and the libraries the runtime needs,
+# put in the read-only share as /mnt/in/bridge. Needs LAB_JDK (exported by ./lab) and a built
+# analysis/target/lab.jar; without them the guest runs fio only, and says so.
+stage_bridge() {
+  local in=$1 jdk=${LAB_JDK:-} jar=$REPO/analysis/target/lab.jar jre=$GUEST_DIR/jre lib
+  if [[ -z $jdk || ! -x $jdk/bin/jlink || ! -f $jar || ! -e /usr/lib/x86_64-linux-gnu/liburing.so.2 ]]; then
+    log "no bridge in the guest (needs LAB_JDK, $jar and liburing2)"
+    return 0
+  fi
+  if [[ ! -x $jre/bin/java || "$(cat "$jre.stamp" 2>/dev/null)" != "$(cat "$jdk/release")" ]]; then
+    rm -rf "$jre"
+    "$jdk/bin/jlink" --add-modules java.base,java.management,java.sql,jdk.unsupported \
+      --strip-debug --no-man-pages --no-header-files --compress=zip-6 --output "$jre" >/dev/null
+    cat "$jdk/release" > "$jre.stamp"
+  fi
+  mkdir -p "$in/bridge/lib"
+  cp -a "$jre" "$in/bridge/jre"
+  cp "$jar" "$in/bridge/lab.jar"
+  cp -L /usr/lib/x86_64-linux-gnu/liburing.so.2 "$in/bridge/lib/"
+  while read -r lib; do
+    [[ -f $lib ]] && cp -Ln "$lib" "$in/bridge/lib/"
+  done < <(ldd "$jre/bin/java" "$jre"/lib/*.so "$jre/lib/server/libjvm.so" 2>/dev/null |
+             awk '/=> \// {print $3}' | sort -u)
+}
+
 cmd_run() {
   [[ $# -eq 2 ]] || die "usage: guest.sh run SCRIPT OUTDIR"
   local script=$1 outdir=$2 accel tmp t0 rc
@@ -307,6 +333,7 @@ cmd_run() {
   accel=$ACCEL
   mktmp; tmp=$TMP; mkdir -p "$tmp/in"
   cp "$script" "$tmp/in/script.sh"
+  stage_bridge "$tmp/in"
   t0=$SECONDS
   log "booting ($accel), script $(basename "$script") -> $outdir"
   start_qemu "$accel" "$tmp/in" "$outdir" "$outdir/console.log" ""

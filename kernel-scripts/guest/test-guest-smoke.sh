@@ -46,6 +46,11 @@ main() {
   local jsons=("$OUT"/fio-*.json)
   [[ ${#jsons[@]} -ge 5 && -f ${jsons[0]} ]] || fail "expected >= 5 fio JSONs, got ${#jsons[@]}"
   check_fio_json "${jsons[@]}" || fail "fio JSON check"
+  local bridges=("$OUT"/bridge-*.json)
+  if [[ -f ${bridges[0]} ]]; then       # the bridge ran in the guest too (guest.sh had LAB_JDK)
+    [[ ${#bridges[@]} -ge 2 ]] || fail "bridge JSON for ${#bridges[@]} devices, expected dm-linear5 and thin"
+    check_fio_json "${bridges[@]}" || fail "bridge JSON check"
+  fi
   grep -Eq '^env: (kvm|tcg)$' "$OUT/guest.txt" || fail "guest.txt lacks env"
   grep -q '^kernel: ' "$OUT/guest.txt" || fail "guest.txt lacks kernel"
   if pgrep -f '^qemu-system-x86_64 .*lab.accel=' >/dev/null; then

@@ -40,6 +40,20 @@ run_fio() {  # name device
     --size="$SPAN" --eta=never --output-format=json --output="$OUT/fio-$name.json"
 }
 
+# The lab's bridge on the same device and region, where guest.sh shared it (/mnt/in/bridge):
+# io_uring at iodepth 8, under perf stat like fio; JSON as bridge-NAME.json. Only on the dm
+# devices the host lacks: a JVM takes ~25 s to start under TCG. C1 only, for the same reason.
+BRIDGE=/mnt/in/bridge
+run_bridge() {  # name device
+  [ -x "$BRIDGE/jre/bin/java" ] || return 0
+  log "bridge $1 on $2"
+  printf '[%s]\nrw=randread\nbs=4k\ndirect=1\nioengine=io_uring\niodepth=8\nsize=%s\nruntime=%s\ntime_based=1\n' \
+    "$1" "$SPAN" "$RUNTIME" > "/tmp/bridge-$1.fio"
+  LD_LIBRARY_PATH=$BRIDGE/lib perf stat -x, -o "$OUT/perf-bridge-$1.csv" -e "$PERF_EVENTS" -- \
+    "$BRIDGE/jre/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 \
+    -jar "$BRIDGE/lab.jar" bridge run "/tmp/bridge-$1.fio" --filename "$2" --output "$OUT/bridge-$1.json"
+}
+
 cleanup() {
   set +e
   # Top-down: thin volume, pool, linear stack from the top, then the drivers.
@@ -112,7 +126,9 @@ main() {
   run_fio brd /dev/ram0
   run_fio dm-linear1 /dev/mapper/lab-lin1
   run_fio dm-linear5 "/dev/mapper/lab-lin$DEPTH"
+  run_bridge dm-linear5 "/dev/mapper/lab-lin$DEPTH"
   run_fio thin /dev/mapper/lab-thin
+  run_bridge thin /dev/mapper/lab-thin
   run_fio null_blk /dev/nullb0
   run_fio zram /dev/zram0
   # Pool status after I/O shows the provisioned blocks.

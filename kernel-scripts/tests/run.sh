@@ -16,7 +16,7 @@ if [ $# -gt 0 ]; then tests=("$@"); else tests=("$TESTS_DIR"/[0-9][0-9][0-9]-*.s
 for t in "${tests[@]}"; do
 	name=$(basename "$t" .sh)
 	out=$LOG_DIR/$name.out err=$LOG_DIR/$name.err rc=0
-	timeout 300 bash "$TESTS_DIR/$name.sh" >"$out" 2>"$err" || rc=$?
+	timeout 420 bash "$TESTS_DIR/$name.sh" >"$out" 2>"$err" || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		echo "FAIL $name (exit $rc; stderr: $err)"
 		tail -n 5 "$err" | sed 's/^/    /'
