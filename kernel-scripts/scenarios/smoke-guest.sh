@@ -14,7 +14,7 @@ SPAN=64M                      # region fio touches on every device: same for all
 RD_KB=262144                  # brd size per device, KiB (256 MiB)
 DEPTH=5                       # dm-linear stack depth
 
-log() { echo "smoke: $*"; }
+log() { echo "smoke: [$(cut -d" " -f1 /proc/uptime)s] $*"; }  # guest uptime: how long each step took
 
 # "major:minor" of a dm device by name.
 dm_devt() { dmsetup info -c --noheadings -o major,minor --separator : "$1"; }
@@ -42,7 +42,8 @@ run_fio() {  # name device
 
 # The lab's bridge on the same device and region, where guest.sh shared it (/mnt/in/bridge):
 # io_uring at iodepth 8, under perf stat like fio; JSON as bridge-NAME.json. Only on the dm
-# devices the host lacks: a JVM takes ~25 s to start under TCG. C1 only, for the same reason.
+# devices the host lacks: under TCG the JVM's start-up dominates a run (guest/README.md has the
+# measurement). C1 only, for the same reason: C2 compiles are slow under emulation.
 BRIDGE=/mnt/in/bridge
 run_bridge() {  # name device
   [ -x "$BRIDGE/jre/bin/java" ] || return 0

@@ -19,23 +19,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ "$(id -u)" -eq 0 ] || { echo "$0: needs root (it makes a zram device)" >&2; exit 2; }
-[ -d "$root/results/$id" ] && { echo "$0: results/$id exists; not overwriting it" >&2; exit 2; }
-
-work=$root/results/.$id.partial
-done_ok=0
 # shellcheck source=native-bridge/bench/zram-bench.sh
 . "$here/zram-bench.sh"
-cleanup() {
-	zram_remove
-	[ "$done_ok" -eq 1 ] || rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-rm -rf "$work"
-mkdir -p "$work/raw/jobs"
+run_start "$root" "$id"
 for rw in randwrite randread; do
-	cat >"$work/raw/jobs/$rw.fio" <<JOB
+	cat >"$raw/jobs/$rw.fio" <<JOB
 ; verify=crc32c: $rw of every 4k block of $size, in a random order
 [global]
 rw=$rw
@@ -49,20 +37,20 @@ verify=crc32c
 JOB
 done
 zram_add "$(( $(numfmt --from=iec "${size^^}") + 64 * 1024 * 1024 ))"
-zram_describe | grep -v '^fill' >"$work/raw/device.txt"
+zram_describe | grep -v '^fill' >"$raw/device.txt"
 for rw in randwrite randread; do
-	"$root/lab" bridge run "$work/raw/jobs/$rw.fio" --filename "$dev" --output "$work/raw/$rw.json" \
-		2> >(sed "s#$root/##g" >>"$work/raw/stderr.log")
+	"$root/lab" bridge run "$raw/jobs/$rw.fio" --filename "$dev" --output "$raw/$rw.json" \
+		2> >(sed "s#$root/##g" >>"$raw/stderr.log")
 done
 zram_remove
 
 # field RUN KEY [N]: the Nth value of KEY in RUN's JSON (jobs[].read, .write, .trim come in that order)
-field() { grep -o "\"$2\" : [0-9.]*" "$work/raw/$1.json" | sed -n "${3:-1}p" | awk '{print $3}'; }
+field() { grep -o "\"$2\" : [0-9.]*" "$raw/$1.json" | sed -n "${3:-1}p" | awk '{print $3}'; }
 {
 	echo "# verify=crc32c through the bridge on zram"
 	echo
 	echo '```'
-	cat "$work/raw/device.txt"
+	cat "$raw/device.txt"
 	echo '```'
 	echo
 	echo "| run | I/Os | IOPS | verify mismatches | blocks without a header |"
@@ -77,6 +65,5 @@ field() { grep -o "\"$2\" : [0-9.]*" "$work/raw/$1.json" | sed -n "${3:-1}p" | a
 	echo
 	echo "Reproduce: \`$cmdline\`"
 } >"$work/NOTEBOOK.md"
-mv "$work" "$root/results/$id"
-done_ok=1
+run_commit "$root" "$id"
 cat "$root/results/$id/NOTEBOOK.md"

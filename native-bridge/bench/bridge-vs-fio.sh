@@ -38,23 +38,9 @@ done
 [ "$(id -u)" -eq 0 ] || { echo "$0: needs root (it makes a zram device)" >&2; exit 2; }
 command -v fio >/dev/null || { echo "$0: needs fio (apt-get install fio)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "$0: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
-[ -d "$root/results/$id" ] && { echo "$0: results/$id exists; not overwriting it" >&2; exit 2; }
-
-work=$root/results/.$id.partial
-raw=$work/raw
-done_ok=0
 # shellcheck source=native-bridge/bench/zram-bench.sh
 . "$here/zram-bench.sh"
-
-cleanup() {
-	zram_remove
-	[ "$done_ok" -eq 1 ] || rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-rm -rf "$work"
-mkdir -p "$raw/jobs"
+run_start "$root" "$id"
 zram_add "$size"
 echo "$0: filling $dev ($size, half-compressible)" >&2
 zram_fill "$raw/fill-fio.json"
@@ -124,6 +110,5 @@ done
 
 zram_remove
 "$root/lab" bench report bridge-vs-fio "$work" --command "$cmdline"
-mv "$work" "$root/results/$id"
-done_ok=1
+run_commit "$root" "$id"
 echo "$0: wrote results/$id" >&2

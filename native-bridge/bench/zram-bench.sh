@@ -7,6 +7,11 @@
 #   zram_fill FILE    fills $dev with half-compressible data (fio), JSON to FILE
 #   zram_describe     device facts for a results folder, on stdout
 #   zram_remove       resets (retrying while EBUSY) and hot-removes it; safe to call twice
+#
+# and the run folder every benchmark writes, complete or not at all:
+#   run_start ROOT ID  refuses an existing results/ID; sets $work (results/.ID.partial) and
+#                      $raw, and traps EXIT to remove the device and any unfinished $work
+#   run_commit ROOT ID moves $work into place as results/ID
 
 zram=""
 dev=""
@@ -45,4 +50,28 @@ zram_remove() {
 	done
 	echo "$zram" >/sys/class/zram-control/hot_remove || echo "could not remove zram$zram" >&2
 	zram=""
+}
+
+work=""
+raw=""
+run_done=0
+
+run_start() {
+	[ ! -d "$1/results/$2" ] || { echo "results/$2 exists; not overwriting it" >&2; exit 2; }
+	work=$1/results/.$2.partial
+	raw=$work/raw
+	trap run_cleanup EXIT
+	trap 'exit 130' INT TERM
+	rm -rf "$work"
+	mkdir -p "$raw/jobs"
+}
+
+run_cleanup() {
+	zram_remove
+	[ "$run_done" -eq 1 ] || [ -z "$work" ] || rm -rf "$work"
+}
+
+run_commit() {
+	mv "$work" "$1/results/$2"
+	run_done=1
 }

@@ -98,8 +98,9 @@ public final class UringEngine implements BridgeEngine {
      * The ring as fio 3.33's io_uring engine sets it up: COOP_TASKRUN (no IPI to the submitter
      * for each completion the io-wq workers post) and SINGLE_ISSUER | DEFER_TASKRUN (completion
      * task work runs when the issuer reaps), dropping those a kernel refuses with EINVAL in fio's
-     * order. The caller's thread becomes the ring's only issuer. Without these flags every zram
-     * completion interrupts the submitter (measured: about half of fio's IOPS at iodepth 32).
+     * order. The caller's thread becomes the ring's only issuer. Without these flags each
+     * completion an io-wq worker posts interrupts the submitter with task work; fio sets them for
+     * the same reason.
      */
     private static IoUring initAsFio(int entries, int setup) throws BridgeIoException {
         int extra = Liburing.IORING_SETUP_COOP_TASKRUN | Liburing.IORING_SETUP_SINGLE_ISSUER
