@@ -2,16 +2,20 @@
 # lab-kernel.sh: make, use and tear down real devices for the contention lab.
 #
 #   status                 registry contents; which drivers are native, which need the guest
-#   up SPEC...             make devices: zram:SIZE[:ALGO] | loop:SIZE[:partscan] | cgroup:NAME[:WEIGHT]
+#   up SPEC...             make devices: zram:SIZE[:ALGO] | loop:SIZE[:partscan] | nullb:SIZE
+#                          | cgroup:NAME[:WEIGHT]
 #                          or a file holding such words (one or more a line, # comments)
 #   down [DEV...]          remove the named lab devices, or everything `up` made
-#   run SCENARIO [--quick] run kernel-scripts/scenarios/SCENARIO.sh
+#   run SCENARIO [--quick] [--flamegraph]
+#                          run kernel-scripts/scenarios/SCENARIO.sh; --flamegraph adds a
+#                          perf record -e cpu-clock -g run and an SVG per workload
 #   cleanup                remove everything in the registry (and the guest VM); idempotent
 #   check DEV              exit 0 if the lab owns DEV, else refuse with exit 2
 #   fill DEV [PATTERN]     write DEV once with fio (random, zero, or compressible %)
 #   iostats DEV 0|1        set queue/iostats, old value recorded and restored by cleanup
 #   sched DEV SCHED        select an I/O scheduler, old one recorded and restored by cleanup
-#   weight CGROUP DEV W    blkio.bfq.weight (BFQ is selected on DEV first)
+#   weight CGROUP DEV W    select BFQ on DEV, then weight CGROUP: blkio.bfq.weight (v1),
+#                          io.bfq.weight (v2), io.weight (v2 without BFQ)
 #
 # Every command that writes, resizes, resets or removes a device checks the registry
 # first and refuses anything else with exit 2, touching nothing.
@@ -22,7 +26,7 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$KS_DIR/common/rc.sh"
 
 usage() {
-	sed -n '2,17s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	sed -n '2,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 	exit "${1:-0}"
 }
 
@@ -37,6 +41,8 @@ cmd_status() {
 		if _driver_native "$d"; then echo "  $d native"; else echo "  $d guest"; fi
 	done
 	if [ -x "$KS_DIR/guest/guest.sh" ]; then echo "guest: available"; else echo "guest: not available yet"; fi
+	echo "cgroup: v$LAB_CG_VER at $LAB_BLKIO"
+	_partial_runs | sed 's/^/unfinished run folder (in progress, or a run that died): /'
 }
 
 # up_word WORD: make one device, print its name.
@@ -50,10 +56,11 @@ up_word() {
 		if [ -n "$b" ] && [ "$b" != partscan ]; then _lab_msg "loop: unknown option $b"; exit 1; fi
 		_loop_add "$a" "$b"
 		;;
+	nullb) [ -n "$a" ] || usage 1; _nullb_add "$a" ;;
 	cgroup)
 		[ -n "$a" ] || usage 1
 		path=$(_cgroup_add "$a")
-		if [ -n "$b" ]; then echo "$b" >"$path/blkio.bfq.weight"; fi
+		if [ -n "$b" ]; then _cgroup_set_weight "$path" "$b"; fi
 		echo "$path"
 		;;
 	*) _lab_msg "unknown spec word: $w"; exit 1 ;;
@@ -89,6 +96,7 @@ cmd_down() {
 			case $kind in
 			zram) _zram_remove "$name" ;;
 			loop) _lab_require_owned "$name"; _loop_remove "$name" ;;
+			nullb) _nullb_remove "$name" ;;
 			*) _lab_require_owned "$d" ;;
 			esac
 			;;
@@ -97,13 +105,20 @@ cmd_down() {
 }
 
 cmd_run() {
-	local sc=${1:-} quick=0
+	local sc=${1:-} quick=0 flame=${LAB_FLAMEGRAPH:-0} a
 	[ -n "$sc" ] || usage 1
-	[ "${2:-}" = --quick ] && quick=1
+	shift
+	for a in "$@"; do
+		case $a in
+		--quick) quick=1 ;;
+		--flamegraph) flame=1 ;;
+		*) _lab_msg "run: unknown option $a"; usage 1 ;;
+		esac
+	done
 	sc=${sc%.sh}
 	[ -f "$KS_DIR/scenarios/$sc.sh" ] || { _lab_msg "no scenario $sc in $KS_DIR/scenarios"; exit 1; }
 	need_root
-	LAB_QUICK=$quick exec bash "$KS_DIR/scenarios/$sc.sh"
+	LAB_QUICK=$quick LAB_FLAMEGRAPH=$flame exec bash "$KS_DIR/scenarios/$sc.sh"
 }
 
 main() {
@@ -125,9 +140,7 @@ main() {
 	weight)
 		[ $# -eq 3 ] || usage 1
 		need_root
-		_reg_get cgroup "$1" >/dev/null || _lab_refuse "$1: cgroup not made by the lab"
-		_sched_set "$2" bfq
-		echo "$3" >"$1/blkio.bfq.weight"
+		_cgroup_weight "$1" "$2" "$3"
 		;;
 	-h | --help | help) usage 0 ;;
 	*) usage 1 ;;

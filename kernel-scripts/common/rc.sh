@@ -10,7 +10,9 @@
 # Registry: one line per object the lab made or changed, "kind<TAB>name<TAB>detail":
 #   zram    zram3                                   -              (index hot-added by the lab)
 #   loop    /dev/loop5                              <backing file under $LAB_STATE/kernel/loop>
-#   cgroup  /sys/fs/cgroup/blkio/lab-x              -
+#   nullb   nullb1                                  <configfs dir /sys/kernel/config/nullb/lab-*>
+#   cgroup  /sys/fs/cgroup/blkio/lab-x              -              (v1; v2: /sys/fs/cgroup/lab-x)
+#   subtree /sys/fs/cgroup/cgroup.subtree_control   io             (v2: +io enabled by the lab)
 #   sysfs   /sys/block/loop5/queue/iostats          <old value>
 #   sched   /sys/block/loop5/queue/scheduler        <old scheduler>
 # Lines are appended in creation order; cleanup undoes them in reverse order.
@@ -19,7 +21,16 @@ LAB_ROOT=${LAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 LAB_STATE=${LAB_STATE:-$LAB_ROOT/.lab}
 LAB_KDIR=$LAB_STATE/kernel
 LAB_REGISTRY=$LAB_KDIR/registry
-LAB_BLKIO=${LAB_BLKIO:-/sys/fs/cgroup/blkio}
+LAB_NULLB=${LAB_NULLB:-/sys/kernel/config/nullb}
+# The cgroup hierarchy with the io controller: v1 blkio where it is mounted, else the v2
+# root (LAB_CGROUP2) where its cgroup.controllers lists io. LAB_BLKIO forces a v1 path.
+if [ -n "${LAB_BLKIO:-}" ]; then
+	LAB_CG_VER=1
+elif [ -d /sys/fs/cgroup/blkio ]; then
+	LAB_BLKIO=/sys/fs/cgroup/blkio LAB_CG_VER=1
+else
+	LAB_BLKIO=${LAB_CGROUP2:-/sys/fs/cgroup} LAB_CG_VER=2
+fi
 export LAB_ROOT LAB_STATE
 
 # ---------------------------------------------------------------- messages, predicates
@@ -74,11 +85,23 @@ _have_driver() {
 	done
 }
 
-_have_blkio() {
-	[ -d "$LAB_BLKIO" ] || _skip "blkio cgroup v1 is not mounted at $LAB_BLKIO"
+# _have_cgroup_io: the io controller is usable (v1 blkio mounted, or v2 listing io).
+_have_cgroup_io() {
+	if [ "$LAB_CG_VER" = 1 ]; then
+		[ -d "$LAB_BLKIO" ] || _skip "blkio cgroup v1 is not mounted at $LAB_BLKIO"
+	else
+		grep -qw io "$LAB_BLKIO/cgroup.controllers" 2>/dev/null ||
+			_skip "neither blkio (v1) nor cgroup v2 with the io controller at $LAB_BLKIO"
+	fi
 }
 
 # ---------------------------------------------------------------- registry
+
+# _reg_lock: take the registry lock on fd 9. Where there is no flock (Debian's busybox-static,
+# i.e. the guest, where one script runs at a time) the lock is skipped.
+_reg_lock() {
+	if command -v flock >/dev/null 2>&1; then flock 9; fi
+}
 
 _reg_init() {
 	mkdir -p "$LAB_KDIR/loop"
@@ -89,7 +112,7 @@ _reg_init() {
 _reg_add() {
 	_reg_init
 	(
-		flock 9
+		_reg_lock
 		printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$LAB_REGISTRY"
 	) 9>"$LAB_REGISTRY.lock"
 }
@@ -98,7 +121,7 @@ _reg_add() {
 _reg_del() {
 	[ -e "$LAB_REGISTRY" ] || return 0
 	(
-		flock 9
+		_reg_lock
 		awk -F'\t' -v k="$1" -v n="$2" '!($1 == k && $2 == n)' "$LAB_REGISTRY" >"$LAB_REGISTRY.new"
 		mv "$LAB_REGISTRY.new" "$LAB_REGISTRY"
 	) 9>"$LAB_REGISTRY.lock"
@@ -118,6 +141,7 @@ _dev_kind() {
 	case $d in
 	/dev/zram[0-9]* | zram[0-9]*) echo "zram ${d#/dev/}" ;;
 	/dev/loop[0-9]* | loop[0-9]*) echo "loop /dev/${d#/dev/}" ;;
+	/dev/nullb[0-9]* | nullb[0-9]* | /dev/labnb* | labnb*) echo "nullb ${d#/dev/}" ;;
 	/dev/mapper/*) echo "dm ${d#/dev/mapper/}" ;;
 	/dev/dm-[0-9]* | dm-[0-9]*)
 		local n=${d#/dev/}
@@ -149,11 +173,17 @@ _lab_require_owned() {
 		[ "$bf" = "$detail" ] || _lab_refuse "$dev: backing file '${bf:-none}' is not the lab's '$detail'"
 		case $bf in "$LAB_KDIR"/loop/*) ;; *) _lab_refuse "$dev: backing file $bf is outside $LAB_KDIR/loop" ;; esac
 		;;
+	nullb)
+		detail=$(_reg_get nullb "$name") || _lab_refuse "$dev: null_blk device not made by the lab (not in $LAB_REGISTRY)"
+		case $detail in "$LAB_NULLB"/labnb*) ;; *) _lab_refuse "$dev: configfs dir $detail is not a lab one" ;; esac
+		[ "$name" = "${detail##*/}" ] || [ "$(cat "$detail/index" 2>/dev/null)" = "${name#nullb}" ] ||
+			_lab_refuse "$dev: $detail no longer backs $name"
+		;;
 	dm)
 		_reg_get dm "$name" >/dev/null || _lab_refuse "$dev: dm device $name has no lab uuid and is not in $LAB_REGISTRY"
 		;;
 	*)
-		_lab_refuse "$dev: not a device the lab makes (zram, loop, dm) and not in $LAB_REGISTRY"
+		_lab_refuse "$dev: not a device the lab makes (zram, loop, nullb, dm) and not in $LAB_REGISTRY"
 		;;
 	esac
 	if _dev_mounted "$dev"; then _lab_refuse "$dev: mounted or in use as swap"; fi
@@ -226,10 +256,50 @@ _loop_remove() {
 	file=$(_reg_get loop "$dev") || _lab_refuse "$dev: loop device not attached by the lab (not in $LAB_REGISTRY)"
 	if [ -e "/sys/block/${dev#/dev/}/loop/backing_file" ]; then
 		_lab_require_owned "$dev"
-		losetup -d "$dev"
+		losetup -d "$dev" || { _lab_msg "$dev: losetup -d failed; registry line kept"; return 1; }
 	fi
 	case $file in "$LAB_KDIR"/loop/*) rm -f "$file" ;; esac
 	_reg_del loop "$dev"
+}
+
+# ---------------------------------------------------------------- null_blk
+
+# _nullb_add SIZE: a null_blk device through configfs (separate from the module's own
+# nr_devices ones), blk-mq, 4k blocks; print its node. The configfs item is labnbXXXXXX; the
+# kernel names the disk after the item (newer kernels) or nullb<index> (older ones).
+# SIZE in MiB (suffix M or G accepted).
+_nullb_add() {
+	local size=$1 mb dir idx name
+	[ -d "$LAB_NULLB" ] || { _lab_msg "no null_blk configfs at $LAB_NULLB (modprobe null_blk; mount configfs)"; return 1; }
+	case $size in *G) mb=$((${size%G} * 1024)) ;; *M) mb=${size%M} ;; *) mb=$size ;; esac
+	[[ $mb =~ ^[0-9]+$ ]] || { _lab_msg "nullb: bad size $size"; return 1; }
+	_reg_init
+	dir=$(mktemp -d -u "$LAB_NULLB/labnbXXXXXX")
+	mkdir "$dir"
+	_reg_add nullb "${dir##*/}" "$dir"
+	echo "$mb" >"$dir/size"
+	echo 4096 >"$dir/blocksize"
+	echo 2 >"$dir/queue_mode"
+	echo 1 >"$dir/power"
+	name=${dir##*/}
+	if [ ! -e "/sys/block/$name" ]; then
+		idx=$(cat "$dir/index")
+		name=nullb$idx
+		_reg_del nullb "${dir##*/}"
+		_reg_add nullb "$name" "$dir"
+	fi
+	echo "/dev/$name"
+}
+
+_nullb_remove() {
+	local name=${1#/dev/} dir
+	dir=$(_reg_get nullb "$name") || _lab_refuse "$name: null_blk device not made by the lab (not in $LAB_REGISTRY)"
+	if [ -d "$dir" ]; then
+		_lab_require_owned "/dev/$name"
+		# under `||` in cleanup set -e is off: fail explicitly, keeping the registry line
+		{ echo 0 >"$dir/power" && rmdir "$dir"; } || { _lab_msg "$name: could not remove $dir"; return 1; }
+	fi
+	_reg_del nullb "$name"
 }
 
 # _loop_orphans: lab backing files attached to a loop device but missing from the
@@ -280,25 +350,83 @@ _restore() {
 	_reg_del "$kind" "$path"
 }
 
-# _cgroup_add NAME: make $LAB_BLKIO/lab-NAME, print its path.
+# _cgroup_io_enable: v2 only: make the io controller available to children of the root
+# (+io in cgroup.subtree_control), recorded so cleanup takes it away again (-io) only if
+# the lab was the one that added it.
+_cgroup_io_enable() {
+	local ctl=$LAB_BLKIO/cgroup.subtree_control
+	[ "$LAB_CG_VER" = 2 ] || return 0
+	grep -qw io "$ctl" && return 0
+	grep -qw io "$LAB_BLKIO/cgroup.controllers" || { _lab_msg "cgroup v2 at $LAB_BLKIO has no io controller"; return 1; }
+	_reg_add subtree "$ctl" io
+	echo +io >"$ctl"
+}
+
+# _cgroup_add NAME: make $LAB_BLKIO/lab-NAME (v1 blkio or v2 with +io), print its path.
 _cgroup_add() {
 	local path=$LAB_BLKIO/lab-$1
+	_cgroup_io_enable
 	mkdir "$path"
 	_reg_add cgroup "$path" -
 	echo "$path"
 }
 
+# _cgroup_weight_file CGROUP: the file that takes a proportional weight. BFQ's own
+# (v1 blkio.bfq.weight, v2 io.bfq.weight) when BFQ is loaded; v2 io.weight (iocost) else.
+_cgroup_weight_file() {
+	local cg=$1
+	if [ "$LAB_CG_VER" = 1 ]; then echo "$cg/blkio.bfq.weight"
+	elif [ -e "$cg/io.bfq.weight" ]; then echo "$cg/io.bfq.weight"
+	else echo "$cg/io.weight"
+	fi
+}
+
+# _cgroup_set_weight CGROUP W: the default weight of a lab cgroup (1..1000; BFQ takes 1..1000,
+# iocost 1..10000).
+_cgroup_set_weight() {
+	local cg=$1 w=$2 f
+	_reg_get cgroup "$cg" >/dev/null || _lab_refuse "$cg: cgroup not made by the lab"
+	if ! [[ $w =~ ^[0-9]+$ ]] || [ "$w" -lt 1 ] || [ "$w" -gt 1000 ]; then
+		_lab_msg "weight must be 1..1000: $w"
+		return 1
+	fi
+	f=$(_cgroup_weight_file "$cg")
+	case $f in */io.weight) echo "default $w" >"$f" ;; *) echo "$w" >"$f" ;; esac
+}
+
+# _cgroup_weight CGROUP DEV W: select BFQ on the lab device DEV, then weight CGROUP.
+_cgroup_weight() {
+	_reg_get cgroup "$1" >/dev/null || _lab_refuse "$1: cgroup not made by the lab"
+	_sched_set "$2" bfq
+	_cgroup_set_weight "$1" "$3"
+}
+
 _cgroup_remove() {
-	local path=$1 pid
+	local path=$1 pid i
 	_reg_get cgroup "$path" >/dev/null || _lab_refuse "$path: cgroup not made by the lab"
-	case $path in "$LAB_BLKIO"/lab-*) ;; *) _lab_refuse "$path: not a lab-* blkio cgroup" ;; esac
-	if [ -d "$path" ]; then
+	case $path in "$LAB_BLKIO"/lab-*) ;; *) _lab_refuse "$path: not a lab-* cgroup under $LAB_BLKIO" ;; esac
+	# Move every task to the root, then rmdir; retried, because a task forked meanwhile (or
+	# one still exiting, under v2) keeps the cgroup busy for a moment. Callers run this
+	# under `||`, where set -e is off: every failure returns explicitly.
+	for i in $(seq 1 50); do
+		[ -d "$path" ] || break
 		while read -r pid; do
 			echo "$pid" >"$LAB_BLKIO/cgroup.procs" 2>/dev/null || true
 		done <"$path/cgroup.procs"
-		rmdir "$path"
-	fi
+		rmdir "$path" 2>/dev/null && break
+		[ "$i" -eq 50 ] && { _lab_msg "$path: still busy after 10 s"; return 1; }
+		sleep 0.2
+	done
 	_reg_del cgroup "$path"
+}
+
+# _subtree_restore CTL: take away the controller the lab enabled in CTL (v2 subtree_control).
+_subtree_restore() {
+	local ctl=$1 c
+	c=$(_reg_get subtree "$ctl") || return 0
+	case $ctl in */cgroup.subtree_control) ;; *) _lab_refuse "$ctl: not a cgroup.subtree_control" ;; esac
+	if [ -e "$ctl" ]; then echo "-$c" >"$ctl" 2>/dev/null || _lab_msg "could not take $c away from $ctl (still in use?)"; fi
+	_reg_del subtree "$ctl"
 }
 
 # ---------------------------------------------------------------- cleanup
@@ -319,12 +447,23 @@ _guest_stop() {
 	rm -f "$pidf"
 }
 
+# _partial_runs: run folders still named .partial (a run in progress, or one that died).
+# Status and cleanup name them; nothing here deletes results.
+_partial_runs() {
+	local d
+	for d in "${LAB_RESULTS:-$LAB_ROOT/results}"/*.partial; do
+		if [ -d "$d" ]; then echo "$d"; fi
+	done
+}
+
 # _remove_entry KIND NAME: undo one registry line.
 _remove_entry() {
 	case $1 in
 	zram) _zram_remove "$2" ;;
 	loop) _loop_remove "$2" ;;
+	nullb) _nullb_remove "$2" ;;
 	cgroup) _cgroup_remove "$2" ;;
+	subtree) _subtree_restore "$2" ;;
 	sysfs | sched) _restore "$1" "$2" ;;
 	*) _lab_msg "unknown registry kind $1 ($2); dropping the line"; _reg_del "$1" "$2" ;;
 	esac
@@ -334,6 +473,7 @@ _remove_entry() {
 _cleanup_all() {
 	local kind name detail rc=0 d
 	_guest_stop
+	_partial_runs | sed 's/^/lab-kernel: kept (a run in progress or one that died; results are never deleted): /' >&2
 	for d in $(_loop_orphans); do
 		_reg_get loop "$d" >/dev/null || _reg_add loop "$d" "$(cat "/sys/block/${d#/dev/}/loop/backing_file")"
 	done
@@ -425,4 +565,54 @@ _counted() {
 	_blk_snap "$dev" "$out/$name.before"
 	perf stat -x, -o "$out/$name.perf.csv" -e "$events" "${r[@]}" -- "$@"
 	_blk_snap "$dev" "$out/$name.after"
+}
+
+# _stack_collapse: perf script (-F comm,tid,ip,sym,dso, callchains) on stdin to collapsed
+# stacks on stdout, "comm;root;...;leaf COUNT", one line per distinct stack, sorted. Kernel
+# frames get the suffix _[k] (flamegraph.pl's convention); offsets (+0x..) are dropped; an
+# unresolved frame is named by its object, [unknown] if none.
+_stack_collapse() {
+	awk '
+	function flush() { if (comm != "") { count[comm stack]++ } comm = ""; stack = "" }
+	/^[^ \t]/ { flush(); comm = $0; sub(/[ \t]+[0-9]+[ \t]*$/, "", comm); gsub(/;/, ":", comm); next }
+	/^[ \t]*$/ { flush(); next }
+	{
+		dso = $NF; sym = ""
+		for (i = 2; i < NF; i++) sym = sym (i > 2 ? " " : "") $i
+		sub(/\+0x[0-9a-f]+$/, "", sym)
+		if (sym == "" || sym == "[unknown]") { sym = dso; sub(/^\(/, "", sym); sub(/\)$/, "", sym); n = split(sym, p, "/"); sym = (p[n] ~ /^\[/) ? p[n] : "[" p[n] "]" }
+		if (dso == "([kernel.kallsyms])") sym = sym "_[k]"
+		gsub(/;/, ":", sym)
+		stack = ";" sym stack
+	}
+	END { flush(); for (s in count) print s, count[s] }' | LC_ALL=C sort
+}
+
+# _kernel_flamegraph OUT NAME CMD...: when LAB_FLAMEGRAPH=1, run CMD once more under
+# `perf record -e cpu-clock -g -a` (system-wide: the kernel's work for the I/O happens in
+# the submitting task, in io_uring workers and in interrupts) and write NAME.kernel.collapsed
+# and, via `lab flamegraph`, NAME.kernel.svg. A separate run, so sampling never perturbs the
+# perf stat counters. Where perf cannot record, NAME.kernel-flamegraph-missing.txt says why;
+# it never fails the scenario.
+_kernel_flamegraph() {
+	local out=$1 name=$2 data err
+	shift 2
+	[ "${LAB_FLAMEGRAPH:-0}" = 1 ] || return 0
+	data=$(mktemp "${TMPDIR:-/tmp}/lab-perf.XXXXXX")
+	err=$out/$name.kernel-flamegraph-missing.txt
+	if ! perf record -q -e cpu-clock -F 999 -g -a -o "$data" -- "$@" >/dev/null 2>"$err.log"; then
+		{ echo "perf record -e cpu-clock -g -a failed here:"; cat "$err.log"; } >"$err"
+		rm -f "$data" "$err.log"
+		return 0
+	fi
+	rm -f "$err.log"
+	perf script -i "$data" -F comm,tid,ip,sym,dso 2>/dev/null | _stack_collapse >"$out/$name.kernel.collapsed"
+	rm -f "$data"
+	if [ ! -s "$out/$name.kernel.collapsed" ]; then
+		echo "perf record ran but perf script gave no call chains" >"$err"
+		return 0
+	fi
+	"$LAB_ROOT/lab" flamegraph "$out/$name.kernel.collapsed" "$out/$name.kernel.svg" \
+		--title "$name: perf record -e cpu-clock -g -a (kernel frames _[k])" 2>/dev/null ||
+		echo "lab flamegraph could not render $name.kernel.collapsed" >"$err"
 }

@@ -24,12 +24,12 @@ MARKER=LAB-GUEST-UP
 
 # Packages for the guest. The kernel package name is resolved from the
 # linux-image-amd64 metapackage so the image tracks Debian's current ABI.
-PKGS=(busybox-static dmsetup libdevmapper1.02.1 fio kmod linux-perf)
+PKGS=(busybox-static bash-static dmsetup libdevmapper1.02.1 fio kmod linux-perf)
 # Modules loaded by /init, dependencies resolved via modules.dep. crc32c_generic
 # must precede libcrc32c/dm-persistent-data (a crypto soft dependency that
 # modules.dep does not list); virtio_pci is not anybody's dependency either.
 BASE_MODS=(virtio_pci 9pnet_virtio 9p configfs crc32c_generic libcrc32c
-  dm-mod dm-bufio dm-persistent-data dm-thin-pool zsmalloc)
+  dm-mod dm-bufio dm-persistent-data dm-thin-pool zsmalloc bfq)
 # Modules that take parameters: shipped, but loaded by the scenario via
 # `labmod NAME params...` (their dependencies are loaded by /init).
 PARAM_MODS=(brd null_blk zram)
@@ -94,28 +94,40 @@ download_pkgs() {
     die "apt-get download failed for: $kpkg ${PKGS[*]}"
 }
 
-# One line per .deb: "Package Version" — the cache key.
+# The scripts that shape the image (module list, /init): part of the cache key.
+scripts_stamp() {
+  echo "lab-guest-scripts $(cat "$HERE/guest.sh" "$HERE/init.sh" "$HERE/labmod.sh" | sha256sum | cut -c1-16)"
+}
+
+# One line per .deb: "Package Version", plus the scripts' hash — the cache key.
 pkg_stamp() {
   local deb
-  for deb in "$1"/*.deb; do
-    echo "$(dpkg-deb -f "$deb" Package) $(dpkg-deb -f "$deb" Version)"
-  done | sort
+  {
+    for deb in "$1"/*.deb; do
+      echo "$(dpkg-deb -f "$deb" Package) $(dpkg-deb -f "$deb" Version)"
+    done
+    scripts_stamp
+  } | sort
 }
 
 # Candidate versions, without downloading, so a warm cache costs no network.
 candidate_stamp() {
-  local kpkg
+  local kpkg pol
   kpkg=$(kernel_pkg)
   # One apt-cache call: it costs about a second each.
-  apt-cache policy "$kpkg" "${PKGS[@]}" |
-    awk '/^[^ ]/ {p = $1; sub(/:$/, "", p)} /Candidate:/ {print p, $2}' | sort
+  pol=$(apt-cache policy "$kpkg" "${PKGS[@]}") || return 1
+  {
+    awk '/^[^ ]/ {p = $1; sub(/:$/, "", p)} /Candidate:/ {print p, $2}' <<<"$pol"
+    scripts_stamp
+  } | sort
 }
 
 cache_fresh() {
   [[ -f $GUEST_DIR/stamp && -f $GUEST_DIR/vmlinuz && -f $GUEST_DIR/initramfs.cpio ]] ||
     return 1
   local want
-  want=$(candidate_stamp 2>/dev/null) || return 0   # no apt metadata: keep cache
+  # no apt metadata: keep the cache if the scripts are unchanged
+  want=$(candidate_stamp 2>/dev/null) || { grep -qxF "$(scripts_stamp)" "$GUEST_DIR/stamp"; return; }
   [[ $want == "$(cat "$GUEST_DIR/stamp")" ]]
 }
 
@@ -194,6 +206,8 @@ build_initramfs() {
   mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,run,mnt/in,mnt/out,lib64}
   install -m 0755 "$stage/bin/busybox" "$root/bin/busybox"
   ln -s busybox "$root/bin/sh"          # /init's interpreter; the rest at boot
+  # bash for the host's kernel-scripts (common/rc.sh), shared as /mnt/in/ks by `run`
+  install -m 0755 "$stage/bin/bash-static" "$root/bin/bash"
   copy_with_libs "$stage/sbin/dmsetup" "$root" "$stage" /sbin/dmsetup
   copy_with_libs "$stage/usr/bin/fio" "$root" "$stage" /bin/fio
   # perf stat around every guest workload (software events under TCG); the libraries come
@@ -333,6 +347,9 @@ cmd_run() {
   accel=$ACCEL
   mktmp; tmp=$TMP; mkdir -p "$tmp/in"
   cp "$script" "$tmp/in/script.sh"
+  # the kernel-scripts themselves, so a guest script can run the host's tests (under bash)
+  mkdir -p "$tmp/in/ks"
+  cp -r "$REPO/kernel-scripts/common" "$REPO/kernel-scripts/tests" "$REPO/kernel-scripts/lab-kernel.sh" "$tmp/in/ks/"
   stage_bridge "$tmp/in"
   t0=$SECONDS
   log "booting ($accel), script $(basename "$script") -> $outdir"

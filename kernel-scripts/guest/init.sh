@@ -9,6 +9,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm /tmp
+ln -s /proc/self/fd /dev/fd   # bash's process substitution; no udev to make it
 mount -t tmpfs tmpfs /tmp
 
 arg() { tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1; }

@@ -9,6 +9,7 @@
 # scenarios/smoke-guest.sh exist, else the run folder says why they were skipped.
 #
 # Environment: LAB_QUICK=1 (2 s runs, 256 MiB zram), LAB_RESULTS (default <repo>/results),
+# LAB_FLAMEGRAPH=1 (one more run of each under perf record: raw/<dev>.<tool>.kernel.svg),
 # LAB_NO_GUEST=1 (skip the guest part), LAB_REPEATS (perf stat -r, default 1),
 # LAB_BRIDGE_STATE (the bridge's build state, default LAB_STATE).
 set -euo pipefail
@@ -27,10 +28,12 @@ RUN_ID=kernel-smoke-$(date -u +%Y%m%dT%H%M%SZ)
 OUT=$RESULTS/$RUN_ID.partial
 RAW=$OUT/raw
 MADE=()
+FLAME_TMP=$(mktemp -d)
 
 teardown() {
 	local rc=$? i
 	trap - EXIT INT TERM
+	rm -rf "$FLAME_TMP"
 	for ((i = ${#MADE[@]} - 1; i >= 0; i--)); do
 		(_remove_entry "${MADE[i]%% *}" "${MADE[i]#* }") || rc=1
 	done
@@ -75,6 +78,11 @@ run_pair() {
 		env LAB_STATE="$BRIDGE_STATE" "$LAB_ROOT/lab" bridge run "$RAW/job.fio" --filename "$dev" --output "$RAW/$name.bridge.json"
 	_counted "$RAW" "$name.fio" "$dev" "$REPEATS" \
 		fio --output-format=json --output="$RAW/$name.fio.json" --filename="$dev" "$RAW/job.fio"
+	# LAB_FLAMEGRAPH=1 (run --flamegraph): one more run of each under perf record
+	_kernel_flamegraph "$RAW" "$name.bridge" \
+		env LAB_STATE="$BRIDGE_STATE" "$LAB_ROOT/lab" bridge run "$RAW/job.fio" --filename "$dev" --output "$FLAME_TMP/$name.bridge.json"
+	_kernel_flamegraph "$RAW" "$name.fio" \
+		fio --output-format=json --output="$FLAME_TMP/$name.fio.json" --filename="$dev" "$RAW/job.fio"
 }
 
 # build the bridge before anything is timed
@@ -117,6 +125,7 @@ cat >"$OUT/manifest.json" <<EOF
   "cpus": $(nproc),
   "perf_events": "$(_perf_probe)",
   "perf_repeats": $REPEATS,
+  "kernel_flamegraphs": $([ "${LAB_FLAMEGRAPH:-0}" = 1 ] && echo true || echo false),
   "devices": {"zram": "/dev/$zram", "loop": "$loop"},
   "environment": {"zram": "native", "loop": "native"$([ -n "$guest_env" ] && echo ", \"dm-linear-x5-over-brd\": \"$guest_env\", \"thin\": \"$guest_env\"")},
   "guest_parts": {"dm-linear-x5-over-brd": "$guest_status", "thin": "$guest_status"}

@@ -7,7 +7,7 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LK=$KS_DIR/lab-kernel.sh
 _have_root
 _have_driver zram loop
-_have_blkio
+_have_cgroup_io
 fake=''
 _test_cleanup() { if [ -n "$fake" ]; then kill "$fake" 2>/dev/null || true; fi; }
 _test_begin

@@ -79,7 +79,7 @@ class LabCommandTest extends CapturedStreams {
     @Test
     void everySubcommandHasHelp() {
         for (String[] cmd : new String[][] {{"--help"}, {"demo", "--help"}, {"test", "--help"}, {"kernel", "--help"}, {"bridge", "run", "--help"}, {"engine", "run", "--help"},
-                {"bench", "primitives", "--help"}, {"spec", "check", "--help"}}) {
+                {"bench", "primitives", "--help"}, {"spec", "check", "--help"}, {"flamegraph", "--help"}}) {
             out.reset();
             assertEquals(0, Lab.run(cmd), String.join(" ", cmd));
             assertTrue(out.toString().startsWith("Usage: lab"), out.toString());

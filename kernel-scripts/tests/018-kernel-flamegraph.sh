@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# 018: perf script call chains collapse into "comm;root;...;leaf COUNT" (a captured perf script
+# output, kept beside this test); with root and perf, a real perf record -e cpu-clock -g run
+# through _kernel_flamegraph yields a collapsed file with kernel frames and an SVG.
+set -euo pipefail
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../common/rc.sh
+. "$KS_DIR/common/rc.sh"
+
+_stack_collapse <"$KS_DIR/tests/018-stack-collapse.perf-script"
+
+_have_root
+_have_cmd perf
+_test_begin
+out=$LAB_STATE/out
+mkdir -p "$out"
+LAB_FLAMEGRAPH=1 _kernel_flamegraph "$out" dd dd if=/dev/zero of=/dev/null bs=4k count=200000 status=none
+if [ -e "$out/dd.kernel-flamegraph-missing.txt" ]; then
+	_skip "perf record cannot record here: $(head -n 3 "$out/dd.kernel-flamegraph-missing.txt" | tr '\n' ' ')"
+fi
+grep -q '^dd;.*_\[k\] [0-9][0-9]*$' "$out/dd.kernel.collapsed" && echo "recorded: dd stacks with kernel frames"
+grep -q '</svg>' "$out/dd.kernel.svg" && grep -q 'samples' "$out/dd.kernel.svg" && echo "rendered: dd.kernel.svg"
