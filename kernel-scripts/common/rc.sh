@@ -488,6 +488,38 @@ _cleanup_all() {
 	return "$rc"
 }
 
+# ---------------------------------------------------------------- scenarios
+
+# A scenario appends "kind name" to MADE for each object it makes; _scenario_traps installs
+# the EXIT/INT/TERM traps that remove them newest first (and the scratch folder FLAME_TMP).
+# _made_remove does the same on the way out of a good run and returns 1 if any stays.
+MADE=()
+FLAME_TMP=
+
+_made_remove() {
+	local i ok=0
+	for ((i = ${#MADE[@]} - 1; i >= 0; i--)); do
+		(_remove_entry "${MADE[i]%% *}" "${MADE[i]#* }") || ok=1
+	done
+	MADE=()
+	return "$ok"
+}
+
+_scenario_teardown() {
+	local rc=$?
+	trap - EXIT INT TERM
+	if [ -n "$FLAME_TMP" ]; then rm -rf "$FLAME_TMP"; fi
+	_made_remove || rc=1
+	exit "$rc"
+}
+
+_scenario_traps() {
+	FLAME_TMP=$(mktemp -d)
+	trap _scenario_teardown EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
 # ---------------------------------------------------------------- tests
 
 # _test_begin: give this test its own LAB_STATE (so its cleanup never meets the lab's
@@ -518,6 +550,23 @@ _expect_refusal() {
 	shift
 	"$@" >/dev/null 2>&1 || rc=$?
 	echo "$what: exit $rc"
+}
+
+# ---------------------------------------------------------------- the lab's JVM
+
+# _lab_jvm_init: set LAB_JVM to the command that runs the lab's command line straight on the
+# JDK (no ./lab wrapper, whose package check and source hash perf stat would count), for
+# "${LAB_JVM[@]}" bridge run ... under perf. Needs LAB_JDK (exported by ./lab) and a built
+# analysis/target/lab.jar (call ./lab once first); falls back to ./lab itself without them.
+# shellcheck disable=SC2034 # LAB_JVM is this function's output, used by the scenarios
+_lab_jvm_init() {
+	local jar=$LAB_ROOT/analysis/target/lab.jar state=${LAB_BRIDGE_STATE:-$LAB_STATE}
+	if [ -n "${LAB_JDK:-}" ] && [ -x "$LAB_JDK/bin/java" ] && [ -f "$jar" ]; then
+		LAB_JVM=("$LAB_JDK/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
+			-Dlab.root="$LAB_ROOT" -Dlab.state="$state" -jar "$jar")
+	else
+		LAB_JVM=(env LAB_STATE="$state" "$LAB_ROOT/lab")
+	fi
 }
 
 # ---------------------------------------------------------------- counters
@@ -574,7 +623,7 @@ _counted() {
 _stack_collapse() {
 	awk '
 	function flush() { if (comm != "") { count[comm stack]++ } comm = ""; stack = "" }
-	/^[^ \t]/ { flush(); comm = $0; sub(/[ \t]+[0-9]+[ \t]*$/, "", comm); gsub(/;/, ":", comm); next }
+	/^[^ \t]/ { flush(); comm = $0; sub(/[ \t]+-?[0-9]+[ \t]*$/, "", comm); gsub(/;/, ":", comm); next }
 	/^[ \t]*$/ { flush(); next }
 	{
 		dso = $NF; sym = ""
@@ -591,7 +640,7 @@ _stack_collapse() {
 # _kernel_flamegraph OUT NAME CMD...: when LAB_FLAMEGRAPH=1, run CMD once more under
 # `perf record -e cpu-clock -g -a` (system-wide: the kernel's work for the I/O happens in
 # the submitting task, in io_uring workers and in interrupts) and write NAME.kernel.collapsed
-# and, via `lab flamegraph`, NAME.kernel.svg. A separate run, so sampling never perturbs the
+# (gzipped) and, via `lab flamegraph`, NAME.kernel.svg. A separate run, so sampling never perturbs the
 # perf stat counters. Where perf cannot record, NAME.kernel-flamegraph-missing.txt says why;
 # it never fails the scenario.
 _kernel_flamegraph() {
@@ -610,9 +659,11 @@ _kernel_flamegraph() {
 	rm -f "$data"
 	if [ ! -s "$out/$name.kernel.collapsed" ]; then
 		echo "perf record ran but perf script gave no call chains" >"$err"
+		rm -f "$out/$name.kernel.collapsed"
 		return 0
 	fi
 	"$LAB_ROOT/lab" flamegraph "$out/$name.kernel.collapsed" "$out/$name.kernel.svg" \
 		--title "$name: perf record -e cpu-clock -g -a (kernel frames _[k])" 2>/dev/null ||
 		echo "lab flamegraph could not render $name.kernel.collapsed" >"$err"
+	gzip -n -f "$out/$name.kernel.collapsed" # raw stacks kept, small: results are committed
 }

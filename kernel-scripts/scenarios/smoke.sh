@@ -27,21 +27,7 @@ BRIDGE_STATE=${LAB_BRIDGE_STATE:-$LAB_STATE}
 RUN_ID=kernel-smoke-$(date -u +%Y%m%dT%H%M%SZ)
 OUT=$RESULTS/$RUN_ID.partial
 RAW=$OUT/raw
-MADE=()
-FLAME_TMP=$(mktemp -d)
-
-teardown() {
-	local rc=$? i
-	trap - EXIT INT TERM
-	rm -rf "$FLAME_TMP"
-	for ((i = ${#MADE[@]} - 1; i >= 0; i--)); do
-		(_remove_entry "${MADE[i]%% *}" "${MADE[i]#* }") || rc=1
-	done
-	exit "$rc"
-}
-trap teardown EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+_scenario_traps
 
 _driver_native zram || { _lab_msg "smoke: zram is not in this kernel"; exit 1; }
 _driver_native loop || { _lab_msg "smoke: loop is not in this kernel"; exit 1; }
@@ -75,18 +61,19 @@ _fill "$loop" 50
 run_pair() {
 	local name=$1 dev=$2
 	_counted "$RAW" "$name.bridge" "$dev" "$REPEATS" \
-		env LAB_STATE="$BRIDGE_STATE" "$LAB_ROOT/lab" bridge run "$RAW/job.fio" --filename "$dev" --output "$RAW/$name.bridge.json"
+		"${LAB_JVM[@]}" bridge run "$RAW/job.fio" --filename "$dev" --output "$RAW/$name.bridge.json"
 	_counted "$RAW" "$name.fio" "$dev" "$REPEATS" \
 		fio --output-format=json --output="$RAW/$name.fio.json" --filename="$dev" "$RAW/job.fio"
 	# LAB_FLAMEGRAPH=1 (run --flamegraph): one more run of each under perf record
 	_kernel_flamegraph "$RAW" "$name.bridge" \
-		env LAB_STATE="$BRIDGE_STATE" "$LAB_ROOT/lab" bridge run "$RAW/job.fio" --filename "$dev" --output "$FLAME_TMP/$name.bridge.json"
+		"${LAB_JVM[@]}" bridge run "$RAW/job.fio" --filename "$dev" --output "$FLAME_TMP/$name.bridge.json"
 	_kernel_flamegraph "$RAW" "$name.fio" \
 		fio --output-format=json --output="$FLAME_TMP/$name.fio.json" --filename="$dev" "$RAW/job.fio"
 }
 
 # build the bridge before anything is timed
 LAB_STATE=$BRIDGE_STATE "$LAB_ROOT/lab" bridge run --help >/dev/null
+_lab_jvm_init
 run_pair zram "/dev/$zram"
 run_pair loop "$loop"
 
@@ -132,11 +119,6 @@ cat >"$OUT/manifest.json" <<EOF
 }
 EOF
 
-teardown_ok=1
-for ((i = ${#MADE[@]} - 1; i >= 0; i--)); do
-	(_remove_entry "${MADE[i]%% *}" "${MADE[i]#* }") || teardown_ok=0
-done
-MADE=()
-[ "$teardown_ok" = 1 ] || { _lab_msg "smoke: teardown incomplete; run lab-kernel.sh cleanup"; exit 1; }
+_made_remove || { _lab_msg "smoke: teardown incomplete; run lab-kernel.sh cleanup"; exit 1; }
 mv "$OUT" "$RESULTS/$RUN_ID"
 echo "$RESULTS/$RUN_ID"

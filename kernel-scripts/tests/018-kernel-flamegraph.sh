@@ -18,5 +18,5 @@ LAB_FLAMEGRAPH=1 _kernel_flamegraph "$out" dd dd if=/dev/zero of=/dev/null bs=4k
 if [ -e "$out/dd.kernel-flamegraph-missing.txt" ]; then
 	_skip "perf record cannot record here: $(head -n 3 "$out/dd.kernel-flamegraph-missing.txt" | tr '\n' ' ')"
 fi
-grep -q '^dd;.*_\[k\] [0-9][0-9]*$' "$out/dd.kernel.collapsed" && echo "recorded: dd stacks with kernel frames"
+zcat "$out/dd.kernel.collapsed.gz" | grep -q '^dd;.*_\[k\] [0-9][0-9]*$' && echo "recorded: dd stacks with kernel frames"
 grep -q '</svg>' "$out/dd.kernel.svg" && grep -q 'samples' "$out/dd.kernel.svg" && echo "rendered: dd.kernel.svg"

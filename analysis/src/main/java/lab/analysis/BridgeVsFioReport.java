@@ -119,8 +119,33 @@ public final class BridgeVsFioReport {
         return out;
     }
 
+    /** Row id -> description, in the order of {@code rows.tsv}. */
+    public Map<String, String> rows() {
+        return rows;
+    }
+
+    /** IOPS of each repetition of {@code tool} ({@code fio}, {@code bridge}, ...) in {@code row}. */
+    public List<Double> iops(String row, String tool) {
+        return each(row, tool, Run::iops);
+    }
+
+    /** Job-thread CPU seconds per million I/Os of each repetition. */
+    public List<Double> cpuPerMillion(String row, String tool) {
+        return each(row, tool, Run::cpuSecPerMillion);
+    }
+
+    /** Context switches per I/O of each repetition. */
+    public List<Double> ctxPerIo(String row, String tool) {
+        return each(row, tool, r -> (double) r.ctx() / r.ios());
+    }
+
+    /** bridge / fio IOPS of each repetition that ran both. */
+    public List<Double> iopsRatios(String row, String tool) {
+        return perRep(row, tool, (b, f) -> b.iops() / f.iops());
+    }
+
     /** The bridge variants run for {@code row} ({@code bridge}, {@code bridge-c1}, ...). */
-    private List<String> tools(String row) {
+    public List<String> tools(String row) {
         return runs.getOrDefault(row, Map.of()).values().stream().flatMap(m -> m.keySet().stream())
                 .filter(t -> !t.equals("fio")).distinct().sorted().toList();
     }

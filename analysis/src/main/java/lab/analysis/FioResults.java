@@ -7,11 +7,11 @@ import java.nio.file.Path;
 import lab.jobspec.report.FioReport;
 
 /** Reads a fio-style JSON file (fio itself, the engine or the bridge), refusing a foreign one. */
-final class FioResults {
+public final class FioResults {
     private FioResults() {}
 
     /** The report in {@code f}, which must hold at least one job. */
-    static FioReport read(Path f) throws MalformedResultException {
+    public static FioReport read(Path f) throws MalformedResultException {
         FioReport r;
         try (InputStream in = Files.newInputStream(f)) {
             r = FioReport.readJson(in);

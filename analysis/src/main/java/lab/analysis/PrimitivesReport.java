@@ -75,10 +75,15 @@ public final class PrimitivesReport {
 
     /** ns per pair per thread, over every measured iteration of every round. */
     public Stats.Spread nsPerPair(String primitive, int threads) {
+        return Stats.spread(nsSamples(primitive, threads));
+    }
+
+    /** Every measured iteration's ns per pair per thread, all rounds; empty when not run. */
+    public List<Double> nsSamples(String primitive, int threads) {
         List<Double> s = new ArrayList<>();
         cells.stream().filter(c -> c.primitive().equals(primitive) && c.threads() == threads)
                 .forEach(c -> s.addAll(c.result().samples().isEmpty() ? List.of(c.result().score()) : c.result().samples()));
-        return Stats.spread(s);
+        return s;
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.concurrent.Callable;
 import lab.analysis.BridgeVsFioReport;
 import lab.analysis.MalformedResultException;
 import lab.analysis.PrimitivesReport;
+import lab.notebook.Notebook;
 import lab.results.Manifest;
 import lab.results.RunFolder;
 import picocli.CommandLine.Command;
@@ -55,14 +56,13 @@ final class BenchCommand {
             Path dir = results == null ? Lab.root().resolve("results") : results;
             RunFolder run = RunFolder.start(dir, id == null ? RunFolder.newId("primitives") : id);
             try {
-                run.writeJson("manifest.json", Manifest.describe(Lab.root(), Lab.commandLine, "jvm"));
+                Map<String, Object> manifest = Manifest.describe(Lab.root(), Lab.commandLine, "jvm");
+                manifest.put("run_id", run.finalDir().getFileName().toString());
+                run.writeJson("manifest.json", manifest);
                 var profile = quick ? PrimitivesBench.Profile.QUICK : PrimitivesBench.Profile.FULL;
                 PrimitivesBench.run(run.raw(), t, rounds, profile, System.err);
                 PrimitivesReport report = PrimitivesReport.read(run.raw());
-                run.writeJson("summary.json", Map.of("primitives", report.summary()));
-                run.writeText("NOTEBOOK.md", "# Sync primitives under contention\n\n"
-                        + "JMH " + profile.describe() + ", on " + Runtime.getRuntime().availableProcessors()
-                        + " cores (see manifest.json).\n\n" + report.markdown(Lab.commandLine));
+                Notebook.write(run.dir());
                 Path done = run.commit();
                 System.out.println(report.markdown(Lab.commandLine));
                 System.out.println("lab: wrote " + done);
@@ -75,8 +75,8 @@ final class BenchCommand {
     }
 
     @Command(name = "report", mixinStandardHelpOptions = true,
-            description = {"Write manifest.json, summary.json and NOTEBOOK.md of a benchmark run folder",
-                    "from its raw/ files. Used by native-bridge/bench/bridge-vs-fio.sh."})
+            description = {"Write manifest.json (if missing), then the notebook (as ./lab notebook does) of a",
+                    "benchmark run folder from its raw/ files. Used by native-bridge/bench/bridge-vs-fio.sh."})
     static final class Report implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "KIND", description = "bridge-vs-fio")
         String kind;
@@ -93,24 +93,20 @@ final class BenchCommand {
                 System.err.println("lab: unknown report kind '" + kind + "' (bridge-vs-fio)");
                 return Lab.EXIT_BAD_INPUT;
             }
-            BridgeVsFioReport report;
             try {
-                report = BridgeVsFioReport.read(dir.resolve("raw"));
+                BridgeVsFioReport.read(dir.resolve("raw"));
             } catch (MalformedResultException e) {
                 System.err.println("lab: " + e.getMessage());
                 return Lab.EXIT_BAD_INPUT;
             }
-            var json = new com.fasterxml.jackson.databind.ObjectMapper()
-                    .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
             if (!Files.exists(dir.resolve("manifest.json"))) { // regenerating keeps the run's own manifest
-                json.writeValue(dir.resolve("manifest.json").toFile(), Manifest.describe(Lab.root(), command, "native"));
+                Map<String, Object> m = Manifest.describe(Lab.root(), command, "native");
+                m.put("run_id", dir.toAbsolutePath().normalize().getFileName().toString());
+                new com.fasterxml.jackson.databind.ObjectMapper().enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                        .writeValue(dir.resolve("manifest.json").toFile(), m);
             }
-            json.writeValue(dir.resolve("summary.json").toFile(), Map.of("bridge_vs_fio", report.summary()));
-            String device = Files.exists(dir.resolve("raw/device.txt"))
-                    ? "```\n" + Files.readString(dir.resolve("raw/device.txt")) + "```\n\n" : "";
-            String md = "# The bridge beside fio on zram\n\n" + device + report.markdown(command);
-            Files.writeString(dir.resolve("NOTEBOOK.md"), md);
-            System.out.println(md);
+            Notebook.Written w = Notebook.write(dir);
+            System.out.println(Files.readString(w.notebook()));
             return 0;
         }
     }

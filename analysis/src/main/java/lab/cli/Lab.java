@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
         description = {"The contention lab: lock and atomic contention in the Linux block I/O stack,",
                 "modelled on the JVM and measured on real devices, five kernel fixes at a time."},
         subcommands = {DemoCommand.class, TestCommand.class, KernelCommand.class, EngineCommand.class, BridgeCommand.class, BenchCommand.class,
-                FlamegraphCommand.class,
+                PairCommand.class, NotebookCommand.class, CompareCommand.class, FlamegraphCommand.class,
                 SpecCommand.class, CommandLine.HelpCommand.class})
 public final class Lab {
     /** Exit code for bad input: the message names what was wrong and nothing was written. */

@@ -64,6 +64,26 @@ class LabCommandTest extends CapturedStreams {
     }
 
     @Test
+    void pairOfAnUnknownOrUnmodelledFixExits2AndWritesNoRun() throws Exception {
+        assertEquals(2, Lab.run("pair", "no-such-fix", "--results", dir.toString()));
+        assertTrue(err.toString().contains("unknown fix 'no-such-fix'"), err.toString());
+        assertEquals(2, Lab.run("pair", "thin-bufio-lock", "--results", dir.toString()));
+        assertTrue(err.toString().contains("not yet modelled"), err.toString());
+        assertEquals(2, Lab.run("pair", "primitives", "--threads", "2", "--results", dir.toString()));
+        assertEquals(1, filesIn(dir), "nothing but the temp dir itself");
+    }
+
+    @Test
+    void notebookOfAFolderWithoutRawExits2AndCompareNeedsSummaries() throws Exception {
+        assertEquals(2, Lab.run("notebook", dir.toString()));
+        assertTrue(err.toString().contains("not a run folder"), err.toString());
+        Path run = Files.createDirectories(dir.resolve("r1"));
+        assertEquals(2, Lab.run("compare", run.toString(), run.toString(), "--results", dir.toString()));
+        assertTrue(err.toString().contains("no summary.json"), err.toString());
+        assertEquals(2, filesIn(dir), "the temp dir and r1 only");
+    }
+
+    @Test
     void engineRunWritesFioStyleJsonWithIops() throws Exception {
         Path f = jobFile("[a]\nrw=randrw\nbs=4k\nsize=8m\nnumjobs=2\niodepth=2\nruntime=200ms\ntime_based\n");
         Path output = dir.resolve("r.json");
@@ -79,7 +99,8 @@ class LabCommandTest extends CapturedStreams {
     @Test
     void everySubcommandHasHelp() {
         for (String[] cmd : new String[][] {{"--help"}, {"demo", "--help"}, {"test", "--help"}, {"kernel", "--help"}, {"bridge", "run", "--help"}, {"engine", "run", "--help"},
-                {"bench", "primitives", "--help"}, {"spec", "check", "--help"}, {"flamegraph", "--help"}}) {
+                {"bench", "primitives", "--help"}, {"spec", "check", "--help"}, {"flamegraph", "--help"},
+                {"pair", "--help"}, {"notebook", "--help"}, {"compare", "--help"}}) {
             out.reset();
             assertEquals(0, Lab.run(cmd), String.join(" ", cmd));
             assertTrue(out.toString().startsWith("Usage: lab"), out.toString());

@@ -22,7 +22,7 @@ public final class FlameGraphSvg {
     private static final int FRAME_H = 16;
     private static final int PAD_TOP = 40;
     private static final int PAD_SIDE = 10;
-    private static final double MIN_PX = 0.1;
+    private static final double MIN_PX = 0.5; // narrower boxes are dropped (flamegraph.pl: 0.1): keeps SVGs small
 
     /** One frame of the merged call tree. */
     static final class Node {

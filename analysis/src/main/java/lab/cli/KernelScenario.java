@@ -1,0 +1,55 @@
+package lab.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs a kernel-scripts scenario for {@code pair}: {@code kernel-scripts/lab-kernel.sh run
+ * SCENARIO [--quick]} with {@code LAB_OUT} naming the fix's {@code raw/<fix>/kernel/}. Real
+ * devices need root; without it (or without the script) the step is skipped with the reason,
+ * never faked. The scenario's own log goes to {@code kernel/scenario.log}.
+ */
+final class KernelScenario {
+    private KernelScenario() {}
+
+    /** Why the kernel side cannot run here, or null when it can. */
+    static String whyNot(Path labRoot) {
+        if (!Files.isExecutable(labRoot.resolve("kernel-scripts/lab-kernel.sh"))) {
+            return "kernel-scripts/lab-kernel.sh is missing";
+        }
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return "needs root to make real devices (run: sudo ./lab pair ...)";
+        }
+        if (System.getenv("LAB_NO_KERNEL") != null) {
+            return "LAB_NO_KERNEL is set";
+        }
+        return null;
+    }
+
+    /** Runs the scenario; returns its exit status. Output is teed into {@code out/scenario.log}. */
+    static int run(Path labRoot, String scenario, Path out, boolean quick, boolean flamegraph) throws IOException, InterruptedException {
+        Files.createDirectories(out);
+        List<String> cmd = new ArrayList<>(List.of("bash", labRoot.resolve("kernel-scripts/lab-kernel.sh").toString(), "run", scenario));
+        if (quick) {
+            cmd.add("--quick");
+        }
+        if (flamegraph) {
+            cmd.add("--flamegraph");
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(out.resolve("scenario.log").toFile()));
+        pb.environment().put("LAB_OUT", out.toAbsolutePath().toString());
+        pb.environment().put("LAB_ROOT", labRoot.toString());
+        String state = System.getProperty("lab.state");
+        if (state != null) {
+            pb.environment().put("LAB_STATE", state);
+        }
+        int rc = pb.start().waitFor();
+        Path log = out.resolve("scenario.log");
+        Files.writeString(log, Files.readString(log).replace(labRoot.toString(), "<lab>"));
+        return rc;
+    }
+}

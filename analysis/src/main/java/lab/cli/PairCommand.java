@@ -1,0 +1,70 @@
+package lab.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import lab.notebook.Fix;
+import lab.notebook.Fixes;
+import lab.results.RunFolder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code lab pair FIX}: the JVM model's benchmark, the real kernel's scenario and the notebook, in one run folder. */
+@Command(name = "pair", mixinStandardHelpOptions = true,
+        description = {"Run a fix's JMH benchmark (thread sweep, interleaved rounds), one async-profiler",
+                "flamegraph per variant, and its kernel scenario on real devices (as root; skipped",
+                "with the reason otherwise), then write NOTEBOOK.md, charts/ and summary.json into",
+                "results/pair-FIX-<UTC time>/. FIX: primitives (the calibration entry); the fixes",
+                "join as they are modelled (see the notebook's list)."})
+final class PairCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "FIX", description = "fix id")
+    String fix;
+
+    @Option(names = "--quick", description = "short iterations and runs (minutes, not tens of minutes)")
+    boolean quick;
+
+    @Option(names = "--threads", split = ",", paramLabel = "N[,N...]", description = "thread counts (default: 1..cores; must include 1)")
+    List<Integer> threads;
+
+    @Option(names = "--rounds", description = "JMH rounds interleaving the thread counts (default: 1 with --quick, else 3)")
+    Integer rounds;
+
+    @Option(names = "--no-flamegraphs", description = "skip the async-profiler flamegraphs")
+    boolean noFlamegraphs;
+
+    @Option(names = "--results", paramLabel = "DIR", description = "results folder (default: results/ in the lab)")
+    Path results;
+
+    @Option(names = "--id", paramLabel = "RUN-ID", description = "run id (default: pair-FIX-<UTC time>)")
+    String id;
+
+    @Override
+    public Integer call() throws Exception {
+        Fix f = Fixes.byId(fix).orElse(null);
+        if (f == null) {
+            System.err.println("lab: unknown fix '" + fix + "'; known: " + Fixes.ALL.stream().map(Fix::id).toList());
+            return Lab.EXIT_BAD_INPUT;
+        }
+        Pairing p = Pairings.of(fix);
+        if (p == null) {
+            System.err.println("lab: " + fix + " is not yet modelled; pairable now: " + Fixes.pairable());
+            return Lab.EXIT_BAD_INPUT;
+        }
+        List<Integer> t = threads == null ? PrimitivesBench.defaultThreads() : threads;
+        int r = rounds == null ? (quick ? 1 : 3) : rounds;
+        String bad = Pairings.checkSweep(t, r);
+        if (bad != null) {
+            System.err.println("lab: " + bad);
+            return Lab.EXIT_BAD_INPUT;
+        }
+        RunFolder run = RunFolder.start(results == null ? Lab.root().resolve("results") : results,
+                id == null ? RunFolder.newId("pair-" + fix) : id);
+        try {
+            return PairRun.run(List.of(p), run, quick, t, r, !noFlamegraphs, System.err);
+        } catch (Exception e) {
+            run.abandon();
+            throw e;
+        }
+    }
+}

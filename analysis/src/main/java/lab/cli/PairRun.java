@@ -1,0 +1,106 @@
+package lab.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.notebook.Notebook;
+import lab.results.Manifest;
+import lab.results.RunFolder;
+
+/**
+ * One {@code pair} (or {@code demo}) run: for each fix, the JVM benchmark, the flamegraphs and
+ * the kernel scenario into one run folder, then the notebook. A step that fails or cannot run
+ * is recorded in {@code raw/steps.tsv} and the notebook says so; the other steps' results are
+ * kept. The folder is committed (renamed from its {@code .partial} name) in every case but an
+ * exception outside the steps.
+ */
+final class PairRun {
+    private PairRun() {}
+
+    /** Returns the exit code: 0 when every step ran or was skipped for a stated reason, 1 when one failed. */
+    static int run(List<Pairing> pairings, RunFolder run, boolean quick, List<Integer> threads, int rounds,
+                   boolean flamegraphs, PrintStream progress) throws Exception {
+        Path root = Lab.root();
+        Steps steps = new Steps(run.raw(), progress);
+        Map<String, Object> manifest = Manifest.describe(root, Lab.commandLine, "jvm");
+        manifest.put("run_id", run.finalDir().getFileName().toString());
+        Map<String, Object> env = new LinkedHashMap<>();
+        manifest.put("environment", env);
+        manifest.put("quick", quick);
+        manifest.put("threads", threads);
+        run.writeJson("manifest.json", manifest);
+        boolean failed = false;
+        for (Pairing p : pairings) {
+            String fix = p.fixId();
+            Pairing.Ctx c = new Pairing.Ctx(run.dir(), run.raw().resolve(fix), run.dir().resolve("flamegraphs").resolve(fix),
+                    quick, threads, rounds, steps, progress);
+            Files.createDirectories(c.raw());
+            env.put(fix + "/jvm", "jvm");
+            failed |= !step(steps, fix, "jvm", "JMH over threads " + threads, () -> p.jvm(c));
+            if (flamegraphs) {
+                failed |= !step(steps, fix, "flamegraphs", "async-profiler, one per variant at " + max(threads) + " threads",
+                        () -> p.flamegraphs(c));
+            } else {
+                steps.end(fix, "flamegraphs", "skipped", "--no-flamegraphs");
+            }
+            failed |= !kernel(root, p, c, quick, env);
+        }
+        run.writeJson("manifest.json", manifest);
+        steps.begin("all", "notebook", "NOTEBOOK.md, charts/, summary.json from raw/");
+        Notebook.Written w = Notebook.write(run.dir());
+        Path done = run.commit();
+        progress.println("lab: wrote " + done.resolve("NOTEBOOK.md") + (w.gaps().isEmpty() ? "" : " (" + w.gaps().size() + " gap(s) listed in it)"));
+        System.out.println(done);
+        return failed ? Lab.EXIT_FAILED : 0;
+    }
+
+    private static boolean kernel(Path root, Pairing p, Pairing.Ctx c, boolean quick, Map<String, Object> env) throws Exception {
+        String fix = p.fixId();
+        String why = KernelScenario.whyNot(root);
+        if (why != null) {
+            steps(c).end(fix, "kernel", "skipped", why);
+            env.put(fix + "/kernel", "skipped: " + why);
+            return true;
+        }
+        Path out = c.raw().resolve("kernel");
+        steps(c).begin(fix, "kernel", "scenario " + p.kernelScenario() + (quick ? " --quick" : "") + " (log: raw/" + fix + "/kernel/scenario.log)");
+        int rc = KernelScenario.run(root, p.kernelScenario(), out, quick, true);
+        Path envTxt = out.resolve("env.txt");
+        env.put(fix + "/kernel", Files.exists(envTxt) ? Files.readAllLines(envTxt).stream()
+                .filter(l -> l.startsWith("environment: ")).map(l -> l.substring(13)).findFirst().orElse("native") : "unknown");
+        if (rc != 0) {
+            steps(c).end(fix, "kernel", "failed", "kernel-scripts/lab-kernel.sh run " + p.kernelScenario() + " exited " + rc
+                    + "; see raw/" + fix + "/kernel/scenario.log");
+            return false;
+        }
+        steps(c).end(fix, "kernel", "ran", "./lab kernel run " + p.kernelScenario() + (quick ? " --quick" : "") + " (with LAB_OUT)");
+        return true;
+    }
+
+    private static Steps steps(Pairing.Ctx c) {
+        return c.steps();
+    }
+
+    interface Body {
+        void run() throws Exception;
+    }
+
+    private static boolean step(Steps steps, String fix, String step, String what, Body body) throws Exception {
+        steps.begin(fix, step, what);
+        try {
+            body.run();
+            steps.end(fix, step, "ran", what);
+            return true;
+        } catch (Exception e) {
+            steps.end(fix, step, "failed", e.getClass().getSimpleName() + ": " + e.getMessage());
+            return false;
+        }
+    }
+
+    static int max(List<Integer> threads) {
+        return threads.stream().mapToInt(Integer::intValue).max().orElse(1);
+    }
+}

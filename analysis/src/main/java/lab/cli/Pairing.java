@@ -1,0 +1,27 @@
+package lab.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * How {@code ./lab pair FIX} runs one fix: its JMH benchmark, a flamegraph per variant at the
+ * highest thread count, and its kernel scenario, each writing under the fix's own
+ * {@code raw/<fix>/} and {@code flamegraphs/<fix>/}. The notebook then reads only those files.
+ */
+interface Pairing {
+    /** The run being made: where each part writes, and the sweep it was asked for. */
+    record Ctx(Path runDir, Path raw, Path flamegraphs, boolean quick, List<Integer> threads, int rounds,
+               Steps steps, PrintStream progress) {}
+
+    String fixId();
+
+    /** The JVM model's benchmark into {@code raw/<fix>/}. */
+    void jvm(Ctx c) throws Exception;
+
+    /** One CPU flamegraph per variant at the highest thread count, into {@code flamegraphs/<fix>/}. */
+    void flamegraphs(Ctx c) throws Exception;
+
+    /** The kernel scenario's name under kernel-scripts/scenarios/ (run natively as root). */
+    String kernelScenario();
+}

@@ -1,0 +1,120 @@
+package lab.notebook;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import lab.analysis.BridgeVsFioReport;
+import lab.analysis.MalformedResultException;
+import lab.analysis.Stats;
+import lab.analysis.chart.BarChart;
+import lab.analysis.compare.Comparison;
+import lab.analysis.compare.LkpTable;
+import lab.analysis.compare.Sample;
+
+/**
+ * A calibration of the native bridge: the same job files through fio and through the bridge on
+ * one device (native-bridge/bench/bridge-vs-fio.sh), from {@code raw/rows.tsv} and its runs.
+ */
+final class BridgeVsFioSection implements Section {
+    @Override
+    public String id() { return "bridge-vs-fio"; }
+
+    @Override
+    public Optional<SectionOutput> render(RunDir run) throws IOException {
+        Path dir = run.rawFor("bridge-vs-fio");
+        if (!Files.exists(dir.resolve("rows.tsv"))) {
+            return Optional.empty();
+        }
+        BridgeVsFioReport r;
+        try {
+            r = BridgeVsFioReport.read(dir);
+        } catch (MalformedResultException e) {
+            run.gap(e.file(), KernelRuns.problem(e));
+            return Optional.empty();
+        }
+        String data = run.manifest().path("command").asText("native-bridge/bench/bridge-vs-fio.sh");
+        String regen = "./lab notebook results/" + PrimitivesSection.runId(run);
+        StringBuilder md = new StringBuilder("## bridge-vs-fio: calibration of the native bridge\n\n");
+        Path device = dir.resolve("device.txt");
+        if (Files.exists(device)) {
+            md.append("Device: ").append(Files.readString(device).trim()).append("\n\n");
+        }
+        md.append(r.markdown(data).replace("## The bridge beside fio: same job file, same device\n\n", "")).append('\n');
+        md.append("### LKP layout: fio (base) against the bridge, per row\n\n");
+        List<String> names = new ArrayList<>();
+        List<BarChart.Bar> bars = new ArrayList<>();
+        for (String row : r.rows().keySet()) {
+            for (String tool : r.tools(row)) {
+                List<Comparison> rows = new ArrayList<>();
+                add(rows, "iops", r.iops(row, "fio"), r.iops(row, tool), true);
+                add(rows, "job_cpu_s_per_million_io", r.cpuPerMillion(row, "fio"), r.cpuPerMillion(row, tool), false);
+                add(rows, "context_switches_per_io", r.ctxPerIo(row, "fio"), r.ctxPerIo(row, tool), false);
+                if (!rows.isEmpty()) {
+                    md.append(r.rows().get(row)).append(":\n\n").append(LkpTable.block("fio", tool, rows)).append('\n');
+                }
+                List<Double> ratio = r.iopsRatios(row, tool);
+                names.add(row + " " + tool);
+                if (ratio.isEmpty()) {
+                    bars.add(BarChart.Bar.missing());
+                } else {
+                    Stats.Spread s = Stats.spread(ratio);
+                    bars.add(BarChart.Bar.of(s.median(), s.min(), s.max()));
+                }
+            }
+        }
+        md.append(LkpTable.legend()).append('\n');
+        Map<String, String> charts = new LinkedHashMap<>();
+        charts.put("bridge-vs-fio-iops.svg", new BarChart("The bridge's IOPS over fio's, per row (median, min–max of repetitions)", "bridge / fio IOPS")
+                .categories(names).series("bridge / fio", bars).referenceLine(1.0, "1.0 = fio").toSvg());
+        md.append("![bridge over fio IOPS](charts/bridge-vs-fio-iops.svg)\n\nData: `").append(data).append("`; chart: `")
+                .append(regen).append("`\n");
+        md.append(flamegraphs(run));
+        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, Object> h = new LinkedHashMap<>();
+        h.put("metric", "bridge / fio IOPS, median over rows");
+        h.put("seed", null);
+        h.put("jvm", null);
+        List<Double> medians = new ArrayList<>();
+        for (String row : r.rows().keySet()) {
+            for (String tool : r.tools(row)) {
+                if (!r.iopsRatios(row, tool).isEmpty()) {
+                    medians.add(Stats.median(r.iopsRatios(row, tool)));
+                }
+            }
+        }
+        h.put("kernel", medians.isEmpty() ? null : Stats.median(medians));
+        h.put("unit", "ratio");
+        out.put("headline", h);
+        out.put("jvm", null);
+        out.put("kernel", r.summary());
+        return Optional.of(new SectionOutput(md.toString(), charts, out));
+    }
+
+    /** Links to the async-profiler flamegraphs of bridge-flamegraphs.sh, when the run has them. */
+    private static String flamegraphs(RunDir run) throws IOException {
+        Path dir = run.dir().resolve("flamegraphs");
+        if (!Files.isDirectory(dir)) {
+            return "";
+        }
+        List<String> names;
+        try (var s = Files.list(dir)) {
+            names = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".html")).sorted().toList();
+        }
+        if (names.isEmpty()) {
+            return "";
+        }
+        return "\nCPU flamegraphs of the bridge (async-profiler): " + String.join(", ",
+                names.stream().map(n -> "[" + n.replace(".html", "") + "](flamegraphs/" + n + ")").toList()) + ".\n";
+    }
+
+    private static void add(List<Comparison> rows, String metric, List<Double> base, List<Double> cand, boolean higherBetter) {
+        if (!base.isEmpty() && !cand.isEmpty()) {
+            rows.add(new Comparison(metric, new Sample(base), new Sample(cand), higherBetter));
+        }
+    }
+}

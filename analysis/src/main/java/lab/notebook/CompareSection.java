@@ -1,0 +1,148 @@
+package lab.notebook;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+import lab.analysis.chart.BarChart;
+
+/**
+ * {@code ./lab compare}: several runs side by side (machines, kernels), from the copies of their
+ * {@code summary.json} in {@code raw/compare/NN-RUNID.summary.json}. Each fix's headline per run,
+ * the machine it ran on, and the primitives' scaling at each run's highest thread count.
+ */
+final class CompareSection implements Section {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Override
+    public String id() { return "compare"; }
+
+    @Override
+    public Optional<SectionOutput> render(RunDir run) throws IOException {
+        Path dir = run.raw().resolve("compare");
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        Map<String, JsonNode> runs = new LinkedHashMap<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path f : s.filter(p -> p.getFileName().toString().endsWith(".summary.json")).sorted().toList()) {
+                String name = f.getFileName().toString().replace(".summary.json", "").replaceFirst("^\\d+-", "");
+                try {
+                    JsonNode n = JSON.readTree(f.toFile());
+                    if (n == null || !n.has("fixes")) {
+                        run.gap(f, "not a lab summary.json (no \"fixes\")");
+                        continue;
+                    }
+                    runs.put(name, n);
+                } catch (IOException e) {
+                    run.gap(f, "not readable JSON");
+                }
+            }
+        }
+        if (runs.isEmpty()) {
+            return Optional.empty();
+        }
+        StringBuilder md = new StringBuilder("## Runs compared\n\n| run | cores | CPU | kernel | JDK | made by |\n|---|---:|---|---|---|---|\n");
+        runs.forEach((name, n) -> {
+            JsonNode m = n.path("run");
+            md.append("| `").append(name).append("` | ").append(m.path("cores").asText("?")).append(" | ")
+                    .append(m.path("cpu_model").asText("?")).append(" | ").append(m.path("kernel").asText("?")).append(" | ")
+                    .append(m.path("jdk").asText("?")).append(" | `").append(m.path("command").asText("?")).append("` |\n");
+        });
+        md.append("\n## Headlines per run\n\n| fix | metric | seed |");
+        runs.keySet().forEach(r -> md.append(" `").append(r).append("` JVM | `").append(r).append("` kernel |"));
+        md.append("\n|---|---|---:|");
+        runs.keySet().forEach(r -> md.append("---:|---:|"));
+        md.append('\n');
+        for (String fix : fixIds(runs)) {
+            JsonNode first = runs.values().stream().map(n -> n.path("fixes").path(fix)).filter(JsonNode::isObject).findFirst().orElseThrow();
+            JsonNode h0 = first.path("headline");
+            md.append("| `").append(fix).append("` | ").append(h0.path("metric").asText("")).append(" | ").append(cell(h0.path("seed"))).append(" |");
+            for (JsonNode n : runs.values()) {
+                JsonNode f = n.path("fixes").path(fix);
+                String status = f.path("status").asText("");
+                if (!status.isEmpty()) {
+                    md.append(' ').append(status).append(" | — |");
+                } else {
+                    md.append(' ').append(cell(f.path("headline").path("jvm"))).append(" | ").append(cell(f.path("headline").path("kernel"))).append(" |");
+                }
+            }
+            md.append('\n');
+        }
+        md.append("\nA headline's metric names its conditions (thread count, device); runs on machines with different core counts ")
+                .append("compare at different thread counts, which the metric text states.\n\n");
+        Map<String, String> charts = new LinkedHashMap<>();
+        String chart = scalingChart(runs);
+        if (chart != null) {
+            charts.put("compare-primitives-scaling.svg", chart);
+            md.append("![primitives scaling per run](charts/compare-primitives-scaling.svg)\n\nChart: `./lab notebook results/")
+                    .append(PrimitivesSection.runId(run)).append("` (from raw/compare/)\n\n");
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("headline", Map.of("metric", "see the runs compared"));
+        out.put("runs", new ArrayList<>(runs.keySet()));
+        return Optional.of(new SectionOutput(md.toString(), charts, out));
+    }
+
+    private static Set<String> fixIds(Map<String, JsonNode> runs) {
+        Set<String> ids = new LinkedHashSet<>();
+        for (JsonNode n : runs.values()) {
+            n.path("fixes").fieldNames().forEachRemaining(ids::add);
+        }
+        return ids;
+    }
+
+    private static String cell(JsonNode v) {
+        return v.isNumber() ? Fmt.ratio(v.asDouble()) : "—";
+    }
+
+    /** Per primitive, each run's total throughput at its highest thread count over 1 thread. */
+    private static String scalingChart(Map<String, JsonNode> runs) {
+        List<String> prims = new ArrayList<>();
+        Map<String, List<BarChart.Bar>> series = new LinkedHashMap<>();
+        for (var e : runs.entrySet()) {
+            JsonNode jvm = e.getValue().path("fixes").path("primitives").path("jvm");
+            if (!jvm.isObject()) {
+                continue;
+            }
+            jvm.fieldNames().forEachRemaining(p -> {
+                if (!prims.contains(p)) {
+                    prims.add(p);
+                }
+            });
+        }
+        if (prims.isEmpty()) {
+            return null;
+        }
+        for (var e : runs.entrySet()) {
+            JsonNode jvm = e.getValue().path("fixes").path("primitives").path("jvm");
+            List<BarChart.Bar> bars = new ArrayList<>();
+            String maxT = null;
+            for (String p : prims) {
+                JsonNode byT = jvm.path(p);
+                String last = null;
+                for (Iterator<String> it = byT.fieldNames(); it.hasNext(); ) {
+                    last = it.next();
+                }
+                maxT = last;
+                JsonNode v = last == null ? null : byT.path(last).path("throughput_vs_1_thread_median");
+                bars.add(v == null || !v.isNumber() ? BarChart.Bar.missing() : BarChart.Bar.of(v.asDouble()));
+            }
+            series.put(e.getKey() + (maxT == null ? "" : " (" + maxT + "t)"), bars);
+        }
+        BarChart c = new BarChart("Primitives: total throughput at each run's highest thread count over 1 thread", "ratio")
+                .categories(prims).referenceLine(1.0, "1.0");
+        series.forEach(c::series);
+        return c.toSvg();
+    }
+}

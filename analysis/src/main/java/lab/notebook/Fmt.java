@@ -1,0 +1,34 @@
+package lab.notebook;
+
+import java.util.Locale;
+
+/** Number formats of the notebook: fixed, locale-free, so regeneration is byte-identical. */
+final class Fmt {
+    private Fmt() {}
+
+    static String ratio(double r) {
+        return Double.isNaN(r) ? "n/a" : String.format(Locale.ROOT, "%.2fx", r);
+    }
+
+    static String f(double v, int digits) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%." + digits + "f", v);
+    }
+
+    /** Three significant digits below 1000, an integer above. */
+    static String sig(double v) {
+        if (Double.isNaN(v)) {
+            return "n/a";
+        }
+        double a = Math.abs(v);
+        if (a >= 1000) {
+            return String.format(Locale.ROOT, "%.0f", v);
+        }
+        if (a >= 100) {
+            return String.format(Locale.ROOT, "%.0f", v);
+        }
+        if (a >= 10) {
+            return String.format(Locale.ROOT, "%.1f", v);
+        }
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+}
