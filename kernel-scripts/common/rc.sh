@@ -447,11 +447,13 @@ _guest_stop() {
 	rm -f "$pidf"
 }
 
-# _partial_runs: run folders still named .partial (a run in progress, or one that died).
+# _partial_runs: run folders still named .partial (a run in progress, or one that died):
+# RUN.partial from the scripts, .RUN.partial from the lab's Java commands.
 # Status and cleanup name them; nothing here deletes results.
 _partial_runs() {
 	local d
-	for d in "${LAB_RESULTS:-$LAB_ROOT/results}"/*.partial; do
+	local r=${LAB_RESULTS:-$LAB_ROOT/results}
+	for d in "$r"/*.partial "$r"/.*.partial; do
 		if [ -d "$d" ]; then echo "$d"; fi
 	done
 }

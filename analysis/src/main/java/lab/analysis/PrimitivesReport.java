@@ -78,6 +78,14 @@ public final class PrimitivesReport {
         return Stats.spread(nsSamples(primitive, threads));
     }
 
+    /** Bytes allocated per pair (JMH -prof gc, gc.alloc.rate.norm), median over rounds; NaN without it. */
+    public double bytesPerPair(String primitive, int threads) {
+        List<Double> b = new ArrayList<>();
+        cells.stream().filter(c -> c.primitive().equals(primitive) && c.threads() == threads)
+                .forEach(c -> c.result().gcAllocBytesPerOp().ifPresent(b::add));
+        return b.isEmpty() ? Double.NaN : Stats.median(b);
+    }
+
     /** Every measured iteration's ns per pair per thread, all rounds; empty when not run. */
     public List<Double> nsSamples(String primitive, int threads) {
         List<Double> s = new ArrayList<>();
@@ -125,6 +133,10 @@ public final class PrimitivesReport {
                 row.put("samples", ns.n());
                 Stats.Spread sc = scaling(p, t);
                 row.put("throughput_vs_1_thread_median", sc == null ? null : sc.median());
+                double bytes = bytesPerPair(p, t);
+                if (!Double.isNaN(bytes)) {
+                    row.put("gc_bytes_per_pair", bytes);
+                }
                 byT.put(Integer.toString(t), row);
             }
             out.put(p, byT);

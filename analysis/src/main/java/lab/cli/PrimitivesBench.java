@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -15,7 +16,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 /**
  * Runs the {@code lab.engine.bench.Primitives} JMH benchmark over a thread sweep, in rounds
  * that interleave the thread counts (1, 2, .. N then N, .., 1, alternating), one JMH JSON file
- * per round and thread count: {@code raw/primitives-rR-tT.json}.
+ * per round and thread count: {@code raw/primitives-rR-tT.json}, with JMH's GC profiler on
+ * (allocation per pair as a secondary metric).
  */
 final class PrimitivesBench {
     static final String BENCHMARK = "lab\\.engine\\.bench\\.Primitives\\..*";
@@ -52,6 +54,7 @@ final class PrimitivesBench {
                         .measurementIterations(profile.iterations())
                         .measurementTime(TimeValue.milliseconds(profile.iterationMs()))
                         .jvmArgs("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow") // not the parent's -Dlab.* paths
+                        .addProfiler(GCProfiler.class) // B/op: the hot path should allocate nothing
                         .resultFormat(ResultFormatType.JSON)
                         .result(out.toString())
                         .verbosity(VerboseMode.SILENT);

@@ -34,7 +34,10 @@ public final class KernelRuns {
 
     /** One job through one tool. {@code cpus}: task-clock over the job's runtime (CPUs busy). */
     public record Row(String job, String tool, double iops, double iosPerRun, double taskClockNsPerIo,
-                      double ctxPerIo, double cpus, boolean iosFromStat) {}
+                      double ctxPerIo, double cpus, boolean iosFromStat, Map<String, Double> perIo) {}
+
+    /** Hardware events shown as columns when this machine counted them (they are absent under most VMs). */
+    static final List<String> HW = List.of("cycles", "instructions", "cache-misses", "branch-misses");
 
     private final Map<String, String> env;
     private final List<Row> rows;
@@ -107,7 +110,13 @@ public final class KernelRuns {
         double ctx = perf.get("context-switches").filter(c -> !c.absent()).map(c -> c.value().getAsDouble()).orElse(Double.NaN);
         // fio's job_runtime is per clone; the group's wall time is the longest. task-clock is summed over threads.
         double cpus = runtimeMs == 0 ? Double.NaN : taskNs / (runtimeMs * 1e6);
-        return new Row(job, tool, iops, iosPerRun, taskNs / iosPerRun, ctx / iosPerRun, cpus, fromStat);
+        Map<String, Double> perIo = new TreeMap<>();
+        for (PerfStat.Counter c : perf.counters()) {
+            if (!c.absent() && !c.baseEvent().equals("task-clock")) {
+                perIo.put(c.baseEvent(), c.value().getAsDouble() / iosPerRun);
+            }
+        }
+        return new Row(job, tool, iops, iosPerRun, taskNs / iosPerRun, ctx / iosPerRun, cpus, fromStat, perIo);
     }
 
     private static Map<String, String> readEnv(Path f) throws IOException {
@@ -134,11 +143,18 @@ public final class KernelRuns {
 
     /** The markdown table of every row, with what the figures mean. */
     public String table() {
-        StringBuilder b = new StringBuilder("| job | tool | IOPS | task-clock ns per I/O | context switches per I/O | CPUs busy |\n|---|---|---:|---:|---:|---:|\n");
+        List<String> hw = HW.stream().filter(e -> rows.stream().anyMatch(r -> r.perIo().containsKey(e))).toList();
+        StringBuilder b = new StringBuilder("| job | tool | IOPS | task-clock ns per I/O | context switches per I/O | CPUs busy |");
+        hw.forEach(e -> b.append(' ').append(e).append(" per I/O |"));
+        b.append("\n|---|---|---:|---:|---:|---:|");
+        hw.forEach(e -> b.append("---:|"));
+        b.append('\n');
         for (Row r : rows) {
             b.append("| ").append(r.job()).append(" | ").append(r.tool()).append(" | ").append(Fmt.f(r.iops(), 0))
                     .append(" | ").append(Fmt.f(r.taskClockNsPerIo(), 0)).append(r.iosFromStat() ? "" : " (fio's I/O count)")
-                    .append(" | ").append(Fmt.f(r.ctxPerIo(), 3)).append(" | ").append(Fmt.f(r.cpus(), 2)).append(" |\n");
+                    .append(" | ").append(Fmt.f(r.ctxPerIo(), 3)).append(" | ").append(Fmt.f(r.cpus(), 2)).append(" |");
+            hw.forEach(e -> b.append(' ').append(Fmt.f(r.perIo().getOrDefault(e, Double.NaN), 0)).append(" |"));
+            b.append('\n');
         }
         return b.toString();
     }
@@ -158,6 +174,7 @@ public final class KernelRuns {
             m.put("task_clock_ns_per_io", r.taskClockNsPerIo());
             m.put("context_switches_per_io", r.ctxPerIo());
             m.put("cpus_busy", r.cpus());
+            m.put("counters_per_io", r.perIo());
             jobs.put(r.job() + "/" + r.tool(), m);
         }
         out.put("jobs", jobs);

@@ -85,6 +85,7 @@ final class PrimitivesSection implements Section {
             }
             md.append(LkpTable.legend()).append('\n');
             md.append(crossovers(report));
+            md.append(allocation(report));
             charts.put("primitives-sweep.svg", sweepChart(report));
             md.append("\n![total throughput by threads](charts/primitives-sweep.svg)\n\n")
                     .append("Data: `").append(data).append("`; chart: `").append(regen).append("`\n\n");
@@ -102,6 +103,7 @@ final class PrimitivesSection implements Section {
         if (!kernel.isEmpty()) {
             md.append("### Kernel: today's zram, per I/O\n\n").append(kernelIntro(kernel)).append(kernel.table()).append('\n');
             md.append(counterNote(kernel));
+            md.append(kernelFlamegraphs(run, dir.resolve("kernel")));
             kernelHeadline = kernelScaling(kernel, maxT);
             charts.put("primitives-kernel-per-io.svg", perIoChart(kernel));
             md.append("![kernel task-clock per I/O](charts/primitives-kernel-per-io.svg)\n\n")
@@ -141,6 +143,20 @@ final class PrimitivesSection implements Section {
     static String runId(RunDir run) {
         String id = run.manifest().path("run_id").asText("");
         return id.isEmpty() ? run.dir().toAbsolutePath().normalize().getFileName().toString() : id;
+    }
+
+    /** Bytes allocated per pair (JMH -prof gc), when the run has them: the hot paths should show 0. */
+    private static String allocation(PrimitivesReport r) {
+        int t = r.threadCounts().last();
+        StringBuilder b = new StringBuilder();
+        for (String p : r.primitives()) {
+            double bytes = r.bytesPerPair(p, t);
+            if (!Double.isNaN(bytes)) {
+                b.append(b.isEmpty() ? "" : ", ").append('`').append(p).append("` ").append(Fmt.f(bytes, 3));
+            }
+        }
+        return b.isEmpty() ? "Allocation per pair: not measured in this run (JMH's GC profiler was off).\n\n"
+                : "Allocation per pair at " + t + " threads (JMH -prof gc, B/op): " + b + ".\n\n";
     }
 
     private static String crossovers(PrimitivesReport r) {
@@ -280,6 +296,32 @@ final class PrimitivesSection implements Section {
             }
         }
         return "this run has no raw/primitives/kernel/ (the kernel side runs with `sudo ./lab pair primitives`).";
+    }
+
+    /** perf record flamegraphs of each kernel job (kernel-scripts' --flamegraph), or why there are none. */
+    private static String kernelFlamegraphs(RunDir run, Path dir) throws IOException {
+        List<String> svgs;
+        List<String> missing;
+        try (Stream<Path> s = Files.list(dir)) {
+            List<String> names = s.map(p -> p.getFileName().toString()).sorted().toList();
+            svgs = names.stream().filter(n -> n.endsWith(".kernel.svg")).toList();
+            missing = names.stream().filter(n -> n.endsWith(".kernel-flamegraph-missing.txt")).toList();
+        }
+        if (svgs.isEmpty() && missing.isEmpty()) {
+            return "Kernel flamegraphs: not recorded in this run.\n\n";
+        }
+        String rel = run.relative(dir);
+        StringBuilder b = new StringBuilder();
+        if (!svgs.isEmpty()) {
+            b.append("Kernel flamegraphs (`perf record -e cpu-clock -g -a`, one more run of each job; kernel frames orange): ")
+                    .append(String.join(", ", svgs.stream().map(n -> "[" + n.replace(".kernel.svg", "") + "](" + rel + "/" + n + ")").toList()))
+                    .append(".\n\n");
+        }
+        if (!missing.isEmpty()) {
+            b.append("No kernel flamegraph where perf could not record: ").append(String.join(", ", missing.stream()
+                    .map(n -> "[" + n.replace(".kernel-flamegraph-missing.txt", "") + "](" + rel + "/" + n + ")").toList())).append(".\n\n");
+        }
+        return b.toString();
     }
 
     private static String flamegraphs(RunDir run) throws IOException {
