@@ -49,7 +49,9 @@ final class KernelScenario {
         }
         int rc = pb.start().waitFor();
         Path log = out.resolve("scenario.log");
-        Files.writeString(log, Files.readString(log).replace(labRoot.toString(), "<lab>"));
+        // the log is committed with the run: no machine paths in it
+        Path runDir = out.toAbsolutePath().getParent().getParent().getParent();
+        Files.writeString(log, Files.readString(log).replace(runDir.toString(), "<run>").replace(labRoot.toString(), "<lab>"));
         return rc;
     }
 }

@@ -46,7 +46,7 @@ final class PairCommand implements Callable<Integer> {
             System.err.println("lab: unknown fix '" + fix + "'; known: " + Fixes.ALL.stream().map(Fix::id).toList());
             return Lab.EXIT_BAD_INPUT;
         }
-        Pairing p = Pairings.of(fix);
+        Pairing p = f.modelled() ? Pairings.of(fix) : null;
         if (p == null) {
             System.err.println("lab: " + fix + " is not yet modelled; pairable now: " + Fixes.pairable());
             return Lab.EXIT_BAD_INPUT;

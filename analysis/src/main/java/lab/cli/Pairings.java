@@ -11,6 +11,7 @@ final class Pairings {
     static Pairing of(String fix) {
         return switch (fix) {
             case "primitives" -> new PrimitivesPairing();
+            case "zram-init-lock" -> new ZramInitLockPairing();
             default -> null;
         };
     }

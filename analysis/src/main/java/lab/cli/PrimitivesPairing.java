@@ -67,7 +67,7 @@ final class PrimitivesPairing implements Pairing {
         }
     }
 
-    private static Path findFlame(Path dir) throws IOException {
+    static Path findFlame(Path dir) throws IOException {
         try (Stream<Path> s = Files.walk(dir)) {
             return s.filter(p -> p.getFileName().toString().matches("flame-.*-forward\\.html")).sorted().findFirst().orElse(null);
         }

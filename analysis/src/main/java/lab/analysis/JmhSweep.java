@@ -1,0 +1,107 @@
+package lab.analysis;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * A thread sweep of one JMH benchmark in interleaved rounds, as {@code ./lab pair} writes it:
+ * files {@code PREFIX-rR-tT.json}, every param combination in each. Cells are looked up by
+ * their params; scores are JMH AverageTime (ns per op per thread).
+ */
+public final class JmhSweep {
+    /** One result: round, thread count, the benchmark's params, and JMH's numbers. */
+    public record Cell(int round, int threads, Map<String, String> params, JmhResult result) {
+        boolean matches(Map<String, String> want) {
+            return want.entrySet().stream().allMatch(e -> e.getValue().equals(params.get(e.getKey())));
+        }
+    }
+
+    private final List<Cell> cells;
+
+    private JmhSweep(List<Cell> cells) {
+        this.cells = cells;
+    }
+
+    /**
+     * Reads every {@code PREFIX-rR-tT.json} in {@code dir}; a broken file is passed to
+     * {@code broken} (file and problem) and skipped, so the rest of the sweep is still used.
+     */
+    public static JmhSweep read(Path dir, String prefix, Consumer<MalformedResultException> broken) throws IOException {
+        Pattern name = Pattern.compile(Pattern.quote(prefix) + "-r(\\d+)-t(\\d+)\\.json");
+        List<Cell> cells = new ArrayList<>();
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> s = Files.list(dir)) {
+                for (Path f : s.sorted().toList()) {
+                    Matcher m = name.matcher(f.getFileName().toString());
+                    if (!m.matches()) {
+                        continue;
+                    }
+                    try {
+                        for (JmhResult r : JmhResult.read(f)) {
+                            cells.add(new Cell(Integer.parseInt(m.group(1)), r.threads(), r.params(), r));
+                        }
+                    } catch (MalformedResultException e) {
+                        broken.accept(e);
+                    }
+                }
+            }
+        }
+        return new JmhSweep(cells);
+    }
+
+    public boolean isEmpty() { return cells.isEmpty(); }
+
+    public SortedSet<Integer> threadCounts() {
+        SortedSet<Integer> t = new TreeSet<>();
+        cells.forEach(c -> t.add(c.threads()));
+        return t;
+    }
+
+    /** The values a param takes, in the order first seen. */
+    public List<String> values(String param) {
+        return cells.stream().map(c -> c.params().get(param)).filter(v -> v != null).distinct().toList();
+    }
+
+    /** Every measured iteration's score (ns/op per thread) of the matching cells at {@code threads}, all rounds. */
+    public List<Double> samples(Map<String, String> params, int threads) {
+        List<Double> out = new ArrayList<>();
+        for (Cell c : cells) {
+            if (c.threads() == threads && c.matches(params)) {
+                out.addAll(c.result().samples().isEmpty() ? List.of(c.result().score()) : c.result().samples());
+            }
+        }
+        return out;
+    }
+
+    /** JMH's score (ns/op per thread) of the matching cell at {@code threads}, by round. */
+    public Map<Integer, Double> scoresByRound(Map<String, String> params, int threads) {
+        Map<Integer, Double> out = new java.util.TreeMap<>();
+        for (Cell c : cells) {
+            if (c.threads() == threads && c.matches(params)) {
+                out.put(c.round(), c.result().score());
+            }
+        }
+        return out;
+    }
+
+    /** Median B/op (JMH -prof gc) of the matching cells at {@code threads}; NaN when not measured. */
+    public double bytesPerOp(Map<String, String> params, int threads) {
+        List<Double> b = new ArrayList<>();
+        for (Cell c : cells) {
+            if (c.threads() == threads && c.matches(params)) {
+                c.result().gcAllocBytesPerOp().ifPresent(b::add);
+            }
+        }
+        return b.isEmpty() ? Double.NaN : Stats.median(b);
+    }
+}

@@ -1,0 +1,100 @@
+package lab.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.openjdk.jmh.profile.AsyncProfiler;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * zram-init-lock: the JMH benchmark {@code lab.engine.bench.ZramInitLock} over guard x rw x
+ * pattern x threads (the sweep always includes 4, the seed's worker count), and today's real
+ * zram through the bridge and fio (scenario {@code zram-init-lock}).
+ *
+ * <p>Quick: patterns compressible50 (the seed's condition) and zero (where the guard is most of
+ * an op), LZO-RLE, short iterations. Full: every pattern, LZO-RLE, and LZ4 on compressible50.
+ */
+final class ZramInitLockPairing implements Pairing {
+    static final String BENCHMARK = "lab\\.engine\\.bench\\.ZramInitLock\\..*";
+    static final String[] GUARDS = {"rwsem", "srcu", "atomic-ref", "none"};
+
+    @Override
+    public String fixId() { return "zram-init-lock"; }
+
+    @Override
+    public String kernelScenario() { return "zram-init-lock"; }
+
+    /** The thread sweep plus the seed's 4 workers. */
+    static List<Integer> sweep(List<Integer> threads) {
+        TreeSet<Integer> t = new TreeSet<>(threads);
+        t.add(4);
+        return new ArrayList<>(t);
+    }
+
+    @Override
+    public void jvm(Ctx c) throws Exception {
+        List<Integer> threads = sweep(c.threads());
+        for (int r = 1; r <= c.rounds(); r++) {
+            List<Integer> order = r % 2 == 0 ? threads.reversed() : threads;
+            for (int t : order) {
+                c.progress().printf("lab: zram-init-lock round %d/%d, %d thread(s)%n", r, c.rounds(), t);
+                run(c, t, c.raw().resolve("zram-r" + r + "-t" + t + ".json"),
+                        c.quick() ? new String[] {"compressible50", "zero"} : new String[] {"compressible50", "zero", "random"},
+                        new String[] {"lzo-rle"});
+                if (!c.quick()) {
+                    run(c, t, c.raw().resolve("zram-lz4-r" + r + "-t" + t + ".json"), new String[] {"compressible50"},
+                            new String[] {"lz4"});
+                }
+            }
+        }
+    }
+
+    private static void run(Ctx c, int threads, Path out, String[] patterns, String[] compressors) throws Exception {
+        ChainedOptionsBuilder o = options(c.quick()).threads(threads)
+                .param("guard", GUARDS).param("rw", "randread", "randwrite", "randrw")
+                .param("pattern", patterns).param("compressor", compressors)
+                .addProfiler(GCProfiler.class)
+                .resultFormat(ResultFormatType.JSON).result(out.toString());
+        new Runner(o.build()).run();
+    }
+
+    private static ChainedOptionsBuilder options(boolean quick) {
+        return new OptionsBuilder().include(BENCHMARK).forks(1)
+                .warmupIterations(quick ? 1 : 3).warmupTime(TimeValue.milliseconds(quick ? 300 : 1000))
+                .measurementIterations(quick ? 3 : 5).measurementTime(TimeValue.milliseconds(quick ? 200 : 1000))
+                .jvmArgs("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow")
+                .verbosity(VerboseMode.SILENT);
+    }
+
+    /** One flamegraph per guard at the highest thread count, on the seed's job (randrw, compressible50). */
+    @Override
+    public void flamegraphs(Ctx c) throws Exception {
+        Path lib = PrimitivesPairing.AsyncProfilerLib.extract();
+        int t = sweep(c.threads()).getLast();
+        Files.createDirectories(c.flamegraphs());
+        for (String g : GUARDS) {
+            Path tmp = Files.createTempDirectory("lab-flame");
+            try {
+                new Runner(options(true).threads(t).param("guard", g).param("rw", "randrw").param("pattern", "compressible50")
+                        .measurementIterations(c.quick() ? 2 : 4).measurementTime(TimeValue.milliseconds(c.quick() ? 300 : 1000))
+                        .addProfiler(AsyncProfiler.class, "libPath=" + lib + ";output=flamegraph;event=cpu;interval=1000000;dir=" + tmp)
+                        .build()).run();
+                Path html = PrimitivesPairing.findFlame(tmp);
+                if (html != null) {
+                    Files.copy(html, c.flamegraphs().resolve(g + ".html"), StandardCopyOption.REPLACE_EXISTING);
+                }
+            } finally {
+                PrimitivesPairing.deleteTree(tmp);
+            }
+        }
+    }
+}
