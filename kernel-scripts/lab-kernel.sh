@@ -11,7 +11,7 @@
 #                          perf record -e cpu-clock -g run and an SVG per workload
 #   cleanup                remove everything in the registry (and the guest VM); idempotent
 #   check DEV              exit 0 if the lab owns DEV, else refuse with exit 2
-#   fill DEV [PATTERN]     write DEV once with fio (random, zero, or compressible %)
+#   fill DEV [PATTERN]     write DEV once with fio (random, zero, compressible50, or N: compressible %)
 #   iostats DEV 0|1        set queue/iostats, old value recorded and restored by cleanup
 #   sched DEV SCHED        select an I/O scheduler, old one recorded and restored by cleanup
 #   weight CGROUP DEV W    select BFQ on DEV, then weight CGROUP: blkio.bfq.weight (v1),

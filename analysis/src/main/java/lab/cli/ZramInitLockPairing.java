@@ -69,8 +69,8 @@ final class ZramInitLockPairing implements Pairing {
 
     private static ChainedOptionsBuilder options(boolean quick) {
         return new OptionsBuilder().include(BENCHMARK).forks(1)
-                .warmupIterations(quick ? 1 : 3).warmupTime(TimeValue.milliseconds(quick ? 300 : 1000))
-                .measurementIterations(quick ? 3 : 5).measurementTime(TimeValue.milliseconds(quick ? 200 : 1000))
+                .warmupIterations(quick ? 1 : 2).warmupTime(TimeValue.milliseconds(quick ? 300 : 500))
+                .measurementIterations(quick ? 3 : 5).measurementTime(TimeValue.milliseconds(quick ? 200 : 500))
                 .jvmArgs("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow")
                 .verbosity(VerboseMode.SILENT);
     }

@@ -27,7 +27,7 @@ public final class Fixes {
                     "001_8702db15985e6798.txt", "SRCU / rwsem throughput at 4 workers (randrw)", 1.023,
                     "fio randread / randwrite / randrw on 1 GiB zram, 4 CPUs, perf stat -r 10: SRCU vs rwsem"
                             + " -0.63% (randread), +1.24% (randwrite), +2.3% (randrw): \"marginal\"",
-                    false),
+                    true),
             new Fix("part-acct", "partition refcount and in-flight counters become per-cpu",
                     "002_84cddfb167739f27.txt", "all four patches / before, fio randread over null_blk", 1.15,
                     "fio randread over null_blk, dual socket: first two patches ~8%, all four ~15%; Jens Axboe:"

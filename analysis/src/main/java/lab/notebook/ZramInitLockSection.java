@@ -58,7 +58,7 @@ final class ZramInitLockSection implements Section {
         int headlineT = 0;
         if (!lzo.isEmpty()) {
             int maxT = lzo.threadCounts().last();
-            headlineT = lzo.threadCounts().contains(4) ? 4 : maxT;
+            headlineT = headlineThreads(lzo, run.manifest().path("cores").asInt(0));
             md.append("### JVM model: throughput of each guard over rwsem's (LZO-RLE)\n\n")
                     .append("Total ops/s of the guard over rwsem's at the same thread count, median [min–max] of per-round ratios ")
                     .append("(one round: a single ratio); ")
@@ -113,11 +113,23 @@ final class ZramInitLockSection implements Section {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("headline", Notebook.headline(fix, jvmHeadline, null,
                 "SRCU / rwsem total throughput, randrw, compressible50 (fio buffer_compress_percentage=50), LZO-RLE, at "
-                        + headlineT + " threads on " + run.manifest().path("cores").asText("?") + " cores (the seed: 4 CPUs, randrw +2.3%); "
+                        + headlineT + " threads on " + run.manifest().path("cores").asText("?") + " cores (the seed: 4 workers on 4 CPUs,"
+                        + " randrw +2.3%; the nearest this machine has without oversubscribing its cores, which the 4-thread rows do); "
                         + "kernel: null, because today's kernel has no init_lock on the I/O path to switch: the real zram runs are the"
                         + " model's `none` variant, paired per I/O below"));
         out.putAll(summary);
         return Optional.of(new SectionOutput(md.toString(), charts, out));
+    }
+
+    /** The seed's 4 workers where the machine has 4 cores, else the most threads that fit its cores. */
+    static int headlineThreads(JmhSweep s, int cores) {
+        int best = s.threadCounts().first();
+        for (int t : s.threadCounts()) {
+            if (t <= Math.max(cores, 1) && t <= 4) {
+                best = t;
+            }
+        }
+        return best;
     }
 
     static Map<String, String> key(String guard, String rw, String pattern) {
@@ -172,7 +184,7 @@ final class ZramInitLockSection implements Section {
                         List<Double> gs = s.samples(key(g, rw, p), t);
                         String sig = gs.isEmpty() ? "" : new Comparison("x", new Sample(base), new Sample(gs), false).significance()
                                 == Comparison.Significance.SIGNIFICANT ? "*" : "";
-                        b.append(' ').append(r == null ? "n/a" : r.format(2) + "x" + sig).append(" |");
+                        b.append(' ').append(r == null ? "n/a" : (r.n() == 1 ? Fmt.f(r.median(), 2) : r.format(2)) + "x" + sig).append(" |");
                     }
                     b.append(' ').append(Fmt.f(Stats.median(base), 0)).append(" |\n");
                 }

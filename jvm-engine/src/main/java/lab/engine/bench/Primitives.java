@@ -3,7 +3,6 @@ package lab.engine.bench;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import lab.engine.sync.Mutex;
 import lab.engine.sync.PercpuCounter;
 import lab.engine.sync.PercpuRef;
@@ -84,7 +83,7 @@ public class Primitives {
                 "percpu-counter", "padded-slot", "unpadded-slot"})
         public String primitive;
 
-        final AtomicInteger nextCpu = new AtomicInteger();
+        final CpuIds cpus = new CpuIds(MAX_THREADS);
         Rcu rcu;
         Pair pair;
 
@@ -95,11 +94,7 @@ public class Primitives {
         }
 
         int takeCpu() {
-            int cpu = nextCpu.getAndIncrement();
-            if (cpu >= MAX_THREADS) {
-                throw new IllegalStateException("more than " + MAX_THREADS + " threads");
-            }
-            return cpu;
+            return cpus.take();
         }
     }
 

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# zram-init-lock: the kernel side of the fix "zram-init-lock" (seed 001_8702db15985e6798.txt:
+# fio randread / randwrite / randrw on a 1 GiB zram, 4 CPUs, perf stat -r 10, with
+# scramble_buffers=0 and zero_buffers because "the data pattern matters").
+#
+# Today's kernel has no init_lock in zram's I/O path at all, so this measures today's real zram:
+# the JVM model's "none" guard, for the jobs the model runs (lab.engine.bench.ZramInitLock).
+# For each data pattern (zero, random, compressible50) the zram device is removed and made again
+# (the kernel's default compressor; 256 MiB with --quick, 1 GiB without) and filled with that
+# pattern, so reads see it; writes use the same pattern (the options are in the job file). Then
+# 4k randread, randwrite and randrw (rwmixread=50), O_DIRECT, time based, numjobs 1 and
+# numjobs = cores (and 4, the seed's worker count, without --quick, even on fewer cores), each
+# through fio (psync), the lab's bridge (psync) and the bridge with io_uring (iodepth 8), under
+# perf stat -r REPEATS, with /sys/block stat, mm_stat and io_stat before and after. The tool
+# order is reversed from one job to the next (fio bridge bridge-uring, bridge-uring bridge fio,
+# ...) so no tool always runs on a warmer device.
+#
+# Writes into $LAB_OUT (required), the zram-floor contract: job-<rw>-<pattern>-j<N>.fio (fio and
+# the bridge), job-<rw>-<pattern>-j<N>.uring.fio (the bridge with io_uring),
+# <rw>-<pattern>-j<N>.<tool>.json (tool: fio, bridge, bridge-uring), .perf.csv,
+# .before/.after .stat/.mm_stat/.io_stat, <pattern>.fill.mm_stat (mm_stat after the fill: the
+# pattern's compression ratio), perf-missing.txt, env.txt; with LAB_FLAMEGRAPH=1 also
+# <rw>-compressible50-j<max>.{fio,bridge}.kernel.collapsed.gz/.svg. Environment: LAB_QUICK=1
+# (2 s runs, 256 MiB), LAB_REPEATS (perf stat -r, default 3, 1 quick), LAB_FLAMEGRAPH=1,
+# LAB_BRIDGE_STATE.
+set -euo pipefail
+
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../common/rc.sh
+. "$KS_DIR/common/rc.sh"
+
+OUT=${LAB_OUT:?LAB_OUT must name the output folder}
+QUICK=${LAB_QUICK:-0}
+if [ "$QUICK" = 1 ]; then RUNTIME=2; SIZE=256M; REPEATS=${LAB_REPEATS:-1}; else RUNTIME=3; SIZE=1G; REPEATS=${LAB_REPEATS:-3}; fi
+BRIDGE_STATE=${LAB_BRIDGE_STATE:-$LAB_STATE}
+CORES=$(nproc)
+PATTERNS=(zero random compressible50)
+RWS=(randread randwrite randrw)
+URING_DEPTH=8
+_scenario_traps
+
+_driver_native zram || { _lab_msg "zram-init-lock: zram is not in this kernel"; exit 1; }
+mkdir -p "$OUT"
+
+# numjobs: 1 and the cores, plus the seed's 4 without --quick; each once, ascending
+NUMJOBS=()
+wanted=(1 "$CORES")
+if [ "$QUICK" != 1 ]; then wanted+=(4); fi
+for n in "${wanted[@]}"; do
+	[[ " ${NUMJOBS[*]} " == *" $n "* ]] || NUMJOBS+=("$n")
+done
+mapfile -t NUMJOBS < <(printf '%s\n' "${NUMJOBS[@]}" | sort -n)
+NMAX=${NUMJOBS[${#NUMJOBS[@]} - 1]}
+
+# pattern_opts PATTERN: the job-file lines that make fio and the bridge write PATTERN (the data
+# _fill PATTERN leaves on the device). scramble_buffers=0 as in the seed: writes are the pattern
+# as it is (refill_buffers and buffer_compress_percentage make scrambling moot anyway).
+pattern_opts() {
+	case $1 in
+	zero) printf '%s\n' zero_buffers scramble_buffers=0 ;;
+	random) printf '%s\n' refill_buffers scramble_buffers=0 ;;
+	compressible50) printf '%s\n' buffer_compress_percentage=50 refill_buffers scramble_buffers=0 ;;
+	*) _lab_msg "zram-init-lock: unknown pattern $1"; return 1 ;;
+	esac
+}
+
+# job RW PATTERN N ENGINE: the job file (the filename is given on the command line)
+job() {
+	local rw=$1 pat=$2 n=$3 engine=$4 depth=1
+	[ "$engine" = io_uring ] && depth=$URING_DEPTH
+	cat <<JOB
+; zram-init-lock: 4k $rw, $pat data, $engine (iodepth $depth), O_DIRECT, $n job(s), ${RUNTIME}s
+[global]
+rw=$rw
+JOB
+	if [ "$rw" = randrw ]; then echo rwmixread=50; fi
+	cat <<JOB
+bs=4k
+direct=1
+ioengine=$engine
+iodepth=$depth
+size=$SIZE
+runtime=${RUNTIME}s
+time_based
+group_reporting
+JOB
+	pattern_opts "$pat"
+	cat <<JOB
+
+[$rw-$pat-j$n]
+numjobs=$n
+JOB
+}
+
+# the zram device: one at a time, re-made for every pattern so each starts from empty
+zram=
+zram_remake() {
+	if [ -n "$zram" ]; then
+		_made_remove || { _lab_msg "zram-init-lock: could not remove $zram"; exit 1; }
+	fi
+	zram=$(_zram_add "$SIZE")
+	MADE+=("zram $zram")
+}
+
+# The bridge must exist before anything is timed. `./lab pair` (and any ./lab command) builds
+# first; here the wrapper is called only where there is no jar yet, so a run does not rebuild the
+# whole tree for edits elsewhere in it (after changing the bridge, run ./lab once yourself).
+if [ ! -f "$LAB_ROOT/analysis/target/lab.jar" ] || [ -z "${LAB_JDK:-}" ]; then
+	LAB_STATE=$BRIDGE_STATE "$LAB_ROOT/lab" bridge run --help >/dev/null
+fi
+_lab_jvm_init
+
+# run_tool NAME TOOL FLAME: NAME is <rw>-<pattern>-j<N>; FLAME 1 adds a kernel flamegraph run
+run_tool() {
+	local name=$1 tool=$2 flame=$3 dev=/dev/$zram
+	case $tool in
+	fio)
+		_counted "$OUT" "$name.fio" "$dev" "$REPEATS" \
+			fio --output-format=json --output="$OUT/$name.fio.json" --filename="$dev" "$OUT/job-$name.fio"
+		if [ "$flame" = 1 ]; then
+			_kernel_flamegraph "$OUT" "$name.fio" \
+				fio --output-format=json --output="$FLAME_TMP/x.json" --filename="$dev" "$OUT/job-$name.fio"
+		fi
+		;;
+	bridge)
+		_counted "$OUT" "$name.bridge" "$dev" "$REPEATS" \
+			"${LAB_JVM[@]}" bridge run "$OUT/job-$name.fio" --filename "$dev" --output "$OUT/$name.bridge.json"
+		if [ "$flame" = 1 ]; then
+			_kernel_flamegraph "$OUT" "$name.bridge" \
+				"${LAB_JVM[@]}" bridge run "$OUT/job-$name.fio" --filename "$dev" --output "$FLAME_TMP/x.json"
+		fi
+		;;
+	bridge-uring)
+		_counted "$OUT" "$name.bridge-uring" "$dev" "$REPEATS" \
+			"${LAB_JVM[@]}" bridge run "$OUT/job-$name.uring.fio" --filename "$dev" --output "$OUT/$name.bridge-uring.json"
+		;;
+	esac
+}
+
+k=0
+algo=
+for pat in "${PATTERNS[@]}"; do
+	zram_remake
+	algo=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$zram/comp_algorithm")
+	_lab_msg "zram-init-lock: $pat: filling $zram ($SIZE, $algo)"
+	_fill "/dev/$zram" "$pat"
+	cat "/sys/block/$zram/mm_stat" >"$OUT/$pat.fill.mm_stat"
+	for rw in "${RWS[@]}"; do
+		for n in "${NUMJOBS[@]}"; do
+			name=$rw-$pat-j$n
+			job "$rw" "$pat" "$n" psync >"$OUT/job-$name.fio"
+			job "$rw" "$pat" "$n" io_uring >"$OUT/job-$name.uring.fio"
+			flame=0
+			if [ "$pat" = compressible50 ] && [ "$n" = "$NMAX" ]; then flame=1; fi
+			if [ $((k % 2)) -eq 0 ]; then order="fio bridge bridge-uring"; else order="bridge-uring bridge fio"; fi
+			for tool in $order; do
+				_lab_msg "zram-init-lock: $rw, $pat, $n job(s), $tool"
+				run_tool "$name" "$tool" "$flame"
+			done
+			k=$((k + 1))
+		done
+	done
+done
+
+{
+	echo "environment: native"
+	echo "kernel: $(uname -r)"
+	echo "device: zram ($algo, $SIZE, removed, made again and filled with each pattern before its jobs)"
+	echo "cores: $CORES"
+	echo "perf_repeats: $REPEATS"
+	echo "patterns: ${PATTERNS[*]}"
+	if [ "$QUICK" = 1 ]; then
+		echo "numjobs: ${NUMJOBS[*]}"
+	else
+		echo "numjobs: ${NUMJOBS[*]} (4 is the seed's worker count, run even on $CORES cores)"
+	fi
+	echo "rw: ${RWS[*]} (randrw: rwmixread=50)"
+	echo "tools: fio (psync), bridge (psync), bridge-uring (io_uring, iodepth $URING_DEPTH)"
+	echo "runtime_s: $RUNTIME"
+	echo "compressible50: buffer_compress_percentage=50, refill_buffers, fio's default 512-byte buffer_compress_chunk (the bridge accepts no buffer_compress_chunk; the JVM model uses 512-byte chunks too)"
+} >"$OUT/env.txt"
+_lab_msg "zram-init-lock: done, results in $OUT"
