@@ -41,7 +41,7 @@ final class PairRun {
             env.put(fix + "/jvm", "jvm");
             failed |= !step(steps, fix, "jvm", "JMH over threads " + threads, () -> p.jvm(c));
             if (flamegraphs) {
-                failed |= !step(steps, fix, "flamegraphs", "async-profiler, one per variant at " + max(threads) + " threads",
+                failed |= !step(steps, fix, "flamegraphs", "async-profiler, one per variant at the highest thread count",
                         () -> p.flamegraphs(c));
             } else {
                 steps.end(fix, "flamegraphs", "skipped", "--no-flamegraphs");
@@ -98,9 +98,5 @@ final class PairRun {
             steps.end(fix, step, "failed", e.getClass().getSimpleName() + ": " + e.getMessage());
             return false;
         }
-    }
-
-    static int max(List<Integer> threads) {
-        return threads.stream().mapToInt(Integer::intValue).max().orElse(1);
     }
 }

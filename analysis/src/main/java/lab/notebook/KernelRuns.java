@@ -91,7 +91,7 @@ public final class KernelRuns {
             }
             iops += j.read().iops() + j.write().iops();
             ios += j.read().totalIos() + j.write().totalIos();
-            runtimeMs = Math.max(runtimeMs, j.jobRuntime());
+            runtimeMs = Math.max(runtimeMs, wallMs(j, r.jobs().size()));
         }
         PerfStat perf = PerfStat.read(dir.resolve(base + ".perf.csv"));
         double iosPerRun = ios;
@@ -108,7 +108,7 @@ public final class KernelRuns {
         }
         double taskNs = perf.get("task-clock").filter(c -> !c.absent()).map(PerfStat::taskClockNs).orElse(Double.NaN);
         double ctx = perf.get("context-switches").filter(c -> !c.absent()).map(c -> c.value().getAsDouble()).orElse(Double.NaN);
-        // fio's job_runtime is per clone; the group's wall time is the longest. task-clock is summed over threads.
+        // task-clock is summed over every thread of the command; runtimeMs is the job's wall time.
         double cpus = runtimeMs == 0 ? Double.NaN : taskNs / (runtimeMs * 1e6);
         Map<String, Double> perIo = new TreeMap<>();
         for (PerfStat.Counter c : perf.counters()) {
@@ -117,6 +117,22 @@ public final class KernelRuns {
             }
         }
         return new Row(job, tool, iops, iosPerRun, taskNs / iosPerRun, ctx / iosPerRun, cpus, fromStat, perIo);
+    }
+
+    /**
+     * The job's wall time in ms. fio's {@code job_runtime} is per clone, but with group_reporting
+     * one entry stands for {@code numjobs} clones and holds their sum; the bridge does the same.
+     */
+    static long wallMs(FioJob j, int entries) {
+        int clones = 1;
+        if (entries == 1 && j.jobOptions() != null) {
+            try {
+                clones = Math.max(1, Integer.parseInt(j.jobOptions().getOrDefault("numjobs", "1").trim()));
+            } catch (NumberFormatException e) {
+                clones = 1;
+            }
+        }
+        return j.jobRuntime() / clones;
     }
 
     private static Map<String, String> readEnv(Path f) throws IOException {

@@ -81,6 +81,7 @@ final class ZramInitLockSection implements Section {
                 }
             }
             md.append(LkpTable.legend()).append('\n');
+            md.append(seedVsModel(lzo, headlineT));
             md.append(marginal(lzo));
             for (String p : lzo.values("pattern")) {
                 String name = "zram-sweep-randrw-" + p + ".svg";
@@ -111,12 +112,15 @@ final class ZramInitLockSection implements Section {
             summary.put("kernel", null);
         }
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("headline", Notebook.headline(fix, jvmHeadline, null,
+        Map<String, Object> headline = Notebook.headline(fix, jvmHeadline, null,
                 "SRCU / rwsem total throughput, randrw, compressible50 (fio buffer_compress_percentage=50), LZO-RLE, at "
                         + headlineT + " threads on " + run.manifest().path("cores").asText("?") + " cores (the seed: 4 workers on 4 CPUs,"
                         + " randrw +2.3%; the nearest this machine has without oversubscribing its cores, which the 4-thread rows do); "
                         + "kernel: null, because today's kernel has no init_lock on the I/O path to switch: the real zram runs are the"
-                        + " model's `none` variant, paired per I/O below"));
+                        + " model's `none` variant, paired per I/O below");
+        headline.put("metric", "SRCU / rwsem throughput, randrw, compressible50 (seed: 4 workers on 4 CPUs; here: "
+                + headlineT + " threads)");
+        out.put("headline", headline);
         out.putAll(summary);
         return Optional.of(new SectionOutput(md.toString(), charts, out));
     }
@@ -203,6 +207,31 @@ final class ZramInitLockSection implements Section {
             }
         }
         return m;
+    }
+
+    /** The seed's SRCU-vs-rwsem change per rw mode beside the model's, at the seed's pattern and the headline thread count. */
+    private static String seedVsModel(JmhSweep s, int t) {
+        StringBuilder b = new StringBuilder("The seed's table beside the model's (compressible50, " + t + " threads; "
+                + "SRCU throughput over rwsem's, as a change; significance from the ns/op confidence intervals):\n\n"
+                + "| rw | seed: SRCU vs rwsem | model: SRCU vs rwsem | model significant? |\n|---|---:|---:|---|\n");
+        for (String rw : List.of("randread", "randwrite", "randrw")) {
+            List<Double> base = s.samples(key(BASE, rw, "compressible50"), t);
+            List<Double> srcu = s.samples(key("srcu", rw, "compressible50"), t);
+            String model = "n/a";
+            String sig = "";
+            if (!base.isEmpty() && !srcu.isEmpty()) {
+                Comparison c = new Comparison("ns", new Sample(base), new Sample(srcu), false);
+                model = String.format(java.util.Locale.ROOT, "%+.1f%%", 100 * (c.base().mean() / c.candidate().mean() - 1));
+                sig = switch (c.significance()) {
+                    case SIGNIFICANT -> "yes";
+                    case NOT_SIGNIFICANT -> "no: within noise";
+                    case UNKNOWN -> "unknown (one sample)";
+                };
+            }
+            b.append("| ").append(rw).append(" | ").append(String.format(java.util.Locale.ROOT, "%+.2f%%", SEED_PCT.get(rw)))
+                    .append(" | ").append(model).append(" | ").append(sig).append(" |\n");
+        }
+        return b.append('\n').toString();
     }
 
     /** Where rwsem first costs more than MARGINAL against srcu, per rw and pattern. */
