@@ -39,7 +39,7 @@ final class PairRun {
                     quick, threads, rounds, steps, progress);
             Files.createDirectories(c.raw());
             env.put(fix + "/jvm", "jvm");
-            failed |= !step(steps, fix, "jvm", "JMH over threads " + threads, () -> p.jvm(c));
+            failed |= !step(steps, fix, "jvm", "JMH over threads " + p.sweep(threads), () -> p.jvm(c));
             if (flamegraphs) {
                 failed |= !step(steps, fix, "flamegraphs", "async-profiler, one per variant at the highest thread count",
                         () -> p.flamegraphs(c));

@@ -16,6 +16,11 @@ interface Pairing {
 
     String fixId();
 
+    /** The thread counts the JVM benchmark runs for the sweep asked for (a fix may add its seed's). */
+    default List<Integer> sweep(List<Integer> threads) {
+        return threads;
+    }
+
     /** The JVM model's benchmark into {@code raw/<fix>/}. */
     void jvm(Ctx c) throws Exception;
 

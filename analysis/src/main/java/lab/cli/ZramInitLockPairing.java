@@ -34,7 +34,8 @@ final class ZramInitLockPairing implements Pairing {
     public String kernelScenario() { return "zram-init-lock"; }
 
     /** The thread sweep plus the seed's 4 workers. */
-    static List<Integer> sweep(List<Integer> threads) {
+    @Override
+    public List<Integer> sweep(List<Integer> threads) {
         TreeSet<Integer> t = new TreeSet<>(threads);
         t.add(4);
         return new ArrayList<>(t);
