@@ -213,7 +213,8 @@ final class ZramInitLockSection implements Section {
     private static String seedVsModel(JmhSweep s, int t) {
         StringBuilder b = new StringBuilder("The seed's table beside the model's (compressible50, " + t + " threads; "
                 + "SRCU throughput over rwsem's, as a change; significance from the ns/op confidence intervals):\n\n"
-                + "| rw | seed: SRCU vs rwsem | model: SRCU vs rwsem | model significant? |\n|---|---:|---:|---|\n");
+                + "| rw | seed: SRCU vs rwsem | model: SRCU vs rwsem | model significant? | the guards' own difference, from the zero pattern |\n"
+                + "|---|---:|---:|---|---:|\n");
         for (String rw : List.of("randread", "randwrite", "randrw")) {
             List<Double> base = s.samples(key(BASE, rw, "compressible50"), t);
             List<Double> srcu = s.samples(key("srcu", rw, "compressible50"), t);
@@ -229,9 +230,24 @@ final class ZramInitLockSection implements Section {
                 };
             }
             b.append("| ").append(rw).append(" | ").append(String.format(java.util.Locale.ROOT, "%+.2f%%", SEED_PCT.get(rw)))
-                    .append(" | ").append(model).append(" | ").append(sig).append(" |\n");
+                    .append(" | ").append(model).append(" | ").append(sig).append(" | ").append(guardShare(s, rw, t)).append(" |\n");
         }
-        return b.append('\n').toString();
+        return b.append("\nThe last column isolates the guards: with the zero pattern an op is a same-filled page (no compression), so ")
+                .append("rwsem's and srcu's ns/op differ by what the guards themselves cost; that difference, as a share of one ")
+                .append("compressible50 op, is the change the guard alone can make at the seed's conditions. A measured change ")
+                .append("larger than that, or of the other sign, is run-to-run noise: see the per-round [min–max] ranges of the first table.\n\n").toString();
+    }
+
+    /** (ns_rwsem(zero) - ns_srcu(zero)) / ns_rwsem(compressible50) at {@code t} threads, as a signed percent. */
+    private static String guardShare(JmhSweep s, String rw, int t) {
+        List<Double> rz = s.samples(key(BASE, rw, "zero"), t);
+        List<Double> sz = s.samples(key("srcu", rw, "zero"), t);
+        List<Double> rc = s.samples(key(BASE, rw, "compressible50"), t);
+        if (rz.isEmpty() || sz.isEmpty() || rc.isEmpty()) {
+            return "n/a";
+        }
+        double delta = Stats.median(rz) - Stats.median(sz);
+        return String.format(java.util.Locale.ROOT, "%+.1f%% (%+.0f ns of %.0f)", 100 * delta / Stats.median(rc), delta, Stats.median(rc));
     }
 
     /** Where rwsem first costs more than MARGINAL against srcu, per rw and pattern. */
