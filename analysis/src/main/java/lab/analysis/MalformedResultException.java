@@ -7,11 +7,16 @@ public final class MalformedResultException extends Exception {
     private static final long serialVersionUID = 1L;
 
     private final Path file;
+    private final String problem;
 
     public MalformedResultException(Path file, String problem) {
         super(file + ": " + problem);
         this.file = file;
+        this.problem = problem;
     }
 
     public Path file() { return file; }
+
+    /** What was wrong, without the file name. */
+    public String problem() { return problem; }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import lab.notebook.Notebook;
+import lab.results.RunFolder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -49,7 +50,7 @@ final class NotebookCommand implements Callable<Integer> {
             System.err.println("lab: " + dir + ": regeneration changes " + diffs);
             return Lab.EXIT_FAILED;
         } finally {
-            PrimitivesPairing.deleteTree(scratch.getParent());
+            RunFolder.deleteTree(scratch.getParent());
         }
     }
 

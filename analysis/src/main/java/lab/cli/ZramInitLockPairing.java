@@ -1,12 +1,9 @@
 package lab.cli;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import org.openjdk.jmh.profile.AsyncProfiler;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
@@ -79,23 +76,11 @@ final class ZramInitLockPairing implements Pairing {
     /** One flamegraph per guard at the highest thread count, on the seed's job (randrw, compressible50). */
     @Override
     public void flamegraphs(Ctx c) throws Exception {
-        Path lib = PrimitivesPairing.AsyncProfilerLib.extract();
         int t = sweep(c.threads()).getLast();
-        Files.createDirectories(c.flamegraphs());
         for (String g : GUARDS) {
-            Path tmp = Files.createTempDirectory("lab-flame");
-            try {
-                new Runner(options(true).threads(t).param("guard", g).param("rw", "randrw").param("pattern", "compressible50")
-                        .measurementIterations(c.quick() ? 2 : 4).measurementTime(TimeValue.milliseconds(c.quick() ? 300 : 1000))
-                        .addProfiler(AsyncProfiler.class, "libPath=" + lib + ";output=flamegraph;event=cpu;interval=1000000;dir=" + tmp)
-                        .build()).run();
-                Path html = PrimitivesPairing.findFlame(tmp);
-                if (html != null) {
-                    Files.copy(html, c.flamegraphs().resolve(g + ".html"), StandardCopyOption.REPLACE_EXISTING);
-                }
-            } finally {
-                PrimitivesPairing.deleteTree(tmp);
-            }
+            JmhFlamegraph.record(options(true).threads(t).param("guard", g).param("rw", "randrw").param("pattern", "compressible50")
+                    .measurementIterations(c.quick() ? 2 : 4).measurementTime(TimeValue.milliseconds(c.quick() ? 300 : 1000)),
+                    c.flamegraphs().resolve(g + ".html"));
         }
     }
 }

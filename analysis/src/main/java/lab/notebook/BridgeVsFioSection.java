@@ -34,11 +34,11 @@ final class BridgeVsFioSection implements Section {
         try {
             r = BridgeVsFioReport.read(dir);
         } catch (MalformedResultException e) {
-            run.gap(e.file(), KernelRuns.problem(e));
+            run.gap(e);
             return Optional.empty();
         }
         String data = run.manifest().path("command").asText("native-bridge/bench/bridge-vs-fio.sh");
-        String regen = "./lab notebook results/" + PrimitivesSection.runId(run);
+        String regen = "./lab notebook results/" + run.id();
         StringBuilder md = new StringBuilder("## bridge-vs-fio: calibration of the native bridge\n\n");
         Path device = dir.resolve("device.txt");
         if (Files.exists(device)) {
@@ -97,19 +97,8 @@ final class BridgeVsFioSection implements Section {
 
     /** Links to the async-profiler flamegraphs of bridge-flamegraphs.sh, when the run has them. */
     private static String flamegraphs(RunDir run) throws IOException {
-        Path dir = run.dir().resolve("flamegraphs");
-        if (!Files.isDirectory(dir)) {
-            return "";
-        }
-        List<String> names;
-        try (var s = Files.list(dir)) {
-            names = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".html")).sorted().toList();
-        }
-        if (names.isEmpty()) {
-            return "";
-        }
-        return "\nCPU flamegraphs of the bridge (async-profiler): " + String.join(", ",
-                names.stream().map(n -> "[" + n.replace(".html", "") + "](flamegraphs/" + n + ")").toList()) + ".\n";
+        String links = run.htmlLinks(run.dir().resolve("flamegraphs"));
+        return links.isEmpty() ? "" : "\nCPU flamegraphs of the bridge (async-profiler): " + links + ".\n";
     }
 
     private static void add(List<Comparison> rows, String metric, List<Double> base, List<Double> cand, boolean higherBetter) {

@@ -86,7 +86,7 @@ final class CompareSection implements Section {
         if (chart != null) {
             charts.put("compare-primitives-scaling.svg", chart);
             md.append("![primitives scaling per run](charts/compare-primitives-scaling.svg)\n\nChart: `./lab notebook results/")
-                    .append(PrimitivesSection.runId(run)).append("` (from raw/compare/)\n\n");
+                    .append(run.id()).append("` (from raw/compare/)\n\n");
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("headline", Map.of("metric", "see the runs compared"));

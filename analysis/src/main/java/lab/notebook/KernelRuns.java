@@ -64,19 +64,13 @@ public final class KernelRuns {
                         try {
                             rows.add(row(dir, m.group(1), m.group(2), repeats));
                         } catch (MalformedResultException e) {
-                            run.gap(e.file(), problem(e));
+                            run.gap(e);
                         }
                     }
                 }
             }
         }
         return new KernelRuns(env, rows, missing);
-    }
-
-    static String problem(MalformedResultException e) {
-        String msg = e.getMessage();
-        String prefix = e.file() + ": ";
-        return msg.startsWith(prefix) ? msg.substring(prefix.length()) : msg;
     }
 
     private static Row row(Path dir, String job, String tool, int repeats) throws MalformedResultException {

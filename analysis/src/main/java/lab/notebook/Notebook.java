@@ -123,7 +123,7 @@ public final class Notebook {
     }
 
     static String markdown(RunDir run, Map<String, SectionOutput> outs) {
-        String id = PrimitivesSection.runId(run);
+        String id = run.id();
         JsonNode m = run.manifest();
         StringBuilder b = new StringBuilder();
         b.append("# Run `").append(id).append("`\n\n");

@@ -52,10 +52,10 @@ final class PrimitivesSection implements Section {
             try {
                 report = PrimitivesReport.read(dir);
             } catch (MalformedResultException e) {
-                run.gap(e.file(), KernelRuns.problem(e));
+                run.gap(e);
             }
         }
-        String id = runId(run);
+        String id = run.id();
         String data = run.manifest().path("command").asText("./lab pair primitives");
         String regen = "./lab notebook results/" + id;
         StringBuilder md = new StringBuilder("## primitives: calibration\n\n");
@@ -137,12 +137,6 @@ final class PrimitivesSection implements Section {
         try (Stream<Path> s = Files.list(dir)) {
             return s.anyMatch(p -> p.getFileName().toString().matches("primitives-r\\d+-t\\d+\\.json"));
         }
-    }
-
-    /** The run's id: the manifest's {@code run_id} (a run is written under a temporary name), else the folder's name. */
-    static String runId(RunDir run) {
-        String id = run.manifest().path("run_id").asText("");
-        return id.isEmpty() ? run.dir().toAbsolutePath().normalize().getFileName().toString() : id;
     }
 
     /** Bytes allocated per pair (JMH -prof gc), when the run has them: the hot paths should show 0. */
@@ -258,7 +252,7 @@ final class PrimitivesSection implements Section {
                 + "each job through fio and through the lab's bridge, under `perf stat -r " + k.env().getOrDefault("perf_repeats", "1")
                 + "`. task-clock and context switches are perf's per-run means divided by one run's I/Os (the /sys/block stat "
                 + "delta over the repeats); CPUs busy is task-clock over the job's runtime. task-clock counts the whole command: "
-                + "for the bridge that includes the JVM's start-up, JIT compilers and GC (about 0.5–1 s of CPU), which a short "
+                + "for the bridge that includes the JVM's start-up, JIT compilers and GC, which a short "
                 + "--quick run spreads over few I/Os; the bridge-vs-fio calibration separates the I/O threads' own CPU.\n\n";
     }
 
@@ -325,18 +319,8 @@ final class PrimitivesSection implements Section {
     }
 
     private static String flamegraphs(RunDir run) throws IOException {
-        Path dir = run.dir().resolve("flamegraphs").resolve("primitives");
-        if (!Files.isDirectory(dir)) {
-            return "";
-        }
-        StringBuilder b = new StringBuilder("CPU flamegraphs (async-profiler, one per primitive at the highest thread count): ");
-        try (Stream<Path> s = Files.list(dir)) {
-            List<String> names = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".html")).sorted().toList();
-            if (names.isEmpty()) {
-                return "";
-            }
-            b.append(String.join(", ", names.stream().map(n -> "[" + n.replace(".html", "") + "](flamegraphs/primitives/" + n + ")").toList()));
-        }
-        return b.append(".\n\n").toString();
+        String links = run.htmlLinks(run.dir().resolve("flamegraphs").resolve("primitives"));
+        return links.isEmpty() ? ""
+                : "CPU flamegraphs (async-profiler, one per primitive at the highest thread count): " + links + ".\n\n";
     }
 }

@@ -59,6 +59,33 @@ public final class RunDir {
 
     public JsonNode manifest() { return manifest; }
 
+    /** The run's id: the manifest's {@code run_id} (a run is written under a temporary name), else the folder's name. */
+    public String id() {
+        String id = manifest.path("run_id").asText("");
+        return id.isEmpty() ? dir.toAbsolutePath().normalize().getFileName().toString() : id;
+    }
+
+    /** Records a file that could not be parsed, with what was wrong. */
+    public void gap(lab.analysis.MalformedResultException e) {
+        gap(e.file(), e.problem());
+    }
+
+    /**
+     * Markdown links to the HTML files in {@code dir} (flamegraphs), sorted, as
+     * {@code [name](relative/path/name.html)} joined with ", "; empty when there are none.
+     */
+    public String htmlLinks(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return "";
+        }
+        List<String> names;
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            names = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".html")).sorted().toList();
+        }
+        String rel = relative(dir);
+        return String.join(", ", names.stream().map(n -> "[" + n.replace(".html", "") + "](" + rel + "/" + n + ")").toList());
+    }
+
     /** Records a file the notebook could not use; {@code file} is shown relative to the run. */
     public void gap(Path file, String problem) {
         gaps.add("`" + relative(file) + "`: " + problem);

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
 import lab.analysis.chart.LineChart;
@@ -43,11 +42,11 @@ final class ZramInitLockSection implements Section {
         if (!Files.isDirectory(dir)) {
             return Optional.empty();
         }
-        JmhSweep lzo = JmhSweep.read(dir, "zram", e -> run.gap(e.file(), KernelRuns.problem(e)));
-        JmhSweep lz4 = JmhSweep.read(dir, "zram-lz4", e -> run.gap(e.file(), KernelRuns.problem(e)));
+        JmhSweep lzo = JmhSweep.read(dir, "zram", run::gap);
+        JmhSweep lz4 = JmhSweep.read(dir, "zram-lz4", run::gap);
         KernelRuns kernel = KernelRuns.read(run, dir.resolve("kernel"));
         Fix fix = Fixes.byId(ID).orElseThrow();
-        String id = PrimitivesSection.runId(run);
+        String id = run.id();
         String data = run.manifest().path("command").asText("./lab pair " + ID);
         String regen = "./lab notebook results/" + id;
         StringBuilder md = new StringBuilder("## zram-init-lock: ").append(fix.title()).append("\n\n");
@@ -355,14 +354,8 @@ final class ZramInitLockSection implements Section {
 
     private static String flamegraphs(RunDir run, JmhSweep s) throws IOException {
         Path dir = run.dir().resolve("flamegraphs").resolve(ID);
-        if (!Files.isDirectory(dir)) {
-            return "";
-        }
-        List<String> names;
-        try (Stream<Path> st = Files.list(dir)) {
-            names = st.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".html")).sorted().toList();
-        }
-        if (names.isEmpty()) {
+        String links = run.htmlLinks(dir);
+        if (links.isEmpty()) {
             return "";
         }
         String slowest = null;
@@ -377,9 +370,8 @@ final class ZramInitLockSection implements Section {
                 }
             }
         }
-        StringBuilder b = new StringBuilder("CPU flamegraphs (async-profiler; randrw, compressible50, highest thread count): ");
-        b.append(String.join(", ", names.stream().map(n -> "[" + n.replace(".html", "") + "](flamegraphs/" + ID + "/" + n + ")").toList()));
-        if (slowest != null && names.contains(slowest + ".html")) {
+        StringBuilder b = new StringBuilder("CPU flamegraphs (async-profiler; randrw, compressible50, highest thread count): ").append(links);
+        if (slowest != null && Files.exists(dir.resolve(slowest + ".html"))) {
             b.append(". The slowest guard here is `").append(slowest).append("`: [its flamegraph](flamegraphs/").append(ID).append('/')
                     .append(slowest).append(".html)");
         }

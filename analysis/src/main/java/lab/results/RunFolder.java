@@ -91,7 +91,8 @@ public final class RunFolder {
         }
     }
 
-    static void deleteTree(Path dir) throws IOException {
+    /** Deletes {@code dir} and everything under it; nothing when it does not exist. */
+    public static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
