@@ -61,6 +61,14 @@ public final class JmhSweep {
 
     public boolean isEmpty() { return cells.isEmpty(); }
 
+    /** Every result, in file order. */
+    public List<Cell> cells() { return cells; }
+
+    /** How many rounds the sweep holds. */
+    public int rounds() {
+        return (int) cells.stream().mapToInt(Cell::round).distinct().count();
+    }
+
     public SortedSet<Integer> threadCounts() {
         SortedSet<Integer> t = new TreeSet<>();
         cells.forEach(c -> t.add(c.threads()));

@@ -1,76 +1,58 @@
 package lab.analysis;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The refscale-style table of the primitives benchmark, computed from {@code raw/} alone.
  *
- * <p>Raw files are JMH JSON named {@code primitives-rR-tT.json}: round R at T threads, every
+ * <p>Raw files are JMH JSON named {@code primitives-rR-tT.json} (read as a {@link JmhSweep}): round R at T threads, every
  * primitive in each. Rounds interleave the thread counts, so a ratio between thread counts is
  * taken within one round (the same minute of machine noise) and the spread is across rounds.
  * The score is JMH's AverageTime: ns per get+put pair, per thread.
  */
 public final class PrimitivesReport {
-    private static final Pattern NAME = Pattern.compile("primitives-r(\\d+)-t(\\d+)\\.json");
+    private final JmhSweep sweep;
 
-    /** Score of one primitive at one thread count in one round. */
-    record Cell(int round, int threads, String primitive, JmhResult result) {}
-
-    private final List<Cell> cells;
-
-    private PrimitivesReport(List<Cell> cells) {
-        this.cells = cells;
+    private PrimitivesReport(JmhSweep sweep) {
+        this.sweep = sweep;
     }
 
-    /** Reads every {@code primitives-rR-tT.json} in {@code rawDir}. */
+    /** Reads every {@code primitives-rR-tT.json} in {@code rawDir}; the first broken file is the error. */
     public static PrimitivesReport read(Path rawDir) throws IOException, MalformedResultException {
-        List<Cell> cells = new ArrayList<>();
-        try (Stream<Path> files = Files.list(rawDir)) {
-            for (Path f : files.sorted().toList()) {
-                Matcher m = NAME.matcher(f.getFileName().toString());
-                if (!m.matches()) {
-                    continue;
-                }
-                for (JmhResult r : JmhResult.read(f)) {
-                    String prim = r.params().get("primitive");
-                    if (prim == null) {
-                        throw new MalformedResultException(f, "a result has no 'primitive' param");
-                    }
-                    cells.add(new Cell(Integer.parseInt(m.group(1)), r.threads(), prim, r));
-                }
-            }
+        List<MalformedResultException> broken = new ArrayList<>();
+        JmhSweep sweep = JmhSweep.read(rawDir, "primitives", broken::add);
+        if (!broken.isEmpty()) {
+            throw broken.getFirst();
         }
-        if (cells.isEmpty()) {
+        if (sweep.isEmpty()) {
             throw new MalformedResultException(rawDir, "no primitives-rR-tT.json results");
         }
-        return new PrimitivesReport(cells);
+        for (JmhSweep.Cell c : sweep.cells()) {
+            if (c.params().get("primitive") == null) {
+                throw new MalformedResultException(rawDir.resolve("primitives-r" + c.round() + "-t" + c.threads() + ".json"),
+                        "a result has no 'primitive' param");
+            }
+        }
+        return new PrimitivesReport(sweep);
     }
 
     public SortedSet<Integer> threadCounts() {
-        SortedSet<Integer> t = new TreeSet<>();
-        cells.forEach(c -> t.add(c.threads()));
-        return t;
+        return sweep.threadCounts();
     }
 
     public int rounds() {
-        return (int) cells.stream().mapToInt(Cell::round).distinct().count();
+        return sweep.rounds();
     }
 
     /** Primitives in the order the benchmark ran them. */
     public List<String> primitives() {
-        return cells.stream().map(Cell::primitive).distinct().toList();
+        return sweep.values("primitive");
     }
 
     /** ns per pair per thread, over every measured iteration of every round. */
@@ -80,18 +62,12 @@ public final class PrimitivesReport {
 
     /** Bytes allocated per pair (JMH -prof gc, gc.alloc.rate.norm), median over rounds; NaN without it. */
     public double bytesPerPair(String primitive, int threads) {
-        List<Double> b = new ArrayList<>();
-        cells.stream().filter(c -> c.primitive().equals(primitive) && c.threads() == threads)
-                .forEach(c -> c.result().gcAllocBytesPerOp().ifPresent(b::add));
-        return b.isEmpty() ? Double.NaN : Stats.median(b);
+        return sweep.bytesPerOp(Map.of("primitive", primitive), threads);
     }
 
     /** Every measured iteration's ns per pair per thread, all rounds; empty when not run. */
     public List<Double> nsSamples(String primitive, int threads) {
-        List<Double> s = new ArrayList<>();
-        cells.stream().filter(c -> c.primitive().equals(primitive) && c.threads() == threads)
-                .forEach(c -> s.addAll(c.result().samples().isEmpty() ? List.of(c.result().score()) : c.result().samples()));
-        return s;
+        return sweep.samples(Map.of("primitive", primitive), threads);
     }
 
     /**
@@ -113,10 +89,7 @@ public final class PrimitivesReport {
     }
 
     private Map<Integer, Double> scoresByRound(String primitive, int threads) {
-        Map<Integer, Double> m = new TreeMap<>();
-        cells.stream().filter(c -> c.primitive().equals(primitive) && c.threads() == threads)
-                .forEach(c -> m.put(c.round(), c.result().score()));
-        return m;
+        return sweep.scoresByRound(Map.of("primitive", primitive), threads);
     }
 
     /** A machine-readable summary: per primitive, per thread count, median ns and scaling. */
