@@ -13,7 +13,7 @@ import java.lang.foreign.ValueLayout;
  * the section's line is mixed in too, so that two sections with the same {@code randseed} do not
  * repeat each other, as fio's global thread numbers keep them apart.
  */
-final class SplitMix {
+public final class SplitMix {
     /** What each stream seeds; fio keeps one {@code frand_state} per purpose likewise. */
     static final int STREAM_BLOCK = 0;
     static final int STREAM_RWMIX = 1;
@@ -25,7 +25,7 @@ final class SplitMix {
 
     private long state;
 
-    SplitMix(long seed) {
+    public SplitMix(long seed) {
         this.state = seed;
     }
 
@@ -39,13 +39,14 @@ final class SplitMix {
     }
 
     /** The SplitMix64 finaliser: a bijection of 64-bit values with good avalanche. */
-    static long mix(long z) {
+    public static long mix(long z) {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);
     }
 
-    long nextLong() {
+    /** The next value of the stream. */
+    public long nextLong() {
         state += GOLDEN;
         return mix(state);
     }

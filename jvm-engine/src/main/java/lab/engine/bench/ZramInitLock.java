@@ -2,6 +2,7 @@ package lab.engine.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import lab.jobspec.SplitMix;
 import lab.engine.zram.Compressor;
 import lab.engine.zram.GuardKind;
 import lab.engine.zram.Zram;
@@ -111,7 +112,7 @@ public class ZramInitLock {
     @State(Scope.Thread)
     public static class Worker {
         int cpu;
-        long state;
+        SplitMix stream;
         int next;
         final byte[] buf = new byte[Zram.PAGE_SIZE];
         final byte[][] ring = new byte[RING][Zram.PAGE_SIZE];
@@ -119,25 +120,18 @@ public class ZramInitLock {
         @Setup(Level.Trial)
         public void setUp(Device d) {
             cpu = d.takeCpu();
-            state = 0x9E3779B97F4A7C15L * (cpu + 1);
+            stream = new SplitMix(0x9E3779B97F4A7C15L * (cpu + 1)); // SplitMix64: a random long with no allocation
             SplittableRandom rnd = new SplittableRandom(1000 + cpu);
             for (byte[] p : ring) {
                 fill(d.pattern, p, rnd);
             }
         }
 
-        /** SplitMix64: a random long with no allocation. */
-        long nextLong() {
-            long z = (state += 0x9E3779B97F4A7C15L);
-            z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-            z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-            return z ^ (z >>> 31);
-        }
     }
 
     @Benchmark
     public boolean io(Device d, Worker w) {
-        long r = w.nextLong();
+        long r = w.stream.nextLong();
         long index = Long.remainderUnsigned(r, d.pages);
         boolean read = d.readPercent == 100 || (d.readPercent != 0 && (int) ((r >>> 40) % 100) < d.readPercent);
         return read ? d.zram.read(index, w.buf, w.cpu)

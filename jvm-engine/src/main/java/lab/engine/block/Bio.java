@@ -89,6 +89,14 @@ public final class Bio {
     /** {@code System.nanoTime()} when the owner began to build the I/O (lat's start). */
     public long startTime;
 
+    // ---- accounting (part-acct): set by blk_account_io_start, cleared at done ----
+    /** {@code rq->part}: the partition this I/O is accounted to, holding its reference; null if not accounted. */
+    Partition acctPart;
+    /** {@code rq->start_time}: jiffies at the start of accounting. */
+    long acctStart;
+    /** Sectors to account at completion (the size at submission). */
+    long acctSectors;
+
     // ---- private to the bioset and the device holding the bio ----
     /** {@code bi_next}: free-list or device-list link; only the current holder touches it. */
     Bio next;
@@ -122,6 +130,9 @@ public final class Bio {
         cpu = owner;
         issueTime = 0;
         startTime = 0;
+        acctPart = null;
+        acctStart = 0;
+        acctSectors = 0;
         next = null;
     }
 
@@ -164,6 +175,9 @@ public final class Bio {
 
     /** {@code bio_endio()}: the I/O is done; hands the bio back to its owner through {@link #endIo}. */
     public static void bioEndio(Bio bio) {
+        if (bio.acctPart != null) {
+            BlkAccount.ioDone(bio); // blk_account_io_done: the request's end, before its owner hears
+        }
         bio.endIo.endIo(bio);
     }
 

@@ -1,6 +1,9 @@
 package lab.engine.block;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import lab.engine.sync.Rcu;
 
 /**
  * A disk and its partition table, {@code struct gendisk} (block/genhd.c) with the bio entry of
@@ -10,6 +13,12 @@ import java.util.Arrays;
  * <p>The partition table is set up before I/O starts: {@link #addPartition} publishes a new table
  * with a volatile store, read by {@link #diskMapSector} and {@link #partition} with a volatile load
  * (the kernel uses an RCU-protected xarray), but partitions are not meant to change under load.
+ *
+ * <p>Accounting ({@code queue/iostats}, the {@code part-acct} fix): a disk made with an
+ * {@link AcctMode} other than {@link AcctMode#OFF} accounts every bio it passes to the driver,
+ * {@link BlkAccount}'s {@code blk_account_io_start} here and {@code blk_account_io_done} from
+ * {@link Bio#bioEndio}, against a {@link Jiffies} clock and per-cpu stats for {@code nrCpus}
+ * possible CPUs. {@link #diskstats()} reads them back.
  *
  * <p>Model note: no request queue and no blk-mq; every driver here is bio-based, so the driver's
  * {@code submitBio} runs in the submitter's context, as brd and dm do.
@@ -24,13 +33,67 @@ public final class Gendisk {
     private final Partition part0;
     /** {@code part_tbl}, indexed by partno; entry 0 is {@link #part0}, holes are null. Copy on write. */
     private volatile Partition[] parts;
+    /** How I/O is accounted; {@link AcctMode#OFF} is {@code queue/iostats} = 0. */
+    private final AcctMode acctMode;
+    /** The tick clock accounting reads; null when accounting is off. */
+    private final Jiffies jiffies;
+    /** {@code nr_cpu_ids}: per-cpu copies in each partition's stats, and slots of {@link #rcu}. */
+    private final int nrCpus;
+    /** The RCU domain of the partitions' {@code percpu_ref}s, or null when the mode has none. */
+    private final Rcu rcu;
 
-    /** A disk over {@code driver}, named after it, with no partition but {@code part0}. */
+    /** A disk over {@code driver}, named after it, with no partition but {@code part0}, not accounting I/O. */
     public Gendisk(BlockDevice driver) {
+        this(driver, AcctMode.OFF, null, 1);
+    }
+
+    /**
+     * A disk that accounts I/O as {@code mode} says, reading {@code jiffies} (not owned: the
+     * caller closes it), with per-cpu state for {@code nrCpus} possible CPUs; every bio's
+     * {@link Bio#cpu} must be below {@code nrCpus}.
+     */
+    public Gendisk(BlockDevice driver, AcctMode mode, Jiffies jiffies, int nrCpus) {
+        if (mode.enabled() && jiffies == null) {
+            throw new IllegalArgumentException(driver.name() + ": accounting (" + mode.id() + ") needs a jiffies clock");
+        }
         this.driver = driver;
         this.name = driver.name();
+        this.acctMode = mode;
+        this.jiffies = jiffies;
+        this.nrCpus = nrCpus;
+        this.rcu = mode.percpuRef() ? new Rcu(nrCpus) : null;
         this.part0 = new Partition(this, 0, 0, driver.capacitySectors());
         this.parts = new Partition[] {part0};
+    }
+
+    /** How this disk accounts I/O. */
+    public AcctMode acctMode() {
+        return acctMode;
+    }
+
+    /** The clock accounting reads (null when off). */
+    Jiffies jiffies() {
+        return jiffies;
+    }
+
+    /** Possible CPUs: the per-cpu copies a sum reads. */
+    public int nrCpus() {
+        return nrCpus;
+    }
+
+    Rcu rcu() {
+        return rcu;
+    }
+
+    /** {@code /proc/diskstats} for this disk: part0, then each partition, as {@link DiskStats.Sum}s. */
+    public List<DiskStats.Sum> diskstats() {
+        List<DiskStats.Sum> out = new ArrayList<>();
+        for (Partition p : parts) {
+            if (p != null) {
+                out.add(p.stat());
+            }
+        }
+        return out;
     }
 
     /** {@code disk_name}. */
@@ -108,9 +171,9 @@ public final class Gendisk {
             return;
         }
         blkPartitionRemap(bio, part);
-        // part-acct hook: blk_account_io_start() -> part_inc_in_flight(part, rw) and the
-        // partition reference (part_get / percpu_ref_get) go here; the matching
-        // part_dec_in_flight() / part_put() go on the completion side (bio_end_io_acct).
+        if (acctMode.enabled()) { // blk_do_io_stat()
+            BlkAccount.ioStart(this, bio); // its blk_account_io_done runs in Bio.bioEndio
+        }
         driver.submitBio(bio);
     }
 

@@ -1,20 +1,40 @@
 package lab.engine.block;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import lab.engine.sync.PercpuRef;
+
 /**
  * A partition of a {@link Gendisk}, the partition side of {@code struct block_device}
- * (block/partitions/core.c): number, first sector, length. Partition 0 ({@code part0}) is the whole
- * disk. Submitting to a partition sets the bio's {@link Bio#bdev} and hands it to the disk, which
- * checks it against the partition and remaps it ({@link Gendisk#submitBio}).
+ * (block/partitions/core.c; {@code struct hd_struct} in the seed's v4.2): number, first sector,
+ * length, and the accounting state of the {@code part-acct} fix. Partition 0 ({@code part0}) is
+ * the whole disk. Submitting to a partition sets the bio's {@link Bio#bdev} and hands it to the
+ * disk, which checks it against the partition and remaps it ({@link Gendisk#submitBio}).
  *
- * <p>Immutable; made only by {@link Gendisk}.
- *
- * <p>Accounting hook ({@code part-acct}): the kernel keeps here the per-partition I/O statistics
- * ({@code bd_stats}), the in-flight counters ({@code in_flight[2]}, later per-cpu) and the
- * reference that pins the partition for an I/O ({@code hd_struct.ref}, an {@code atomic_t} that
- * became a {@code percpu_ref}). The {@code part-acct} fix adds those fields to this class and
- * switches their kind; see the hooks in {@link Gendisk#submitBio}.
+ * <h2>Accounting state</h2>
+ * What {@link BlkAccount} reads and writes per I/O, kept where v4.2 kept it:
+ * <ul>
+ * <li>{@link #stats}: the per-cpu {@code dkstats}.</li>
+ * <li>The hot line: {@code stamp}, {@code in_flight[2]} and the {@code atomic_t ref} sit within a
+ *     few bytes of each other in {@code struct hd_struct} (after the large {@code struct device}),
+ *     so on one cache line. The model keeps them on one padded line of their own, so that the
+ *     atomic modes pay for the same sharing: every in-flight or reference atomic evicts the stamp
+ *     every other CPU reads on each I/O.</li>
+ * <li>{@link #percpuRef}: the {@code percpu_ref} of patches 1-2, where the mode has one. Model
+ *     note: the kernel embeds it in {@code hd_struct}, so its {@code percpu_count_ptr} is read
+ *     from the hot line too; here it is its own object, whose mode word no one writes under I/O.</li>
+ * </ul>
+ * The partition table never changes under I/O; {@link #refKill} stands for
+ * {@code delete_partition()}'s drop of the reference, after which {@code hd_struct_try_get} fails
+ * and I/O is accounted to {@code part0}.
  */
 public final class Partition implements BlockDevice {
+
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    /** The hot line's words, after 128 bytes of padding ({@link #hot}). */
+    private static final int STAMP = 16;
+    private static final int IN_FLIGHT = 17; // [READ], [WRITE] at +1
+    private static final int REF = 19;
 
     private final Gendisk disk;
     private final int partno;
@@ -22,12 +42,125 @@ public final class Partition implements BlockDevice {
     private final long nrSects;
     private final String name;
 
+    /** {@code dkstats}. */
+    final DiskStats stats;
+    /** {@code stamp}, {@code in_flight[2]}, {@code atomic_t ref}: one line, 128 bytes of padding each side. */
+    private final long[] hot = new long[48];
+    /** The partition reference when the mode makes it per-cpu, else null (the atomic one is on the hot line). */
+    private final PercpuRef percpuRef;
+    /** Times the reference reached zero ({@code __delete_partition}); the table is static, so 0 or 1. */
+    private volatile int released;
+
     Partition(Gendisk disk, int partno, long startSect, long nrSects) {
         this.disk = disk;
         this.partno = partno;
         this.startSect = startSect;
         this.nrSects = nrSects;
         this.name = partno == 0 ? disk.name() : disk.name() + "p" + partno;
+        this.stats = new DiskStats(disk.nrCpus());
+        this.percpuRef = disk.acctMode().percpuRef() ? new PercpuRef(disk.rcu(), this::release) : null;
+        LONGS.setRelease(hot, REF, 1L); // hd_ref_init: the table's reference
+    }
+
+    private void release() {
+        released++;
+    }
+
+    // ---- the hot line: stamp ----
+
+    /** {@code READ_ONCE(part->stamp)}. */
+    long stamp() {
+        return (long) LONGS.getOpaque(hot, STAMP);
+    }
+
+    /** {@code part->stamp = now}: a plain store in v4.2, racing with other CPUs' (as there). */
+    void setStamp(long now) {
+        LONGS.setOpaque(hot, STAMP, now);
+    }
+
+    /** {@code try_cmpxchg(&part->bd_stamp, &stamp, now)}: one CPU per tick wins. */
+    boolean casStamp(long stamp, long now) {
+        return LONGS.compareAndSet(hot, STAMP, stamp, now);
+    }
+
+    // ---- the hot line: atomic in_flight[2] ----
+
+    /** {@code atomic_inc/dec(&part->in_flight[rw])}. */
+    void atomicInFlightAdd(int rw, long delta) {
+        LONGS.getAndAdd(hot, IN_FLIGHT + rw, delta);
+    }
+
+    /** {@code atomic_read(&in_flight[0]) + atomic_read(&in_flight[1])}. */
+    long atomicInFlight() {
+        return (long) LONGS.getOpaque(hot, IN_FLIGHT) + (long) LONGS.getOpaque(hot, IN_FLIGHT + 1);
+    }
+
+    // ---- the partition reference ----
+
+    /** {@code hd_struct_try_get()}: {@code atomic_inc_not_zero} or {@code percpu_ref_tryget_live}. */
+    boolean refTryGet(int cpu) {
+        if (percpuRef != null) {
+            return percpuRef.tryGetLive(cpu);
+        }
+        for (long c = (long) LONGS.getOpaque(hot, REF); c != 0; c = (long) LONGS.getOpaque(hot, REF)) {
+            if (LONGS.compareAndSet(hot, REF, c, c + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code hd_struct_get()}: the caller knows the partition is alive (part0). */
+    void refGet(int cpu) {
+        if (percpuRef != null) {
+            percpuRef.get(cpu);
+        } else {
+            LONGS.getAndAdd(hot, REF, 1L);
+        }
+    }
+
+    /** {@code hd_struct_put()}: the put that reaches zero releases the partition. */
+    void refPut(int cpu) {
+        if (percpuRef != null) {
+            percpuRef.put(cpu);
+        } else if ((long) LONGS.getAndAdd(hot, REF, -1L) == 1) {
+            release();
+        }
+    }
+
+    /** {@code delete_partition()}'s end: {@code hd_struct_kill} (percpu) or {@code hd_struct_put} (atomic). */
+    void refKill() {
+        if (percpuRef != null) {
+            percpuRef.kill();
+        } else {
+            refPut(0);
+        }
+    }
+
+    /** Whether the partition's reference has reached zero and it was released. */
+    public boolean released() {
+        return released != 0;
+    }
+
+    /**
+     * {@code part_stat_read_all()} and {@code part_in_flight()}: the partition's counters as
+     * {@code /proc/diskstats} shows them. Exact once no I/O is in flight.
+     */
+    public DiskStats.Sum stat() {
+        long inRead;
+        long inWrite;
+        if (disk.acctMode().percpuInFlight()) {
+            inRead = stats.read(DiskStats.IN_FLIGHT);
+            inWrite = stats.read(DiskStats.IN_FLIGHT + 1);
+        } else {
+            inRead = (long) LONGS.getOpaque(hot, IN_FLIGHT);
+            inWrite = (long) LONGS.getOpaque(hot, IN_FLIGHT + 1);
+        }
+        return new DiskStats.Sum(name, partno,
+                stats.read(DiskStats.IOS), stats.read(DiskStats.IOS + 1),
+                stats.read(DiskStats.SECTORS), stats.read(DiskStats.SECTORS + 1),
+                stats.read(DiskStats.TICKS), stats.read(DiskStats.TICKS + 1),
+                inRead, inWrite, stats.read(DiskStats.IO_TICKS), stats.read(DiskStats.TIME_IN_QUEUE));
     }
 
     /** {@code bdev_partno()}: 0 for the whole disk. */

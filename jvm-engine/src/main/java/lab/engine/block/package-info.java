@@ -18,9 +18,12 @@
  *     submitter's slot in {@link lab.engine.block.Bio#cpu}.</li>
  * <li>Pages are off-heap {@link java.lang.foreign.MemorySegment}s; a bioset's bios carry their own
  *     pages (like io buffers), clones share the source's.</li>
- * <li>Accounting (per-partition stats, in-flight, the partition reference) is not modelled yet;
- *     {@link lab.engine.block.Gendisk#submitBio} and {@link lab.engine.block.Partition} mark where
- *     the {@code part-acct} fix puts it.</li>
+ * <li>Accounting (the {@code part-acct} fix): {@link lab.engine.block.BlkAccount} accounts each
+ *     bio to its partition as v4.2's request path did ({@code blk_account_io_start/done}),
+ *     with the partition reference, in-flight counters and tick work of the chosen
+ *     {@link lab.engine.block.AcctMode}, against a real tick clock,
+ *     {@link lab.engine.block.Jiffies}. A disk made without a mode accounts nothing
+ *     ({@code queue/iostats} = 0). No merges, discards or flushes are counted.</li>
  * </ul>
  *
  * <h2>Allocation</h2>

@@ -84,4 +84,23 @@ public final class PercpuSlots {
         }
         return sum;
     }
+
+    /**
+     * Sum of {@code count} adjacent fields from {@code first} over all slots, in one pass (each
+     * slot's line is touched once, as a loop over {@code for_each_possible_cpu} reading a struct's
+     * fields does); each read is opaque, racy as {@link #sumOpaque(int)}.
+     */
+    public long sumOpaque(int first, int count) {
+        if (first < 0 || count < 1 || first + count > SLOT_LONGS) {
+            throw new IllegalArgumentException("fields " + first + "+" + count + " outside a slot");
+        }
+        long sum = 0;
+        for (int cpu = 0; cpu < nrCpus; cpu++) {
+            int base = (cpu + 1) * SLOT_LONGS + first;
+            for (int f = 0; f < count; f++) {
+                sum += (long) LONGS.getOpaque(longs, base + f);
+            }
+        }
+        return sum;
+    }
 }

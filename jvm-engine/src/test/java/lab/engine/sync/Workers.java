@@ -7,10 +7,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** Test helper: run one body per worker slot on real threads, start them together, join with a deadline. */
-final class Workers {
+public final class Workers {
     static final long TIMEOUT_S = 60;
 
-    interface Body {
+    public interface Body {
         void run(int cpu) throws Exception;
     }
 
@@ -18,7 +18,7 @@ final class Workers {
     }
 
     /** Runs {@code body(cpu)} for cpu 0..n-1 on n threads; rethrows the first failure; fails on timeout. */
-    static void run(int n, Body body) throws InterruptedException {
+    public static void run(int n, Body body) throws InterruptedException {
         CountDownLatch start = new CountDownLatch(1);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Thread> threads = new ArrayList<>();

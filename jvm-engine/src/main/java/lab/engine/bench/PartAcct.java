@@ -1,0 +1,151 @@
+package lab.engine.bench;
+
+import java.util.concurrent.TimeUnit;
+import lab.jobspec.SplitMix;
+import lab.engine.block.AcctMode;
+import lab.engine.block.Bio;
+import lab.engine.block.BioEndIo;
+import lab.engine.block.Bioset;
+import lab.engine.block.BlkStatus;
+import lab.engine.block.BlockDevice;
+import lab.engine.block.Gendisk;
+import lab.engine.block.Jiffies;
+import lab.engine.block.NullBlk;
+import lab.engine.block.ReqOp;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/*
+ * part-acct (seed 002_84cddfb167739f27.txt): what accounting one I/O to its
+ * partition costs, per accounting mode, across threads (JMH -t), tick rates
+ * and numbers of possible CPUs.
+ *
+ * One op is the seed's fio randread at 4 KiB over null_blk: a bio from the
+ * worker's per-cpu bioset, a random 4 KiB-aligned sector of the target,
+ * submit_bio through the Gendisk (partition check and remap, accounting
+ * start), null_blk completing it at once (irqmode=0, bio-based), accounting
+ * done in bio_endio, the bio freed.
+ *
+ *   variant  lab.engine.block.AcctMode: atomic (before the series),
+ *            percpu-ref (patches 1-2), percpu-ref+percpu-inflight (all four),
+ *            lazy-ticks (today's update_io_ticks), iostats=0 (no accounting)
+ *   hz       CONFIG_HZ of the jiffies ticker: how often the per-tick work
+ *            (and, with per-cpu in-flight, the sum over every slot) runs
+ *   slots    possible CPUs: the per-cpu copies part_in_flight() sums
+ *            (max(slots, threads); the workers use the first slots, the
+ *            rest stay zero, as idle CPUs' copies do)
+ *   target   disk: bios to a disk with no partition table (the seed's
+ *            /dev/nullb0); part: bios to partition 1, which doubles the
+ *            accounting (part and part0: in-flight, stats, round_stats)
+ *
+ * The ticker thread runs in every variant (the tick exists with iostats=0 as
+ * well), so every variant shares the machine with it equally.
+ *
+ * Score: ns per op per thread (AverageTime); throughput = threads / score.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class PartAcct {
+    /** null_blk's size: 4 GiB, 512-byte logical blocks (null_blk's default bs). */
+    static final long CAPACITY = 4L << 30;
+    /** Partition 1 starts at 1 MiB, as fdisk's default alignment puts it, and runs to the end. */
+    static final long PART_START = 2048;
+    static final int BS = 4096;
+
+    @State(Scope.Benchmark)
+    public static class Disk {
+        @Param({"atomic", "percpu-ref", "percpu-ref+percpu-inflight", "lazy-ticks", "iostats=0"})
+        public String variant;
+
+        @Param({"1000"})
+        public int hz;
+
+        @Param({"64"})
+        public int slots;
+
+        @Param({"disk", "part"})
+        public String target;
+
+        Jiffies jiffies;
+        Gendisk disk;
+        BlockDevice dev;
+        Bioset bioset;
+        long blocks;
+        CpuIds cpus;
+
+        @Setup(Level.Trial)
+        public void setUp(BenchmarkParams params) {
+            int threads = params.getThreads();
+            int nrCpus = Math.max(slots, threads);
+            jiffies = Jiffies.start(hz);
+            disk = new Gendisk(NullBlk.immediate("nullb0", CAPACITY, 512), AcctMode.of(variant), jiffies, nrCpus);
+            dev = switch (target) {
+                case "disk" -> disk.part0();
+                case "part" -> disk.addPartition(1, PART_START, (CAPACITY >>> Bio.SECTOR_SHIFT) - PART_START);
+                default -> throw new IllegalArgumentException("unknown target: " + target + " (disk, part)");
+            };
+            blocks = (dev.capacitySectors() << Bio.SECTOR_SHIFT) / BS;
+            bioset = new Bioset(nrCpus, 0); // null_blk moves no data: bios carry no pages
+            cpus = new CpuIds(nrCpus);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            for (var s : disk.diskstats()) {
+                if (s.inFlight() != 0) {
+                    throw new IllegalStateException("in flight after the trial: " + s.line());
+                }
+            }
+            bioset.close();
+            jiffies.close();
+        }
+    }
+
+    /** One fio job: its cpu (per-cpu slot), random stream, and completion callback. */
+    @State(Scope.Thread)
+    public static class Worker implements BioEndIo {
+        int cpu;
+        SplitMix stream;
+        long completed;
+
+        @Setup(Level.Trial)
+        public void setUp(Disk d) {
+            cpu = d.cpus.take();
+            stream = new SplitMix(0x9E3779B97F4A7C15L * (cpu + 1)); // SplitMix64: a random long with no allocation
+        }
+
+
+        @Override
+        public void endIo(Bio bio) {
+            if (bio.status == BlkStatus.OK) {
+                completed++;
+            }
+        }
+    }
+
+    @Benchmark
+    public long io(Disk d, Worker w) {
+        Bio bio = d.bioset.alloc(w.cpu, w);
+        bio.op = ReqOp.READ;
+        bio.sector = Long.remainderUnsigned(w.stream.nextLong(), d.blocks) * (BS >>> Bio.SECTOR_SHIFT);
+        bio.size = BS;
+        d.dev.submitBio(bio);
+        d.bioset.free(bio);
+        return w.completed;
+    }
+}
