@@ -267,12 +267,14 @@ _loop_remove() {
 
 # ---------------------------------------------------------------- null_blk
 
-# _nullb_add SIZE: a null_blk device through configfs (separate from the module's own
+# _nullb_add SIZE [mem]: a null_blk device through configfs (separate from the module's own
 # nr_devices ones), blk-mq, 4k blocks; print its node. The configfs item is labnbXXXXXX; the
 # kernel names the disk after the item (newer kernels) or nullb<index> (older ones).
-# SIZE in MiB (suffix M or G accepted).
+# SIZE in MiB (suffix M or G accepted). With "mem" the device keeps what is written
+# (memory_backed=1: a partition table survives; unwritten blocks still read as zeros and
+# take no memory), else writes are dropped.
 _nullb_add() {
-	local size=$1 mb dir idx name
+	local size=$1 mem=${2:-} mb dir idx name
 	[ -d "$LAB_NULLB" ] || { _lab_msg "no null_blk configfs at $LAB_NULLB (modprobe null_blk; mount configfs)"; return 1; }
 	case $size in *G) mb=$((${size%G} * 1024)) ;; *M) mb=${size%M} ;; *) mb=$size ;; esac
 	[[ $mb =~ ^[0-9]+$ ]] || { _lab_msg "nullb: bad size $size"; return 1; }
@@ -283,6 +285,7 @@ _nullb_add() {
 	echo "$mb" >"$dir/size"
 	echo 4096 >"$dir/blocksize"
 	echo 2 >"$dir/queue_mode"
+	if [ "$mem" = mem ]; then echo 1 >"$dir/memory_backed"; fi
 	echo 1 >"$dir/power"
 	name=${dir##*/}
 	if [ ! -e "/sys/block/$name" ]; then
@@ -303,6 +306,66 @@ _nullb_remove() {
 		{ echo 0 >"$dir/power" && rmdir "$dir"; } || { _lab_msg "$name: could not remove $dir"; return 1; }
 	fi
 	_reg_del nullb "$name"
+}
+
+# ---------------------------------------------------------------- partitions
+
+# _mbr_image FILE SECTOR_SIZE START_MIB SIZE_MIB: write to FILE the 512-byte DOS partition table
+# that sfdisk makes with one Linux partition (type 83) from START_MIB for SIZE_MIB, for a device
+# whose logical blocks are SECTOR_SIZE bytes. An MBR names no sector size: the kernel counts a
+# partition's start and length in the device's logical blocks, so they are given to sfdisk
+# (which writes them as they are into a scratch image) in those units. Needs sfdisk (Debian:
+# fdisk); the image can go where there is none (the guest VM) for _mbr_write.
+_mbr_image() {
+	local file=$1 ss=$2 start len img
+	start=$(($3 * 1048576 / ss)) len=$(($4 * 1048576 / ss))
+	img=$(mktemp "${TMPDIR:-/tmp}/lab-mbr.XXXXXX")
+	truncate -s $(((start + len) * 512 + 1048576)) "$img"
+	if ! printf 'label: dos\nlabel-id: 0x4c414221\nstart=%s, size=%s, type=83\n' "$start" "$len" |
+		sfdisk -q "$img" >/dev/null; then
+		rm -f "$img"
+		return 1
+	fi
+	dd if="$img" of="$file" bs=512 count=1 2>/dev/null
+	rm -f "$img"
+}
+
+# _part1_node DISK: print the node of DISK's partition 1 (/dev/loop5p1, /dev/labnbx1), or fail.
+_part1_node() {
+	local disk=${1#/dev/} p
+	for p in "/sys/class/block/$disk/$disk"*; do
+		if [ "$(cat "$p/partition" 2>/dev/null)" = 1 ]; then
+			echo "/dev/${p##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# _mbr_write DEV MBRFILE: write the partition table MBRFILE (from _mbr_image) to the first
+# sector of the lab device DEV and make partition 1 appear; print "NODE HOW": its node and how
+# it came, "kernel" (the kernel read the table: BLKRRPART) or "partx" (partx read it and told
+# the kernel through BLKPG: for kernels built without partition table parsers, as the host's
+# here). A loop device needs partscan (loop:SIZE:partscan); null_blk keeps the table only when
+# memory backed (_nullb_add SIZE mem).
+_mbr_write() {
+	local dev=$1 mbr=$2 p i
+	_lab_require_owned "$dev"
+	dd if="$mbr" of="$dev" bs=512 count=1 conv=notrunc 2>/dev/null
+	blockdev --flushbufs "$dev"
+	blockdev --rereadpt "$dev" 2>/dev/null || true
+	for i in $(seq 1 10); do
+		if p=$(_part1_node "$dev") && [ -b "$p" ]; then echo "$p kernel"; return 0; fi
+		sleep 0.1
+	done
+	if command -v partx >/dev/null 2>&1 && partx --add --nr 1 "$dev" 2>/dev/null; then
+		for i in $(seq 1 25); do
+			if p=$(_part1_node "$dev") && [ -b "$p" ]; then echo "$p partx"; return 0; fi
+			sleep 0.2
+		done
+	fi
+	_lab_msg "$dev: no partition 1 after writing the table (kernel: BLKRRPART; partx: $(command -v partx || echo none))"
+	return 1
 }
 
 # _loop_orphans: lab backing files attached to a loop device but missing from the
@@ -598,12 +661,13 @@ _perf_probe() {
 	(IFS=,; echo "${ok[*]}") | tee "$cache"
 }
 
-# _blk_snap DEV OUTPREFIX: copy /sys/block/DEV/stat (and zram mm_stat, io_stat) to OUTPREFIX.*.
+# _blk_snap DEV OUTPREFIX: copy DEV's stat (and zram mm_stat, io_stat) to OUTPREFIX.*. Through
+# /sys/class/block, so DEV may be a partition (loop0p1: its own counters) as well as a disk.
 _blk_snap() {
 	local dev=${1#/dev/} pre=$2 f
-	cat "/sys/block/$dev/stat" >"$pre.stat"
+	cat "/sys/class/block/$dev/stat" >"$pre.stat"
 	for f in mm_stat io_stat; do
-		if [ -r "/sys/block/$dev/$f" ]; then cat "/sys/block/$dev/$f" >"$pre.$f"; fi
+		if [ -r "/sys/class/block/$dev/$f" ]; then cat "/sys/class/block/$dev/$f" >"$pre.$f"; fi
 	done
 }
 

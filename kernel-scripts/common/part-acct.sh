@@ -1,0 +1,146 @@
+# shellcheck shell=bash
+# common/part-acct.sh: the runs of the part-acct scenario, shared by the host
+# (scenarios/part-acct.sh) and the guest VM (scenarios/part-acct-guest.sh, which finds common/
+# as /mnt/in/ks/common). Source it after rc.sh. It changes nothing by itself.
+#
+# The caller sets:
+#   PA_OUT      output folder
+#   PA_RUNTIME  seconds per run (or a fio time such as 500ms)
+#   PA_ROUNDS   rounds
+#   PA_DEPTH    io_uring iodepth of bridge-uring
+#   PA_TARGETS  one "DEV TARGET DISK NODE" per target: DEV zram|loop|nullb, TARGET disk|part,
+#               DISK the whole disk (whose queue/iostats is toggled), NODE what I/O goes to
+#   PA_NUMJOBS  numjobs, ascending
+#   PA_TOOLS    fio and/or bridge-uring (LAB_JVM for the bridge, from _lab_jvm_init)
+#   PA_FLAME    DEV-TARGET whose fio runs get kernel flamegraphs in round 1 at the highest
+#               numjobs (with LAB_FLAMEGRAPH=1), or empty
+#   PA_SPAN     "OFFSET_MIB SIZE_MIB" of the disk targets; part targets read the whole
+#               partition, which lies over the same sectors (so both read the same bytes)
+#   PA_PART_MIB the partition's size in MiB
+# and appends to MADE (rc.sh) as usual.
+
+# pa_runtime_opt: PA_RUNTIME as a job-file time (bare numbers are seconds)
+pa_runtime_opt() {
+	case $PA_RUNTIME in *[!0-9]*) echo "$PA_RUNTIME" ;; *) echo "${PA_RUNTIME}s" ;; esac
+}
+
+# pa_job NAME ENGINE N TARGET: the job file of one (dev, target, numjobs, engine) on stdout;
+# the filename is given on the command line.
+pa_job() {
+	local name=$1 engine=$2 n=$3 target=$4 depth=1 off size rt
+	[ "$engine" = io_uring ] && depth=$PA_DEPTH
+	read -r off size <<<"$PA_SPAN"
+	if [ "$target" = part ]; then off=0 size=$PA_PART_MIB; fi
+	rt=$(pa_runtime_opt)
+	cat <<JOB
+; part-acct: 4k randread, $engine (iodepth $depth), O_DIRECT, $n job(s), $rt, $size MiB from $off MiB of the $target
+[global]
+rw=randread
+bs=4k
+direct=1
+ioengine=$engine
+iodepth=$depth
+offset=${off}M
+size=${size}M
+runtime=$rt
+time_based
+group_reporting
+
+[$name]
+numjobs=$n
+JOB
+}
+
+# pa_jobs: write job-<dev>-<target>-j<N>.fio (psync: fio) and, with the bridge among the tools,
+# job-<dev>-<target>-j<N>.uring.fio (io_uring at PA_DEPTH: bridge-uring) into PA_OUT.
+pa_jobs() {
+	local t dev target disk node n base
+	for t in "${PA_TARGETS[@]}"; do
+		read -r dev target disk node <<<"$t"
+		for n in "${PA_NUMJOBS[@]}"; do
+			base=$dev-$target-j$n
+			pa_job "$base" psync "$n" "$target" >"$PA_OUT/job-$base.fio"
+			if [[ " ${PA_TOOLS[*]} " == *" bridge-uring "* ]]; then
+				pa_job "$base" io_uring "$n" "$target" >"$PA_OUT/job-$base.uring.fio"
+			fi
+		done
+	done
+	: "$disk" "$node"
+}
+
+# pa_iostats_own DISK: record DISK's queue/iostats in the registry (old value, restored by
+# cleanup) and in MADE, so the way out of a run restores it before the device goes; the value
+# it had is left in PA_IOSTATS_OLD. Not in $(...): MADE must grow in this shell.
+pa_iostats_own() {
+	local disk=${1#/dev/} path
+	path=/sys/block/$disk/queue/iostats
+	PA_IOSTATS_OLD=$(cat "$path")
+	_sysfs_set "$disk" iostats "$PA_IOSTATS_OLD"
+	MADE+=("sysfs $path")
+}
+
+# pa_run NAME TOOL NODE BASE: one run under perf stat (-r 1), /sys stat of NODE before and after
+pa_run() {
+	local name=$1 tool=$2 node=$3 base=$4
+	case $tool in
+	fio)
+		_counted "$PA_OUT" "$name" "$node" 1 \
+			fio --eta=never --output-format=json --output="$PA_OUT/$name.json" --filename="$node" "$PA_OUT/job-$base.fio"
+		;;
+	bridge-uring)
+		_counted "$PA_OUT" "$name" "$node" 1 \
+			"${LAB_JVM[@]}" bridge run "$PA_OUT/job-$base.uring.fio" --filename "$node" --output "$PA_OUT/$name.json"
+		;;
+	*) _lab_msg "part-acct: unknown tool $tool"; return 1 ;;
+	esac
+}
+
+# pa_pair K DEV TARGET DISK NODE N TOOL FIRST FLAME: iostats FIRST then 1-FIRST, back to back
+pa_pair() {
+	local k=$1 dev=$2 target=$3 disk=$4 node=$5 n=$6 tool=$7 first=$8 flame=$9 v
+	for v in "$first" $((1 - first)); do
+		_sysfs_set "$disk" iostats "$v"
+		_lab_msg "part-acct: round $k/$PA_ROUNDS: $dev $target ($node), $n job(s), $tool, iostats $v"
+		pa_run "$dev-$target-iostats$v-j$n-r$k.$tool" "$tool" "$node" "$dev-$target-j$n"
+		if [ "$flame" = 1 ] && [ "$tool" = fio ]; then
+			_kernel_flamegraph "$PA_OUT" "$dev-$target-iostats$v-j$n.fio" \
+				fio --eta=never --output-format=json --output="$FLAME_TMP/flame.json" --filename="$node" "$PA_OUT/job-$dev-$target-j$n.fio"
+		fi
+	done
+}
+
+# pa_rounds: PA_ROUNDS rounds; in each, for every target, numjobs and tool, one pair of runs
+# (iostats 1 and 0 back to back). Which of the two goes first flips from one pair to the next
+# and, for the same pair, from one round to the next: round 1 starts with iostats 1.
+pa_rounds() {
+	local k slot t dev target disk node n tool first flame nmax
+	nmax=${PA_NUMJOBS[${#PA_NUMJOBS[@]} - 1]}
+	for ((k = 1; k <= PA_ROUNDS; k++)); do
+		slot=0
+		for t in "${PA_TARGETS[@]}"; do
+			read -r dev target disk node <<<"$t"
+			for n in "${PA_NUMJOBS[@]}"; do
+				for tool in "${PA_TOOLS[@]}"; do
+					first=$(((slot + k) % 2))
+					flame=0
+					if [ "$k" = 1 ] && [ "$dev-$target" = "${PA_FLAME:-}" ] && [ "$n" = "$nmax" ]; then flame=1; fi
+					pa_pair "$k" "$dev" "$target" "$disk" "$node" "$n" "$tool" "$first" "$flame"
+					slot=$((slot + 1))
+				done
+			done
+		done
+	done
+}
+
+# pa_moved DEV-TARGET V: "M/T": of the T runs of DEV-TARGET with iostats V, the M whose /sys
+# stat (read I/Os, its first field) moved between before and after.
+pa_moved() {
+	local b a m=0 t=0
+	for b in "$PA_OUT/$1-iostats$2"-*.before.stat; do
+		[ -e "$b" ] || continue
+		a=${b%.before.stat}.after.stat
+		t=$((t + 1))
+		if [ "$(awk '{ print $1 }' "$a")" != "$(awk '{ print $1 }' "$b")" ]; then m=$((m + 1)); fi
+	done
+	echo "$m/$t"
+}

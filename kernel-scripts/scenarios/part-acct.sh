@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# part-acct: the kernel side of the fix "part-acct" (seed 002_84cddfb167739f27.txt: block I/O
+# accounting, the per-partition refcount and in-flight counters made per-CPU; "~15% throughput
+# with fio randread over null_blk").
+#
+# Today's kernel has the fix (and more: per-CPU in-flight counts, no atomic partition ref in
+# the I/O path), so the before/after that is real here is accounting on vs off:
+# /sys/block/DEV/queue/iostats 1 vs 0 (the old value recorded in the registry and restored),
+# and I/O to a partition vs to the whole disk. Devices, each made by the lab:
+#   zram   the whole disk (zram cannot be partitioned); filled once, 50% compressible
+#   loop   a sparse file with a DOS partition table (sfdisk) whose partition 1 covers half the
+#          device from 1 MiB; I/O to the partition, and to the disk over the same sectors
+#   nullb  in the guest VM (qemu, Debian's kernel: the host has no null_blk), memory backed so
+#          the table survives: the disk and, where the guest's null_blk takes one, partition 1
+# Workload: 4k randread, O_DIRECT, time based, numjobs 1 and numjobs = cores, through fio
+# (psync) and natively also through the lab's bridge (io_uring, iodepth 8), every run under
+# perf stat -r 1 with the target's /sys stat before and after (_counted). Every target reads
+# the same span: OFFSET..OFFSET+SIZE of the disk, the whole partition on the partition.
+#
+# Rounds (LAB_ROUNDS, default 3, 2 quick): in each, for every device/target/numjobs/tool,
+# iostats 1 and iostats 0 back to back (one ratio a round); which goes first flips from one
+# pair to the next, and from one round to the next for the same pair.
+#
+# Writes into $LAB_OUT (required), the zram-floor contract:
+#   <dev>-<target>-iostats<0|1>-j<N>-r<K>.<tool>.json  (dev zram|loop|nullb, target disk|part,
+#       tool fio|bridge-uring, K the round from 1), .perf.csv, .before.stat, .after.stat
+#       (+ .mm_stat/.io_stat on zram); the stat is the target's own (a partition's for part)
+#   job-<dev>-<target>-j<N>.fio (fio), job-<dev>-<target>-j<N>.uring.fio (bridge-uring)
+#   perf-missing.txt, env.txt (key: value), guest/ (the guest's console, guest.txt, log)
+#   with LAB_FLAMEGRAPH=1: zram-disk-iostats<0|1>-j<max>.fio.kernel.collapsed.gz/.svg
+# Environment: LAB_QUICK=1 (2 s runs, 2 rounds, 256 MiB devices; else 3 s, 3 rounds, 1 GiB),
+# LAB_RUNTIME (seconds, or a fio time such as 500ms), LAB_ROUNDS, LAB_FLAMEGRAPH=1,
+# LAB_PART_ACCT_GUEST=0 (no guest part), LAB_BRIDGE_STATE.
+set -euo pipefail
+
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../common/rc.sh
+. "$KS_DIR/common/rc.sh"
+# shellcheck source=SCRIPTDIR/../common/part-acct.sh
+. "$KS_DIR/common/part-acct.sh"
+
+OUT=${LAB_OUT:?LAB_OUT must name the output folder}
+QUICK=${LAB_QUICK:-0}
+if [ "$QUICK" = 1 ]; then RUNTIME=2 ROUNDS=2 SIZE_MB=256; else RUNTIME=3 ROUNDS=3 SIZE_MB=1024; fi
+RUNTIME=${LAB_RUNTIME:-$RUNTIME}
+ROUNDS=${LAB_ROUNDS:-$ROUNDS}
+[[ $RUNTIME =~ ^[1-9][0-9]*(ms)?$ ]] || { _lab_msg "part-acct: LAB_RUNTIME must be seconds or Nms: $RUNTIME"; exit 1; }
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { _lab_msg "part-acct: LAB_ROUNDS must be a count: $ROUNDS"; exit 1; }
+BRIDGE_STATE=${LAB_BRIDGE_STATE:-$LAB_STATE}
+CORES=$(nproc)
+START_MB=1                   # partition 1 starts here (and the disk targets read from here)
+PART_MB=$((SIZE_MB / 2))     # partition 1's size: half the device
+GUEST_WANTED=${LAB_PART_ACCT_GUEST:-1}
+
+PA_OUT=$OUT PA_RUNTIME=$RUNTIME PA_ROUNDS=$ROUNDS PA_DEPTH=8
+PA_SPAN="$START_MB $PART_MB" PA_PART_MIB=$PART_MB
+PA_NUMJOBS=(1)
+if [ "$CORES" -gt 1 ]; then PA_NUMJOBS+=("$CORES"); fi
+PA_TOOLS=(fio bridge-uring)
+PA_FLAME="zram-disk"
+PA_TARGETS=()
+
+# The guest runs in the background (so a signal reaches this shell at once); on the way out
+# it is stopped (guest.sh kills its qemu on TERM) before the devices go.
+GUEST_PID=
+pa_teardown() {
+	local rc=$?
+	set +e # the status handed on below must not end this trap
+	if [ -n "$GUEST_PID" ]; then kill "$GUEST_PID" 2>/dev/null || true; wait "$GUEST_PID" 2>/dev/null || true; fi
+	(exit "$rc")
+	_scenario_teardown
+}
+_scenario_traps
+trap pa_teardown EXIT
+
+for d in zram loop; do _driver_native "$d" || { _lab_msg "part-acct: $d is not in this kernel"; exit 1; }; done
+for c in fio perf sfdisk blockdev; do
+	command -v "$c" >/dev/null 2>&1 || { _lab_msg "part-acct: $c is not installed (./lab kernel installs fio, linux-perf, fdisk)"; exit 1; }
+done
+mkdir -p "$OUT"
+
+# The bridge must exist before anything is timed (as in zram-init-lock: the wrapper only where
+# there is no jar yet; after changing the bridge, run ./lab once yourself).
+if [ ! -f "$LAB_ROOT/analysis/target/lab.jar" ] || [ -z "${LAB_JDK:-}" ]; then
+	LAB_STATE=$BRIDGE_STATE "$LAB_ROOT/lab" bridge run --help >/dev/null
+fi
+_lab_jvm_init
+
+# ---------------------------------------------------------------- native devices
+
+zram=$(_zram_add "${SIZE_MB}M")
+MADE+=("zram $zram")
+algo=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$zram/comp_algorithm")
+_lab_msg "part-acct: filling $zram (${SIZE_MB}M, $algo, 50% compressible)"
+_fill "/dev/$zram" 50
+
+loop=$(_loop_add "${SIZE_MB}M" partscan)
+MADE+=("loop $loop")
+_mbr_image "$FLAME_TMP/loop.mbr" "$(blockdev --getss "$loop")" "$START_MB" "$PART_MB"
+read -r part part_how <<<"$(_mbr_write "$loop" "$FLAME_TMP/loop.mbr")"
+[ -n "$part" ] || exit 1
+# read the whole device once, so the backing file's pages are cached before anything is timed
+fio --name=lab-warm --filename="$loop" --rw=read --bs=1M --direct=1 --ioengine=psync --size=100% --output=/dev/null
+
+declare -A IOSTATS_DEFAULT
+pa_iostats_own "$zram"
+IOSTATS_DEFAULT[zram]=$PA_IOSTATS_OLD
+pa_iostats_own "$loop"
+IOSTATS_DEFAULT[loop]=$PA_IOSTATS_OLD
+PA_TARGETS=("zram disk /dev/$zram /dev/$zram" "loop disk $loop $loop" "loop part $loop $part")
+
+# ---------------------------------------------------------------- native runs
+
+pa_jobs
+pa_rounds
+_made_remove || { _lab_msg "part-acct: could not remove every device"; exit 1; }
+
+# ---------------------------------------------------------------- the guest: null_blk
+
+guest_status=
+guest_env=() # guest_* lines for env.txt
+gout=$OUT/guest
+guest_unavailable() {
+	if [ "$GUEST_WANTED" = 0 ]; then echo "LAB_PART_ACCT_GUEST=0"; return; fi
+	if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
+		echo "qemu-system-x86_64 is not installed (apt-get install --no-install-recommends qemu-system-x86)"
+		return
+	fi
+	if [ ! -x "$KS_DIR/guest/guest.sh" ]; then echo "kernel-scripts/guest/guest.sh is missing"; return; fi
+	if [ ! -f "$LAB_STATE/guest/initramfs.cpio" ] && ! apt-cache show linux-image-amd64 >/dev/null 2>&1; then
+		echo "no built guest image and linux-image-amd64 is not known to apt (no Debian mirror?)"
+		return
+	fi
+}
+why=$(guest_unavailable)
+if [ -n "$why" ]; then
+	guest_status="skipped: $why"
+	_lab_msg "part-acct: guest part skipped: $why"
+else
+	mkdir -p "$gout"
+	# the guest's null_blk has 4 KiB logical blocks (_nullb_add): the table counts in those
+	_mbr_image "$gout/part-acct.mbr" 4096 "$START_MB" "$PART_MB"
+	{
+		echo "runtime=$RUNTIME"
+		echo "rounds=$ROUNDS"
+		echo "size_mb=$SIZE_MB"
+		echo "start_mb=$START_MB"
+		echo "part_mb=$PART_MB"
+		echo "mbr_sector_size=4096"
+	} >"$gout/part-acct.params"
+	# a run is fio's runtime plus about 2 s under TCG; boot and perf's probe about 30 s
+	rt_s=${RUNTIME%ms}
+	if [[ $RUNTIME == *ms ]]; then rt_s=$(((rt_s + 999) / 1000)); fi
+	gtimeout=$((ROUNDS * 2 * 2 * ${#PA_NUMJOBS[@]} * (rt_s + 6) + 120))
+	_lab_msg "part-acct: guest VM (null_blk), log in $gout/guest-run.log, at most ${gtimeout}s"
+	grc=0
+	GUEST_TIMEOUT=$gtimeout "$KS_DIR/guest/guest.sh" run "$KS_DIR/scenarios/part-acct-guest.sh" "$gout" \
+		>"$gout/guest-run.log" 2>&1 &
+	GUEST_PID=$!
+	wait "$GUEST_PID" || grc=$?
+	GUEST_PID=
+	for f in "$gout"/nullb-* "$gout"/job-nullb-*; do
+		if [ -e "$f" ]; then mv "$f" "$OUT/"; fi
+	done
+	if [ "$grc" -eq 0 ]; then
+		guest_status="ran: null_blk in the guest VM (fio only; guest/ has its console and log)"
+	else
+		guest_status="failed: guest.sh run exited $grc (see guest/guest-run.log and guest/console.log)"
+		_lab_msg "part-acct: guest part failed (exit $grc), see $gout/guest-run.log; the native results stand"
+	fi
+	if [ -f "$gout/guest.txt" ]; then
+		guest_env+=("guest_environment: $(sed -n 's/^env: //p' "$gout/guest.txt") (qemu -smp 2; absolute figures are emulation speed, use ratios)")
+		guest_env+=("guest_kernel: $(sed -n 's/^kernel: //p' "$gout/guest.txt")")
+		guest_env+=("guest_cores: $(sed -n 's/^cpus: //p' "$gout/guest.txt")")
+	fi
+	if [ -f "$gout/part-acct-guest.txt" ]; then
+		while IFS= read -r l; do guest_env+=("guest_$l"); done <"$gout/part-acct-guest.txt"
+	fi
+fi
+
+# ---------------------------------------------------------------- env.txt
+
+# the dev-targets that ran, in order
+targets=()
+for dt in zram-disk loop-disk loop-part nullb-disk nullb-part; do
+	if compgen -G "$OUT/$dt-iostats*.json" >/dev/null; then targets+=("$dt"); fi
+done
+# moved: "DT iostatsV M/T" for every target and iostats value, comma-separated
+moved() {
+	local dt v out=()
+	for dt in "${targets[@]}"; do
+		for v in 0 1; do out+=("$dt iostats$v $(pa_moved "$dt" "$v")"); done
+	done
+	(IFS=,; echo "${out[*]}") | sed 's/,/, /g'
+}
+env_line="native (zram, loop)"
+if [[ " ${targets[*]} " == *" nullb-disk "* ]]; then env_line+="; guest VM (nullb)"; fi
+{
+	echo "environment: $env_line"
+	echo "kernel: $(uname -r)"
+	echo "cores: $CORES"
+	echo "perf_repeats: 1"
+	echo "rounds: $ROUNDS"
+	echo "runtime_s: $(if [[ $RUNTIME == *ms ]]; then awk -v m="${RUNTIME%ms}" 'BEGIN { print m / 1000 }'; else echo "$RUNTIME"; fi)"
+	echo "devices: zram (${SIZE_MB}M, $algo, filled once 50% compressible, 4 KiB chunks), loop (${SIZE_MB}M sparse file, DOS table by sfdisk, partition 1 $part from ${START_MB}M for ${PART_MB}M, made by: $part_how, read once before the runs)"
+	echo "span: ${PART_MB}M from ${START_MB}M on a disk target, the whole partition 1 (the same sectors) on a part target"
+	echo "targets: ${targets[*]}"
+	echo "numjobs: ${PA_NUMJOBS[*]}"
+	echo "tools: fio (psync), bridge-uring (the lab's bridge, io_uring, iodepth $PA_DEPTH; native only)"
+	echo "rw: randread, 4k, O_DIRECT, time based"
+	echo "order: per round, for each target, numjobs and tool, iostats 1 and 0 back to back; the first of a pair flips from pair to pair and from round to round"
+	echo "iostats_default: zram=${IOSTATS_DEFAULT[zram]} loop=${IOSTATS_DEFAULT[loop]} (queue/iostats before the lab set it; restored after)"
+	echo "stat_moved: $(moved) (runs whose target /sys stat counted read I/Os, of all runs with that iostats)"
+	echo "guest: $guest_status"
+	if [ ${#guest_env[@]} -gt 0 ]; then printf '%s\n' "${guest_env[@]}"; fi
+} >"$OUT/env.txt"
+_lab_msg "part-acct: done, results in $OUT"
