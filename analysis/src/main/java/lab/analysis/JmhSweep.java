@@ -15,8 +15,9 @@ import java.util.stream.Stream;
 
 /**
  * A thread sweep of one JMH benchmark in interleaved rounds, as {@code ./lab pair} writes it:
- * files {@code PREFIX-rR-tT.json}, every param combination in each. Cells are looked up by
- * their params; scores are JMH AverageTime (ns per op per thread).
+ * files {@code PREFIX-rR-tT.json}, every param combination in each, or {@code PREFIX-rR.json} for a
+ * benchmark run at one thread count only. Cells are looked up by their params and JMH's own
+ * thread count; scores are JMH AverageTime (ns per op per thread).
  */
 public final class JmhSweep {
     /** One result: round, thread count, the benchmark's params, and JMH's numbers. */
@@ -33,11 +34,11 @@ public final class JmhSweep {
     }
 
     /**
-     * Reads every {@code PREFIX-rR-tT.json} in {@code dir}; a broken file is passed to
+     * Reads every {@code PREFIX-rR-tT.json} and {@code PREFIX-rR.json} in {@code dir}; a broken file is passed to
      * {@code broken} (file and problem) and skipped, so the rest of the sweep is still used.
      */
     public static JmhSweep read(Path dir, String prefix, Consumer<MalformedResultException> broken) throws IOException {
-        Pattern name = Pattern.compile(Pattern.quote(prefix) + "-r(\\d+)-t(\\d+)\\.json");
+        Pattern name = Pattern.compile(Pattern.quote(prefix) + "-r(\\d+)(-t\\d+)?\\.json");
         List<Cell> cells = new ArrayList<>();
         if (Files.isDirectory(dir)) {
             try (Stream<Path> s = Files.list(dir)) {

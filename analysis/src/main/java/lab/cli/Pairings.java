@@ -12,6 +12,7 @@ final class Pairings {
         return switch (fix) {
             case "primitives" -> new PrimitivesPairing();
             case "zram-init-lock" -> new ZramInitLockPairing();
+            case "part-acct" -> new PartAcctPairing();
             default -> null;
         };
     }

@@ -4,8 +4,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.openjdk.jmh.profile.GCProfiler;
-import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -37,30 +35,21 @@ final class PrimitivesBench {
 
     static void run(Path rawDir, List<Integer> threads, int rounds, Profile profile, PrintStream progress)
             throws RunnerException {
-        for (int r = 1; r <= rounds; r++) {
-            List<Integer> order = new ArrayList<>(threads);
-            if (r % 2 == 0) {
-                order = order.reversed();
-            }
-            for (int t : order) {
-                progress.printf("lab: primitives round %d/%d, %d thread(s) (%s)%n", r, rounds, t, profile.describe());
-                Path out = rawDir.resolve("primitives-r" + r + "-t" + t + ".json");
-                ChainedOptionsBuilder o = new OptionsBuilder()
-                        .include(BENCHMARK)
-                        .threads(t)
-                        .forks(profile.forks())
-                        .warmupIterations(profile.warmups())
-                        .warmupTime(TimeValue.milliseconds(profile.warmupMs()))
-                        .measurementIterations(profile.iterations())
-                        .measurementTime(TimeValue.milliseconds(profile.iterationMs()))
-                        .jvmArgs("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow") // not the parent's -Dlab.* paths
-                        .addProfiler(GCProfiler.class) // B/op: the hot path should allocate nothing
-                        .resultFormat(ResultFormatType.JSON)
-                        .result(out.toString())
-                        .verbosity(VerboseMode.SILENT);
-                new Runner(o.build()).run();
-            }
-        }
+        Rounds.interleave(threads, rounds, (r, t) -> {
+            progress.printf("lab: primitives round %d/%d, %d thread(s) (%s)%n", r, rounds, t, profile.describe());
+            Path out = rawDir.resolve("primitives-r" + r + "-t" + t + ".json");
+            ChainedOptionsBuilder o = new OptionsBuilder()
+                    .include(BENCHMARK)
+                    .threads(t)
+                    .forks(profile.forks())
+                    .warmupIterations(profile.warmups())
+                    .warmupTime(TimeValue.milliseconds(profile.warmupMs()))
+                    .measurementIterations(profile.iterations())
+                    .measurementTime(TimeValue.milliseconds(profile.iterationMs()))
+                    .jvmArgs("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow") // not the parent's -Dlab.* paths
+                    .verbosity(VerboseMode.SILENT);
+            new Runner(JmhOptions.toJson(o, out).build()).run(); // -prof gc: B/op, the hot path should allocate nothing
+        });
     }
 
     /** 1..cores, or the list given with --threads. */

@@ -4,13 +4,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import org.openjdk.jmh.profile.GCProfiler;
-import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * zram-init-lock: the JMH benchmark {@code lab.engine.bench.ZramInitLock} over guard x rw x
@@ -40,37 +36,23 @@ final class ZramInitLockPairing implements Pairing {
 
     @Override
     public void jvm(Ctx c) throws Exception {
-        List<Integer> threads = sweep(c.threads());
-        for (int r = 1; r <= c.rounds(); r++) {
-            List<Integer> order = r % 2 == 0 ? threads.reversed() : threads;
-            for (int t : order) {
-                c.progress().printf("lab: zram-init-lock round %d/%d, %d thread(s)%n", r, c.rounds(), t);
-                run(c, t, c.raw().resolve("zram-r" + r + "-t" + t + ".json"),
-                        c.quick() ? new String[] {"compressible50", "zero"} : new String[] {"compressible50", "zero", "random"},
-                        new String[] {"lzo-rle"});
-                if (!c.quick()) {
-                    run(c, t, c.raw().resolve("zram-lz4-r" + r + "-t" + t + ".json"), new String[] {"compressible50"},
-                            new String[] {"lz4"});
-                }
+        Rounds.interleave(sweep(c.threads()), c.rounds(), (r, t) -> {
+            c.progress().printf("lab: zram-init-lock round %d/%d, %d thread(s)%n", r, c.rounds(), t);
+            run(c, t, c.raw().resolve("zram-r" + r + "-t" + t + ".json"),
+                    c.quick() ? new String[] {"compressible50", "zero"} : new String[] {"compressible50", "zero", "random"},
+                    new String[] {"lzo-rle"});
+            if (!c.quick()) {
+                run(c, t, c.raw().resolve("zram-lz4-r" + r + "-t" + t + ".json"), new String[] {"compressible50"},
+                        new String[] {"lz4"});
             }
-        }
+        });
     }
 
     private static void run(Ctx c, int threads, Path out, String[] patterns, String[] compressors) throws Exception {
-        ChainedOptionsBuilder o = options(c.quick()).threads(threads)
+        ChainedOptionsBuilder o = JmhOptions.of(BENCHMARK, c.quick()).threads(threads)
                 .param("guard", GUARDS).param("rw", "randread", "randwrite", "randrw")
-                .param("pattern", patterns).param("compressor", compressors)
-                .addProfiler(GCProfiler.class)
-                .resultFormat(ResultFormatType.JSON).result(out.toString());
-        new Runner(o.build()).run();
-    }
-
-    private static ChainedOptionsBuilder options(boolean quick) {
-        return new OptionsBuilder().include(BENCHMARK).forks(1)
-                .warmupIterations(quick ? 1 : 2).warmupTime(TimeValue.milliseconds(quick ? 300 : 500))
-                .measurementIterations(quick ? 3 : 5).measurementTime(TimeValue.milliseconds(quick ? 200 : 500))
-                .jvmArgs("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow")
-                .verbosity(VerboseMode.SILENT);
+                .param("pattern", patterns).param("compressor", compressors);
+        new Runner(JmhOptions.toJson(o, out).build()).run();
     }
 
     /** One flamegraph per guard at the highest thread count, on the seed's job (randrw, compressible50). */
@@ -78,7 +60,7 @@ final class ZramInitLockPairing implements Pairing {
     public void flamegraphs(Ctx c) throws Exception {
         int t = sweep(c.threads()).getLast();
         for (String g : GUARDS) {
-            JmhFlamegraph.record(options(true).threads(t).param("guard", g).param("rw", "randrw").param("pattern", "compressible50")
+            JmhFlamegraph.record(JmhOptions.of(BENCHMARK, true).threads(t).param("guard", g).param("rw", "randrw").param("pattern", "compressible50")
                     .measurementIterations(c.quick() ? 2 : 4).measurementTime(TimeValue.milliseconds(c.quick() ? 300 : 1000)),
                     c.flamegraphs().resolve(g + ".html"));
         }

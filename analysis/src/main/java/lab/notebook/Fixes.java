@@ -32,7 +32,7 @@ public final class Fixes {
                     "002_84cddfb167739f27.txt", "all four patches / before, fio randread over null_blk", 1.15,
                     "fio randread over null_blk, dual socket: first two patches ~8%, all four ~15%; Jens Axboe:"
                             + " the per-cpu sum in part_round_stats (up to once per jiffy) can eat the gain",
-                    false),
+                    true),
             new Fix("dm-blkcg-clone", "stacked dm devices copy the bio's blkcg association to their clones",
                     "003_e853cddf414699dc.txt", "throughput ratio of blkio.weight 1000 vs 500 (buffered, with the fix)", 1.92,
                     "two containers on LVM-thin, dd bs=1M count=3000, weight 500 vs 1000: with the fix, buffered"

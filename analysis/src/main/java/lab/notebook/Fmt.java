@@ -14,6 +14,14 @@ final class Fmt {
         return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%." + digits + "f", v);
     }
 
+    /** {@code median [min–max]} over rounds, or the median alone for a single round. */
+    static String spread(lab.analysis.Stats.Spread s, int digits) {
+        if (s == null) {
+            return "n/a";
+        }
+        return s.n() == 1 ? f(s.median(), digits) : f(s.median(), digits) + " [" + f(s.min(), digits) + "–" + f(s.max(), digits) + "]";
+    }
+
     /** Three significant digits below 1000, an integer above. */
     static String sig(double v) {
         if (Double.isNaN(v)) {

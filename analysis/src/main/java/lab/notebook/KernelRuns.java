@@ -190,4 +190,44 @@ public final class KernelRuns {
         out.put("jobs", jobs);
         return out;
     }
+
+    /** perf record flamegraphs of each kernel job (kernel-scripts' --flamegraph), or why there are none. */
+    static String flamegraphs(RunDir run, Path dir) throws IOException {
+        List<String> svgs;
+        List<String> missing;
+        try (Stream<Path> s = Files.list(dir)) {
+            List<String> names = s.map(p -> p.getFileName().toString()).sorted().toList();
+            svgs = names.stream().filter(n -> n.endsWith(".kernel.svg")).toList();
+            missing = names.stream().filter(n -> n.endsWith(".kernel-flamegraph-missing.txt")).toList();
+        }
+        if (svgs.isEmpty() && missing.isEmpty()) {
+            return "Kernel flamegraphs: not recorded in this run.\n\n";
+        }
+        String rel = run.relative(dir);
+        StringBuilder b = new StringBuilder();
+        if (!svgs.isEmpty()) {
+            b.append("Kernel flamegraphs (`perf record -e cpu-clock -g -a`, one more run of each job; kernel frames orange): ")
+                    .append(String.join(", ", svgs.stream().map(n -> "[" + n.replace(".kernel.svg", "") + "](" + rel + "/" + n + ")").toList()))
+                    .append(".\n\n");
+        }
+        if (!missing.isEmpty()) {
+            b.append("No kernel flamegraph where perf could not record: ").append(String.join(", ", missing.stream()
+                    .map(n -> "[" + n.replace(".kernel-flamegraph-missing.txt", "") + "](" + rel + "/" + n + ")").toList())).append(".\n\n");
+        }
+        return b.toString();
+    }
+
+    /** {@code raw/steps.tsv}'s line for {@code fix}'s {@code step} as "status: detail", or null when there is none. */
+    static String stepStatus(RunDir run, String fix, String step) throws IOException {
+        Path steps = run.raw().resolve("steps.tsv");
+        if (Files.exists(steps)) {
+            for (String line : Files.readAllLines(steps)) {
+                String[] c = line.split("\t", 4);
+                if (c.length == 4 && c[0].equals(fix) && c[1].equals(step)) {
+                    return c[2] + ": " + c[3];
+                }
+            }
+        }
+        return null;
+    }
 }

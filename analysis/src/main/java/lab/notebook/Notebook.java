@@ -28,7 +28,7 @@ public final class Notebook {
 
     /** The sections a notebook can hold, in the order they are printed. */
     static List<Section> sections() {
-        return List.of(new PrimitivesSection(), new ZramInitLockSection(), new BridgeVsFioSection(), new CompareSection());
+        return List.of(new PrimitivesSection(), new ZramInitLockSection(), new PartAcctSection(), new BridgeVsFioSection(), new CompareSection());
     }
 
     private Notebook() {}

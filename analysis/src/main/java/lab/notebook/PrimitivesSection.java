@@ -103,7 +103,7 @@ final class PrimitivesSection implements Section {
         if (!kernel.isEmpty()) {
             md.append("### Kernel: today's zram, per I/O\n\n").append(kernelIntro(kernel)).append(kernel.table()).append('\n');
             md.append(counterNote(kernel));
-            md.append(kernelFlamegraphs(run, dir.resolve("kernel")));
+            md.append(KernelRuns.flamegraphs(run, dir.resolve("kernel")));
             kernelHeadline = kernelScaling(kernel, maxT);
             charts.put("primitives-kernel-per-io.svg", perIoChart(kernel));
             md.append("![kernel task-clock per I/O](charts/primitives-kernel-per-io.svg)\n\n")
@@ -280,42 +280,8 @@ final class PrimitivesSection implements Section {
     }
 
     private static String kernelSkipReason(RunDir run) throws IOException {
-        Path steps = run.raw().resolve("steps.tsv");
-        if (Files.exists(steps)) {
-            for (String line : Files.readAllLines(steps)) {
-                String[] c = line.split("\t", 4);
-                if (c.length == 4 && c[0].equals("primitives") && c[1].equals("kernel")) {
-                    return c[2] + ": " + c[3];
-                }
-            }
-        }
-        return "this run has no raw/primitives/kernel/ (the kernel side runs with `sudo ./lab pair primitives`).";
-    }
-
-    /** perf record flamegraphs of each kernel job (kernel-scripts' --flamegraph), or why there are none. */
-    private static String kernelFlamegraphs(RunDir run, Path dir) throws IOException {
-        List<String> svgs;
-        List<String> missing;
-        try (Stream<Path> s = Files.list(dir)) {
-            List<String> names = s.map(p -> p.getFileName().toString()).sorted().toList();
-            svgs = names.stream().filter(n -> n.endsWith(".kernel.svg")).toList();
-            missing = names.stream().filter(n -> n.endsWith(".kernel-flamegraph-missing.txt")).toList();
-        }
-        if (svgs.isEmpty() && missing.isEmpty()) {
-            return "Kernel flamegraphs: not recorded in this run.\n\n";
-        }
-        String rel = run.relative(dir);
-        StringBuilder b = new StringBuilder();
-        if (!svgs.isEmpty()) {
-            b.append("Kernel flamegraphs (`perf record -e cpu-clock -g -a`, one more run of each job; kernel frames orange): ")
-                    .append(String.join(", ", svgs.stream().map(n -> "[" + n.replace(".kernel.svg", "") + "](" + rel + "/" + n + ")").toList()))
-                    .append(".\n\n");
-        }
-        if (!missing.isEmpty()) {
-            b.append("No kernel flamegraph where perf could not record: ").append(String.join(", ", missing.stream()
-                    .map(n -> "[" + n.replace(".kernel-flamegraph-missing.txt", "") + "](" + rel + "/" + n + ")").toList())).append(".\n\n");
-        }
-        return b.toString();
+        String step = KernelRuns.stepStatus(run, "primitives", "kernel");
+        return step != null ? step : "this run has no raw/primitives/kernel/ (the kernel side runs with `sudo ./lab pair primitives`).";
     }
 
     private static String flamegraphs(RunDir run) throws IOException {

@@ -74,6 +74,37 @@ class LabCommandTest extends CapturedStreams {
     }
 
     @Test
+    void partAcctIsPairableWithHelpAndTheUsualChecks() throws Exception {
+        assertEquals(0, Lab.run("pair", "part-acct", "--help"));
+        assertTrue(out.toString().startsWith("Usage: lab pair"), out.toString());
+        assertEquals(2, Lab.run("pair", "part-acct", "--threads", "2", "--results", dir.toString()));
+        assertTrue(err.toString().contains("--threads must include 1"), err.toString());
+        assertEquals(2, Lab.run("pair", "part-acct", "--rounds", "0", "--results", dir.toString()));
+        assertEquals(1, filesIn(dir), "nothing but the temp dir itself");
+        assertFalse(err.toString().contains("not yet modelled"), err.toString());
+        Pairing p = Pairings.of("part-acct");
+        assertEquals("part-acct", p.fixId());
+        assertEquals("part-acct", p.kernelScenario());
+        assertTrue(Pairings.all().stream().anyMatch(x -> x.fixId().equals("part-acct")), "the demo runs it");
+    }
+
+    @Test
+    void jmhIncludesMatchOneBenchmarkEach() {
+        java.util.function.BiPredicate<String, String> runs = (regex, name) -> java.util.regex.Pattern.compile(regex).matcher(name).find();
+        assertTrue(runs.test(PartAcctPairing.IO, "lab.engine.bench.PartAcct.io"));
+        assertFalse(runs.test(PartAcctPairing.IO, "lab.engine.bench.PartInFlightSum.sum"));
+        assertTrue(runs.test(PartAcctPairing.SUM, "lab.engine.bench.PartInFlightSum.sum"));
+        assertFalse(runs.test(PartAcctPairing.SUM, "lab.engine.bench.PartAcct.io"));
+    }
+
+    @Test
+    void roundsAlternateTheThreadOrder() {
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        Rounds.interleave(java.util.List.of(1, 2, 4), 3, (r, t) -> seen.add(r + ":" + t));
+        assertEquals(java.util.List.of("1:1", "1:2", "1:4", "2:4", "2:2", "2:1", "3:1", "3:2", "3:4"), seen);
+    }
+
+    @Test
     void notebookOfAFolderWithoutRawExits2AndCompareNeedsSummaries() throws Exception {
         assertEquals(2, Lab.run("notebook", dir.toString()));
         assertTrue(err.toString().contains("not a run folder"), err.toString());

@@ -70,9 +70,11 @@ class NotebookTest {
         assertTrue(h.path("kernel").isNumber(), "zram randread at 2 jobs over 1 job: " + h);
         assertTrue(h.path("seed").isNull());
         assertEquals("ratio", h.path("unit").asText());
-        assertEquals("not in this run", s.path("fixes").path("zram-init-lock").path("status").asText());
-        assertTrue(s.path("fixes").path("zram-init-lock").path("headline").path("jvm").isNull());
-        for (String fix : new String[] {"dm-css-ref", "part-acct", "dm-blkcg-clone", "thin-bufio-lock"}) {
+        for (String fix : new String[] {"zram-init-lock", "part-acct"}) {
+            assertEquals("not in this run", s.path("fixes").path(fix).path("status").asText(), fix);
+            assertTrue(s.path("fixes").path(fix).path("headline").path("jvm").isNull(), fix);
+        }
+        for (String fix : new String[] {"dm-css-ref", "dm-blkcg-clone", "thin-bufio-lock"}) {
             JsonNode f = s.path("fixes").path(fix);
             assertEquals("not yet modelled", f.path("status").asText(), fix);
             assertTrue(f.path("headline").path("jvm").isNull(), fix);

@@ -11,7 +11,8 @@ import lab.analysis.chart.Svg.Anchor;
  * series, each point with an optional vertical error bar. The x axis may be log2 (1, 2, 4, 8, 16
  * threads evenly spaced); the y axis holds 0 unless {@link #yFromZero(boolean) told otherwise}.
  * A NaN y leaves a gap in its line. {@link #markX} draws a dashed vertical line with a label,
- * for a crossover. Each point has a tooltip with its exact values.
+ * for a crossover; {@link #markY} a dashed horizontal one ("1.0 = equal"), which the y axis
+ * holds. Each point has a tooltip with its exact values.
  *
  * <pre>{@code
  * String svg = new LineChart("Lock hand-off", "threads", "throughput (Mops/s)")
@@ -43,7 +44,8 @@ public final class LineChart {
 
     private record Series(String name, List<Point> points) {}
 
-    private record Mark(double x, String label) {}
+    /** A dashed reference line: at an x ({@link #markX}) or a y ({@link #markY}). */
+    private record Mark(double at, String label) {}
 
     /** Space between the axis ends and the first and last x tick, so markers clear the axes. */
     private static final double X_PAD = 12;
@@ -57,6 +59,7 @@ public final class LineChart {
     private boolean yFromZero = true;
     private final List<Series> series = new ArrayList<>();
     private final List<Mark> marks = new ArrayList<>();
+    private final List<Mark> yMarks = new ArrayList<>();
 
     /** The labels name the quantity and its unit: "threads", "latency p99 (us)". */
     public LineChart(String title, String xLabel, String yLabel) {
@@ -94,6 +97,15 @@ public final class LineChart {
         return this;
     }
 
+    /** Adds a dashed horizontal line at {@code y} with {@code label} at its right end; the y axis then holds {@code y}. */
+    public LineChart markY(double y, String label) {
+        if (!Double.isFinite(y)) {
+            throw new IllegalArgumentException("mark at " + y);
+        }
+        yMarks.add(new Mark(y, label == null ? "" : label));
+        return this;
+    }
+
     public String toSvg() {
         Plot plot = plot();
         Axis x = xAxis();
@@ -106,10 +118,14 @@ public final class LineChart {
             Plot.xTickLabel(svg, xs.px(t), x.label(t));
         }
         for (Mark m : marks) {
-            double px = xs.px(m.x());
+            double px = xs.px(m.at());
             boolean leftOfIt = px > (Plot.LEFT + plot.right) / 2;
             svg.dashed(px, Plot.TOP, px, Plot.BOTTOM, Plot.INK, 1.5)
                     .text(px + (leftOfIt ? -4 : 4), Plot.TOP + 12, leftOfIt ? Anchor.END : Anchor.START, 11, m.label());
+        }
+        for (Mark m : yMarks) {
+            svg.dashed(Plot.LEFT, ys.px(m.at()), plot.right, ys.px(m.at()), Plot.INK, 1.5)
+                    .text(plot.right - 4, ys.px(m.at()) - 5, Anchor.END, 11, m.label());
         }
         for (int s = 0; s < series.size(); s++) {
             line(svg, xs, ys, Plot.colour(s), series.get(s).points());
@@ -131,7 +147,7 @@ public final class LineChart {
     Axis xAxis() {
         double[] r = Plot.range(DoubleStream.concat(
                 series.stream().flatMap(s -> s.points().stream()).mapToDouble(Point::x),
-                marks.stream().mapToDouble(Mark::x)));
+                marks.stream().mapToDouble(Mark::at)));
         if (log2X) {
             return r[0] == 0 && r[1] == 0 ? Axis.log2(1, 2) : Axis.log2(r[0], r[1]);
         }
@@ -139,8 +155,9 @@ public final class LineChart {
     }
 
     Axis yAxis() {
-        double[] r = Plot.range(series.stream().flatMap(s -> s.points().stream())
-                .flatMapToDouble(p -> p.low() == null ? DoubleStream.of(p.y()) : DoubleStream.of(p.y(), p.low(), p.high())));
+        double[] r = Plot.range(DoubleStream.concat(series.stream().flatMap(s -> s.points().stream())
+                .flatMapToDouble(p -> p.low() == null ? DoubleStream.of(p.y()) : DoubleStream.of(p.y(), p.low(), p.high())),
+                yMarks.stream().mapToDouble(Mark::at)));
         return yFromZero ? Axis.linearFromZero(r[0], r[1]) : Axis.linear(r[0], r[1]);
     }
 

@@ -73,6 +73,19 @@ class LineChartTest {
     }
 
     @Test
+    void markYDrawsADashedHorizontalLineThatTheYAxisHolds() throws Exception {
+        LineChart c = new LineChart("ratio", "slots", "a / b (x)").log2X().yFromZero(false)
+                .series("HZ 1000", List.of(Point.of(2, 1.2), Point.of(256, 1.1)))
+                .markY(1.0, "1.0 = equal");
+        assertTrue(c.yAxis().min() <= 1.0, "the axis reaches the mark: " + c.yAxis().min());
+        Document doc = Xml.parse(c.toSvg());
+        Element mark = Xml.all(doc, "line").stream().filter(l -> l.hasAttribute("stroke-dasharray")).findFirst().orElseThrow();
+        assertEquals(Svg.num(c.yScale().px(1.0)), mark.getAttribute("y1"));
+        assertEquals(mark.getAttribute("y1"), mark.getAttribute("y2"));
+        assertTrue(Xml.texts(doc).contains("1.0 = equal"));
+    }
+
+    @Test
     void yAxisMayFitTheDataWhenToldTo() {
         LineChart c = new LineChart("t", "threads", "latency (us)").yFromZero(false)
                 .series("s", List.of(Point.of(1, 101), Point.of(2, 109)));

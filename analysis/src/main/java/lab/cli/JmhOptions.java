@@ -1,0 +1,32 @@
+package lab.cli;
+
+import java.nio.file.Path;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * The JMH settings the fixes' pairings share: one fork; quick 1 x 300 ms warm-up and 3 x 200 ms
+ * measured, full 2 x 500 ms and 5 x 500 ms; the forked JVM gets the lab's flags (not the
+ * parent's {@code -Dlab.*} paths).
+ */
+final class JmhOptions {
+    private JmhOptions() {}
+
+    /** The benchmarks matching {@code include} (a regex, anchored to one class and method) with the quick or full iterations. */
+    static ChainedOptionsBuilder of(String include, boolean quick) {
+        return new OptionsBuilder().include(include).forks(1)
+                .warmupIterations(quick ? 1 : 2).warmupTime(TimeValue.milliseconds(quick ? 300 : 500))
+                .measurementIterations(quick ? 3 : 5).measurementTime(TimeValue.milliseconds(quick ? 200 : 500))
+                .jvmArgs("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow")
+                .verbosity(VerboseMode.SILENT);
+    }
+
+    /** {@code o} with the GC profiler on (B/op: the hot path should allocate nothing) and JMH's JSON written to {@code out}. */
+    static ChainedOptionsBuilder toJson(ChainedOptionsBuilder o, Path out) {
+        return o.addProfiler(GCProfiler.class).resultFormat(ResultFormatType.JSON).result(out.toString());
+    }
+}

@@ -1,0 +1,26 @@
+package lab.cli;
+
+import java.util.List;
+
+/**
+ * The order in which a pairing's rounds visit the thread counts: round 1 ascending (1, 2, .. N),
+ * round 2 descending (N, .., 1), and so on alternating, so that drift over a run (heat, clock
+ * frequency, the JIT's state in the parent) falls on every thread count alike.
+ */
+final class Rounds {
+    private Rounds() {}
+
+    /** What one round does at one thread count. */
+    interface Body<E extends Exception> {
+        void run(int round, int threads) throws E;
+    }
+
+    /** Calls {@code body} for rounds 1..{@code rounds}, each over {@code threads} in that round's order. */
+    static <E extends Exception> void interleave(List<Integer> threads, int rounds, Body<E> body) throws E {
+        for (int r = 1; r <= rounds; r++) {
+            for (int t : r % 2 == 0 ? threads.reversed() : threads) {
+                body.run(r, t);
+            }
+        }
+    }
+}

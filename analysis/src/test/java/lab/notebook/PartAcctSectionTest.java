@@ -1,0 +1,384 @@
+package lab.notebook;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The part-acct section from a hand-made run folder: JMH JSON of the variant table, the crossover
+ * grid and the sum benchmark (2 rounds, threads 1 and 2), and kernel files for zram and loop
+ * (one of them broken, the guest skipped, zram without a partition). Every number asserted is
+ * worked out by hand from the fixture's figures, written next to it.
+ */
+class PartAcctSectionTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String IO = "lab.engine.bench.PartAcct.io";
+    private static final String SUM = "lab.engine.bench.PartInFlightSum.sum";
+    private static final List<String> VARIANTS = List.of("atomic", "percpu-ref", "percpu-ref+percpu-inflight", "lazy-ticks", "iostats=0");
+
+    @TempDir
+    Path tmp;
+    Path run;
+    Path raw;
+    Path kernel;
+
+    /** ns per I/O per thread of the variant table, bios to the whole disk, [threads-1][round-1][variant]. */
+    private static final double[][][] DISK = {
+        {{100, 95, 90, 85, 80}, {102, 96, 92, 86, 81}},
+        {{200, 170, 160, 150, 120}, {210, 168, 152, 140, 126}},
+    };
+
+    /** One JMH result entry: avgt, ns/op, score with three samples around it, and B/op. */
+    private static Map<String, Object> entry(String benchmark, int threads, Map<String, String> params, double score, double bytes) {
+        Map<String, Object> pm = new LinkedHashMap<>();
+        pm.put("score", score);
+        pm.put("scoreError", 0.0);
+        pm.put("scoreUnit", "ns/op");
+        pm.put("rawData", List.of(List.of(score * 0.99, score, score * 1.01)));
+        Map<String, Object> gc = new LinkedHashMap<>();
+        gc.put("score", bytes);
+        gc.put("scoreError", "NaN");
+        gc.put("scoreUnit", "B/op");
+        gc.put("rawData", List.of(List.of(bytes)));
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("jmhVersion", "1.37");
+        e.put("benchmark", benchmark);
+        e.put("mode", "avgt");
+        e.put("threads", threads);
+        e.put("forks", 1);
+        e.put("params", params);
+        e.put("primaryMetric", pm);
+        e.put("secondaryMetrics", Map.of("gc.alloc.rate.norm", gc));
+        return e;
+    }
+
+    private static Map<String, String> p(String variant, String target, String hz, String slots) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("hz", hz);
+        m.put("slots", slots);
+        m.put("target", target);
+        m.put("variant", variant);
+        return m;
+    }
+
+    private void write(Path f, Object json) throws IOException {
+        Files.createDirectories(f.getParent());
+        Files.writeString(f, JSON.writeValueAsString(json));
+    }
+
+    /** A fio JSON of one group-reported job: numjobs 2, 3 s each (job_runtime 6000 ms). */
+    private void fio(String name, double iops, long ios) throws IOException {
+        String json = String.format(Locale.ROOT, """
+                {"fio version": "fio-3.33", "jobs": [{"jobname": "%s", "groupid": 0, "error": 0, "elapsed": 4,
+                  "job options": {"numjobs": "2"},
+                  "read": {"iops": %.1f, "total_ios": %d, "runtime": 3000},
+                  "write": {"iops": 0, "total_ios": 0, "runtime": 0},
+                  "job_runtime": 6000, "usr_cpu": 20.0, "sys_cpu": 70.0, "ctx": 10}]}
+                """, name, iops, ios);
+        Files.writeString(kernel.resolve(name + ".fio.json"), json);
+    }
+
+    /** The perf stat CSV (task-clock in ms) and /sys/block stat snapshots with {@code statIos} reads in between. */
+    private void perfAndStat(String name, double taskClockMs, long statIos) throws IOException {
+        Files.writeString(kernel.resolve(name + ".fio.perf.csv"), String.format(Locale.ROOT,
+                "# started on Mon Nov 30 06:03:48 2026\n\n%.2f,msec,task-clock,%d,100.00,2.000,CPUs utilized\n"
+                        + "120,,context-switches,%d,100.00,40.0,/sec\n<not supported>,,cycles,0,100.00,,\n",
+                taskClockMs, (long) (taskClockMs * 1e6), (long) (taskClockMs * 1e6)));
+        Files.writeString(kernel.resolve(name + ".fio.before.stat"), "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+        Files.writeString(kernel.resolve(name + ".fio.after.stat"), statIos + " 0 " + statIos * 8 + " 100 0 0 0 0 0 100 100 0 0 0 0 0 0\n");
+    }
+
+    /** One kernel run: fio JSON, perf, stat (the stat moves only when {@code statMoves}). */
+    private void job(String name, double iops, long ios, double taskClockMs, boolean statMoves) throws IOException {
+        fio(name, iops, ios);
+        perfAndStat(name, taskClockMs, statMoves ? ios : 0);
+    }
+
+    @BeforeEach
+    void fixture() throws IOException {
+        run = tmp.resolve("pa-run");
+        raw = run.resolve("raw/part-acct");
+        kernel = raw.resolve("kernel");
+        Files.createDirectories(kernel);
+        Files.writeString(run.resolve("manifest.json"),
+                "{\"run_id\": \"pa-run\", \"command\": \"./lab pair part-acct --rounds 2 --id pa-run\", \"cores\": 2}");
+        for (int t = 1; t <= 2; t++) {
+            for (int r = 1; r <= 2; r++) {
+                List<Object> table = new ArrayList<>();
+                for (String target : List.of("part", "disk")) {
+                    for (int v = 0; v < VARIANTS.size(); v++) {
+                        double ns = DISK[t - 1][r - 1][v] * (target.equals("part") ? 1.2 : 1.0);
+                        // lazy-ticks allocates 24 B per I/O to a partition at 2 threads: the notebook must say so
+                        double bytes = t == 2 && target.equals("part") && v == 3 ? 24.0 : 0.02;
+                        table.add(entry(IO, t, p(VARIANTS.get(v), target, "1000", "64"), ns, bytes));
+                    }
+                }
+                write(raw.resolve("part-acct-r" + r + "-t" + t + ".json"), table);
+                write(raw.resolve("part-acct-grid-r" + r + "-t" + t + ".json"), grid(t, r));
+            }
+            // ns per sum = 10 + 0.5 x slots in round 1, 2 ns more in round 2: medians 11 + 0.5 x slots
+            for (int r = 1; r <= 2; r++) {
+                List<Object> sum = new ArrayList<>();
+                for (int slots : new int[] {2, 16, 64, 256}) {
+                    sum.add(entry(SUM, 1, Map.of("slots", Integer.toString(slots)), 10 + 0.5 * slots + (r == 2 ? 2 : 0), 0));
+                }
+                write(raw.resolve("part-acct-sum-r" + r + ".json"), sum);
+            }
+        }
+        Files.writeString(kernel.resolve("env.txt"), "environment: native\nkernel: 6.18.44-test\ncores: 2\nrounds: 2\nperf_repeats: 1\n"
+                + "span: 128M from 1M on a disk target, the whole partition 1 (the same sectors) on a part target\n"
+                + "guest: skipped: no guest kernel cached (offline)\n");
+        Files.writeString(kernel.resolve("perf-missing.txt"), "cycles\n");
+        // zram, whole disk, 2 jobs: on/off 400k/500k (r1), 420k/500k (r2): 0.80 and 0.84.
+        // task-clock per I/O: on 6000 ms / 1.2M = 5000 ns, off 6000 ms / 1.5M = 4000 ns (r1);
+        // on 6615 ms / 1.26M = 5250 ns, off 4000 ns (r2): the accounting costs 1000 and 1250 ns per I/O.
+        job("zram-disk-iostats1-j2-r1", 400000, 1_200_000, 6000, true);
+        job("zram-disk-iostats0-j2-r1", 500000, 1_500_000, 6000, false);
+        job("zram-disk-iostats1-j2-r2", 420000, 1_260_000, 6615, true);
+        job("zram-disk-iostats0-j2-r2", 500000, 1_500_000, 6000, false);
+        // zram, 1 job: the stat moves with iostats=0, which the notebook must flag
+        job("zram-disk-iostats1-j1-r1", 250000, 750_000, 3000, true);
+        job("zram-disk-iostats0-j1-r1", 250000, 750_000, 3000, true);
+        // loop: disk on/off 100k/110k in both rounds; partition 90k/104.5k (r1), 95k and a broken off file (r2)
+        job("loop-disk-iostats1-j2-r1", 100000, 300_000, 3000, true);
+        job("loop-disk-iostats0-j2-r1", 110000, 330_000, 3000, false);
+        job("loop-disk-iostats1-j2-r2", 100000, 300_000, 3000, true);
+        job("loop-disk-iostats0-j2-r2", 110000, 330_000, 3000, false);
+        job("loop-part-iostats1-j2-r1", 90000, 270_000, 3000, true);
+        job("loop-part-iostats0-j2-r1", 104500, 313_500, 3000, false);
+        job("loop-part-iostats1-j2-r2", 95000, 285_000, 3000, true);
+        job("loop-part-iostats0-j2-r2", 104500, 313_500, 3000, false);
+        Path broken = kernel.resolve("loop-part-iostats0-j2-r2.fio.json");
+        Files.writeString(broken, Files.readString(broken).substring(0, 60));
+    }
+
+    /**
+     * The grid at 2 threads: all four's ns 100 (r1) and 110 (r2); percpu-ref's gives the ratios
+     * HZ 1000: 1.20, 1.05 / 0.99, 0.90 / 0.94 and HZ 100: 1.20, 1.15, 1.10 at slots 2, 16, 256.
+     */
+    private static List<Object> grid(int t, int r) {
+        double four = r == 1 ? 100 : 110;
+        Map<String, double[]> two = Map.of(
+                "1000", r == 1 ? new double[] {120, 105, 90} : new double[] {132, 108.9, 103.4},
+                "100", r == 1 ? new double[] {120, 115, 110} : new double[] {132, 126.5, 121});
+        String[] slots = {"2", "16", "256"};
+        List<Object> out = new ArrayList<>();
+        for (String hz : List.of("100", "1000")) {
+            for (int i = 0; i < slots.length; i++) {
+                out.add(entry(IO, t, p("percpu-ref", "part", hz, slots[i]), t == 1 ? 55 : two.get(hz)[i], 0.01));
+                out.add(entry(IO, t, p("percpu-ref+percpu-inflight", "part", hz, slots[i]), t == 1 ? 50 : four, 0.01));
+            }
+        }
+        return out;
+    }
+
+    private String notebook() throws IOException {
+        Notebook.write(run);
+        return Files.readString(run.resolve("NOTEBOOK.md"));
+    }
+
+    @Test
+    void theSeedsFiguresAndTheThreadArgumentAreThere() throws IOException {
+        String md = notebook();
+        assertTrue(md.contains("## part-acct: partition refcount and in-flight counters become per-cpu"), md);
+        assertTrue(md.contains("002_84cddfb167739f27.txt"));
+        assertTrue(md.contains("| ~8% (1.08x) |") && md.contains("| ~15% (1.15x) |"), md);
+        assertTrue(md.contains("Jens Axboe's objection") && md.contains("Tejun Heo's answer"));
+    }
+
+    @Test
+    void theVariantTableHasThroughputAndRatiosPerRoundWithSpread() throws IOException {
+        String md = notebook();
+        // disk, 2 threads, atomic: 2e3/200 = 10.00 and 2e3/210 = 9.52 M I/O/s, median 9.76; ns 200 and 210
+        assertTrue(md.contains("| disk | 2 | `atomic` | 9.76 [9.52–10.00] | — | 205.0 [200.0–210.0] | 0.020 |"), md);
+        // all four: 200/160 = 1.25 and 210/152 = 1.38, median 1.32; 12.50 and 13.16 M I/O/s; samples 1% apart, means 160 vs 205: *
+        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | 12.83 [12.50–13.16] | 1.32 [1.25–1.38]x* | 156.0 [152.0–160.0] | 0.020 |"), md);
+        // partition rows are the disk ones x 1.2 in ns: 114 and 115.2 ns, 8.77 and 8.68 M I/O/s; 120/114 and 122.4/115.2
+        assertTrue(md.contains("| part | 1 | `percpu-ref` | 8.73 [8.68–8.77] | 1.06 [1.05–1.06]x* |"), md);
+        // the gain grows from 1 thread (100/90, 102/92: 1.11) to 2 (1.32)
+        assertTrue(md.contains("- disk, `percpu-ref+percpu-inflight`: 1.11x at 1 thread -> 1.32x at 2 threads: grows"), md);
+        assertTrue(md.contains("The hot path is not allocation-free: `lazy-ticks` (part, 24.0 B/op)"), md);
+        assertTrue(md.contains("![disk thread sweep](charts/part-acct-sweep-disk.svg)"));
+        assertTrue(md.contains("`atomic` -> `percpu-ref+percpu-inflight`:"), "LKP blocks");
+    }
+
+    @Test
+    void theCrossoverSaysWhereAllFourStopBeatingTheFirstTwoPerHz() throws IOException {
+        String md = notebook();
+        assertTrue(md.contains("| 1000 | 1.20 [1.20–1.20]x | 1.02 [0.99–1.05]x | 0.92 [0.90–0.94]x |"), md);
+        assertTrue(md.contains("- HZ 1000: stops beating it at 256 slots (0.92x; it beat it at 16 slots, 1.02x)\n"), md);
+        assertTrue(md.contains("- HZ 100: none up to 256 slots: all four beat the first two at every slot count measured (1.10x at 256)\n"), md);
+        assertTrue(md.contains("![all four over the first two by slots and HZ](charts/part-acct-crossover.svg)"));
+        String svg = Files.readString(run.resolve("charts/part-acct-crossover.svg"));
+        assertTrue(svg.contains("1.0 = the sum ate the gain") && svg.contains("HZ 100") && svg.contains("HZ 1000"));
+    }
+
+    @Test
+    void aRatioThatRisesWithTheSlotsIsCalledNoiseNotACrossing() throws IOException {
+        // HZ 1000 in round 1 and 2: all four lose at 2 slots (100 vs 90) and win at 16 and 256
+        for (int r = 1; r <= 2; r++) {
+            List<Object> g = new ArrayList<>();
+            for (String hz : List.of("100", "1000")) {
+                for (String slots : List.of("2", "16", "256")) {
+                    g.add(entry(IO, 2, p("percpu-ref", "part", hz, slots), hz.equals("1000") && slots.equals("2") ? 90 : 120, 0.01));
+                    g.add(entry(IO, 2, p("percpu-ref+percpu-inflight", "part", hz, slots), 100, 0.01));
+                }
+            }
+            write(raw.resolve("part-acct-grid-r" + r + "-t2.json"), g);
+        }
+        String md = notebook();
+        assertTrue(md.contains("- HZ 1000: never beats it: 0.90x already at 2 slots; yet it beats it at 16 slots (1.20x): the ratio does "
+                + "not fall with the slots, so this is no crossing, read it as noise\n"), md);
+        // no gain at 2 slots, HZ 1000: nothing for the sum to eat
+        assertTrue(md.contains("No crossover to find: all four do not beat the first two even at the fewest slots"), md);
+    }
+
+    @Test
+    void theSumCostItsCpuShareAndTheExtrapolationAreComputedFromTheFit() throws IOException {
+        String md = notebook();
+        // medians 12, 19, 43, 139 ns; per slot 139 / 256 = 0.54
+        assertTrue(md.contains("| 256 | 139.0 [138.0–140.0] | 0.54 |"), md);
+        assertTrue(md.contains("ns per sum ≈ 11.00 + 0.500 x slots"), md);
+        // 1000 HZ x 2 sums x 139 ns = 278 us per second = 0.0278% of a CPU; 100 HZ x 1 x 12 ns = 0.00012%;
+        // 250 x 139 ns = 0.003475%, which as a double is 0.0034749999..., so three digits give 0.00347
+        assertTrue(md.contains("| 256 | 0.00139% | 0.00278% | 0.00347% | 0.00695% | 0.0139% | 0.0278% |"), md);
+        assertTrue(md.contains("| 2 | 0.000120% |"), md);
+        // gain at HZ 1000, 2 slots: 120-100 = 20 and 132-110 = 22 ns (median 21); rates 2e9/100 and 2e9/110, median 19.09 M I/O/s;
+        // gain x rate = 4e8 ns per second in both rounds = 40% of a CPU. Crossover: (4e8 / (HZ x 2) - 11) / 0.5
+        assertTrue(md.contains("21.0 ns per I/O per thread at 19.09 M I/O/s, i.e. 40.0% of one CPU saved"), md);
+        assertTrue(md.contains("an extrapolation of the model, not a measurement"));
+        assertTrue(md.contains("| 100 | ≈3999978 (beyond the 256 measured) |"), md);
+        assertTrue(md.contains("| 250 | ≈1599978 (beyond the 256 measured) |"), md);
+        assertTrue(md.contains("| 1000 | ≈399978 (beyond the 256 measured) |"), md);
+        JsonNode x = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("jvm");
+        assertEquals(399978.0, x.path("extrapolated_crossover_slots").path("1000").asDouble(), 1e-6);
+        assertEquals(0.5, x.path("sum").path("fit_b_ns_per_slot").asDouble(), 1e-12);
+        assertEquals(256, x.path("grid").path("stops_beating_at_slots").path("1000").asInt());
+        assertTrue(x.path("grid").path("stops_beating_at_slots").path("100").isNull());
+    }
+
+    @Test
+    void theKernelTableHasOnOffRatiosCostsPartitionAndGaps() throws IOException {
+        Notebook.Written w = Notebook.write(run);
+        String md = Files.readString(run.resolve("NOTEBOOK.md"));
+        assertTrue(md.contains("Span read: 128M from 1M on a disk target, the whole partition 1 (the same sectors) on a part target.\n\n"
+                + "| device | target |"), md);
+        assertTrue(md.contains("| zram (native) | disk | 2 | fio | 410.0 [400.0–420.0] | 500.0 [500.0–500.0] | 0.820 [0.800–0.840]x "
+                + "| 5125 [5000–5250] | 4000 [4000–4000] | 1125 [1000–1250] |"), md);
+        // loop part: round 2's off file is broken, so one ratio: 90000 / 104500
+        assertTrue(md.contains("| loop (native) | part | 2 | fio | 92.5 [90.0–95.0] | 104.5 | 0.861x |"), md);
+        // part / disk: 90/100 and 95/100 at iostats=1; 104.5 / 110 = 0.95 at iostats=0 (one round)
+        assertTrue(md.contains("| loop (native) | 2 | fio | 0.925 [0.900–0.950]x | 0.950x |"), md);
+        assertTrue(md.contains("**The stat still moved with iostats=0** for zram/disk/j1/fio"), md);
+        assertTrue(md.contains("Not in this run: zram part (zram takes no partition table: the scenario reads its whole disk only); nullb disk (guest skipped: no guest kernel cached (offline)); "
+                + "nullb part (guest skipped: no guest kernel cached (offline))"), md);
+        assertEquals(1, w.gaps().size(), w.gaps().toString());
+        assertTrue(w.gaps().get(0).contains("raw/part-acct/kernel/loop-part-iostats0-j2-r2.fio.json"), w.gaps().toString());
+    }
+
+    @Test
+    void theFidelityRowAndTheHeadlineAreTheHandComputedNumbers() throws IOException {
+        String md = notebook();
+        // model: lazy 150 vs off 120 (r1), 140 vs 126 (r2): throughput 0.800 and 0.900, ns 30 and 14
+        assertTrue(md.contains("| JVM model | `lazy-ticks` vs `iostats=0`, whole disk, 2 threads | 0.850 [0.800–0.900]x | 22.0 [14.0–30.0] |"), md);
+        // no null_blk (the guest was skipped): the headline's kernel row is loop's whole disk, 100k / 110k in both rounds
+        assertTrue(md.contains("| kernel | zram (native), disk, 2 jobs, fio | 0.820 [0.800–0.840]x | 1125 [1000–1250] |"), md);
+        assertTrue(md.contains("| **kernel** | loop (native), disk, 2 jobs, fio | 0.909 [0.909–0.909]x |"), md);
+        JsonNode f = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct");
+        JsonNode h = f.path("headline");
+        assertEquals(1.15, h.path("seed").asDouble(), 1e-12);
+        assertEquals(1.08, h.path("seed_first_two").asDouble(), 1e-12);
+        assertEquals((200.0 / 160 + 210.0 / 152) / 2, h.path("jvm").asDouble(), 1e-12);
+        assertEquals(1.25, h.path("jvm_spread").path("min").asDouble(), 1e-12);
+        assertEquals(210.0 / 152, h.path("jvm_spread").path("max").asDouble(), 1e-12);
+        assertEquals(100000.0 / 110000, h.path("kernel").asDouble(), 1e-12);
+        assertEquals(100000.0 / 110000, h.path("kernel_spread").path("min").asDouble(), 1e-12);
+        assertTrue(h.path("kernel_label").asText().contains("loop whole disk, fio, 2 jobs (no null_blk run: the guest did not run; zram ignored the toggle"), h.toString());
+        assertTrue(h.path("kernel_label").asText().startsWith("accounting cost (today's kernel, not the patch)"), h.toString());
+        assertTrue(h.path("metric").asText().contains("accounting cost (today's kernel, not the patch)"), h.toString());
+        assertEquals("ratio", h.path("unit").asText());
+        assertEquals("loop/disk/j2/fio", f.path("fidelity").path("kernel_row").asText());
+        assertTrue(md.contains("| `part-acct` | all four patches / before (seed, JVM: 2 threads); kernel: accounting cost"), md);
+        assertTrue(md.contains("| 1.15x | 1.32x | 0.91x |"), md);
+    }
+
+    @Test
+    void whereZramIgnoresTheToggleTheHeadlineTakesLoopsWholeDisk() throws IOException {
+        // the /sys stat of zram's iostats=0 runs at 2 jobs now counts too: its on/off ratio is not the accounting cost
+        perfAndStat("zram-disk-iostats0-j2-r1", 6000, 1_500_000);
+        perfAndStat("zram-disk-iostats0-j2-r2", 6000, 1_500_000);
+        String md = notebook();
+        assertTrue(md.contains("**The stat still moved with iostats=0** for zram/disk/j1/fio, zram/disk/j2/fio"), md);
+        assertTrue(md.contains("| **kernel** | loop (native), disk, 2 jobs, fio | 0.909 [0.909–0.909]x |"), md);
+        assertTrue(md.contains("| kernel | zram (native), disk, 2 jobs, fio (toggle ignored: not the accounting cost) | 0.820"), md);
+        JsonNode h = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("headline");
+        assertEquals(100000.0 / 110000, h.path("kernel").asDouble(), 1e-12);
+        assertTrue(h.path("kernel_label").asText().contains("loop whole disk, fio, 2 jobs (no null_blk run: the guest did not run; zram ignored the toggle"), h.toString());
+    }
+
+    @Test
+    void guestRowsAreLabelledEmulatedWithTheGuestKernel() throws IOException {
+        Files.writeString(kernel.resolve("env.txt"), "kernel: 6.18.44-test\ncores: 2\nrounds: 1\nperf_repeats: 1\n"
+                + "guest: ran: null_blk in the guest VM\nguest_environment: tcg (qemu -smp 2; absolute figures are emulation speed, use ratios)\n"
+                + "guest_kernel: 6.1.0-28-amd64\nguest_part: no: the table counts in 4096-byte blocks, the device has 512\n");
+        job("nullb-disk-iostats1-j2-r1", 80000, 160_000, 2000, true);
+        job("nullb-disk-iostats0-j2-r1", 100000, 200_000, 2000, false);
+        String md = notebook();
+        assertTrue(md.contains("| null_blk (guest VM, emulated: qemu TCG, kernel 6.1.0-28-amd64) | disk | 2 | fio | 80.0 | 100.0 | 0.800x |"), md);
+        assertTrue(md.contains("nullb part (partition: no: the table counts in 4096-byte blocks, the device has 512)"), md);
+        // null_blk, the seed's device, is the headline's kernel row whenever the guest ran
+        assertTrue(md.contains("| **kernel** | null_blk (guest VM, emulated: qemu TCG, kernel 6.1.0-28-amd64), disk, 2 jobs, fio | 0.800x |"), md);
+        JsonNode h = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("headline");
+        assertEquals(0.8, h.path("kernel").asDouble(), 1e-12);
+        assertFalse(h.path("kernel_label").asText().contains("ignored"), h.toString());
+    }
+
+    @Test
+    void regeneratesByteIdentically() throws IOException {
+        Notebook.write(run);
+        byte[] md = Files.readAllBytes(run.resolve("NOTEBOOK.md"));
+        byte[] summary = Files.readAllBytes(run.resolve("summary.json"));
+        byte[] chart = Files.readAllBytes(run.resolve("charts/part-acct-crossover.svg"));
+        Notebook.write(run);
+        assertArrayEquals(md, Files.readAllBytes(run.resolve("NOTEBOOK.md")));
+        assertArrayEquals(summary, Files.readAllBytes(run.resolve("summary.json")));
+        assertArrayEquals(chart, Files.readAllBytes(run.resolve("charts/part-acct-crossover.svg")));
+    }
+
+    @Test
+    void withoutKernelOrGridTheSectionSaysWhatIsAbsentAndStillRenders() throws IOException {
+        try (var s = Files.list(raw)) {
+            for (Path f : s.filter(f -> f.getFileName().toString().startsWith("part-acct-grid")).toList()) {
+                Files.delete(f);
+            }
+        }
+        try (var s = Files.list(kernel)) {
+            for (Path f : s.filter(f -> !f.getFileName().toString().equals("env.txt")).toList()) {
+                Files.delete(f);
+            }
+        }
+        String md = notebook();
+        assertTrue(md.contains("No crossover grid in this run"), md);
+        assertTrue(md.contains("It needs both the grid and the sum benchmark, and this run lacks the grid."), md);
+        assertTrue(md.contains("Not in this run: the kernel side runs as root (`sudo ./lab pair part-acct`); guest: skipped"), md);
+        JsonNode h = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("headline");
+        assertTrue(h.path("kernel").isNull(), h.toString());
+        assertTrue(h.path("jvm").isNumber(), h.toString());
+        assertFalse(md.contains("NaN"), md);
+    }
+}
