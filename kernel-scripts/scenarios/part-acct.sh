@@ -30,7 +30,9 @@
 #   with LAB_FLAMEGRAPH=1: zram-disk-iostats<0|1>-j<max>.fio.kernel.collapsed.gz/.svg
 # Environment: LAB_QUICK=1 (2 s runs, 2 rounds, 256 MiB devices; else 3 s, 3 rounds, 1 GiB),
 # LAB_RUNTIME (seconds, or a fio time such as 500ms), LAB_ROUNDS, LAB_FLAMEGRAPH=1,
-# LAB_PART_ACCT_GUEST=0 (no guest part), LAB_BRIDGE_STATE.
+# LAB_PART_ACCT_GUEST=0 (no guest part), LAB_PART_ACCT_TOOLS (default "fio bridge-uring", "fio"
+# with LAB_QUICK=1: the bridge's runs double the quick scenario's time and add no device),
+# LAB_BRIDGE_STATE.
 set -euo pipefail
 
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -56,7 +58,11 @@ PA_OUT=$OUT PA_RUNTIME=$RUNTIME PA_ROUNDS=$ROUNDS PA_DEPTH=8
 PA_SPAN="$START_MB $PART_MB" PA_PART_MIB=$PART_MB
 PA_NUMJOBS=(1)
 if [ "$CORES" -gt 1 ]; then PA_NUMJOBS+=("$CORES"); fi
-PA_TOOLS=(fio bridge-uring)
+if [ "$QUICK" = 1 ]; then tools="fio"; else tools="fio bridge-uring"; fi
+read -r -a PA_TOOLS <<<"${LAB_PART_ACCT_TOOLS:-$tools}"
+for tool in "${PA_TOOLS[@]}"; do
+	case $tool in fio | bridge-uring) ;; *) _lab_msg "part-acct: LAB_PART_ACCT_TOOLS: unknown tool $tool (fio, bridge-uring)"; exit 1 ;; esac
+done
 PA_FLAME="zram-disk"
 PA_TARGETS=()
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 019: the part-acct scenario (quick, 300 ms runs, natively: LAB_PART_ACCT_GUEST=0; the guest
+# 019: the part-acct scenario (quick, 300 ms runs, both tools, natively: LAB_PART_ACCT_GUEST=0; the guest
 # is covered by 016 and 017) writes every file of its LAB_OUT contract, every run has no error
 # and non-zero IOPS, queue/iostats really was 0 in the off runs and 1 in the on runs (on loop the
 # target's /sys stat stands still with 0, for the disk and for the partition alike, and moves
@@ -18,7 +18,7 @@ out=$LAB_STATE/out
 zrams() { compgen -G '/sys/block/zram*' | sort; }
 zrams_before=$(zrams)
 
-LAB_OUT=$out LAB_RUNTIME=300ms LAB_PART_ACCT_GUEST=0 "$LK" run part-acct --quick 2>"$LAB_STATE/part-acct.err" ||
+LAB_OUT=$out LAB_RUNTIME=300ms LAB_PART_ACCT_GUEST=0 LAB_PART_ACCT_TOOLS="fio bridge-uring" "$LK" run part-acct --quick 2>"$LAB_STATE/part-acct.err" ||
 	{ tail -n 20 "$LAB_STATE/part-acct.err" >&2; exit 1; }
 
 python3 - "$out" "$(nproc)" <<'EOF'

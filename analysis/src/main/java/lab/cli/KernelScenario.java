@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Runs a kernel-scripts scenario for {@code pair}: {@code kernel-scripts/lab-kernel.sh run
@@ -48,10 +49,15 @@ final class KernelScenario {
             pb.environment().put("LAB_STATE", state);
         }
         int rc = pb.start().waitFor();
-        Path log = out.resolve("scenario.log");
-        // the log is committed with the run: no machine paths in it
+        // the logs (scenario.log, a guest's guest-run.log) are committed with the run: no machine paths in them
         Path runDir = out.toAbsolutePath().getParent().getParent().getParent();
-        Files.writeString(log, Files.readString(log).replace(runDir.toString(), "<run>").replace(labRoot.toString(), "<lab>"));
+        List<Path> logs;
+        try (Stream<Path> s = Files.walk(out)) {
+            logs = s.filter(f -> Files.isRegularFile(f) && f.getFileName().toString().endsWith(".log")).toList();
+        }
+        for (Path log : logs) {
+            Files.writeString(log, Files.readString(log).replace(runDir.toString(), "<run>").replace(labRoot.toString(), "<lab>"));
+        }
         return rc;
     }
 }
