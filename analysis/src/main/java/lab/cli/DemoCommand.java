@@ -13,9 +13,10 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"The main job: ./lab pair --quick for every modelled fix (today: the primitives",
-                "calibration with zram as the per-I/O floor, zram-init-lock and part-acct), into one results/demo-<UTC time>/ with",
-                "manifest.json, raw/, charts/, flamegraphs/, summary.json and NOTEBOOK.md.",
-                "A few minutes on 2 cores. The kernel side needs root; without it, it is skipped and said so."})
+                "calibration with zram as the per-I/O floor, zram-init-lock and part-acct), into one",
+                "results/demo-<UTC time>/ with manifest.json, raw/, charts/, flamegraphs/, summary.json",
+                "and NOTEBOOK.md.",
+                "About 10 minutes on 2 cores as root. The kernel side needs root; without it, it is skipped and said so."})
 final class DemoCommand implements Callable<Integer> {
     @Option(names = "--results", paramLabel = "DIR", description = "results folder (default: results/ in the lab)")
     Path results;
