@@ -48,7 +48,13 @@ RUNTIME=${LAB_RUNTIME:-$RUNTIME}
 ROUNDS=${LAB_ROUNDS:-$ROUNDS}
 [[ $RUNTIME =~ ^[1-9][0-9]*(ms)?$ ]] || { _lab_msg "part-acct: LAB_RUNTIME must be seconds or Nms: $RUNTIME"; exit 1; }
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { _lab_msg "part-acct: LAB_ROUNDS must be a count: $ROUNDS"; exit 1; }
-BRIDGE_STATE=${LAB_BRIDGE_STATE:-$LAB_STATE}
+# the runtime in seconds: exact for env.txt, rounded up for the guest's time limit
+if [[ $RUNTIME == *ms ]]; then
+	RUNTIME_S=$(awk -v m="${RUNTIME%ms}" 'BEGIN { print m / 1000 }')
+	RUNTIME_CEIL_S=$(((${RUNTIME%ms} + 999) / 1000))
+else
+	RUNTIME_S=$RUNTIME RUNTIME_CEIL_S=$RUNTIME
+fi
 CORES=$(nproc)
 START_MB=1                   # partition 1 starts here (and the disk targets read from here)
 PART_MB=$((SIZE_MB / 2))     # partition 1's size: half the device
@@ -85,12 +91,7 @@ for c in fio perf sfdisk blockdev; do
 done
 mkdir -p "$OUT"
 
-# The bridge must exist before anything is timed (as in zram-init-lock: the wrapper only where
-# there is no jar yet; after changing the bridge, run ./lab once yourself).
-if [ ! -f "$LAB_ROOT/analysis/target/lab.jar" ] || [ -z "${LAB_JDK:-}" ]; then
-	LAB_STATE=$BRIDGE_STATE "$LAB_ROOT/lab" bridge run --help >/dev/null
-fi
-_lab_jvm_init
+_lab_jvm_init # builds the bridge first where there is no jar yet
 
 # ---------------------------------------------------------------- native devices
 
@@ -155,9 +156,7 @@ else
 		echo "mbr_sector_size=4096"
 	} >"$gout/part-acct.params"
 	# a run is fio's runtime plus about 2 s under TCG; boot and perf's probe about 30 s
-	rt_s=${RUNTIME%ms}
-	if [[ $RUNTIME == *ms ]]; then rt_s=$(((rt_s + 999) / 1000)); fi
-	gtimeout=$((ROUNDS * 2 * 2 * ${#PA_NUMJOBS[@]} * (rt_s + 6) + 120))
+	gtimeout=$((ROUNDS * 2 * 2 * ${#PA_NUMJOBS[@]} * (RUNTIME_CEIL_S + 6) + 120))
 	_lab_msg "part-acct: guest VM (null_blk), log in $gout/guest-run.log, at most ${gtimeout}s"
 	grc=0
 	GUEST_TIMEOUT=$gtimeout "$KS_DIR/guest/guest.sh" run "$KS_DIR/scenarios/part-acct-guest.sh" "$gout" \
@@ -207,12 +206,19 @@ if [[ " ${targets[*]} " == *" nullb-disk "* ]]; then env_line+="; guest VM (null
 	echo "cores: $CORES"
 	echo "perf_repeats: 1"
 	echo "rounds: $ROUNDS"
-	echo "runtime_s: $(if [[ $RUNTIME == *ms ]]; then awk -v m="${RUNTIME%ms}" 'BEGIN { print m / 1000 }'; else echo "$RUNTIME"; fi)"
+	echo "runtime_s: $RUNTIME_S"
 	echo "devices: zram (${SIZE_MB}M, $algo, filled once 50% compressible, 4 KiB chunks), loop (${SIZE_MB}M sparse file, DOS table by sfdisk, partition 1 $part from ${START_MB}M for ${PART_MB}M, made by: $part_how, read once before the runs)"
 	echo "span: ${PART_MB}M from ${START_MB}M on a disk target, the whole partition 1 (the same sectors) on a part target"
 	echo "targets: ${targets[*]}"
 	echo "numjobs: ${PA_NUMJOBS[*]}"
-	echo "tools: fio (psync), bridge-uring (the lab's bridge, io_uring, iodepth $PA_DEPTH; native only)"
+	tools_line=
+	for tool in "${PA_TOOLS[@]}"; do
+		case $tool in
+		fio) tools_line+="${tools_line:+; }fio (psync)" ;;
+		bridge-uring) tools_line+="${tools_line:+; }bridge-uring (the lab's bridge, io_uring, iodepth $PA_DEPTH; native only)" ;;
+		esac
+	done
+	echo "tools: $tools_line"
 	echo "rw: randread, 4k, O_DIRECT, time based"
 	echo "order: per round, for each target, numjobs and tool, iostats 1 and 0 back to back; the first of a pair flips from pair to pair and from round to round"
 	echo "iostats_default: zram=${IOSTATS_DEFAULT[zram]} loop=${IOSTATS_DEFAULT[loop]} (queue/iostats before the lab set it; restored after)"

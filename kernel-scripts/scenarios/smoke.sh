@@ -23,7 +23,6 @@ RESULTS=${LAB_RESULTS:-$LAB_ROOT/results}
 REPEATS=${LAB_REPEATS:-1}
 if [ "$QUICK" = 1 ]; then RUNTIME=2; ZRAM_SIZE=256M; else RUNTIME=10; ZRAM_SIZE=1G; fi
 LOOP_SIZE=256M
-BRIDGE_STATE=${LAB_BRIDGE_STATE:-$LAB_STATE}
 RUN_ID=kernel-smoke-$(date -u +%Y%m%dT%H%M%SZ)
 OUT=$RESULTS/$RUN_ID.partial
 RAW=$OUT/raw
@@ -71,9 +70,7 @@ run_pair() {
 		fio --output-format=json --output="$FLAME_TMP/$name.fio.json" --filename="$dev" "$RAW/job.fio"
 }
 
-# build the bridge before anything is timed
-LAB_STATE=$BRIDGE_STATE "$LAB_ROOT/lab" bridge run --help >/dev/null
-_lab_jvm_init
+_lab_jvm_init # builds the bridge first where there is no jar yet
 run_pair zram "/dev/$zram"
 run_pair loop "$loop"
 

@@ -20,7 +20,6 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${LAB_OUT:?LAB_OUT must name the output folder}
 QUICK=${LAB_QUICK:-0}
 if [ "$QUICK" = 1 ]; then RUNTIME=2; SIZE=256M; REPEATS=${LAB_REPEATS:-1}; else RUNTIME=5; SIZE=1G; REPEATS=${LAB_REPEATS:-3}; fi
-BRIDGE_STATE=${LAB_BRIDGE_STATE:-$LAB_STATE}
 CORES=$(nproc)
 _scenario_traps
 
@@ -57,9 +56,7 @@ _fill "/dev/$zram" 50
 	echo "perf_repeats: $REPEATS"
 } >"$OUT/env.txt"
 
-# build the bridge before anything is timed
-LAB_STATE=$BRIDGE_STATE "$LAB_ROOT/lab" bridge run --help >/dev/null
-_lab_jvm_init
+_lab_jvm_init # builds the bridge first where there is no jar yet
 
 run_tool() {  # NAME TOOL
 	local name=$1 tool=$2 dev=/dev/$zram

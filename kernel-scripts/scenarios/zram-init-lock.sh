@@ -32,7 +32,6 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${LAB_OUT:?LAB_OUT must name the output folder}
 QUICK=${LAB_QUICK:-0}
 if [ "$QUICK" = 1 ]; then RUNTIME=2; SIZE=256M; REPEATS=${LAB_REPEATS:-1}; else RUNTIME=3; SIZE=1G; REPEATS=${LAB_REPEATS:-3}; fi
-BRIDGE_STATE=${LAB_BRIDGE_STATE:-$LAB_STATE}
 CORES=$(nproc)
 PATTERNS=(zero random compressible50)
 RWS=(randread randwrite randrw)
@@ -102,13 +101,7 @@ zram_remake() {
 	MADE+=("zram $zram")
 }
 
-# The bridge must exist before anything is timed. `./lab pair` (and any ./lab command) builds
-# first; here the wrapper is called only where there is no jar yet, so a run does not rebuild the
-# whole tree for edits elsewhere in it (after changing the bridge, run ./lab once yourself).
-if [ ! -f "$LAB_ROOT/analysis/target/lab.jar" ] || [ -z "${LAB_JDK:-}" ]; then
-	LAB_STATE=$BRIDGE_STATE "$LAB_ROOT/lab" bridge run --help >/dev/null
-fi
-_lab_jvm_init
+_lab_jvm_init # builds the bridge first where there is no jar yet
 
 # run_tool NAME TOOL FLAME: NAME is <rw>-<pattern>-j<N>; FLAME 1 adds a kernel flamegraph run
 run_tool() {

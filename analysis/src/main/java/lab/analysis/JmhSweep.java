@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.DoubleBinaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -100,6 +101,22 @@ public final class JmhSweep {
                 out.put(c.round(), c.result().score());
             }
         }
+        return out;
+    }
+
+    /**
+     * {@code f(base score, candidate score)} for every round that has both cells at {@code threads}, in round order:
+     * a comparison made within a round, so drift between rounds does not enter it.
+     */
+    public List<Double> perRound(Map<String, String> base, Map<String, String> cand, int threads, DoubleBinaryOperator f) {
+        Map<Integer, Double> c = scoresByRound(cand, threads);
+        List<Double> out = new ArrayList<>();
+        scoresByRound(base, threads).forEach((round, b) -> {
+            Double x = c.get(round);
+            if (x != null) {
+                out.add(f.applyAsDouble(b, x));
+            }
+        });
         return out;
     }
 

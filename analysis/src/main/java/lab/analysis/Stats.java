@@ -2,6 +2,7 @@ package lab.analysis;
 
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Locale;
 
 /** Order statistics over a handful of samples: the lab reports medians with their range. */
 public final class Stats {
@@ -12,7 +13,7 @@ public final class Stats {
         /** {@code median [min–max]} with {@code digits} decimals. */
         public String format(int digits) {
             String f = "%." + digits + "f";
-            return String.format(f + " [" + f + "–" + f + "]", median, min, max);
+            return String.format(Locale.ROOT, f + " [" + f + "–" + f + "]", median, min, max);
         }
     }
 

@@ -18,10 +18,15 @@ final class JmhOptions {
 
     /** The benchmarks matching {@code include} (a regex, anchored to one class and method) with the quick or full iterations. */
     static ChainedOptionsBuilder of(String include, boolean quick) {
-        return new OptionsBuilder().include(include).forks(1)
-                .warmupIterations(quick ? 1 : 2).warmupTime(TimeValue.milliseconds(quick ? 300 : 500))
-                .measurementIterations(quick ? 3 : 5).measurementTime(TimeValue.milliseconds(quick ? 200 : 500))
-                .jvmArgs("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow")
+        return of(include, 1, quick ? 1 : 2, quick ? 300 : 500, quick ? 3 : 5, quick ? 200 : 500);
+    }
+
+    /** The benchmarks matching {@code include} with the given forks and iterations, the lab's JVM flags, silent. */
+    static ChainedOptionsBuilder of(String include, int forks, int warmups, long warmupMs, int iterations, long iterationMs) {
+        return new OptionsBuilder().include(include).forks(forks)
+                .warmupIterations(warmups).warmupTime(TimeValue.milliseconds(warmupMs))
+                .measurementIterations(iterations).measurementTime(TimeValue.milliseconds(iterationMs))
+                .jvmArgs("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow") // not the parent's -Dlab.* paths
                 .verbosity(VerboseMode.SILENT);
     }
 

@@ -7,9 +7,6 @@ import java.util.List;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
-import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * Runs the {@code lab.engine.bench.Primitives} JMH benchmark over a thread sweep, in rounds
@@ -38,16 +35,8 @@ final class PrimitivesBench {
         Rounds.interleave(threads, rounds, (r, t) -> {
             progress.printf("lab: primitives round %d/%d, %d thread(s) (%s)%n", r, rounds, t, profile.describe());
             Path out = rawDir.resolve("primitives-r" + r + "-t" + t + ".json");
-            ChainedOptionsBuilder o = new OptionsBuilder()
-                    .include(BENCHMARK)
-                    .threads(t)
-                    .forks(profile.forks())
-                    .warmupIterations(profile.warmups())
-                    .warmupTime(TimeValue.milliseconds(profile.warmupMs()))
-                    .measurementIterations(profile.iterations())
-                    .measurementTime(TimeValue.milliseconds(profile.iterationMs()))
-                    .jvmArgs("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow") // not the parent's -Dlab.* paths
-                    .verbosity(VerboseMode.SILENT);
+            ChainedOptionsBuilder o = JmhOptions.of(BENCHMARK, profile.forks(), profile.warmups(), profile.warmupMs(),
+                    profile.iterations(), profile.iterationMs()).threads(t);
             new Runner(JmhOptions.toJson(o, out).build()).run(); // -prof gc: B/op, the hot path should allocate nothing
         });
     }

@@ -19,7 +19,7 @@ final class Fmt {
         if (s == null) {
             return "n/a";
         }
-        return s.n() == 1 ? f(s.median(), digits) : f(s.median(), digits) + " [" + f(s.min(), digits) + "–" + f(s.max(), digits) + "]";
+        return s.n() == 1 ? f(s.median(), digits) : s.format(digits);
     }
 
     /** Three significant digits below 1000, an integer above. */

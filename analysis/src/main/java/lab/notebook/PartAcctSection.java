@@ -174,27 +174,13 @@ final class PartAcctSection implements Section {
 
     // ---- the variant table -------------------------------------------------------------
 
-    /** {@code f(base score, candidate score)} for every round that has both at {@code t} threads. */
-    static List<Double> perRound(JmhSweep s, Map<String, String> base, Map<String, String> cand, int t, DoubleBinaryOperator f) {
-        Map<Integer, Double> b = s.scoresByRound(base, t);
-        Map<Integer, Double> c = s.scoresByRound(cand, t);
-        List<Double> out = new ArrayList<>();
-        b.forEach((round, x) -> {
-            Double y = c.get(round);
-            if (y != null) {
-                out.add(f.applyAsDouble(x, y));
-            }
-        });
-        return out;
-    }
-
     static Stats.Spread spread(List<Double> v) {
         return v.isEmpty() ? null : Stats.spread(v);
     }
 
     /** Candidate throughput over base throughput, per round: score(base) / score(candidate). */
     static Stats.Spread roundRatio(JmhSweep s, Map<String, String> base, Map<String, String> cand, int t) {
-        return spread(perRound(s, base, cand, t, (b, c) -> b / c));
+        return spread(s.perRound(base, cand, t, (b, c) -> b / c));
     }
 
     /** Total throughput in M I/O/s per round: t * 1e3 / (ns per I/O per thread). */
@@ -921,7 +907,7 @@ final class PartAcctSection implements Section {
                 + "busy thread); the kernel's are task-clock per I/O.\n\n"
                 + "| side | condition | throughput with / without accounting | ns per I/O: with − without |\n|---|---|---:|---:|\n");
         Stats.Spread ratio = s.isEmpty() ? null : roundRatio(s, key(OFF, "disk"), key(LAZY, "disk"), t);
-        Stats.Spread ns = s.isEmpty() ? null : spread(perRound(s, key(LAZY, "disk"), key(OFF, "disk"), t, (lazy, off) -> lazy - off));
+        Stats.Spread ns = s.isEmpty() ? null : spread(s.perRound(key(LAZY, "disk"), key(OFF, "disk"), t, (lazy, off) -> lazy - off));
         b.append("| JVM model | `lazy-ticks` vs `iostats=0`, whole disk, ").append(s.isEmpty() ? "not in this run" : t + (t == 1 ? " thread" : " threads")).append(" | ")
                 .append(ratio == null ? "n/a" : Fmt.spread(ratio, 3) + "x").append(" | ").append(Fmt.spread(ns, 1)).append(" |\n");
         out.put("jvm_throughput_ratio", json(ratio));

@@ -150,15 +150,7 @@ final class ZramInitLockSection implements Section {
 
     /** Per round: guard throughput / rwsem throughput = score(rwsem) / score(guard); median [min–max] over rounds. */
     static Stats.Spread roundRatios(JmhSweep s, String guard, String rw, String p, int t) {
-        Map<Integer, Double> base = s.scoresByRound(key(BASE, rw, p), t);
-        Map<Integer, Double> g = s.scoresByRound(key(guard, rw, p), t);
-        List<Double> r = new ArrayList<>();
-        base.forEach((round, b) -> {
-            Double x = g.get(round);
-            if (x != null) {
-                r.add(b / x);
-            }
-        });
+        List<Double> r = s.perRound(key(BASE, rw, p), key(guard, rw, p), t, (b, x) -> b / x);
         return r.isEmpty() ? null : Stats.spread(r);
     }
 
@@ -187,7 +179,7 @@ final class ZramInitLockSection implements Section {
                         List<Double> gs = s.samples(key(g, rw, p), t);
                         String sig = gs.isEmpty() ? "" : new Comparison("x", new Sample(base), new Sample(gs), false).significance()
                                 == Comparison.Significance.SIGNIFICANT ? "*" : "";
-                        b.append(' ').append(r == null ? "n/a" : (r.n() == 1 ? Fmt.f(r.median(), 2) : r.format(2)) + "x" + sig).append(" |");
+                        b.append(' ').append(r == null ? "n/a" : Fmt.spread(r, 2) + "x" + sig).append(" |");
                     }
                     b.append(' ').append(Fmt.f(Stats.median(base), 0)).append(" |\n");
                 }
