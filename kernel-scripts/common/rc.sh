@@ -95,6 +95,28 @@ _have_cgroup_io() {
 	fi
 }
 
+# _have_guest: this test can boot the guest VM: root, qemu, and a built guest (or apt knows the
+# kernel package to build one from).
+_have_guest() {
+	_have_root
+	_have_cmd qemu-system-x86_64
+	[ -f "$LAB_STATE/guest/initramfs.cpio" ] || apt-cache show linux-image-amd64 >/dev/null 2>&1 ||
+		_skip "no built guest and linux-image-amd64 not known to apt (no Debian mirror?)"
+}
+
+# _guest_test_run SCRIPT OUT: boot the guest on SCRIPT, its results in OUT; if the run fails,
+# print guest.sh's messages (a hung or failed guest's console tail among them) and fail the test.
+_guest_test_run() {
+	local log
+	log=$(mktemp)
+	if ! "$KS_DIR/guest/guest.sh" run "$1" "$2" >"$log" 2>&1; then
+		cat "$log" >&2
+		rm -f "$log"
+		exit 1
+	fi
+	rm -f "$log"
+}
+
 # ---------------------------------------------------------------- registry
 
 # _reg_lock: take the registry lock on fd 9. Where there is no flock (Debian's busybox-static,

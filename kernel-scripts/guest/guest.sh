@@ -18,6 +18,7 @@ GUEST_DIR=$LAB_STATE/guest            # cache: packages, staging, kernel, initra
 RUN_DIR=$LAB_STATE/kernel/guest       # runtime: qemu.pid
 PID_FILE=$RUN_DIR/qemu.pid
 RUN_TIMEOUT=${GUEST_TIMEOUT:-300}     # seconds, hard limit for one guest run (JVM start-up under TCG is slow)
+WATCHDOG_LEAD=20                      # seconds before RUN_TIMEOUT that the guest dumps its tasks
 PROBE_TIMEOUT=15                      # seconds to wait for the KVM probe marker
 GUEST_MEM=${GUEST_MEM:-1536}          # MiB; brd + thin data live in guest RAM
 MARKER=LAB-GUEST-UP
@@ -41,6 +42,13 @@ TMP_DIRS=()
 
 die() { echo "guest.sh: $*" >&2; exit 1; }
 log() { echo "guest.sh: $*" >&2; }
+
+# The end of a console log on stderr, so a failure is readable where the log is not kept.
+console_tail() {
+  [[ -f $1 ]] || return 0
+  echo "guest.sh: last lines of $1:" >&2
+  tail -n "${2:-60}" "$1" | sed 's/^/  | /' >&2
+}
 
 cleanup() {
   local rc=$?
@@ -353,9 +361,12 @@ cmd_run() {
   stage_bridge "$tmp/in"
   t0=$SECONDS
   log "booting ($accel), script $(basename "$script") -> $outdir"
-  start_qemu "$accel" "$tmp/in" "$outdir" "$outdir/console.log" ""
+  # The guest's watchdog dumps its tasks WATCHDOG_LEAD seconds before the host gives up.
+  start_qemu "$accel" "$tmp/in" "$outdir" "$outdir/console.log" \
+    "lab.watchdog=$((RUN_TIMEOUT > 2 * WATCHDOG_LEAD ? RUN_TIMEOUT - WATCHDOG_LEAD : RUN_TIMEOUT / 2))"
   if ! wait_qemu "$RUN_TIMEOUT"; then
     kill_qemu
+    console_tail "$outdir/console.log"
     die "guest timed out after ${RUN_TIMEOUT}s (see $outdir/console.log)"
   fi
   log "guest done in $((SECONDS - t0))s"
@@ -366,8 +377,10 @@ cmd_run() {
       sed 's/^/package: /' "$GUEST_DIR/stamp"
     } >> "$outdir/guest.txt"
   fi
-  [[ -f $outdir/exit-status ]] || die "guest wrote no exit-status (see $outdir/console.log)"
+  [[ -f $outdir/exit-status ]] ||
+    { console_tail "$outdir/console.log"; die "guest wrote no exit-status (see $outdir/console.log)"; }
   rc=$(cat "$outdir/exit-status")
+  [[ $rc == 0 ]] || console_tail "$outdir/console.log"
   [[ $rc == 0 ]] || die "guest script failed with status $rc (see $outdir/console.log)"
 }
 

@@ -35,9 +35,64 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /mnt/out
 # No udev: dmsetup must create its own nodes and not wait for cookies.
 export DM_DISABLE_UDEV=1 OUT=/mnt/out PATH=/bin:/sbin:/usr/bin:/usr/sbin
 cd /mnt/out || poweroff -f
+
+# If the script outlives lab.watchdog seconds, say on the console what every task is doing
+# (state, wait channel, kernel stack) and what the kernel shows as blocked (sysrq w), before
+# the host's own timeout kills qemu: a hung guest then leaves its evidence in console.log.
+watchdog() {
+  sleep "$1"
+  echo "LAB-GUEST-WATCHDOG: script still running after $1 s; tasks:"
+  for d in /proc/[0-9]*; do
+    s=$(sed -n 's/^State:[[:space:]]*//p' "$d/status" 2>/dev/null) || continue
+    c=$(tr '\0' ' ' < "$d/cmdline" 2>/dev/null)
+    # every user task, and kernel threads only when running or in uninterruptible sleep
+    case $s in R* | D*) ;; *) [ -n "$c" ] || continue ;; esac
+    echo "task ${d#/proc/} [$s] wchan=$(cat "$d/wchan" 2>/dev/null): ${c:-[kernel]}"
+    sed 's/^/    /' "$d/stack" 2>/dev/null
+  done
+  echo w > /proc/sysrq-trigger
+  echo "LAB-GUEST-WATCHDOG: end"
+}
+wd=$(arg lab.watchdog)
+if [ -n "$wd" ]; then watchdog "$wd" & wd_pid=$!; fi
+
+# qemu's multi-threaded TCG (7.2 here) can go on running its old translation of kernel text that
+# the other vCPU has just re-patched: text_poke_bp writes int3, then the new bytes, then drops
+# the int3, and a vCPU still running the old block traps on an int3 that memory no longer
+# holds; kprobes backs it up to re-run the instruction, and it traps again, with interrupts off,
+# for ever (both vCPUs seen looping in __schedule's static-branch nop and asm_exc_int3). Every
+# perf stat flips the scheduler's static keys (perf_sched_events, perf_swevent_enabled[]) on
+# and off, so one per-task perf stat with the lab's events holds them on for the whole run:
+# the script's own perf stats then only move the keys' counts and never patch text.
+# Measured: 200 perf stats under a context-switch load hung 3 guests of 3 without the holder
+# (after 20 to 140) and none of 4 with it; guest/README.md has the procedure.
+hold_perf_keys() {
+  command -v perf >/dev/null 2>&1 || return 0
+  (cd / && exec perf stat -e task-clock,context-switches,cpu-migrations,page-faults \
+    -o /dev/null -- sleep 2147483647) &
+  hold_pid=$!
+  # perf stat opens its counters before it lets the workload exec: once sleep runs, they hold.
+  n=0
+  until holder_counting; do
+    [ "$n" -lt 100 ] || { echo "lab-init: perf key holder did not start"; return 0; }
+    sleep 0.1; n=$((n + 1))
+  done
+}
+holder_counting() {  # perf's child has become sleep
+  for d in /proc/[0-9]*; do
+    [ "$(cat "$d/comm" 2>/dev/null)" = sleep ] &&
+      [ "$(cut -d' ' -f4 "$d/stat" 2>/dev/null)" = "$hold_pid" ] && return 0
+  done
+  return 1
+}
+hold_perf_keys
+
 start=$(cut -d' ' -f1 /proc/uptime)
 sh /mnt/in/script.sh
 rc=$?
+[ -z "${wd_pid:-}" ] || kill "$wd_pid" 2>/dev/null
+# The key holder stays: ending it would flip the keys off, the patching it is there to avoid
+# (a smoke run hung here once when /init killed it); poweroff -f ends it with the guest.
 {
   echo "script_rc: $rc"
   echo "boot_s: $start"

@@ -6,18 +6,10 @@ set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
 . "$KS_DIR/common/rc.sh"
-_have_root
-_have_cmd qemu-system-x86_64
-[ -f "$LAB_STATE/guest/initramfs.cpio" ] || apt-cache show linux-image-amd64 >/dev/null 2>&1 ||
-	_skip "no built guest and linux-image-amd64 not known to apt (no Debian mirror?)"
+_have_guest
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-if ! "$KS_DIR/guest/guest.sh" run "$KS_DIR/guest/cgroup-v2.sh" "$out" >"$out.log" 2>&1; then
-	cat "$out.log" "$out/console.log" >&2 2>/dev/null || true
-	rm -f "$out.log"
-	exit 1
-fi
-rm -f "$out.log"
+_guest_test_run "$KS_DIR/guest/cgroup-v2.sh" "$out"
 cat "$out/v2.txt" >&2
 grep -q '^009 exit: 0$' "$out/v2.txt" || { cat "$out/009.err" >&2; exit 1; }
 diff -u "$KS_DIR/tests/009-cgroup-bfq-weight.out" "$out/009.out" >&2 && echo "009 under cgroup v2: same output as on the host"

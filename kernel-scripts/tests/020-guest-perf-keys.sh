@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# 020: the guest survives perf stat's static-key patching under multi-threaded TCG: 200 short
+# perf stats under a context-switch load all finish (without /init's key holder, 3 guests of 3
+# hung within 140; guest/README.md). Skips without root, qemu or a built (or buildable) guest.
+set -euo pipefail
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../common/rc.sh
+. "$KS_DIR/common/rc.sh"
+_have_guest
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# A hung guest is the failure: 200 flips take about 70 s under TCG, so 180 s is ample.
+GUEST_TIMEOUT=180 _guest_test_run "$KS_DIR/guest/perf-keys.sh" "$out"
+cat "$out/perf-keys.txt" >&2
+grep -q '^holder: yes$' "$out/perf-keys.txt" && echo "init's perf stat holds the keys"
+grep -q '^flips: 200$' "$out/perf-keys.txt" && echo "200 perf stats finished"
+ctx=$(sed -n 's/^context_switches: //p' "$out/perf-keys.txt")
+[ "$ctx" -gt 10000 ] && echo "under a context-switch load"
