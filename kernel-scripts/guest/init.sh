@@ -54,7 +54,8 @@ watchdog() {
   echo "LAB-GUEST-WATCHDOG: end"
 }
 wd=$(arg lab.watchdog)
-if [ -n "$wd" ]; then watchdog "$wd" & wd_pid=$!; fi
+# (from /, so its orphaned sleep does not keep /mnt/out busy at umount)
+if [ -n "$wd" ]; then (cd / && watchdog "$wd") & wd_pid=$!; fi
 
 # qemu's multi-threaded TCG (7.2 here) can go on running its old translation of kernel text that
 # the other vCPU has just re-patched: text_poke_bp writes int3, then the new bytes, then drops
