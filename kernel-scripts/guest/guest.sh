@@ -264,9 +264,11 @@ start_qemu() {
     *) acc=(-accel "tcg,thread=multi") ;;
   esac
   mkdir -p "$RUN_DIR"
+  # maxcpus=1: /init patches kernel text (modules, perf's keys) before it onlines the second
+  # vCPU, which multi-threaded TCG needs (init.sh, hold_perf_keys).
   qemu-system-x86_64 "${acc[@]}" -smp 2 -m "$GUEST_MEM" \
     -kernel "$GUEST_DIR/vmlinuz" -initrd "$GUEST_DIR/initramfs.cpio" \
-    -append "console=ttyS0 panic=-1 quiet loglevel=4 lab.accel=$accel $extra" \
+    -append "console=ttyS0 panic=-1 quiet loglevel=4 maxcpus=1 lab.accel=$accel $extra" \
     -display none -monitor none -serial "file:$console" -no-reboot \
     -nic none \
     -virtfs "local,path=$indir,mount_tag=in,security_model=none,readonly=on" \

@@ -19,6 +19,44 @@ while read -r m; do
 done < /lib/modules/lab/order
 mount -t configfs configfs /sys/kernel/config
 
+# qemu's multi-threaded TCG (7.2 here) can go on running its old translation of kernel text that
+# the other vCPU has just re-patched: text_poke_bp writes int3, then the new bytes, then drops
+# the int3, and a vCPU still running the old block traps on an int3 that memory no longer
+# holds; kprobes backs it up to re-run the instruction, and it traps again, with interrupts off,
+# for ever (both vCPUs seen looping in __schedule's static-branch nop and asm_exc_int3). Every
+# perf stat flips the scheduler's static keys (perf_sched_events, perf_swevent_enabled[]) on
+# and off, so one per-task perf stat with the lab's events holds them on for the whole run:
+# the script's own perf stats then only move the keys' counts and never patch text.
+# Starting the holder patches the keys once more, so it runs while only the boot vCPU is up
+# (guest.sh boots with maxcpus=1), and so does every module load of /init; the other vCPUs come
+# online after, with nothing left to patch. Measured: 200 perf stats under a context-switch
+# load hung 3 guests of 3 without the holder (after 20 to 140) and none of 4 with it; a holder
+# started with both vCPUs up hung once in about 30 boots. guest/README.md has the procedure.
+hold_perf_keys() {
+  command -v perf >/dev/null 2>&1 || return 0
+  (cd / && exec perf stat -e task-clock,context-switches,cpu-migrations,page-faults \
+    -o /dev/null -- sleep 2147483647) &
+  hold_pid=$!
+  # perf stat opens its counters before it lets the workload exec: once sleep runs, they hold.
+  n=0
+  until holder_counting; do
+    [ "$n" -lt 100 ] || { echo "lab-init: perf key holder did not start"; return 0; }
+    sleep 0.1; n=$((n + 1))
+  done
+}
+holder_counting() {  # perf's child has become sleep
+  for d in /proc/[0-9]*; do
+    [ "$(cat "$d/comm" 2>/dev/null)" = sleep ] &&
+      [ "$(cut -d' ' -f4 "$d/stat" 2>/dev/null)" = "$hold_pid" ] && return 0
+  done
+  return 1
+}
+hold_perf_keys
+# Now the other vCPUs (qemu -smp N, booted with maxcpus=1).
+for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
+  [ "$(cat "$c")" = 1 ] || echo 1 > "$c" || echo "lab-init: could not online ${c%/online}"
+done
+
 echo "LAB-GUEST-UP $(uname -r)"
 if [ "$(arg lab.probe)" = 1 ]; then poweroff -f; fi
 
@@ -56,37 +94,6 @@ watchdog() {
 wd=$(arg lab.watchdog)
 # (from /, so its orphaned sleep does not keep /mnt/out busy at umount)
 if [ -n "$wd" ]; then (cd / && watchdog "$wd") & wd_pid=$!; fi
-
-# qemu's multi-threaded TCG (7.2 here) can go on running its old translation of kernel text that
-# the other vCPU has just re-patched: text_poke_bp writes int3, then the new bytes, then drops
-# the int3, and a vCPU still running the old block traps on an int3 that memory no longer
-# holds; kprobes backs it up to re-run the instruction, and it traps again, with interrupts off,
-# for ever (both vCPUs seen looping in __schedule's static-branch nop and asm_exc_int3). Every
-# perf stat flips the scheduler's static keys (perf_sched_events, perf_swevent_enabled[]) on
-# and off, so one per-task perf stat with the lab's events holds them on for the whole run:
-# the script's own perf stats then only move the keys' counts and never patch text.
-# Measured: 200 perf stats under a context-switch load hung 3 guests of 3 without the holder
-# (after 20 to 140) and none of 4 with it; guest/README.md has the procedure.
-hold_perf_keys() {
-  command -v perf >/dev/null 2>&1 || return 0
-  (cd / && exec perf stat -e task-clock,context-switches,cpu-migrations,page-faults \
-    -o /dev/null -- sleep 2147483647) &
-  hold_pid=$!
-  # perf stat opens its counters before it lets the workload exec: once sleep runs, they hold.
-  n=0
-  until holder_counting; do
-    [ "$n" -lt 100 ] || { echo "lab-init: perf key holder did not start"; return 0; }
-    sleep 0.1; n=$((n + 1))
-  done
-}
-holder_counting() {  # perf's child has become sleep
-  for d in /proc/[0-9]*; do
-    [ "$(cat "$d/comm" 2>/dev/null)" = sleep ] &&
-      [ "$(cut -d' ' -f4 "$d/stat" 2>/dev/null)" = "$hold_pid" ] && return 0
-  done
-  return 1
-}
-hold_perf_keys
 
 start=$(cut -d' ' -f1 /proc/uptime)
 sh /mnt/in/script.sh

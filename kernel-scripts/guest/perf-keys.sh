@@ -31,6 +31,7 @@ t1=$(cut -d' ' -f1 /proc/uptime)
 kill "$load" 2>/dev/null || true
 {
   echo "holder: $holder"
+  echo "cpus_online: $(cat /sys/devices/system/cpu/online)"
   echo "flips: $i"
   echo "context_switches: $((cs1 - cs0))"
   echo "seconds: $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')"
