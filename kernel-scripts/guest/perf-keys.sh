@@ -22,7 +22,7 @@ cs0=$(sed -n 's/^ctxt //p' /proc/stat)
 t0=$(cut -d' ' -f1 /proc/uptime)
 i=0
 while [ "$i" -lt "$FLIPS" ]; do
-  perf stat -e task-clock,context-switches,cpu-migrations,page-faults -o /dev/null -- true
+  perf stat -e "$LAB_PERF_EVENTS" -o /dev/null -- true
   sleep 0.1
   i=$((i + 1))
 done

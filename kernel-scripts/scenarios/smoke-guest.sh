@@ -26,7 +26,8 @@ sectors() { blockdev --getsz "$1"; }
 
 # perf stat -x, around each fio run where the guest has perf (software events: TCG exposes no
 # hardware counters); the CSV is perf-NAME.csv beside fio-NAME.json.
-PERF_EVENTS=task-clock,context-switches,cpu-migrations,page-faults
+# The events /init's key holder holds (init.sh exports them; guest/README.md says why).
+PERF_EVENTS=$LAB_PERF_EVENTS
 
 run_fio() {  # name device
   log "fio $1 on $2"
