@@ -6,17 +6,24 @@ import java.util.Locale;
  * fio 3.33's number syntax for sizes and times, as parse.c reads them with the default
  * {@code kb_base=1024}. Package-private: only {@link JobFileParser} parses values.
  *
- * <p>Sizes: decimal or {@code 0x} hex digits, then an optional case-insensitive suffix.
+ * <p>Sizes: decimal digits then an optional case-insensitive suffix, or {@code 0x} hex digits
+ * alone.
  * {@code k/kb}, {@code m/mb}, {@code g/gb}, {@code t/tb}, {@code p/pb} are powers of 1024;
  * {@code kib}, {@code mib}, {@code gib}, {@code tib}, {@code pib} are powers of <em>1000</em>.
  * That inversion is fio's "compatibility mode" for {@code kb_base=1024} (parse.c,
  * {@code __get_mult_bytes}: "If kb_base is 1024, use opposite units"), so {@code bs=4KiB} is
  * 4000 bytes in fio and here. fio's {@code %} sizes (a fraction of the file) are refused.
+ * fio reads a hex number with {@code strtoll(.., 16)} but looks for the unit from the first
+ * non-decimal character, which is the {@code x}: so it ignores any unit after hex digits
+ * ({@code 0x1000k} is 4096 bytes in fio 3.33, parse.c {@code get_mult_bytes}). The lab refuses a
+ * unit after hex digits rather than pick either reading.
  *
  * <p>Times: an optional suffix {@code us/usec}, {@code ms/msec}, {@code s}, {@code m}, {@code h},
  * {@code d}; no suffix means seconds for {@code runtime} and {@code ramp_time}. Suffixes fio
  * does not know ({@code sec}, {@code min}, {@code hr}) are refused rather than read as
- * microseconds, which is what fio silently does with them.
+ * microseconds, which is what fio silently does with them. For the same reason fio reads every
+ * hex time as microseconds ({@code runtime=0x10} is 16 us, not 16 s: {@code get_mult_time} sees
+ * the {@code x} as an unknown unit), so hex times are refused too.
  *
  * <p>Where fio ignores trailing garbage ({@code bs=4q} is 4 bytes, {@code numjobs=1e9} is 1 job),
  * the lab refuses it. Errors are {@link IllegalArgumentException}s whose message is the
@@ -32,12 +39,21 @@ final class FioUnits {
     static long size(String text) {
         int end = digitsEnd(text);
         long value = number(text, end);
+        if (hex(text) && end != text.length()) {
+            throw new IllegalArgumentException("fio ignores a unit after hex digits and reads '" + text + "' as "
+                    + value + " bytes; write " + text.substring(0, end) + " for that, or a decimal number with"
+                    + " its unit");
+        }
         String suffix = text.substring(end).toLowerCase(Locale.ROOT);
         return times(value, sizeMultiplier(suffix), text);
     }
 
     /** Nanoseconds for a time such as {@code 10}, {@code 500ms}, {@code 2m}; bare numbers are seconds. */
     static long timeNs(String text) {
+        if (hex(text)) {
+            throw new IllegalArgumentException("fio reads a hex time as microseconds whatever its unit ('"
+                    + text + "'); write the time in decimal");
+        }
         int end = digitsEnd(text);
         long value = number(text, end);
         String suffix = text.substring(end).toLowerCase(Locale.ROOT);

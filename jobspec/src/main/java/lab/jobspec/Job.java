@@ -49,4 +49,25 @@ public record Job(
         Verify verify,
         String source,
         int line) {
+
+    /**
+     * The I/Os the engine can really keep in flight: {@code iodepth}, or 1 for a synchronous
+     * engine, whose I/O is done by the time it is queued. fio caps sync engines the same way and
+     * says so ({@code backend.c}: "note: both iodepth >= 1 and synchronous I/O engine are
+     * selected, queue depth will be capped at 1"); {@code iodepth} itself keeps the value written,
+     * as fio's JSON does.
+     */
+    public int queueDepth() {
+        return ioengine.synchronous() ? 1 : iodepth;
+    }
+
+    /** {@code iodepth_batch_submit} within {@link #queueDepth()}: at least 1. */
+    public int submitBatch() {
+        return Math.max(1, Math.min(iodepthBatchSubmit, queueDepth()));
+    }
+
+    /** {@code iodepth_batch_complete_min} within {@link #queueDepth()}: at least 1. */
+    public int completeMin() {
+        return Math.max(1, Math.min(iodepthBatchCompleteMin, queueDepth()));
+    }
 }

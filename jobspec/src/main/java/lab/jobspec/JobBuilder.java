@@ -1,6 +1,8 @@
 package lab.jobspec;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
@@ -18,6 +20,10 @@ import java.util.function.ToLongFunction;
  * {@code iodepth}; flags 0 or 1. {@code iodepth_batch_submit} is clamped to {@code iodepth},
  * and 0 means {@code iodepth}, as fio does.
  *
+ * <p>{@code fixedbufs}, {@code registerfiles}, {@code hipri} and {@code sqthread_poll} are options
+ * of fio's io_uring engine: fio registers an engine's options only for jobs of that engine and
+ * refuses them elsewhere, so a job of another engine that sets one (even to 0) is refused here.
+ *
  * <p>{@code size} is required: fio would take the size of an existing file, but the JVM engine
  * has no file to ask. A problem between two keys ({@code size < bs}) is reported at whichever
  * of the two was written last. With {@code randrepeat=0} and no {@code randseed}, fio seeds from
@@ -29,6 +35,9 @@ final class JobBuilder {
     static final int MAX_BS = 16 << 20;
     static final int MAX_NUMJOBS = 4096;
     static final int MAX_IODEPTH = 65536;
+    /** Options only fio's io_uring engine has. */
+    static final List<String> IO_URING_KEYS = List.of("fixedbufs", "registerfiles", "hipri",
+            "sqthread_poll");
 
     private final Path file;
     private final Map<String, Setting> settings;
@@ -67,6 +76,8 @@ final class JobBuilder {
         int submit = (int) count("iodepth_batch_submit", 1, 0, MAX_IODEPTH);
         submit = submit == 0 ? iodepth : Math.min(submit, iodepth);
         boolean randrepeat = flag("randrepeat", true);
+        IoEngine engine = ioengine();
+        checkEngineKeys(engine);
         return new Job(
                 text("name", section),
                 text("filename", null),
@@ -83,7 +94,7 @@ final class JobBuilder {
                 flag("time_based", false),
                 time("ramp_time"),
                 flag("direct", false),
-                ioengine(),
+                engine,
                 flag("zero_buffers", false),
                 flag("scramble_buffers", true),
                 (int) count("buffer_compress_percentage", 0, 0, 100),
@@ -202,6 +213,21 @@ final class JobBuilder {
             case "io_uring" -> IoEngine.IO_URING;
             default -> null;
         });
+    }
+
+    /** Refuses an io_uring engine option in a job of another engine, at its line. */
+    private void checkEngineKeys(IoEngine engine) throws JobSpecException {
+        if (engine == IoEngine.IO_URING) {
+            return;
+        }
+        for (String key : IO_URING_KEYS) {
+            Setting s = settings.get(key);
+            if (s != null) {
+                throw fail(s, "an option of ioengine=io_uring, but this job's ioengine is "
+                        + engine.name().toLowerCase(Locale.ROOT) + " (fio refuses an option its engine"
+                        + " lacks); drop it, or set ioengine=io_uring");
+            }
+        }
     }
 
     private Verify verify() throws JobSpecException {

@@ -242,6 +242,7 @@ class JobFileParserTest {
                 registerfiles
                 hipri
                 sqthread_poll
+                ioengine=io_uring
                 direct
                 randrepeat
                 scramble_buffers""");
@@ -435,6 +436,13 @@ class JobFileParserTest {
             "runtime=10x | runtime",
             "randseed=12ab | randseed",
             "randseed=99999999999999999999 | randseed",
+            "bs=0x1000k | bs",
+            "runtime=0x10 | runtime",
+            "ramp_time=0x2s | ramp_time",
+            "fixedbufs=1 | fixedbufs",
+            "registerfiles=0 | registerfiles",
+            "hipri | hipri",
+            "sqthread_poll=1 | sqthread_poll",
     })
     void refusedLine(String line, String key) throws Exception {
         assertRefused("[j]\nsize=1m\n" + line + "\n", 3, key);
@@ -444,6 +452,42 @@ class JobFileParserTest {
     @CsvSource({"99999999999999999999", "8192p", "0"})
     void sizeOutOfRange(String value) throws Exception {
         assertRefused("[j]\nbs=512\nsize=" + value + "\n", 3, "size");
+    }
+
+    /** fio 3.33 reads 0x1000k as 4096 (the unit after hex digits is ignored): the lab refuses, naming that. */
+    @Test
+    void unitAfterHexDigitsIsRefusedNamingFiosReading() throws Exception {
+        Path file = write("[j]\nsize=0x1000k\n");
+        JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
+        assertTrue(e.getMessage().contains("reads '0x1000k' as 4096 bytes") && e.getMessage().contains("write 0x1000"),
+                e.getMessage());
+    }
+
+    /** fio's io_uring options are refused in a psync job, at the line that set them, even in [global]. */
+    @Test
+    void ioUringOptionInAPsyncJobIsRefusedAtItsLine() throws Exception {
+        Path file = write("[global]\nfixedbufs=1\nsize=1m\n[j]\nioengine=psync\n");
+        JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
+        assertEquals(2, e.line());
+        assertEquals("fixedbufs", e.key());
+        assertTrue(e.getMessage().contains("ioengine=io_uring") && e.getMessage().contains("psync"), e.getMessage());
+        assertTrue(only("[global]\nfixedbufs=1\nsize=1m\n[j]\nioengine=io_uring\n").fixedbufs());
+    }
+
+    /** psync keeps one I/O in flight whatever iodepth says (fio caps sync engines at 1); io_uring keeps iodepth. */
+    @Test
+    void synchronousEngineCapsTheQueueDepthAtOne() throws Exception {
+        Job p = job("iodepth=16\niodepth_batch_submit=8\niodepth_batch_complete_min=4");
+        assertAll(
+                () -> assertEquals(16, p.iodepth(), "the value written is kept, as fio's JSON does"),
+                () -> assertEquals(1, p.queueDepth()),
+                () -> assertEquals(1, p.submitBatch()),
+                () -> assertEquals(1, p.completeMin()));
+        Job u = job("ioengine=io_uring\niodepth=16\niodepth_batch_submit=8\niodepth_batch_complete_min=4");
+        assertAll(
+                () -> assertEquals(16, u.queueDepth()),
+                () -> assertEquals(8, u.submitBatch()),
+                () -> assertEquals(4, u.completeMin()));
     }
 
     @Test
