@@ -34,7 +34,19 @@ public interface BridgeEngine extends AutoCloseable {
      */
     int reap(int min, Completion sink) throws BridgeIoException;
 
-    /** Releases the ring or buffers; the file descriptor stays the caller's. */
+    /**
+     * Releases the ring and buffers; the file descriptor stays the caller's. With I/Os still in
+     * flight it waits for them first, and never frees a buffer the kernel may still use
+     * ({@link Teardown}).
+     */
     @Override
     void close();
+
+    /**
+     * What {@link #close()} found in flight and did: null before close, for an engine that can
+     * have I/Os in flight at close; {@link Teardown#IDLE} for one that never has (psync).
+     */
+    default Teardown teardown() {
+        return Teardown.IDLE;
+    }
 }

@@ -14,10 +14,12 @@ final class Buffers {
     private final MemorySegment[] segments;
     private final long[] addresses;
     private final int bs;
+    private final long bytes;
 
     Buffers(Arena arena, int count, int bs) {
         long stride = (bs + ALIGN - 1L) & -ALIGN;
         MemorySegment slab = arena.allocate(stride * count, ALIGN);
+        this.bytes = slab.byteSize();
         this.segments = new MemorySegment[count];
         this.addresses = new long[count];
         this.bs = bs;
@@ -46,6 +48,11 @@ final class Buffers {
 
     int bs() {
         return bs;
+    }
+
+    /** Bytes of the slab: what stays allocated if the buffers must be leaked. */
+    long bytes() {
+        return bytes;
     }
 
     /** Rejects a tag or length that would reach outside its buffer. */

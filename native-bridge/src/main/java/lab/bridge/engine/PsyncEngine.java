@@ -49,10 +49,10 @@ public final class PsyncEngine implements BridgeEngine {
         this.cRes = new int[depth];
     }
 
-    /** Buffers for {@code job} over {@code fd} (which stays the caller's). */
+    /** Buffers for {@code job} over {@code fd} (which stays the caller's): {@link Job#queueDepth()}, i.e. one. */
     public static PsyncEngine open(Job job, int fd) {
         Arena arena = Arena.ofShared();
-        return new PsyncEngine(arena, new Buffers(arena, job.iodepth(), job.bs()), fd);
+        return new PsyncEngine(arena, new Buffers(arena, job.queueDepth(), job.bs()), fd);
     }
 
     @Override

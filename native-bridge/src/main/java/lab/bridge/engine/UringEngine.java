@@ -2,6 +2,7 @@ package lab.bridge.engine;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.function.Supplier;
 
 import lab.bridge.ffi.Errno;
 import lab.bridge.ffi.ErrnoException;
@@ -29,11 +30,39 @@ import lab.jobspec.Job;
  * CQ is backed up": wait for a completion (left in the ring for the next reap) and retry;
  * {@code -EINTR} from a wait is retried; anything else is a {@link BridgeIoException}.
  *
+ * <h2>Teardown</h2>
+ * {@link #close()} never frees a buffer the kernel may still use. Exiting the ring does not wait
+ * for what it has taken: an O_DIRECT read already at the device still lands in its pinned pages,
+ * and an io-wq worker still copies into the user address, after {@code io_uring_queue_exit}
+ * returns; freed buffers are by then another allocation's memory. So close first asks the kernel
+ * to cancel everything still cancellable (one {@code IORING_OP_ASYNC_CANCEL} with
+ * {@code CANCEL_ANY}), then reaps until every I/O it took has completed, within
+ * {@link Drain#budgetNs()}; only then are the buffers freed. Whatever is still in flight after
+ * that keeps its buffers for the rest of the process (see {@link Teardown}). {@link #teardown()}
+ * says what happened. Close runs on the issuing thread, like every other call: with
+ * {@code DEFER_TASKRUN} only that thread's waits post completions.
+ *
  * <p>Not thread-safe: one worker per engine.
  */
 public final class UringEngine implements BridgeEngine {
     /** Submit retries on EAGAIN/EBUSY before giving up (fio retries forever; a wedged ring should fail). */
     private static final int MAX_BUSY_RETRIES = 100_000;
+    /** {@code user_data} of the teardown's cancel SQE; tags are small non-negative ints. */
+    private static final long CANCEL_USER_DATA = -1L;
+
+    /**
+     * How {@link #close()} drains.
+     *
+     * @param budgetNs how long to wait for I/Os in flight before leaving their buffers allocated
+     * @param cancel   whether to ask the kernel to cancel what it still can first
+     */
+    record Drain(long budgetNs, boolean cancel) {
+        /**
+         * 30 s, the SCSI layer's default command timeout: a block I/O that has not completed by
+         * then is one the device or the error handler is stuck on.
+         */
+        static final Drain DEFAULT = new Drain(30_000_000_000L, true);
+    }
 
     private final Arena arena;
     private final IoUring ring;
@@ -43,14 +72,19 @@ public final class UringEngine implements BridgeEngine {
     private final byte writeOp;
     private final byte sqeFlags;
     private final boolean fixedbufs;
+    private final Drain drain;
 
     /** SQEs prepared and not yet taken by the kernel. */
     private int queued;
     /** I/Os taken by the kernel whose completion has not been handed over yet. */
     private int inflight;
+    /** Null until {@link #close()}. */
+    private Teardown teardown;
 
-    private UringEngine(Arena arena, IoUring ring, Buffers buffers, int fd, boolean fixedbufs, boolean fixedFile) {
+    private UringEngine(Arena arena, IoUring ring, Buffers buffers, int fd, boolean fixedbufs, boolean fixedFile,
+                        Drain drain) {
         this.arena = arena;
+        this.drain = drain;
         this.ring = ring;
         this.buffers = buffers;
         this.fixedbufs = fixedbufs;
@@ -67,22 +101,32 @@ public final class UringEngine implements BridgeEngine {
      *         the ring, or a registration fails; the message names the call and errno
      */
     public static UringEngine open(Job job, int fd) throws BridgeIoException {
+        return open(job, fd, Drain.DEFAULT);
+    }
+
+    /** {@link #open(Job, int)} with the teardown's drain chosen (tests). */
+    static UringEngine open(Job job, int fd, Drain drain) throws BridgeIoException {
+        return open(job, fd, drain, Arena::ofShared);
+    }
+
+    /** {@link #open(Job, int, Drain)} with the buffers' arena from {@code arenas} (tests: a poisoning one). */
+    static UringEngine open(Job job, int fd, Drain drain, Supplier<Arena> arenas) throws BridgeIoException {
         if (!Liburing.available()) {
             throw new BridgeIoException(Liburing.unavailableReason(), Errno.ENOSYS, Errno.name(Errno.ENOSYS));
         }
         int setup = (job.sqthreadPoll() ? Liburing.IORING_SETUP_SQPOLL : 0)
                 | (job.hipri() ? Liburing.IORING_SETUP_IOPOLL : 0);
-        IoUring ring = initAsFio(job.iodepth(), setup);
-        Arena arena = Arena.ofShared();
+        IoUring ring = initAsFio(job.queueDepth(), setup);
+        Arena arena = arenas.get();
         try {
-            Buffers buffers = new Buffers(arena, job.iodepth(), job.bs());
+            Buffers buffers = new Buffers(arena, job.queueDepth(), job.bs());
             if (job.fixedbufs()) {
                 ring.registerBuffers(buffers.addresses(), job.bs());
             }
             if (job.registerfiles()) {
                 ring.registerFiles(fd);
             }
-            return new UringEngine(arena, ring, buffers, fd, job.fixedbufs(), job.registerfiles());
+            return new UringEngine(arena, ring, buffers, fd, job.fixedbufs(), job.registerfiles(), drain);
         } catch (ErrnoException e) {
             ring.close();
             arena.close();
@@ -231,11 +275,91 @@ public final class UringEngine implements BridgeEngine {
         }
     }
 
+    /**
+     * Drains what the kernel has taken (see the class comment, Teardown), exits the ring, and
+     * frees the buffers unless an I/O could not be drained. Idempotent.
+     */
     @Override
     public void close() {
+        if (teardown != null) {
+            return;
+        }
+        teardown = inflight == 0 ? Teardown.IDLE : drainInFlight();
         ring.close();
-        if (arena.scope().isAlive()) {
+        if (teardown.freed()) {
             arena.close();
         }
+        // else: the arena stays open, unreachable: a shared arena is freed only by close()
+    }
+
+    @Override
+    public Teardown teardown() {
+        return teardown;
+    }
+
+    /** I/Os taken by the kernel and not yet reaped (tests). */
+    int inflight() {
+        return inflight;
+    }
+
+    /**
+     * Cancels what can be cancelled, then reaps, discarding results, until nothing the kernel
+     * took is left or the budget is spent. SQEs queued but never submitted stay unsubmitted:
+     * the ring exits without taking them, unless the cancel's submission takes them along, in
+     * which case they are counted in flight like the rest.
+     */
+    private Teardown drainInFlight() {
+        long t0 = System.nanoTime();
+        int atClose = inflight;
+        boolean cancelPending = drain.cancel() && submitCancel();
+        atClose = Math.max(atClose, inflight);  // queued SQEs the cancel's submit took along
+        int completed = 0;
+        int cancelled = 0;
+        long deadline = t0 + drain.budgetNs();
+        while (inflight > 0 || cancelPending) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            int rc = ring.iopoll() ? ring.waitCqes(0) : ring.waitCqes(1, left);
+            int ready = ring.cqReady();
+            int head = ring.cqHead();
+            for (int i = 0; i < ready; i++) {
+                if (ring.cqeUserData(head + i) == CANCEL_USER_DATA) {
+                    cancelPending = false;
+                } else {
+                    inflight--;
+                    if (ring.cqeRes(head + i) == -Errno.ECANCELED) {
+                        cancelled++;
+                    } else {
+                        completed++;
+                    }
+                }
+            }
+            ring.cqAdvance(ready);
+            if (rc < 0 && rc != -Errno.ETIME && rc != -Errno.EINTR && rc != -Errno.EAGAIN && ready == 0) {
+                break; // the ring refuses to wait: nothing more will be reaped here
+            }
+        }
+        long leaked = inflight > 0 ? buffers.bytes() : 0;
+        return new Teardown(atClose, completed, cancelled, Math.max(0, inflight), leaked, System.nanoTime() - t0);
+    }
+
+    /** Queues and submits one cancel-any SQE; whether the kernel took it. */
+    private boolean submitCancel() {
+        int slot = ring.getSqe();
+        if (slot < 0) {
+            return false; // SQ full of unsubmitted I/Os: wait without cancelling
+        }
+        ring.prepCancelAny(slot, CANCEL_USER_DATA);
+        int before = queued;
+        int rc = ring.submit();
+        if (rc <= 0) {
+            return false;
+        }
+        int ios = Math.min(rc, before);        // SQEs are consumed in order: queued I/Os first
+        queued -= ios;
+        inflight += ios;
+        return rc > before;
     }
 }

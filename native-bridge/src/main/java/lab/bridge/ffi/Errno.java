@@ -18,7 +18,7 @@ public final class Errno {
             ETXTBSY = 26, EFBIG = 27, ENOSPC = 28, ESPIPE = 29, EROFS = 30, EMLINK = 31,
             EPIPE = 32, EDOM = 33, ERANGE = 34, EDEADLK = 35, ENAMETOOLONG = 36, ENOLCK = 37,
             ENOSYS = 38, ENOTEMPTY = 39, ELOOP = 40, ENODATA = 61, ETIME = 62, EOVERFLOW = 75,
-            EILSEQ = 84, ENOBUFS = 105, ETIMEDOUT = 110, EREMOTEIO = 121, EDQUOT = 122,
+            EILSEQ = 84, ENOBUFS = 105, ETIMEDOUT = 110, EALREADY = 114, EREMOTEIO = 121, EDQUOT = 122,
             EOPNOTSUPP = 95, ENOTSUP = EOPNOTSUPP, EWOULDBLOCK = EAGAIN, ECANCELED = 125;
 
     private static final int MAX = 126;
@@ -73,6 +73,7 @@ public final class Errno {
         entry(EOPNOTSUPP, "EOPNOTSUPP", "Operation not supported");
         entry(ENOBUFS, "ENOBUFS", "No buffer space available");
         entry(ETIMEDOUT, "ETIMEDOUT", "Connection timed out");
+        entry(EALREADY, "EALREADY", "Operation already in progress");
         entry(EREMOTEIO, "EREMOTEIO", "Remote I/O error");
         entry(EDQUOT, "EDQUOT", "Disk quota exceeded");
         entry(ECANCELED, "ECANCELED", "Operation canceled");

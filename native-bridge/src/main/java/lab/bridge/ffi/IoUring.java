@@ -102,6 +102,8 @@ public final class IoUring implements AutoCloseable {
     private final MemorySegment ring;
     /** {@code struct io_uring_cqe *} out-parameter of {@code __io_uring_get_cqe}, reused. */
     private final MemorySegment cqePtr;
+    /** {@code struct __kernel_timespec} of {@link #waitCqes(int, long)}, reused. */
+    private final MemorySegment timeout;
 
     // Views of the kernel-shared memory (4-byte indices, and the SQE and CQE arrays).
     private final MemorySegment sqKhead;
@@ -127,6 +129,7 @@ public final class IoUring implements AutoCloseable {
         this.arena = arena;
         this.ring = ring;
         this.cqePtr = arena.allocate(ADDRESS);
+        this.timeout = arena.allocate(Liburing.KERNEL_TIMESPEC);
         this.sqMask = (int) SQ_RING_MASK.get(ring, 0L);
         this.sqEntries = (int) SQ_RING_ENTRIES.get(ring, 0L);
         this.cqMask = (int) CQ_RING_MASK.get(ring, 0L);
@@ -223,6 +226,20 @@ public final class IoUring implements AutoCloseable {
         SQE_PAD2.set(sqes, base, 0L);
     }
 
+    /**
+     * liburing's {@code io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ALL |
+     * IORING_ASYNC_CANCEL_ANY)}: SQE {@code slot} asks the kernel to cancel every request of this
+     * ring still cancellable (queued for io-wq, or armed for poll; not one a worker or the device
+     * already runs). Its own CQE carries {@code userData} and, in {@code res}, how many it
+     * cancelled, or {@code -ENOENT} for none; each cancelled request completes with
+     * {@code -ECANCELED}. Needs 5.19; older kernels answer {@code -EINVAL}.
+     */
+    public void prepCancelAny(int slot, long userData) {
+        long base = slot * SQE_SIZE;
+        prepRw(slot, Liburing.IORING_OP_ASYNC_CANCEL, (byte) 0, -1, 0L, 0, 0L, (short) 0, userData);
+        SQE_RW_FLAGS.set(sqes, base, Liburing.IORING_ASYNC_CANCEL_ALL | Liburing.IORING_ASYNC_CANCEL_ANY);
+    }
+
     /** {@code io_uring_submit}: the number of SQEs the kernel took, or {@code -errno}. */
     public int submit() {
         return Liburing.submit(ring);
@@ -289,6 +306,18 @@ public final class IoUring implements AutoCloseable {
      */
     public int waitCqes(int waitNr) {
         return Liburing.getCqe(ring, cqePtr, 0, waitNr);
+    }
+
+    /**
+     * {@code io_uring_wait_cqes(ring, &cqe, waitNr, &ts, NULL)}: waits until {@code waitNr} CQEs
+     * are in the ring, or {@code timeoutNs} has passed. Returns 0, {@code -ETIME} on timeout,
+     * {@code -EINTR}, or another {@code -errno}. Submits nothing (the timeout travels as
+     * {@code IORING_FEAT_EXT_ARG}, 5.11).
+     */
+    public int waitCqes(int waitNr, long timeoutNs) {
+        timeout.set(JAVA_LONG, 0, timeoutNs / 1_000_000_000L);
+        timeout.set(JAVA_LONG, 8, timeoutNs % 1_000_000_000L);
+        return Liburing.waitCqes(ring, cqePtr, waitNr, timeout);
     }
 
     /** {@code io_uring_submit_and_wait(ring, waitNr)}: submits pending SQEs, then waits. */

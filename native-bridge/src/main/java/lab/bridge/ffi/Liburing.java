@@ -53,8 +53,15 @@ public final class Liburing {
     public static final byte IORING_OP_NOP = 0;
     public static final byte IORING_OP_READ_FIXED = 4;
     public static final byte IORING_OP_WRITE_FIXED = 5;
+    /** Cancels requests in flight; {@code sqe->addr} names one by its user_data, unless ANY. */
+    public static final byte IORING_OP_ASYNC_CANCEL = 14;
     public static final byte IORING_OP_READ = 22;
     public static final byte IORING_OP_WRITE = 23;
+
+    /** {@code sqe->cancel_flags} (the {@code rw_flags} union): cancel every match, not the first (5.19). */
+    public static final int IORING_ASYNC_CANCEL_ALL = 1 << 0;
+    /** Match any request, whatever its user_data (5.19). */
+    public static final int IORING_ASYNC_CANCEL_ANY = 1 << 2;
 
     public static final byte IOSQE_FIXED_FILE = 1 << 0;
 
@@ -172,6 +179,11 @@ public final class Liburing {
             JAVA_INT.withName("res"),
             JAVA_INT.withName("flags")).withName("io_uring_cqe");
 
+    /** {@code struct __kernel_timespec}, 16 bytes: 64-bit seconds and nanoseconds on every ABI. */
+    public static final StructLayout KERNEL_TIMESPEC = MemoryLayout.structLayout(
+            JAVA_LONG.withName("tv_sec"),
+            JAVA_LONG.withName("tv_nsec")).withName("__kernel_timespec");
+
     /** {@code struct iovec}, 16 bytes. */
     public static final StructLayout IOVEC = MemoryLayout.structLayout(
             ADDRESS.withName("iov_base"),
@@ -184,6 +196,7 @@ public final class Liburing {
         check(IO_URING_PARAMS, 120);
         check(IO_URING_SQE, 64);
         check(IO_URING_CQE, 16);
+        check(KERNEL_TIMESPEC, 16);
     }
 
     private static void check(MemoryLayout layout, long size) {
@@ -274,6 +287,15 @@ public final class Liburing {
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS));
     }
 
+    /**
+     * {@code int io_uring_wait_cqes(struct io_uring *ring, struct io_uring_cqe **cqe_ptr,
+     * unsigned wait_nr, struct __kernel_timespec *ts, sigset_t *sigmask);}
+     */
+    private static final class io_uring_wait_cqes {
+        static final MethodHandle HANDLE = uring("io_uring_wait_cqes",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
+    }
+
     /** {@code int io_uring_register_buffers(struct io_uring *ring, const struct iovec *iovecs, unsigned nr_iovecs);} */
     private static final class io_uring_register_buffers {
         static final MethodHandle HANDLE = uring("io_uring_register_buffers",
@@ -344,6 +366,20 @@ public final class Liburing {
     public static int getCqe(MemorySegment ring, MemorySegment cqePtr, int submit, int waitNr) {
         try {
             return (int) __io_uring_get_cqe.HANDLE.invokeExact(ring, cqePtr, submit, waitNr, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw Libc.unreachable(t);
+        }
+    }
+
+    /**
+     * Waits until {@code waitNr} CQEs are in the ring or the relative timeout {@code ts}
+     * ({@link #KERNEL_TIMESPEC}) has passed: 0, {@code -ETIME} on timeout, or {@code -errno}.
+     * With {@code IORING_FEAT_EXT_ARG} (5.11) the timeout travels with {@code io_uring_enter}
+     * and no SQE is used.
+     */
+    public static int waitCqes(MemorySegment ring, MemorySegment cqePtr, int waitNr, MemorySegment ts) {
+        try {
+            return (int) io_uring_wait_cqes.HANDLE.invokeExact(ring, cqePtr, waitNr, ts, MemorySegment.NULL);
         } catch (Throwable t) {
             throw Libc.unreachable(t);
         }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import lab.bridge.engine.BridgeEngine;
 import lab.bridge.engine.BridgeIoException;
+import lab.bridge.engine.Teardown;
 import lab.bridge.ffi.Errno;
 import lab.bridge.ffi.ErrnoException;
 import lab.bridge.ffi.Libc;
@@ -31,6 +32,10 @@ import lab.jobspec.stats.WorkerStats;
  * or, unless {@code time_based}, once a pass of {@code size} has been issued; then reap what is
  * in flight. Statistics start over when {@code ramp_time} ends; verify counts never do.
  *
+ * <p>Depth: {@link Job#queueDepth()}, so a synchronous engine (psync) works at depth 1 with
+ * batches of 1, whatever {@code iodepth} says, as fio does; otherwise a batch of pwrites would
+ * all carry the batch's one issue time and their latencies would include each other's.
+ *
  * <p>Latencies: {@code slat} = preparation to the {@code submit()} call; {@code clat} = that call
  * to the reap that saw the completion; {@code lat} = both ({@code System.nanoTime()}).
  *
@@ -38,8 +43,8 @@ import lab.jobspec.stats.WorkerStats;
  * (errno, operation, offset) and stops the clone, as fio stops a job without
  * {@code continue_on_error}. A short transfer is counted in {@code short_ios} (the engine
  * interface cannot queue the remainder of a buffer) and noted once. A failed
- * {@code submit}/{@code reap} stops the clone the same way; what was in flight is abandoned to
- * the engine's {@code close()}.
+ * {@code submit}/{@code reap} stops the clone the same way; what was in flight is left to the
+ * engine's {@code close()}, which waits for it before freeing any buffer ({@link Teardown}).
  *
  * <p>Threading: everything here belongs to the clone's thread, completions included (the engine
  * calls {@link #complete} inside {@code reap}); results are read after {@code join()}. No
@@ -99,9 +104,9 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         this.seq = IoSequence.forJob(job, clone);
         this.pattern = BufferPattern.forJob(job, clone);
         this.verify = job.verify() == Verify.CRC32C ? new VerifyHeader(clone) : null;
-        this.depth = job.iodepth();
+        this.depth = job.queueDepth();
         this.bs = job.bs();
-        this.batch = new int[Math.max(1, Math.min(job.iodepthBatchSubmit(), depth))];
+        this.batch = new int[job.submitBatch()];
         this.free = new int[depth];
         this.startNs = new long[depth];
         this.issueNs = new long[depth];
@@ -118,6 +123,11 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     @Override
     public void warmUp() throws Exception {
         stats.cpu(Libc.schedGetcpu());
+        if (clone == 0 && job.queueDepth() < job.iodepth()) {
+            note("ioengine=" + job.ioengine().name().toLowerCase(java.util.Locale.ROOT) + " is synchronous: iodepth="
+                    + job.iodepth() + " and its batches are capped at 1, as fio caps them (\"queue depth will be"
+                    + " capped at 1\")");
+        }
         try {
             engine = engines.open(job, target.fd());
         } catch (Exception e) {
@@ -135,10 +145,15 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         }
     }
 
+    /** Closes the engine on this thread, which drains what is in flight first, and notes what it found. */
     @Override
     public void release() {
         if (engine != null) {
             engine.close();
+            Teardown t = engine.teardown();
+            if (t != null && t.describe() != null) {
+                note(t.describe());
+            }
             engine = null;
         }
     }
@@ -147,7 +162,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     @Override
     public void run(long t0) {
         window = new JobWindow(job, t0);
-        int completeMin = Math.max(1, job.iodepthBatchCompleteMin());
+        int completeMin = job.completeMin();
         boolean issuing = true;
         if (window.rampEnds(t0)) {
             rampDone(t0);

@@ -94,8 +94,8 @@ class EngineRoundTripTest {
         try (BridgeEngine engine = BridgeEngines.open(job, fd)) {
             assertEquals(job.ioengine() == lab.jobspec.IoEngine.IO_URING ? UringEngine.class : PsyncEngine.class,
                     engine.getClass());
-            run(engine, job.iodepth(), order, false);
-            run(engine, job.iodepth(), order, true);
+            run(engine, job.queueDepth(), order, false);
+            run(engine, job.queueDepth(), order, true);
         } finally {
             Libc.close(fd);
         }
