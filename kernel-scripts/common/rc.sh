@@ -648,7 +648,8 @@ _expect_refusal() {
 # JDK (no ./lab wrapper, whose package check and source hash perf stat would count), for
 # "${LAB_JVM[@]}" bridge run ... under perf. Needs LAB_JDK (exported by ./lab) and a built
 # analysis/target/lab.jar: without them it builds through ./lab first, and runs the bridge through
-# ./lab itself when LAB_JDK is still unset.
+# ./lab itself when LAB_JDK is still unset. The bridge writes only to devices in this
+# script's registry ($LAB_REGISTRY, passed as lab.registry), not the build state's.
 # shellcheck disable=SC2034 # LAB_JVM is this function's output, used by the scenarios
 _lab_jvm_init() {
 	local jar=$LAB_ROOT/analysis/target/lab.jar state=${LAB_BRIDGE_STATE:-$LAB_STATE}
@@ -661,9 +662,9 @@ _lab_jvm_init() {
 	fi
 	if [ -n "${LAB_JDK:-}" ] && [ -x "$LAB_JDK/bin/java" ] && [ -f "$jar" ]; then
 		LAB_JVM=("$LAB_JDK/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
-			-Dlab.root="$LAB_ROOT" -Dlab.state="$state" -jar "$jar")
+			-Dlab.root="$LAB_ROOT" -Dlab.state="$state" -Dlab.registry="$LAB_REGISTRY" -jar "$jar")
 	else
-		LAB_JVM=(env LAB_STATE="$state" "$LAB_ROOT/lab")
+		LAB_JVM=(env LAB_STATE="$state" LAB_REGISTRY="$LAB_REGISTRY" "$LAB_ROOT/lab")
 	fi
 }
 

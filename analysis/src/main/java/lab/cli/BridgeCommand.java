@@ -25,8 +25,10 @@ final class BridgeCommand {
                     "Every check (target, size, O_DIRECT alignment, device ownership) runs before any I/O;",
                     "a failed check or a malformed job file exits 2 and writes nothing.",
                     "Failed I/Os or verify mismatches still write the JSON, and exit 1.",
-                    "Writes to a block device that is mounted, swap, partitioned, held or a partition are",
-                    "refused unless --i-own-this-device. Notes go to standard error."})
+                    "A block device is written only if the lab made it (kernel-scripts' registry under",
+                    "LAB_STATE) or with --i-own-this-device, and is held with O_EXCL for the whole run:",
+                    "one mounted, swapped on, stacked under dm/md or held by another program is refused",
+                    "even then. Notes go to standard error."})
     static final class Run implements Callable<Integer> {
         @Parameters(paramLabel = "JOBFILE", description = "the job file (fio INI subset)")
         Path file;
@@ -39,7 +41,7 @@ final class BridgeCommand {
         Path output;
 
         @Option(names = "--i-own-this-device",
-                description = "allow writes to any block device: its contents may be destroyed")
+                description = "allow writes to a block device the lab did not make: its contents may be destroyed")
         boolean iOwnThisDevice;
 
         @Option(names = "--flamegraph", paramLabel = "FILE.html",

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import lab.bridge.engine.BridgeEngines;
@@ -26,13 +27,19 @@ import lab.jobspec.stats.WorkerStats;
  * <h2>Phases</h2>
  * <ol>
  * <li>Check every job's target ({@link Target#check}): nothing is opened for writing and
- *     nothing is written while any job's check can still fail.</li>
- * <li>Open every job's target (one descriptor per job, shared by its clones), extending regular
- *     files a write job needs larger.</li>
+ *     nothing is written while any job's check can still fail. A block device is written only if
+ *     the lab made it ({@link DeviceOwnership}: kernel-scripts' registry), unless
+ *     {@code --i-own-this-device}.</li>
+ * <li>Hold every block device a job writes with {@code O_EXCL} ({@link DeviceClaim}), one
+ *     descriptor per device for the whole run, whatever {@code --i-own-this-device} says: a
+ *     device mounted, swapped on, stacked under dm/md or held by another program is refused.</li>
+ * <li>Open every job's target (the claim's descriptor, or one per job, shared by its clones),
+ *     extending regular files a write job needs larger.</li>
  * <li>Start {@code numjobs} {@link BridgeWorker}s per job on one barrier ({@link StartGate}).
  *     Each makes its own engine on its own thread; if any cannot, no I/O has been submitted and
  *     the run fails with {@link BridgeSetupException}.</li>
- * <li>Join, close, and report with the engine's rule ({@link RunReport}). The process's
+ * <li>Join (each clone closes its engine, which drains what is in flight first), close the
+ *     targets, let the claims go, and report with the engine's rule ({@link RunReport}). The process's
  *     {@code getrusage(RUSAGE_SELF)} is taken just before the clones start and after the last
  *     is joined (warm-up included), so that analysis can divide the whole CPU cost by the I/Os.</li>
  * </ol>
@@ -50,16 +57,17 @@ public final class BridgeRun {
      * How to run: target override, ownership rule, engines.
      *
      * @param filenameOverride {@code --filename}: replaces every job's {@code filename=}; null for none
-     * @param iOwnThisDevice   {@code --i-own-this-device}: write to any block device
-     * @param ownership        who may be written to when {@code iOwnThisDevice} is false
+     * @param iOwnThisDevice   {@code --i-own-this-device}: write to any block device nothing else
+     *                         holds exclusively
+     * @param ownership        which block devices may be written when {@code iOwnThisDevice} is false
      * @param engines          makes each clone's engine
      */
     public record Options(String filenameOverride, boolean iOwnThisDevice, DeviceOwnership ownership,
                           EngineFactory engines) {
 
-        /** The live system's rule and the real engines. */
+        /** The lab's registry and the real engines. */
         public static Options of(String filenameOverride, boolean iOwnThisDevice) {
-            return new Options(filenameOverride, iOwnThisDevice, DeviceOwnership.sysfs(), BridgeEngines::open);
+            return new Options(filenameOverride, iOwnThisDevice, DeviceOwnership.registry(), BridgeEngines::open);
         }
     }
 
@@ -83,11 +91,17 @@ public final class BridgeRun {
         for (Job job : jobs) {
             targets.add(Target.check(job, options.filenameOverride(), options.iOwnThisDevice(), options.ownership()));
         }
+        Map<Long, DeviceClaim> claims = new LinkedHashMap<>();
         try {
+            for (Target t : targets) {
+                if (t.block && t.job.rw().writes() && !claims.containsKey(t.rdev)) {
+                    claims.put(t.rdev, DeviceClaim.take(t, options.iOwnThisDevice(), options.ownership()));
+                }
+            }
             List<BridgeWorker> workers = new ArrayList<>();
             for (Target t : targets) {
                 long before = t.sizeBytes();
-                t.open();
+                t.open(t.block ? claims.get(t.rdev) : null);
                 if (t.sizeBytes() != before) {
                     notes.println("lab: extended " + t.path + " from " + before + " to " + t.sizeBytes() + " bytes");
                 }
@@ -100,9 +114,10 @@ public final class BridgeRun {
             long t0 = start(workers);
             Rusage self1 = processUsage();
             workers.forEach(w -> w.notes().forEach(n -> notes.println("lab: " + n)));
-            return report(jobs, workers, wall, t0, self0, self1);
+            return report(jobs, workers, wall, t0, self0, self1, claims);
         } finally {
             targets.forEach(Target::close);
+            claims.values().forEach(DeviceClaim::close);
         }
     }
 
@@ -119,21 +134,23 @@ public final class BridgeRun {
     }
 
     private static FioReport report(List<Job> jobs, List<BridgeWorker> workers, Instant wall, long t0,
-                                    Rusage self0, Rusage self1) {
+                                    Rusage self0, Rusage self1, Map<Long, DeviceClaim> claims) {
         Map<WorkerStats, BridgeWorker> byStats = new IdentityHashMap<>();
         workers.forEach(w -> byStats.put(w.stats, w));
         return RunReport.build(VERSION, wall, jobs, workers.stream().map(w -> w.stats).toList(), t0, g -> {
             List<BridgeWorker> group = g.clones().stream().map(byStats::get).toList();
-            return lab(g, group, self0, self1);
+            Target t = group.getFirst().target;
+            return lab(g, group, self0, self1, t.block && claims.containsKey(t.rdev));
         });
     }
 
-    private static FioLab lab(GroupStats g, List<BridgeWorker> group, Rusage self0, Rusage self1) {
+    private static FioLab lab(GroupStats g, List<BridgeWorker> group, Rusage self0, Rusage self1, boolean held) {
         Target t = group.getFirst().target;
         List<String> notes = new ArrayList<>();
         notes.add("ioengine=" + t.job.ioengine().name().toLowerCase(java.util.Locale.ROOT)
                 + (t.job.direct() ? ", O_DIRECT" : ", buffered") + " on " + (t.block ? "block device " : "file ")
-                + t.realPath + "; clat = submit() to the reap that saw the completion");
+                + t.realPath + (held ? " (held with O_EXCL for the run)" : "")
+                + "; clat = submit() to the reap that saw the completion");
         if (t.job.verify() != lab.jobspec.Verify.NONE && t.job.rw().writes()) {
             notes.add("verify=crc32c on a write job: every block carries a header; fio's read-back phase after"
                     + " the writes is not run here: verify with a read job (verify=crc32c) over the same region");

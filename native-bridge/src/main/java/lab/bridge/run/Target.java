@@ -24,8 +24,9 @@ import lab.jobspec.Verify;
  * <li>A name: {@code --filename} or the job's {@code filename=}.</li>
  * <li>{@code stat} through the file system, without opening: it exists, and is a block device or
  *     a regular file.</li>
- * <li>A job that writes to a block device asks {@link DeviceOwnership} unless the run was given
- *     {@code --i-own-this-device}; a refusal ends here, so a refused device is never opened.</li>
+ * <li>A job that writes to a block device asks {@link DeviceOwnership} (the lab's registry) unless
+ *     the run was given {@code --i-own-this-device}; a refusal ends here, so a refused device is
+ *     never opened for writing.</li>
  * <li>A read-only open ({@code O_DIRECT} when {@code direct=1}): the size (BLKGETSIZE64, or
  *     {@code st_size}) and the logical block size (BLKSSZGET, 512 for a file); closed again.</li>
  * <li>The size covers {@code offset + size}; a regular file a write job needs larger is extended
@@ -33,7 +34,10 @@ import lab.jobspec.Verify;
  * <li>With {@code direct=1}, {@code bs} and {@code offset} are multiples of the logical block
  *     size; with {@code verify}, {@code bs} holds a {@link VerifyHeader}.</li>
  * </ol>
- * {@link #open} then opens for the run: {@code O_RDWR} only when the job writes.
+ * {@link BridgeRun} then holds every block device a job writes with a {@link DeviceClaim}
+ * ({@code O_EXCL}), and {@link #open} opens for the run: the claim's descriptor where one holds
+ * the device with this job's {@code direct=}, else a descriptor of the target's own,
+ * {@code O_RDWR} only when the job writes.
  *
  * <p>Owned by the thread that runs {@link BridgeRun}; the clones only read {@link #fd()}.
  */
@@ -50,6 +54,8 @@ final class Target {
     private long sizeBytes;
     final int logicalBlockSize;
     private int fd = -1;
+    /** Whether {@link #fd} is a {@link DeviceClaim}'s, which closes it. */
+    private boolean claimed;
 
     private Target(Job job, String path, String realPath, boolean block, long rdev, long sizeBytes, int lbs) {
         this.job = job;
@@ -96,10 +102,7 @@ final class Target {
         if (writes && st.isBlockDevice() && !iOwn) {
             Optional<String> no = ownership.refusal(path, st.major(), st.minor());
             if (no.isPresent()) {
-                throw new BridgeSetupException(who + ": refusing to write to block device " + path + " ("
-                        + st.major() + ":" + st.minor() + "): " + no.get() + ". Writing would destroy what is on it."
-                        + " Use a device the lab created (kernel-scripts), or, if its contents may be destroyed,"
-                        + " pass --i-own-this-device");
+                throw refusal(who, path, st, no.get());
             }
         }
         long size;
@@ -145,12 +148,28 @@ final class Target {
         }
     }
 
+    /** The refusal of a write to a block device the ownership rule does not give the lab. */
+    static BridgeSetupException refusal(String who, String path, Stat st, String why) {
+        return new BridgeSetupException(who + ": refusing to write to block device " + path + " (" + st.major() + ":"
+                + st.minor() + "): " + why + ". Nothing was written: writing would destroy what is on it. Write to a"
+                + " device the lab made (./lab kernel up zram:SIZE, loop:SIZE, nullb:SIZE), or, if its contents"
+                + " may be destroyed, pass --i-own-this-device");
+    }
+
     /**
-     * Opens the target for the run ({@code O_RDWR} only when the job writes; {@code O_DIRECT}
-     * with {@code direct=1}), extending a regular file that a write job needs larger first.
-     * No I/O is submitted here.
+     * Opens the target for the run: {@code claim}'s descriptor when it holds this device with
+     * this job's {@code direct=}, else one of its own ({@code O_RDWR} only when the job writes;
+     * {@code O_DIRECT} with {@code direct=1}), extending a regular file that a write job needs
+     * larger first. No I/O is submitted here.
+     *
+     * @param claim the claim on this block device, or null
      */
-    void open() throws BridgeSetupException {
+    void open(DeviceClaim claim) throws BridgeSetupException {
+        if (claim != null && claim.direct == job.direct()) {
+            fd = claim.fd();
+            claimed = true;
+            return;
+        }
         String who = "job '" + job.name() + "'";
         boolean writes = job.rw().writes();
         long need = job.offset() + job.size();
@@ -188,31 +207,37 @@ final class Target {
         return sizeBytes;
     }
 
+    /** Closes the target's own descriptor; a claim's stays open until the claim closes. */
     void close() {
-        if (fd >= 0) {
+        if (fd >= 0 && !claimed) {
             closeQuietly(fd);
-            fd = -1;
         }
+        fd = -1;
     }
 
     private static int open(String who, String path, int flags, boolean direct) throws BridgeSetupException {
         try {
             return Libc.open(path, flags | Libc.O_CLOEXEC);
         } catch (ErrnoException e) {
-            String fix = switch (e.errno()) {
-                case Errno.EACCES, Errno.EPERM -> "run as root or grant access to it";
-                case Errno.EROFS -> "it is read-only: use a writable device, or a read job";
-                case Errno.EBUSY -> "something holds it exclusively: see lsblk and /sys/block/*/holders";
-                case Errno.EINVAL -> direct ? "its file system does not support O_DIRECT: set direct=0, or use a block device"
-                        : "check the name";
-                case Errno.ENOENT, Errno.ENXIO, Errno.ENODEV -> "the device is gone: create it again";
-                default -> "see open(2)";
-            };
-            throw new BridgeSetupException(who + ": " + e.getMessage() + "; " + fix, e);
+            throw openFailure(who, e, direct);
         }
     }
 
-    private static void closeQuietly(int fd) {
+    /** A failed open as a setup error that says what to do about it. */
+    static BridgeSetupException openFailure(String who, ErrnoException e, boolean direct) {
+        String fix = switch (e.errno()) {
+            case Errno.EACCES, Errno.EPERM -> "run as root or grant access to it";
+            case Errno.EROFS -> "it is read-only: use a writable device, or a read job";
+            case Errno.EBUSY -> "something holds it exclusively: see lsblk and /sys/block/*/holders";
+            case Errno.EINVAL -> direct ? "its file system does not support O_DIRECT: set direct=0, or use a block device"
+                    : "check the name";
+            case Errno.ENOENT, Errno.ENXIO, Errno.ENODEV -> "the device is gone: create it again";
+            default -> "see open(2)";
+        };
+        return new BridgeSetupException(who + ": " + e.getMessage() + "; " + fix, e);
+    }
+
+    static void closeQuietly(int fd) {
         try {
             Libc.close(fd);
         } catch (ErrnoException e) {

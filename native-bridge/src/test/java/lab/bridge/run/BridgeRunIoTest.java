@@ -55,7 +55,7 @@ class BridgeRunIoTest {
 
     private BridgeTesting.Outcome runJob(String text) throws Exception {
         List<Job> js = jobs(dir, "job.fio", text);
-        return run(js, new BridgeRun.Options(null, false, DeviceOwnership.sysfs(), BridgeEngines::open));
+        return run(js, new BridgeRun.Options(null, false, DeviceOwnership.registry(), BridgeEngines::open));
     }
 
     private static void assertDir(FioDirStats d, long ios) {
@@ -89,6 +89,20 @@ class BridgeRunIoTest {
         assertEquals(0L, rj.lab().verifyUnwritten(), r.notes());
         assertEquals(2, rj.lab().clones());
         assertEquals("", r.notes(), "a clean read run notes nothing");
+    }
+
+    /**
+     * psync with iodepth=8 and batches of 8 works at depth 1, as fio caps sync engines, and says
+     * so once; every I/O is still done.
+     */
+    @Test
+    void psyncDepthAndBatchAreCappedAtOneWithANote() throws Exception {
+        runJob(job("psync", "randwrite", 1, ""));
+        BridgeTesting.Outcome r = runJob(job("psync", "randread", 1, "iodepth=8\niodepth_batch_submit=8"));
+        FioJob rj = r.report().jobs().getFirst();
+        assertEquals(0, rj.error(), r.notes());
+        assertDir(rj.read(), SIZE / BS);
+        assertEquals(1, r.notes().split("ioengine=psync is synchronous: iodepth=8 ", -1).length - 1, r.notes());
     }
 
     @Test

@@ -34,7 +34,7 @@ class BridgeRunSetupTest {
     };
 
     private static BridgeRun.Options options(String filename) {
-        return new BridgeRun.Options(filename, false, DeviceOwnership.sysfs(), NO_ENGINE);
+        return new BridgeRun.Options(filename, false, DeviceOwnership.registry(), NO_ENGINE);
     }
 
     private static String setupError(List<Job> jobs, BridgeRun.Options o) {
@@ -102,12 +102,8 @@ class BridgeRunSetupTest {
         assertEquals(4096, Files.size(ok), "the first job's file must not have been extended");
     }
 
-    /**
-     * The root file system's disk is mounted: a write job is refused, naming the mount, and the
-     * device is never opened (the ownership rule runs before any open).
-     */
-    @Test
-    void writeToTheMountedRootDiskIsRefusedBeforeAnyOpen() throws Exception {
+    /** The node of the block device the root file system is mounted from; skips where there is none. */
+    private static String rootDisk() throws IOException {
         String devno = null;
         for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
             String[] f = line.split(" ");
@@ -126,9 +122,19 @@ class BridgeRunSetupTest {
             }
         }
         assumeTrue(devname != null && Files.exists(Path.of("/dev", devname)), "no device node for " + devno);
-        String dev = "/dev/" + devname;
+        return "/dev/" + devname;
+    }
+
+    /**
+     * The root file system's disk is not in the lab's registry: a write job is refused, naming the
+     * registry, and the device is never opened (the ownership rule runs before any open).
+     */
+    @Test
+    void writeToTheRootDiskIsRefusedBeforeAnyOpen() throws Exception {
+        String dev = rootDisk();
         AtomicInteger asked = new AtomicInteger();
-        DeviceOwnership live = DeviceOwnership.sysfs();
+        Path registry = Files.writeString(dir.resolve("registry"), "zram\tzram9\t-\n");
+        DeviceOwnership live = new RegistryOwnership(registry, Path.of("/sys/dev/block"), Path.of("/nonexistent"));
         DeviceOwnership counting = (p, maj, min) -> {
             asked.incrementAndGet();
             return live.refusal(p, maj, min);
@@ -138,7 +144,26 @@ class BridgeRunSetupTest {
                 () -> run(js, new BridgeRun.Options(null, false, counting, NO_ENGINE)));
         assertEquals(1, asked.get());
         assertTrue(e.getMessage().contains("refusing to write to block device " + dev)
-                && e.getMessage().contains("mounted at /") && e.getMessage().contains("--i-own-this-device"), e.getMessage());
+                && e.getMessage().contains("Nothing was written") && e.getMessage().contains("--i-own-this-device"),
+                e.getMessage());
+    }
+
+    /**
+     * As root, with --i-own-this-device: the mounted root disk is still refused, by its O_EXCL
+     * open (EBUSY), which names the mount; no engine is ever made.
+     */
+    @Test
+    void mountedDiskIsRefusedEvenWithTheOverride() throws Exception {
+        BridgeTesting.assumeRoot();
+        String dev = rootDisk();
+        DeviceOwnership never = (p, maj, min) -> fail("the override must not ask the ownership rule");
+        List<Job> js = jobs(dir, "w.fio", "[w]\nrw=randwrite\nsize=4k\nioengine=psync\nfilename=" + dev + "\n");
+        String m = assertThrows(BridgeSetupException.class,
+                () -> run(js, new BridgeRun.Options(null, true, never, NO_ENGINE))).getMessage();
+        assumeTrue(!m.contains("EPERM"), () -> "opening " + dev + " for writing is forbidden here before O_EXCL"
+                + " is reached (a device cgroup): " + m);
+        assertTrue(m.contains("holds it exclusively (open with O_EXCL: EBUSY)") && m.contains("mounted at /")
+                && m.contains("does not lift this"), m);
     }
 
     @Test
@@ -166,14 +191,14 @@ class BridgeRunSetupTest {
             return new CountingEngine(job.bs(), job.iodepth(), queued);
         };
         String m = assertThrows(BridgeSetupException.class,
-                () -> run(js, new BridgeRun.Options(null, false, DeviceOwnership.sysfs(), third))).getMessage();
+                () -> run(js, new BridgeRun.Options(null, false, DeviceOwnership.registry(), third))).getMessage();
         assertTrue(m.contains("ring refused (test)") && m.contains("cannot set up ioengine=psync"), m);
         assertEquals(0, queued.get());
     }
 
     @Test
     void ownershipRefusalIsSkippedOnlyWithTheOverride() throws Exception {
-        // regular files never ask; the rule itself is covered by SysfsOwnershipTest and the zram test
+        // regular files never ask; the rule itself is covered by RegistryOwnershipTest and the zram test
         DeviceOwnership refuse = (p, maj, min) -> Optional.of("test says no");
         Path f = dir.resolve("w.img");
         Files.write(f, new byte[8192]);

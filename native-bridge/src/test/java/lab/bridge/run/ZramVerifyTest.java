@@ -4,6 +4,7 @@ import static lab.bridge.run.BridgeTesting.assumeRoot;
 import static lab.bridge.run.BridgeTesting.assumeUring;
 import static lab.bridge.run.BridgeTesting.jobs;
 import static lab.bridge.run.BridgeTesting.run;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import lab.bridge.engine.BridgeEngines;
+import lab.bridge.ffi.Libc;
 import lab.bridge.ffi.Stat;
 import lab.jobspec.Job;
 import lab.jobspec.report.FioJob;
@@ -39,11 +41,11 @@ class ZramVerifyTest {
         assumeTrue(Files.isReadable(CONTROL.resolve("hot_add")), "no zram-control (zram module not loaded)");
         assumeUring();
         int n = Integer.parseInt(Files.readString(CONTROL.resolve("hot_add")).trim());
-        Path sys = Path.of("/sys/block/zram" + n);
+        Path sysBlock = Path.of("/sys/block/zram" + n);
         String dev = "/dev/zram" + n;
         try {
             assertTrue(n > 0, "hot_add gave zram" + n);
-            Files.writeString(sys.resolve("disksize"), "64M");
+            Files.writeString(sysBlock.resolve("disksize"), "64M");
             for (int i = 0; i < 100 && !Files.exists(Path.of(dev)); i++) {
                 Thread.sleep(10);
             }
@@ -64,9 +66,28 @@ class ZramVerifyTest {
             assertEquals(64L << 20, wj.lab().targetSizeBytes());
             assertEquals(4096, wj.lab().logicalBlockSize(), "zram's logical block is a page");
 
-            // a fresh zram device is free by the live rule: not mounted, swap, partitioned or held
+            // the registry rule on the real device: the lab's only when its registry lists it
             Stat st = new Stat(0, ((Number) Files.getAttribute(Path.of(dev), "unix:rdev")).longValue(), 0);
-            assertEquals(Optional.empty(), DeviceOwnership.sysfs().refusal(dev, st.major(), st.minor()));
+            Path registry = Files.writeString(dir.resolve("registry"), "zram\tzram" + n + "\t-\n");
+            Path sys = Path.of("/sys/dev/block");
+            Path nullb = Path.of("/sys/kernel/config/nullb");
+            assertEquals(Optional.empty(), new RegistryOwnership(registry, sys, nullb).refusal(dev, st.major(), st.minor()));
+            Files.writeString(registry, "zram\tzram" + (n + 1000) + "\t-\n");
+            String no = new RegistryOwnership(registry, sys, nullb).refusal(dev, st.major(), st.minor()).orElseThrow();
+            assertTrue(no.contains("no 'zram zram" + n + "' line"), no);
+
+            // held by another exclusive opener: refused even with the override, nothing written
+            byte[] before = firstBlock(dev);
+            int holder = Libc.open(dev, Libc.O_RDONLY | Libc.O_EXCL | Libc.O_CLOEXEC);
+            try {
+                String busy = assertThrows(BridgeSetupException.class,
+                        () -> run(write, new BridgeRun.Options(dev, true, refuse, BridgeEngines::open))).getMessage();
+                assertTrue(busy.contains("holds it exclusively (open with O_EXCL: EBUSY)"), busy);
+            } finally {
+                Libc.close(holder);
+            }
+            assertArrayEquals(before, firstBlock(dev), "a refused run wrote nothing");
+
             BridgeTesting.Outcome r = run(read, BridgeRun.Options.of(dev, false));
             for (FioJob rj : r.report().jobs()) {
                 assertEquals(0, rj.error(), r.notes());
@@ -75,8 +96,14 @@ class ZramVerifyTest {
                 assertEquals(0L, rj.lab().verifyUnwritten(), r.notes());
             }
         } finally {
-            reset(sys);
+            reset(sysBlock);
             Files.writeString(CONTROL.resolve("hot_remove"), Integer.toString(n));
+        }
+    }
+
+    private static byte[] firstBlock(String dev) throws IOException {
+        try (var in = Files.newInputStream(Path.of(dev))) {
+            return in.readNBytes(65536);
         }
     }
 
