@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 import lab.bridge.ffi.Libc;
 import lab.bridge.ffi.Stat;
+import lab.bridge.ffi.TestZram;
 import lab.bridge.ffi.UringSupport;
 import lab.jobspec.Job;
 import lab.jobspec.JobFileParser;
@@ -119,25 +120,15 @@ class UringTeardownTest {
      */
     @Test
     void throttledDirectReadsInFlightNeverLandInFreedBuffers() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
         UringSupport.assumeIoUring();
-        Path control = Path.of("/sys/class/zram-control");
         Path blkio = Path.of("/sys/fs/cgroup/blkio");
-        assumeTrue(Files.isReadable(control.resolve("hot_add")), "no zram-control (zram module not loaded)");
         assumeTrue(Files.exists(blkio.resolve("blkio.throttle.read_iops_device")),
                 "no blkio v1 with blk-throttle at " + blkio);
-        int n = Integer.parseInt(Files.readString(control.resolve("hot_add")).trim());
-        Path sysBlock = Path.of("/sys/block/zram" + n);
-        String dev = "/dev/zram" + n;
         Path cg = blkio.resolve("lab-teardown-test-" + ProcessHandle.current().pid());
-        try {
-            Files.writeString(sysBlock.resolve("disksize"), "16M");
-            for (int i = 0; i < 100 && !Files.exists(Path.of(dev)); i++) {
-                Thread.sleep(10);
-            }
-            assumeTrue(Files.exists(Path.of(dev)), "no device node " + dev);
+        try (TestZram z = TestZram.add("16M")) {
+            String dev = z.dev;
             fill(dev, (byte) 0x5A);
-            Stat st = new Stat(0, ((Number) Files.getAttribute(Path.of(dev), "unix:rdev")).longValue(), 0);
+            Stat st = z.stat();
             Files.createDirectory(cg);
             Files.writeString(cg.resolve("blkio.throttle.read_iops_device"), st.major() + ":" + st.minor() + " 10");
 
@@ -167,8 +158,6 @@ class UringTeardownTest {
             assertArrayEquals(poison, o.after(), "a read landed in buffers the engine had freed");
         } finally {
             removeCgroup(cg);
-            reset(sysBlock);
-            Files.writeString(control.resolve("hot_remove"), Integer.toString(n));
         }
     }
 
@@ -254,20 +243,6 @@ class UringTeardownTest {
                     throw e;
                 }
                 Thread.sleep(100);
-            }
-        }
-    }
-
-    private static void reset(Path sys) throws Exception {
-        for (int i = 0; ; i++) {
-            try {
-                Files.writeString(sys.resolve("reset"), "1");
-                return;
-            } catch (IOException e) {
-                if (i == 100) {
-                    throw e;
-                }
-                Thread.sleep(50);
             }
         }
     }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,19 +17,18 @@ import java.util.Optional;
 import lab.bridge.engine.BridgeEngines;
 import lab.bridge.ffi.Libc;
 import lab.bridge.ffi.Stat;
+import lab.bridge.ffi.TestZram;
 import lab.jobspec.Job;
 import lab.jobspec.report.FioJob;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * As root: a zram device of the test's own (hot_add), io_uring randwrite then randread with
- * verify=crc32c, and the ownership override on a real block device. The device is reset and
- * hot-removed in a finally; zram0 and every other device are never touched.
+ * As root: a zram device of the test's own ({@link TestZram}), io_uring randwrite then randread
+ * with verify=crc32c, the registry rule, the ownership override and the O_EXCL hold on a real
+ * block device.
  */
 class ZramVerifyTest {
-
-    private static final Path CONTROL = Path.of("/sys/class/zram-control");
 
     @TempDir
     Path dir;
@@ -38,18 +36,11 @@ class ZramVerifyTest {
     @Test
     void ioUringVerifyOnAFreshZramDevice() throws Exception {
         assumeRoot();
-        assumeTrue(Files.isReadable(CONTROL.resolve("hot_add")), "no zram-control (zram module not loaded)");
         assumeUring();
-        int n = Integer.parseInt(Files.readString(CONTROL.resolve("hot_add")).trim());
-        Path sysBlock = Path.of("/sys/block/zram" + n);
-        String dev = "/dev/zram" + n;
-        try {
+        try (TestZram z = TestZram.add("64M")) {
+            int n = z.index;
+            String dev = z.dev;
             assertTrue(n > 0, "hot_add gave zram" + n);
-            Files.writeString(sysBlock.resolve("disksize"), "64M");
-            for (int i = 0; i < 100 && !Files.exists(Path.of(dev)); i++) {
-                Thread.sleep(10);
-            }
-            assumeTrue(Files.exists(Path.of(dev)), "no device node " + dev + " (no devtmpfs?)");
             String common = "[global]\nioengine=io_uring\niodepth=16\ndirect=1\nverify=crc32c\nbs=4k\nsize=32m\n";
             List<Job> write = jobs(dir, "w.fio", common + "[w]\nrw=randwrite\n");
             List<Job> read = jobs(dir, "r.fio", common + "[r]\nrw=randread\nnumjobs=2\n");
@@ -67,7 +58,7 @@ class ZramVerifyTest {
             assertEquals(4096, wj.lab().logicalBlockSize(), "zram's logical block is a page");
 
             // the registry rule on the real device: the lab's only when its registry lists it
-            Stat st = new Stat(0, ((Number) Files.getAttribute(Path.of(dev), "unix:rdev")).longValue(), 0);
+            Stat st = z.stat();
             Path registry = Files.writeString(dir.resolve("registry"), "zram\tzram" + n + "\t-\n");
             Path sys = Path.of("/sys/dev/block");
             Path nullb = Path.of("/sys/kernel/config/nullb");
@@ -95,30 +86,12 @@ class ZramVerifyTest {
                 assertEquals(0L, rj.lab().verifyMismatches(), r.notes());
                 assertEquals(0L, rj.lab().verifyUnwritten(), r.notes());
             }
-        } finally {
-            reset(sysBlock);
-            Files.writeString(CONTROL.resolve("hot_remove"), Integer.toString(n));
         }
     }
 
     private static byte[] firstBlock(String dev) throws IOException {
         try (var in = Files.newInputStream(Path.of(dev))) {
             return in.readNBytes(65536);
-        }
-    }
-
-    /** reset answers EBUSY while anything still holds the device; the run has closed it, but retry briefly. */
-    private static void reset(Path sys) throws IOException, InterruptedException {
-        for (int i = 0; ; i++) {
-            try {
-                Files.writeString(sys.resolve("reset"), "1");
-                return;
-            } catch (IOException e) {
-                if (i == 50) {
-                    throw e;
-                }
-                Thread.sleep(20);
-            }
         }
     }
 }
