@@ -19,6 +19,8 @@ import lab.engine.sync.PercpuSlots;
  * CPU's copy does.
  *
  * Owner rule (PercpuSlots): only the worker that owns slot cpu writes it.
+ * Layout (PercpuSlots): the 10 fields take 80 bytes, padded by stride to 256,
+ * so that 128 bytes or more separate two CPUs' copies.
  */
 
 /** Per-cpu I/O statistics of one partition, {@code struct disk_stats}. */
