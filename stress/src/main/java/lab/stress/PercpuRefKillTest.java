@@ -27,7 +27,9 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @Outcome(expect = FORBIDDEN, desc = "released under a holder, twice or never, or tryGetLive succeeded on a dead ref")
 @State
 public class PercpuRefKillTest {
-    static final Rcu RCU = new Rcu(2);
+    /** Slot 0: the reader; slots 2..5: borrowed by arbiters, which run several at once. */
+    static final Rcu RCU = new Rcu(6);
+    static final SpareSlots SPARE = new SpareSlots(2, 4);
 
     final AtomicInteger releases = new AtomicInteger();
     final PercpuRef ref = new PercpuRef(RCU, releases::incrementAndGet);
@@ -52,6 +54,8 @@ public class PercpuRefKillTest {
     public void arbiter(IIII_Result r) {
         RCU.barrier(); // the switch to atomic mode has run
         r.r3 = releases.get();
-        r.r4 = ref.tryGetLive(0) ? 1 : 0;
+        int slot = SPARE.take();
+        r.r4 = ref.tryGetLive(slot) ? 1 : 0;
+        SPARE.give(slot);
     }
 }

@@ -26,13 +26,17 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = FORBIDDEN, desc = "released under a holder, twice, or never")
 @State
 public class PercpuRefPutAcrossKillTest {
-    static final Rcu RCU = new Rcu(2);
+    /** Slot 1: the holder; slots 2..5: borrowed by constructors, which run several at once. */
+    static final Rcu RCU = new Rcu(6);
+    static final SpareSlots SPARE = new SpareSlots(2, 4);
 
     final AtomicInteger releases = new AtomicInteger();
     final PercpuRef ref = new PercpuRef(RCU, releases::incrementAndGet);
 
     public PercpuRefPutAcrossKillTest() {
-        ref.get(0); // taken in percpu mode by slot 0 before the race; no one is online yet
+        int slot = SPARE.take();
+        ref.get(slot); // taken in percpu mode on another slot before the race; no one is online yet
+        SPARE.give(slot);
     }
 
     @Actor

@@ -6,5 +6,9 @@
  * sample), and each actor brings its slot online at the start of its method
  * and takes it offline at the end, so every grace period, and so every test,
  * ends as soon as the actors return. Actor {@code i} owns slot {@code i}.
+ * The {@code *Idle*} tests leave their slot offline on purpose: there each
+ * read-side section leaves the extended quiescent state by itself. State
+ * constructors and arbiters run on several threads at once, so they borrow a
+ * slot of their own from {@link lab.stress.SpareSlots} for each call.
  */
 package lab.stress;

@@ -36,7 +36,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * worker's per-cpu bioset, a random 4 KiB-aligned sector of the target,
  * submit_bio through the Gendisk (partition check and remap, accounting
  * start), null_blk completing it at once (irqmode=0, bio-based), accounting
- * done in bio_endio, the bio freed.
+ * done in bio_endio, the bio freed. Each worker is online in the disk's RCU
+ * for the trial (BlockDevice.cpuOnline), as a busy CPU is: the percpu_ref's
+ * per-I/O read-side sections cost no fence, and each I/O ends with a
+ * quiescent-state report (one read of the grace-period counter).
  *
  *   variant  lab.engine.block.AcctMode: atomic (before the series),
  *            percpu-ref (patches 1-2), percpu-ref+percpu-inflight (all four),
@@ -122,13 +125,21 @@ public class PartAcct {
         int cpu;
         SplitMix stream;
         long completed;
+        /** The target, kept for tearDown. */
+        BlockDevice dev;
 
         @Setup(Level.Trial)
         public void setUp(Disk d) {
             cpu = d.cpus.take();
             stream = new SplitMix(0x9E3779B97F4A7C15L * (cpu + 1)); // SplitMix64: a random long with no allocation
+            dev = d.dev;
+            dev.cpuOnline(cpu); // a registered RCU reader: the percpu_ref's sections cost no fence
         }
 
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            dev.cpuOffline(cpu);
+        }
 
         @Override
         public void endIo(Bio bio) {

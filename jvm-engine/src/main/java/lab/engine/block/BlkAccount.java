@@ -41,7 +41,9 @@ package lab.engine.block;
  * LAZY_TICKS keeps the per-cpu partition reference and the partition lookup
  * of the other modes, so it differs from PERCPU_INFLIGHT only in the tick
  * work (today's kernel takes neither: the bio's bi_bdev is the partition, held
- * by its opener).
+ * by its opener). In the percpu_ref modes the end of ioDone reports the slot's
+ * RCU quiescent state (nothing unless the worker is online, Gendisk.cpuOnline):
+ * a kernel CPU reports it at its next context switch or tick instead.
  */
 
 /** {@code blk_account_io_start/done} and their helpers, per {@link AcctMode}. */
@@ -90,6 +92,7 @@ final class BlkAccount {
         partInFlightAdd(mode, cpu, part, rw, -1);
         part.refPut(cpu);
         bio.acctPart = null;
+        disk.rcuQuiescent(cpu); // between I/Os: no read-side section open (see Gendisk)
     }
 
     private static int rw(Bio bio) {

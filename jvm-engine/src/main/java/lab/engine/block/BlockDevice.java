@@ -33,4 +33,22 @@ public interface BlockDevice {
     default int poll(int cpu) {
         return 0;
     }
+
+    /**
+     * The thread that owns slot {@code cpu} starts issuing I/O here, as a CPU leaves idle: a
+     * device with RCU-protected per-cpu state (a {@link Gendisk} whose partitions hold a
+     * {@code percpu_ref}) brings the slot online in its RCU, so that the per-I/O read-side
+     * sections cost no fence, and reports the slot's quiescent states between I/Os. Until
+     * {@link #cpuOffline}, a grace period on that RCU waits for this thread's next I/O to end (or
+     * for its going offline): a worker that stops issuing must go offline, and must not wait for
+     * a grace period of the device while online. Owner of {@code cpu} only; not nested. I/O from
+     * a slot that is not online is just as correct, at the cost of a full fence per section.
+     * Default: nothing (the device has no such state).
+     */
+    default void cpuOnline(int cpu) {
+    }
+
+    /** Ends {@link #cpuOnline}: the slot is idle again, an extended quiescent state. Owner of {@code cpu} only. */
+    default void cpuOffline(int cpu) {
+    }
 }

@@ -20,6 +20,15 @@ import lab.engine.sync.Rcu;
  * {@link Bio#bioEndio}, against a {@link Jiffies} clock and per-cpu stats for {@code nrCpus}
  * possible CPUs. {@link #diskstats()} reads them back.
  *
+ * <p>RCU ({@code percpu_ref} modes): the partitions' references share one {@link Rcu} of
+ * {@code nrCpus} slots, whose grace period a kill ({@link Partition#refKill}) waits for before it
+ * folds the per-cpu counts. A worker that goes online in it ({@link #cpuOnline}) enters the
+ * per-I/O read-side sections for free and reports a quiescent state as each I/O's accounting ends
+ * (in {@link BlkAccount}); a submitter that never does is still safe, paying a full fence per
+ * section. Model note: a kernel CPU reports its quiescent state at its next context switch or
+ * scheduler tick, not per I/O; the model's per-I/O report costs one read of the grace-period
+ * counter, a line that is written only when a grace period starts.
+ *
  * <p>Model note: no request queue and no blk-mq; every driver here is bio-based, so the driver's
  * {@code submitBio} runs in the submitter's context, as brd and dm do.
  */
@@ -83,6 +92,33 @@ public final class Gendisk {
 
     Rcu rcu() {
         return rcu;
+    }
+
+    /**
+     * The owner of slot {@code cpu} starts issuing I/O ({@link BlockDevice#cpuOnline}): online in
+     * the partitions' RCU, when the mode has one. Owner of {@code cpu} only.
+     */
+    public void cpuOnline(int cpu) {
+        if (rcu != null) {
+            rcu.online(cpu);
+        }
+    }
+
+    /** The owner of slot {@code cpu} stops issuing I/O: offline, an extended quiescent state. */
+    public void cpuOffline(int cpu) {
+        if (rcu != null) {
+            rcu.offline(cpu);
+        }
+    }
+
+    /**
+     * A quiescent state of slot {@code cpu} in the partitions' RCU, reported by the accounting
+     * between I/Os; nothing for an offline slot or without a per-cpu reference.
+     */
+    void rcuQuiescent(int cpu) {
+        if (rcu != null) {
+            rcu.quiescent(cpu);
+        }
     }
 
     /** {@code /proc/diskstats} for this disk: part0, then each partition, as {@link DiskStats.Sum}s. */

@@ -2,6 +2,7 @@ package lab.engine.block;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
 import lab.engine.sync.PercpuRef;
 
 /**
@@ -22,7 +23,10 @@ import lab.engine.sync.PercpuRef;
  *     every other CPU reads on each I/O.</li>
  * <li>{@link #percpuRef}: the {@code percpu_ref} of patches 1-2, where the mode has one. Model
  *     note: the kernel embeds it in {@code hd_struct}, so its {@code percpu_count_ptr} is read
- *     from the hot line too; here it is its own object, whose mode word no one writes under I/O.</li>
+ *     from the hot line too; here it is its own object, whose mode word no one writes under I/O.
+ *     Its per-cpu get and put are read-side sections of the disk's RCU ({@link Gendisk}), as
+ *     {@code percpu_ref_get/put} run under {@code rcu_read_lock_sched()}, so that a kill's
+ *     switch to atomic mode folds the slots only after every get/put in flight has landed.</li>
  * </ul>
  * The partition table never changes under I/O; {@link #refKill} stands for
  * {@code delete_partition()}'s drop of the reference, after which {@code hd_struct_try_get} fails
@@ -49,7 +53,7 @@ public final class Partition implements BlockDevice {
     /** The partition reference when the mode makes it per-cpu, else null (the atomic one is on the hot line). */
     private final PercpuRef percpuRef;
     /** Times the reference reached zero ({@code __delete_partition}); the table is static, so 0 or 1. */
-    private volatile int released;
+    private final AtomicInteger released = new AtomicInteger();
 
     Partition(Gendisk disk, int partno, long startSect, long nrSects) {
         this.disk = disk;
@@ -63,7 +67,7 @@ public final class Partition implements BlockDevice {
     }
 
     private void release() {
-        released++;
+        released.incrementAndGet();
     }
 
     // ---- the hot line: stamp ----
@@ -137,9 +141,19 @@ public final class Partition implements BlockDevice {
         }
     }
 
+    /** How many times release ran: 0, or 1 once the reference has reached zero (tests). */
+    int releases() {
+        return released.get();
+    }
+
+    /** Whether the reference count is exactly zero (percpu: in atomic mode and folded). */
+    boolean refIsZero() {
+        return percpuRef != null ? percpuRef.isZero() : (long) LONGS.getVolatile(hot, REF) == 0;
+    }
+
     /** Whether the partition's reference has reached zero and it was released. */
     public boolean released() {
-        return released != 0;
+        return released.get() != 0;
     }
 
     /**
@@ -208,6 +222,18 @@ public final class Partition implements BlockDevice {
     public void submitBio(Bio bio) {
         bio.bdev = this;
         disk.submitBio(bio);
+    }
+
+    /** The disk's: every partition shares the disk's RCU ({@link Gendisk#cpuOnline}). */
+    @Override
+    public void cpuOnline(int cpu) {
+        disk.cpuOnline(cpu);
+    }
+
+    /** The disk's ({@link Gendisk#cpuOffline}). */
+    @Override
+    public void cpuOffline(int cpu) {
+        disk.cpuOffline(cpu);
     }
 
     /** Polls the disk's driver: completions belong to the disk, not to one partition. */

@@ -98,6 +98,15 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     /** {@code thread_main()} from the start barrier at {@code t0} ({@code System.nanoTime()}). */
     @Override
     public void run(long t0) {
+        dev.cpuOnline(cpu); // this thread is slot cpu's CPU until the loop ends
+        try {
+            loop(t0);
+        } finally {
+            dev.cpuOffline(cpu);
+        }
+    }
+
+    private void loop(long t0) {
         window = new JobWindow(job, t0);
         int depth = job.iodepth();
         boolean issuing = true;

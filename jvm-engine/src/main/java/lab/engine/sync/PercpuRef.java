@@ -32,18 +32,33 @@ import java.lang.invoke.VarHandle;
  * additions does not matter.
  *
  * Mode word, read on every get/put as __ref_is_percpu does: 0 for percpu;
- * ATOMIC and DEAD bits otherwise. Readers load it with acquire, inside the
- * (QSBR, implicit) RCU read side: if they see percpu mode, the slot increment
- * that follows happens before their next quiescent state, which the grace
- * period in kill waits for. The acquire pairs with the release store in
- * switchToPercpu(), which zeroes the slots before publishing percpu mode.
+ * ATOMIC and DEAD bits otherwise. Each get/put/tryGet is one read-side
+ * section of the ref's Rcu (rcu_read_lock_sched in the kernel), and the mode
+ * load and the slot update both sit inside it:
  *
- * Callers: every get/put/tryGet must come from a worker that is online in the
- * ref's Rcu (between quiescent states), and kill/resurrect are serialised by
- * the caller (one killer). Mode switches are serialised by the ref's monitor
- * and wait for a switch in flight, as percpu_ref_switch_lock and
- * percpu_ref_switch_waitq do. Do not kill or resurrect from an Rcu callback:
- * it would wait for the daemon it runs on.
+ *   get/put:   readLock   m = mode [acquire]   m == 0 ? slot += d : count += d   readUnlock
+ *   kill:      mode = DEAD|ATOMIC [release]   callRcu(fold)
+ *   fold:      (after a grace period) sum the slots [opaque]   count += sum - bias
+ *
+ * The grace period ends only once every section that could have loaded
+ * mode == 0 has ended, and the end of each such section happens before the
+ * fold: for an online worker through its next quiescent state ([B] paired with
+ * [E] in Rcu), for an offline caller through the offline store that closes its
+ * section (the same pair); a section that begins later sees DEAD|ATOMIC
+ * (through [C]/[A], or [D]/[F] for an offline caller) and updates the atomic
+ * count. So the fold reads every slot update that will ever happen, and no
+ * slot is written after it until switchToPercpu(), which checks that. The
+ * acquire load of mode also pairs with the release store in switchToPercpu(),
+ * which zeroes the slots before publishing percpu mode.
+ *
+ * Callers: get/put/tryGet take the owner's slot index. A worker that uses the
+ * ref often goes online in the ref's Rcu and reports quiescent states between
+ * uses (no fence per call); any other caller pays a full fence per call (the
+ * Rcu's extended-quiescent-state exit), and is just as safe. kill/resurrect
+ * are serialised by the caller (one killer). Mode switches are serialised by
+ * the ref's monitor and wait for a switch in flight, as percpu_ref_switch_lock
+ * and percpu_ref_switch_waitq do. Do not kill or resurrect from an Rcu
+ * callback: it would wait for the daemon it runs on.
  */
 
 /**
@@ -76,6 +91,8 @@ public final class PercpuRef implements Ref {
     private long mode;
     /** Non-null while a switch to atomic waits for its grace period; guarded by this. */
     private Runnable confirmSwitch;
+    /** The slot sum the last fold took, checked when the slots are next zeroed; guarded by this. */
+    private long foldedSum;
 
     /** A live ref in percpu mode holding the initial reference, for the slots of {@code rcu}. */
     public PercpuRef(Rcu rcu, Runnable release) {
@@ -93,33 +110,33 @@ public final class PercpuRef implements Ref {
     /** percpu_ref_get: the caller holds a reference or knows the ref is live. */
     @Override
     public void get(int cpu) {
-        rcu.readLock(cpu);
+        int rcuToken = rcu.readLock(cpu);
         if (modeAcquire() == 0) {
             slots.addOpaque(cpu, COUNT, 1);
         } else {
             count.getAndAdd(1);
         }
-        rcu.readUnlock(cpu);
+        rcu.readUnlock(cpu, rcuToken);
     }
 
     /** percpu_ref_tryget: fails only once the count has reached zero. */
     @Override
     public boolean tryGet(int cpu) {
-        rcu.readLock(cpu);
+        int rcuToken = rcu.readLock(cpu);
         boolean ok = true;
         if (modeAcquire() == 0) {
             slots.addOpaque(cpu, COUNT, 1);
         } else {
             ok = incNotZero();
         }
-        rcu.readUnlock(cpu);
+        rcu.readUnlock(cpu, rcuToken);
         return ok;
     }
 
     /** percpu_ref_tryget_live: fails once the ref has been killed. */
     @Override
     public boolean tryGetLive(int cpu) {
-        rcu.readLock(cpu);
+        int rcuToken = rcu.readLock(cpu);
         boolean ok;
         long m = modeAcquire();
         if (m == 0) {
@@ -128,20 +145,20 @@ public final class PercpuRef implements Ref {
         } else {
             ok = (m & DEAD) == 0 && incNotZero();
         }
-        rcu.readUnlock(cpu);
+        rcu.readUnlock(cpu, rcuToken);
         return ok;
     }
 
     /** percpu_ref_put: in atomic mode, the put that reaches zero runs release. */
     @Override
     public void put(int cpu) {
-        rcu.readLock(cpu);
+        int rcuToken = rcu.readLock(cpu);
         if (modeAcquire() == 0) {
             slots.addOpaque(cpu, COUNT, -1);
         } else {
             putAtomic(1);
         }
-        rcu.readUnlock(cpu);
+        rcu.readUnlock(cpu, rcuToken);
     }
 
     /** percpu_ref_kill: {@code killAndConfirm(null)}. */
@@ -223,10 +240,11 @@ public final class PercpuRef implements Ref {
 
     /** percpu_ref_switch_to_atomic_rcu: runs on the Rcu daemon after the grace period. */
     private void switchToAtomicRcu() {
-        long sum = slots.sumOpaque(COUNT); // every slot write happens before the grace period ended
+        long sum = slots.sumOpaque(COUNT); // every slot write happened before the grace period ended
         count.getAndAdd(sum - PERCPU_COUNT_BIAS);
         Runnable confirm;
         synchronized (this) {
+            foldedSum = sum;
             confirm = confirmSwitch;
         }
         runConfirm(confirm);
@@ -242,9 +260,15 @@ public final class PercpuRef implements Ref {
         if ((mode & ATOMIC) == 0) {
             return;
         }
-        count.getAndAdd(PERCPU_COUNT_BIAS);
         // No owner writes a slot in atomic mode (the grace period of the last
-        // switch saw to that), so this thread may zero them all.
+        // switch saw to that), so this thread may zero them all. Check it: a
+        // slot written after the fold is a count the fold lost.
+        long sum = slots.sumOpaque(COUNT);
+        if (sum != foldedSum) {
+            throw new IllegalStateException("percpu_ref: slots changed by " + (sum - foldedSum)
+                    + " after the fold (a get/put the grace period did not wait for)");
+        }
+        count.getAndAdd(PERCPU_COUNT_BIAS);
         for (int cpu = 0; cpu < slots.nrCpus(); cpu++) {
             slots.setOpaque(cpu, COUNT, 0);
         }

@@ -11,16 +11,29 @@ import java.util.concurrent.locks.LockSupport;
  * Quiescent-state-based RCU (QSBR), the flavour of RCU-sched, where a context
  * switch is a quiescent state, and of liburcu-qsbr.
  *
- * Read side. A worker is inside a read-side critical section at every moment
- * it is online, except at the points where it calls quiescent(cpu), which the
- * engine does between I/Os, where it holds no RCU-protected pointer (as a CPU
- * holds none across a context switch). readLock/readUnlock are therefore
- * no-ops: under QSBR the critical section is delimited by quiescent states,
- * not by markers, and a pointer picked up inside it stays safe until the
- * thread's next quiescent(cpu) or offline(cpu). This is sound here because
- * the engine's workers never keep a protected reference across a quiescent
- * call; the no-op markers stay in the callers' code to document the
- * sections, as rcu_read_lock_sched() does in a kernel without preemption.
+ * Read side. A worker is online from online(cpu) to offline(cpu), and while
+ * online it is inside a read-side critical section at every moment except the
+ * points where it calls quiescent(cpu), which the engine does between I/Os,
+ * where it holds no RCU-protected pointer (as a CPU holds none across a
+ * context switch). For an online worker readLock/readUnlock are markers: one
+ * load of its own slot, no fence, no store. Under QSBR the section is bounded
+ * by quiescent states, not by the markers, and a pointer picked up inside it
+ * stays safe until the thread's next quiescent(cpu) or offline(cpu); the
+ * caller must not report a quiescent state, nor go on- or offline, inside a
+ * section. Model note: rcu_read_lock_sched() also counts the nesting in
+ * preempt_count, a per-cpu add; QSBR needs no count, so the model keeps none
+ * (and so cannot check for a quiescent state inside a section, as lockdep
+ * does).
+ *
+ * A caller whose slot is offline is in an extended quiescent state, as an
+ * idle CPU is, and grace periods do not wait for it. Its readLock therefore
+ * leaves that state for the section and returns a token that makes the
+ * matching readUnlock re-enter it, as an interrupt on an idle CPU does
+ * (ct_irq_enter/ct_irq_exit, the fully ordered atomic on the dynticks
+ * counter; RCU_NONIDLE): online and offline, with their orderings [A][F] and
+ * [B], once per outermost section (a nested section finds the slot online and
+ * is a marker). Correct for anyone, but a full fence per section: workers
+ * that read often go online once and report quiescent states instead.
  *
  * State. A global grace-period counter gp (starts at 1, never 0) and, per
  * slot, ctr: 0 while the slot is offline, else the value of gp the owner saw
@@ -37,13 +50,20 @@ import java.util.concurrent.locks.LockSupport;
  *                   wait until ctr[cpu] [acquire E] is 0 or >= gp
  *   online(cpu):    ctr[cpu] = gp [acquire A]   fullFence [F]
  *   offline(cpu):   ctr[cpu] = 0 [release B]
+ *   readLock(cpu) of an offline slot:    online(cpu), then the section
+ *   readUnlock(cpu, token) of it:        the section, then offline(cpu)
  *
  * B pairs with E: all of a worker's accesses before a quiescent state or
  * going offline happen before the updater's code after synchronize(). C pairs
  * with A: a worker that sees the new gp also sees every store the updater made
  * before synchronize() (an unpublished pointer, a percpu_ref's mode bit).
  * F pairs with D (store-buffering): a worker coming online either is seen by
- * the scan, or sees the updater's earlier stores.
+ * the scan, or sees the updater's earlier stores. For a section of an offline
+ * caller this is the whole argument: either the scan sees its ctr and waits
+ * for the offline store [B] that ends the section (and so sees every store
+ * in it, through [E]), or the section sees every store the updater made before
+ * synchronize(), such as a percpu_ref's DEAD|ATOMIC mode, and takes the path
+ * that does not need the grace period.
  *
  * callRcu(cb) queues cb for one daemon thread, which takes the whole queue,
  * waits one grace period, and runs the batch in order (call_rcu and the
@@ -60,6 +80,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class Rcu {
     private static final int CTR = 0;
     private static final long OFFLINE = 0;
+    /** readLock's token for the outermost section of an offline caller: readUnlock goes offline. */
+    private static final int EQS_EXITED = 1;
 
     private final PercpuSlots slots;
     /** The grace-period counter; written only under gpLock, read by everyone. */
@@ -80,31 +102,52 @@ public final class Rcu {
         return slots.nrCpus();
     }
 
-    /** rcu_read_lock under QSBR: a marker only; see the class comment. */
-    public void readLock(int cpu) {
+    /**
+     * rcu_read_lock_sched: enters a read-side section on {@code cpu} and returns the token for
+     * {@link #readUnlock}. For an online worker a marker only (one load of its own slot, no
+     * fence, no store); a caller whose slot is offline leaves its extended quiescent state for
+     * the section (online: a full fence). Sections nest. Owner only.
+     */
+    public int readLock(int cpu) {
+        if (slots.getPlain(cpu, CTR) != OFFLINE) {
+            return 0; // online, or inside an outer section that brought the slot online
+        }
+        online(cpu); // ct_irq_enter on an idle CPU: [A] [F]
+        return EQS_EXITED;
     }
 
-    /** rcu_read_unlock under QSBR: a marker only. */
-    public void readUnlock(int cpu) {
+    /** rcu_read_unlock_sched: leaves the section {@code token} came from; an offline caller goes offline again. */
+    public void readUnlock(int cpu, int token) {
+        if (token != 0) {
+            offline(cpu); // ct_irq_exit back to idle: [B] after the section's accesses
+        }
     }
 
-    /** Reports that the owner of {@code cpu} holds no RCU-protected reference now. Owner only. */
+    /**
+     * Reports that the owner of {@code cpu} holds no RCU-protected reference now (never inside a
+     * read-side section). Nothing for an offline slot, already in an extended quiescent state.
+     * Owner only.
+     */
     public void quiescent(int cpu) {
+        long c = slots.getPlain(cpu, CTR);
+        if (c == OFFLINE) {
+            return;
+        }
         long g = gp.getAcquire(); // [A] pairs with [C] in synchronize()
-        if (slots.getPlain(cpu, CTR) != g) {
+        if (c != g) {
             slots.setRelease(cpu, CTR, g); // [B] pairs with [E] in waitForSlot()
         }
     }
 
-    /** Brings {@code cpu} online: from now on grace periods wait for its quiescent states. Owner only. */
+    /** Brings {@code cpu} online: from now on grace periods wait for its quiescent states. Owner only, outside sections. */
     public void online(int cpu) {
         slots.setOpaque(cpu, CTR, gp.getAcquire()); // [A] pairs with [C]
-        VarHandle.fullFence(); // [F] pairs with [D]
+        VarHandle.fullFence(); // [F] pairs with [D] in synchronize()
     }
 
-    /** Takes {@code cpu} offline: an extended quiescent state. Owner only. */
+    /** Takes {@code cpu} offline: an extended quiescent state. Owner only, outside sections. */
     public void offline(int cpu) {
-        slots.setRelease(cpu, CTR, OFFLINE); // [B] pairs with [E]
+        slots.setRelease(cpu, CTR, OFFLINE); // [B] pairs with [E] in waitForSlot()
     }
 
     /** Whether {@code cpu} is online now (a snapshot). */

@@ -1,6 +1,7 @@
 package lab.engine.sync;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
@@ -70,13 +71,12 @@ class RcuTest {
 
             @Override
             public int enter(int cpu) {
-                rcu.readLock(cpu);
-                return 0;
+                return rcu.readLock(cpu);
             }
 
             @Override
             public void exit(int cpu, int token) {
-                rcu.readUnlock(cpu);
+                rcu.readUnlock(cpu, token);
                 rcu.quiescent(cpu);
             }
 
@@ -87,5 +87,59 @@ class RcuTest {
         };
         GracePeriodChecks.noReaderSeesAFreedObject(readThenQuiesce, rcu::synchronize);
         assertTrue(rcu.completed() >= 300);
+    }
+
+    /** A section of a caller that never went online: readLock leaves the extended quiescent state. */
+    private static GracePeriodChecks.Section idleCaller(Rcu rcu) {
+        return new GracePeriodChecks.Section() {
+            @Override
+            public int enter(int cpu) {
+                return rcu.readLock(cpu);
+            }
+
+            @Override
+            public void exit(int cpu, int token) {
+                rcu.readUnlock(cpu, token);
+            }
+        };
+    }
+
+    @Test
+    void synchronizeWaitsForASectionOfAnOfflineCaller() throws Exception {
+        Rcu rcu = new Rcu(2);
+        GracePeriodChecks.synchronizeWaitsForAReaderInside(idleCaller(rcu), rcu::synchronize);
+        assertFalse(rcu.isOnline(1), "the section's end took the slot offline again");
+    }
+
+    @Test
+    void noOfflineCallerSeesAFreedObject() throws Exception {
+        Rcu rcu = new Rcu(4);
+        GracePeriodChecks.noReaderSeesAFreedObject(idleCaller(rcu), rcu::synchronize);
+    }
+
+    @Test
+    void nestedSectionsOfAnOfflineCallerEndWithTheOutermost() {
+        Rcu rcu = new Rcu(1);
+        int outer = rcu.readLock(0);
+        int inner = rcu.readLock(0);
+        rcu.readUnlock(0, inner);
+        assertTrue(rcu.isOnline(0), "still inside the outer section");
+        rcu.readUnlock(0, outer);
+        assertFalse(rcu.isOnline(0));
+        rcu.synchronize(); // nobody inside: returns
+    }
+
+    @Test
+    void anOnlineWorkersSectionsAreMarkersOnly() {
+        Rcu rcu = new Rcu(1);
+        rcu.quiescent(0);
+        assertFalse(rcu.isOnline(0), "a quiescent state does not bring an offline slot online");
+        rcu.online(0);
+        int token = rcu.readLock(0);
+        rcu.readUnlock(0, token);
+        assertTrue(rcu.isOnline(0), "an online worker's sections leave it online");
+        rcu.quiescent(0);
+        rcu.offline(0);
+        assertFalse(rcu.isOnline(0));
     }
 }
