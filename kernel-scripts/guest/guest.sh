@@ -97,9 +97,16 @@ download_pkgs() {
   kpkg=$(kernel_pkg)
   [[ -n $kpkg ]] || die "cannot resolve linux-image-amd64 (apt-get update?)"
   rm -rf "$debs"; mkdir -p "$debs"
-  # _apt cannot write into root-owned dirs; download runs unsandboxed then.
-  (cd "$debs" && apt-get download -q "$kpkg" "${PKGS[@]}" >/dev/null 2>&1) ||
-    die "apt-get download failed for: $kpkg ${PKGS[*]}"
+  # _apt cannot write into root-owned dirs; download runs unsandboxed then. A candidate that
+  # no index offers any more (an installed linux-perf newer than the lists apt has, on a
+  # machine whose lists were never updated) fails the download: update the lists once, retry.
+  if ! (cd "$debs" && apt-get download -q "$kpkg" "${PKGS[@]}" >/dev/null 2>&1); then
+    log "apt-get download failed; apt-get update, then once more"
+    apt-get update -qq >/dev/null 2>&1 || true
+    kpkg=$(kernel_pkg)
+    (cd "$debs" && apt-get download -q "$kpkg" "${PKGS[@]}" >/dev/null 2>&1) ||
+      die "apt-get download failed for: $kpkg ${PKGS[*]} (even after apt-get update)"
+  fi
 }
 
 # The scripts that shape the image (module list, /init): part of the cache key.
