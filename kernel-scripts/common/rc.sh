@@ -647,12 +647,12 @@ _expect_refusal() {
 # _lab_jvm_init: set LAB_JVM to the command that runs the lab's command line straight on the
 # JDK (no ./lab wrapper, whose package check and source hash perf stat would count), for
 # "${LAB_JVM[@]}" bridge run ... under perf. Needs LAB_JDK (exported by ./lab) and a built
-# analysis/target/lab.jar: without them it builds through ./lab first, and runs the bridge through
+# app/target/lab.jar: without them it builds through ./lab first, and runs the bridge through
 # ./lab itself when LAB_JDK is still unset. The bridge writes only to devices in this
 # script's registry ($LAB_REGISTRY, passed as lab.registry), not the build state's.
 # shellcheck disable=SC2034 # LAB_JVM is this function's output, used by the scenarios
 _lab_jvm_init() {
-	local jar=$LAB_ROOT/analysis/target/lab.jar state=${LAB_BRIDGE_STATE:-$LAB_STATE}
+	local jar=$LAB_ROOT/app/target/lab.jar state=${LAB_BRIDGE_STATE:-$LAB_STATE}
 	# The bridge must exist before anything is timed. `./lab pair` (and any ./lab command) builds
 	# first and exports LAB_JDK; run on its own, a scenario builds through the wrapper here, and
 	# only then, so a run does not rebuild the tree for edits elsewhere in it (after changing the

@@ -322,9 +322,9 @@ probe_kvm() {
 # The bridge for the guest: a jlink'd runtime (cached, keyed by the JDK's release file), the
 # lab's jar, liburing from the host's liburing2 package and the libraries the runtime needs,
 # put in the read-only share as /mnt/in/bridge. Needs LAB_JDK (exported by ./lab) and a built
-# analysis/target/lab.jar; without them the guest runs fio only, and says so.
+# app/target/lab.jar; without them the guest runs fio only, and says so.
 stage_bridge() {
-  local in=$1 jdk=${LAB_JDK:-} jar=$REPO/analysis/target/lab.jar jre=$GUEST_DIR/jre lib
+  local in=$1 jdk=${LAB_JDK:-} jar=$REPO/app/target/lab.jar jre=$GUEST_DIR/jre lib
   if [[ -z $jdk || ! -x $jdk/bin/jlink || ! -f $jar || ! -e /usr/lib/x86_64-linux-gnu/liburing.so.2 ]]; then
     log "no bridge in the guest (needs LAB_JDK, $jar and liburing2)"
     return 0
