@@ -3,19 +3,19 @@ package lab.notebook;
 import java.util.Locale;
 
 /** Number formats of the notebook: fixed, locale-free, so regeneration is byte-identical. */
-final class Fmt {
+public final class Fmt {
     private Fmt() {}
 
-    static String ratio(double r) {
+    public static String ratio(double r) {
         return Double.isNaN(r) ? "n/a" : String.format(Locale.ROOT, "%.2fx", r);
     }
 
-    static String f(double v, int digits) {
+    public static String f(double v, int digits) {
         return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%." + digits + "f", v);
     }
 
     /** {@code median [min–max]} over rounds, or the median alone for a single round. */
-    static String spread(lab.analysis.Stats.Spread s, int digits) {
+    public static String spread(lab.analysis.Stats.Spread s, int digits) {
         if (s == null) {
             return "n/a";
         }
@@ -23,7 +23,7 @@ final class Fmt {
     }
 
     /** Three significant digits below 1000, an integer above. */
-    static String sig(double v) {
+    public static String sig(double v) {
         if (Double.isNaN(v)) {
             return "n/a";
         }

@@ -192,7 +192,7 @@ public final class KernelRuns {
     }
 
     /** perf record flamegraphs of each kernel job (kernel-scripts' --flamegraph), or why there are none. */
-    static String flamegraphs(RunDir run, Path dir) throws IOException {
+    public static String flamegraphs(RunDir run, Path dir) throws IOException {
         List<String> svgs;
         List<String> missing;
         try (Stream<Path> s = Files.list(dir)) {
@@ -218,7 +218,7 @@ public final class KernelRuns {
     }
 
     /** {@code raw/steps.tsv}'s line for {@code fix}'s {@code step} as "status: detail", or null when there is none. */
-    static String stepStatus(RunDir run, String fix, String step) throws IOException {
+    public static String stepStatus(RunDir run, String fix, String step) throws IOException {
         Path steps = run.raw().resolve("steps.tsv");
         if (Files.exists(steps)) {
             for (String line : Files.readAllLines(steps)) {

@@ -26,29 +26,40 @@ public final class Notebook {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .setDefaultPrettyPrinter(new DefaultPrettyPrinter().withObjectIndenter(new DefaultIndenter("  ", "\n")));
 
-    /** The sections a notebook can hold, in the order they are printed. */
-    static List<Section> sections() {
-        return List.of(new PrimitivesSection(), new ZramInitLockSection(), new PartAcctSection(), new BridgeVsFioSection(), new CompareSection());
-    }
-
     private Notebook() {}
 
     /** What one regeneration wrote. */
     public record Written(Path notebook, Path summary, List<Path> charts, List<String> gaps) {}
 
-    public static Written write(Path runDir) throws IOException {
+    /**
+     * Writes the notebook of {@code runDir} for the lab's {@code fixes} (the headline table's rows, in
+     * its order) with {@code sections}, one per modelled fix: a fix is modelled when a section
+     * renders it. The lab's generic sections (the bridge against fio, a comparison of runs) follow.
+     */
+    public static Written write(Path runDir, List<Fix> fixes, List<Section> sections) throws IOException {
         RunDir run = RunDir.open(runDir);
+        Lineup lineup = new Lineup(fixes, sections.stream().map(Section::id).toList());
+        List<Section> all = new ArrayList<>(sections);
+        all.add(new BridgeVsFioSection());
+        all.add(new CompareSection());
         Map<String, SectionOutput> outs = new LinkedHashMap<>();
-        for (Section s : sections()) {
+        for (Section s : all) {
             Optional<SectionOutput> o = s.render(run);
             o.ifPresent(out -> outs.put(s.id(), out));
         }
         List<Path> charts = writeCharts(runDir.resolve("charts"), outs);
         Path summary = runDir.resolve("summary.json");
-        Files.writeString(summary, JSON.writeValueAsString(summary(run, outs)) + "\n", StandardCharsets.UTF_8);
+        Files.writeString(summary, JSON.writeValueAsString(summary(run, outs, lineup)) + "\n", StandardCharsets.UTF_8);
         Path nb = runDir.resolve("NOTEBOOK.md");
-        Files.writeString(nb, markdown(run, outs), StandardCharsets.UTF_8);
+        Files.writeString(nb, markdown(run, outs, lineup), StandardCharsets.UTF_8);
         return new Written(nb, summary, charts, run.gaps());
+    }
+
+    /** The fixes in table order, and the ids of those a section renders. */
+    private record Lineup(List<Fix> fixes, List<String> modelled) {
+        boolean modelled(Fix f) {
+            return modelled.contains(f.id());
+        }
     }
 
     private static List<Path> writeCharts(Path dir, Map<String, SectionOutput> outs) throws IOException {
@@ -76,7 +87,7 @@ public final class Notebook {
         return outs.size() == 1 && outs.containsKey("compare");
     }
 
-    static Map<String, Object> summary(RunDir run, Map<String, SectionOutput> outs) {
+    static Map<String, Object> summary(RunDir run, Map<String, SectionOutput> outs, Lineup lineup) {
         if (isCompare(outs)) {
             Map<String, Object> root = new LinkedHashMap<>();
             root.put("run", run.manifest());
@@ -85,13 +96,13 @@ public final class Notebook {
             return root;
         }
         Map<String, Object> fixes = new LinkedHashMap<>();
-        for (Fix f : Fixes.ALL) {
+        for (Fix f : lineup.fixes()) {
             SectionOutput o = outs.get(f.id());
             if (o != null) {
                 fixes.put(f.id(), o.summary());
             } else {
                 Map<String, Object> absent = new LinkedHashMap<>();
-                absent.put("status", f.modelled() ? "not in this run" : "not yet modelled");
+                absent.put("status", lineup.modelled(f) ? "not in this run" : "not yet modelled");
                 absent.put("headline", headline(f, null, null, null));
                 fixes.put(f.id(), absent);
             }
@@ -122,7 +133,7 @@ public final class Notebook {
         return h;
     }
 
-    static String markdown(RunDir run, Map<String, SectionOutput> outs) {
+    static String markdown(RunDir run, Map<String, SectionOutput> outs, Lineup lineup) {
         String id = run.id();
         JsonNode m = run.manifest();
         StringBuilder b = new StringBuilder();
@@ -131,14 +142,14 @@ public final class Notebook {
                 .append(machine(m)).append(". Regenerate this notebook, its charts and summary.json from `raw/` ")
                 .append("alone (offline, byte-identical): `./lab notebook results/").append(id).append("`.\n\n");
         if (!isCompare(outs)) {
-            b.append(headlines(outs));
+            b.append(headlines(outs, lineup));
         }
         steps(run, b);
         for (var e : outs.entrySet()) {
             b.append(e.getValue().markdown()).append('\n');
         }
         if (!isCompare(outs)) {
-            notInRun(outs, b);
+            notInRun(outs, b, lineup);
         }
         b.append("## Gaps\n\n");
         if (run.gaps().isEmpty()) {
@@ -171,14 +182,14 @@ public final class Notebook {
         return parts.isEmpty() ? "an unrecorded machine" : String.join(", ", parts);
     }
 
-    private static String headlines(Map<String, SectionOutput> outs) {
+    private static String headlines(Map<String, SectionOutput> outs, Lineup lineup) {
         StringBuilder b = new StringBuilder("## Headlines\n\n| fix | metric | seed | JVM model | real kernel |\n|---|---|---:|---:|---:|\n");
-        for (Fix f : Fixes.ALL) {
+        for (Fix f : lineup.fixes()) {
             SectionOutput o = outs.get(f.id());
             if (o == null) {
                 b.append("| `").append(f.id()).append("` | ").append(f.seedMetric()).append(" | ")
                         .append(f.seedValue() == null ? "—" : Fmt.ratio(f.seedValue())).append(" | ")
-                        .append(f.modelled() ? "not in this run" : "not yet modelled").append(" | — |\n");
+                        .append(lineup.modelled(f) ? "not in this run" : "not yet modelled").append(" | — |\n");
                 continue;
             }
             @SuppressWarnings("unchecked")
@@ -223,15 +234,15 @@ public final class Notebook {
         b.append('\n');
     }
 
-    private static void notInRun(Map<String, SectionOutput> outs, StringBuilder b) {
-        List<Fix> absent = Fixes.ALL.stream().filter(f -> !outs.containsKey(f.id())).toList();
+    private static void notInRun(Map<String, SectionOutput> outs, StringBuilder b, Lineup lineup) {
+        List<Fix> absent = lineup.fixes().stream().filter(f -> !outs.containsKey(f.id())).toList();
         if (absent.isEmpty()) {
             return;
         }
         b.append("## Fixes not in this run\n\n");
         for (Fix f : absent) {
             b.append("- `").append(f.id()).append("` (").append(f.title()).append("): ")
-                    .append(f.modelled() ? "modelled; not run here (`./lab pair " + f.id() + "`)" : "**not yet modelled**");
+                    .append(lineup.modelled(f) ? "modelled; not run here (`./lab pair " + f.id() + "`)" : "**not yet modelled**");
             if (f.seedFile() != null) {
                 b.append(". Seed (").append(f.seedFile()).append("): ").append(f.seedText());
             }

@@ -1,5 +1,8 @@
 package lab.cli;
 
+import lab.fix.primitives.PrimitivesBench;
+import lab.fix.Rounds;
+import lab.fix.Fixes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -44,7 +47,7 @@ final class BenchCommand {
 
         @Override
         public Integer call() throws Exception {
-            List<Integer> t = threads == null ? PrimitivesBench.defaultThreads() : threads;
+            List<Integer> t = threads == null ? Rounds.defaultThreads() : threads;
             if (rounds < 1 || t.isEmpty() || t.stream().anyMatch(n -> n < 1 || n > 64)) {
                 System.err.println("lab: --rounds must be >= 1 and --threads values in 1..64");
                 return Lab.EXIT_BAD_INPUT;
@@ -62,7 +65,7 @@ final class BenchCommand {
                 var profile = quick ? PrimitivesBench.Profile.QUICK : PrimitivesBench.Profile.FULL;
                 PrimitivesBench.run(run.raw(), t, rounds, profile, System.err);
                 PrimitivesReport report = PrimitivesReport.read(run.raw());
-                Notebook.write(run.dir());
+                Fixes.notebook(run.dir());
                 Path done = run.commit();
                 System.out.println(report.markdown(Lab.commandLine));
                 System.out.println("lab: wrote " + done);
@@ -105,7 +108,7 @@ final class BenchCommand {
                 new com.fasterxml.jackson.databind.ObjectMapper().enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
                         .writeValue(dir.resolve("manifest.json").toFile(), m);
             }
-            Notebook.Written w = Notebook.write(dir);
+            Notebook.Written w = Fixes.notebook(dir);
             System.out.println(Files.readString(w.notebook()));
             return 0;
         }

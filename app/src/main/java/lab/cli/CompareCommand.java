@@ -1,5 +1,6 @@
 package lab.cli;
 
+import lab.fix.Fixes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -48,7 +49,7 @@ final class CompareCommand implements Callable<Integer> {
             Map<String, Object> m = Manifest.describe(Lab.root(), Lab.commandLine, "compare");
             m.put("run_id", run.finalDir().getFileName().toString());
             run.writeJson("manifest.json", m);
-            Notebook.write(run.dir());
+            Fixes.notebook(run.dir());
             Path done = run.commit();
             System.err.println("lab: wrote " + done.resolve("NOTEBOOK.md"));
             System.out.println(done);

@@ -1,5 +1,7 @@
 package lab.cli;
 
+import lab.fix.Rounds;
+import lab.fix.Fixes;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import lab.results.RunFolder;
@@ -28,7 +30,7 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         RunFolder run = RunFolder.start(results == null ? Lab.root().resolve("results") : results, RunFolder.newId("demo"));
         try {
-            return PairRun.run(Pairings.all(), run, true, PrimitivesBench.defaultThreads(), 1, !noFlamegraphs, System.err);
+            return PairRun.run(Fixes.pairings(), run, true, Rounds.defaultThreads(), 1, !noFlamegraphs, System.err);
         } catch (Exception e) {
             run.abandon();
             throw e;

@@ -1,10 +1,12 @@
 package lab.cli;
 
+import lab.fix.Rounds;
+import lab.fix.FixUnit;
+import lab.fix.Fixes;
+import lab.fix.Pairing;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import lab.notebook.Fix;
-import lab.notebook.Fixes;
 import lab.results.RunFolder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -41,19 +43,19 @@ final class PairCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Fix f = Fixes.byId(fix).orElse(null);
-        if (f == null) {
-            System.err.println("lab: unknown fix '" + fix + "'; known: " + Fixes.ALL.stream().map(Fix::id).toList());
+        FixUnit unit = Fixes.byId(fix).orElse(null);
+        if (unit == null) {
+            System.err.println("lab: unknown fix '" + fix + "'; known: " + Fixes.ALL.stream().map(u -> u.fix().id()).toList());
             return Lab.EXIT_BAD_INPUT;
         }
-        Pairing p = f.modelled() ? Pairings.of(fix) : null;
+        Pairing p = unit.pairing();
         if (p == null) {
             System.err.println("lab: " + fix + " is not yet modelled; pairable now: " + Fixes.pairable());
             return Lab.EXIT_BAD_INPUT;
         }
-        List<Integer> t = threads == null ? PrimitivesBench.defaultThreads() : threads;
+        List<Integer> t = threads == null ? Rounds.defaultThreads() : threads;
         int r = rounds == null ? (quick ? 1 : 3) : rounds;
-        String bad = Pairings.checkSweep(t, r);
+        String bad = checkSweep(t, r);
         if (bad != null) {
             System.err.println("lab: " + bad);
             return Lab.EXIT_BAD_INPUT;
@@ -66,5 +68,16 @@ final class PairCommand implements Callable<Integer> {
             run.abandon();
             throw e;
         }
+    }
+
+    /** Null when the sweep is usable, else what is wrong with it. */
+    static String checkSweep(List<Integer> threads, int rounds) {
+        if (rounds < 1 || threads.isEmpty() || threads.stream().anyMatch(n -> n < 1 || n > 64)) {
+            return "--rounds must be >= 1 and --threads values in 1..64";
+        }
+        if (!threads.contains(1)) {
+            return "--threads must include 1: scaling is measured against one thread";
+        }
+        return null;
     }
 }

@@ -1,5 +1,8 @@
 package lab.cli;
 
+import lab.fix.Pairing;
+import lab.fix.Steps;
+import lab.fix.Fixes;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +53,7 @@ final class PairRun {
         }
         run.writeJson("manifest.json", manifest);
         steps.begin("all", "notebook", "NOTEBOOK.md, charts/, summary.json from raw/");
-        Notebook.Written w = Notebook.write(run.dir());
+        Notebook.Written w = Fixes.notebook(run.dir());
         Path done = run.commit();
         progress.println("lab: wrote " + done.resolve("NOTEBOOK.md") + (w.gaps().isEmpty() ? "" : " (" + w.gaps().size() + " gap(s) listed in it)"));
         System.out.println(done);

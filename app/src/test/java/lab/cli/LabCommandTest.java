@@ -1,5 +1,8 @@
 package lab.cli;
 
+import lab.fix.Fixes;
+import lab.fix.Pairing;
+import lab.fix.Rounds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -82,19 +85,10 @@ class LabCommandTest extends CapturedStreams {
         assertEquals(2, Lab.run("pair", "part-acct", "--rounds", "0", "--results", dir.toString()));
         assertEquals(1, filesIn(dir), "nothing but the temp dir itself");
         assertFalse(err.toString().contains("not yet modelled"), err.toString());
-        Pairing p = Pairings.of("part-acct");
+        Pairing p = Fixes.byId("part-acct").orElseThrow().pairing();
         assertEquals("part-acct", p.fixId());
         assertEquals("part-acct", p.kernelScenario());
-        assertTrue(Pairings.all().stream().anyMatch(x -> x.fixId().equals("part-acct")), "the demo runs it");
-    }
-
-    @Test
-    void jmhIncludesMatchOneBenchmarkEach() {
-        java.util.function.BiPredicate<String, String> runs = (regex, name) -> java.util.regex.Pattern.compile(regex).matcher(name).find();
-        assertTrue(runs.test(PartAcctPairing.IO, "lab.engine.bench.PartAcct.io"));
-        assertFalse(runs.test(PartAcctPairing.IO, "lab.engine.bench.PartInFlightSum.sum"));
-        assertTrue(runs.test(PartAcctPairing.SUM, "lab.engine.bench.PartInFlightSum.sum"));
-        assertFalse(runs.test(PartAcctPairing.SUM, "lab.engine.bench.PartAcct.io"));
+        assertTrue(Fixes.pairings().stream().anyMatch(x -> x.fixId().equals("part-acct")), "the demo runs it");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package lab.cli;
+package lab.fix;
 
 import java.nio.file.Path;
 import org.openjdk.jmh.profile.GCProfiler;
@@ -13,16 +13,16 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * measured, full 2 x 500 ms and 5 x 500 ms; the forked JVM gets the lab's flags (not the
  * parent's {@code -Dlab.*} paths).
  */
-final class JmhOptions {
+public final class JmhOptions {
     private JmhOptions() {}
 
     /** The benchmarks matching {@code include} (a regex, anchored to one class and method) with the quick or full iterations. */
-    static ChainedOptionsBuilder of(String include, boolean quick) {
+    public static ChainedOptionsBuilder of(String include, boolean quick) {
         return of(include, 1, quick ? 1 : 2, quick ? 300 : 500, quick ? 3 : 5, quick ? 200 : 500);
     }
 
     /** The benchmarks matching {@code include} with the given forks and iterations, the lab's JVM flags, silent. */
-    static ChainedOptionsBuilder of(String include, int forks, int warmups, long warmupMs, int iterations, long iterationMs) {
+    public static ChainedOptionsBuilder of(String include, int forks, int warmups, long warmupMs, int iterations, long iterationMs) {
         return new OptionsBuilder().include(include).forks(forks)
                 .warmupIterations(warmups).warmupTime(TimeValue.milliseconds(warmupMs))
                 .measurementIterations(iterations).measurementTime(TimeValue.milliseconds(iterationMs))
@@ -31,7 +31,7 @@ final class JmhOptions {
     }
 
     /** {@code o} with the GC profiler on (B/op: the hot path should allocate nothing) and JMH's JSON written to {@code out}. */
-    static ChainedOptionsBuilder toJson(ChainedOptionsBuilder o, Path out) {
+    public static ChainedOptionsBuilder toJson(ChainedOptionsBuilder o, Path out) {
         return o.addProfiler(GCProfiler.class).resultFormat(ResultFormatType.JSON).result(out.toString());
     }
 }

@@ -1,4 +1,4 @@
-package lab.cli;
+package lab.fix;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -9,7 +9,7 @@ import java.util.List;
  * highest thread count, and its kernel scenario, each writing under the fix's own
  * {@code raw/<fix>/} and {@code flamegraphs/<fix>/}. The notebook then reads only those files.
  */
-interface Pairing {
+public interface Pairing {
     /** The run being made: where each part writes, and the sweep it was asked for. */
     record Ctx(Path runDir, Path raw, Path flamegraphs, boolean quick, List<Integer> threads, int rounds,
                Steps steps, PrintStream progress) {}

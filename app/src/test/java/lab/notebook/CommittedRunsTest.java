@@ -1,5 +1,6 @@
 package lab.notebook;
 
+import lab.fix.Fixes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -59,7 +60,7 @@ class CommittedRunsTest {
                 }
             }
         }
-        Notebook.write(copy);
+        Fixes.notebook(copy);
         List<String> files = new ArrayList<>(List.of("NOTEBOOK.md", "summary.json"));
         if (Files.isDirectory(run.resolve("charts"))) {
             try (Stream<Path> s = Files.list(run.resolve("charts"))) {

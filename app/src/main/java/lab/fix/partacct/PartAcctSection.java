@@ -1,5 +1,12 @@
-package lab.notebook;
+package lab.fix.partacct;
 
+import lab.notebook.Fix;
+import lab.notebook.Fmt;
+import lab.notebook.KernelRuns;
+import lab.notebook.Notebook;
+import lab.notebook.RunDir;
+import lab.notebook.Section;
+import lab.notebook.SectionOutput;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -81,7 +88,7 @@ final class PartAcctSection implements Section {
         Path kdir = dir.resolve("kernel");
         KernelRuns kernelRuns = KernelRuns.read(run, kdir);
         Kernel kernel = Kernel.of(kernelRuns);
-        Fix fix = Fixes.byId(ID).orElseThrow();
+        Fix fix = PartAcct.FIX;
         String data = run.manifest().path("command").asText("./lab pair " + ID);
         String regen = "./lab notebook results/" + run.id();
         String figure = "\n\nData: `" + data + "`; chart: `" + regen + "`\n\n";

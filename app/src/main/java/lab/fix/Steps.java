@@ -1,4 +1,4 @@
-package lab.cli;
+package lab.fix;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -12,24 +12,24 @@ import java.nio.file.StandardOpenOption;
  * status is {@code ran}, {@code skipped} or {@code failed}), which the notebook prints as
  * "What ran". A failed or skipped step never loses the others' results.
  */
-final class Steps {
+public final class Steps {
     private final Path tsv;
     private final PrintStream progress;
     private final long t0 = System.nanoTime();
     private int n;
 
-    Steps(Path rawDir, PrintStream progress) {
+    public Steps(Path rawDir, PrintStream progress) {
         this.tsv = rawDir.resolve("steps.tsv");
         this.progress = progress;
     }
 
     /** Announces a step: "lab: [3 | 41 s] primitives: kernel: zram-floor". */
-    void begin(String fix, String step, String what) {
+    public void begin(String fix, String step, String what) {
         n++;
         progress.printf("lab: [step %d | %d s] %s: %s: %s%n", n, elapsedS(), fix, step, what);
     }
 
-    void end(String fix, String step, String status, String detail) throws IOException {
+    public void end(String fix, String step, String status, String detail) throws IOException {
         String line = fix + "\t" + step + "\t" + status + "\t" + detail.replace('\t', ' ').replace('\n', ' ') + "\n";
         Files.writeString(tsv, line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         if (!status.equals("ran")) {
@@ -37,7 +37,7 @@ final class Steps {
         }
     }
 
-    long elapsedS() {
+    public long elapsedS() {
         return (System.nanoTime() - t0) / 1_000_000_000L;
     }
 }

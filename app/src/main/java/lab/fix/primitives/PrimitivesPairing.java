@@ -1,5 +1,9 @@
-package lab.cli;
+package lab.fix.primitives;
 
+import lab.fix.JmhFlamegraph;
+import lab.fix.JmhOptions;
+import lab.fix.Pairing;
+import lab.fix.Rounds;
 import java.util.List;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;

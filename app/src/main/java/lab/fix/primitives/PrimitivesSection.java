@@ -1,5 +1,12 @@
-package lab.notebook;
+package lab.fix.primitives;
 
+import lab.notebook.Fix;
+import lab.notebook.Fmt;
+import lab.notebook.KernelRuns;
+import lab.notebook.Notebook;
+import lab.notebook.RunDir;
+import lab.notebook.Section;
+import lab.notebook.SectionOutput;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +44,7 @@ final class PrimitivesSection implements Section {
             new String[] {"unpadded-slot", "padded-slot", "false sharing, everywhere"});
 
     @Override
-    public String id() { return Fixes.PRIMITIVES.id(); }
+    public String id() { return Primitives.FIX.id(); }
 
     @Override
     public Optional<SectionOutput> render(RunDir run) throws IOException {
@@ -123,7 +130,7 @@ final class PrimitivesSection implements Section {
     }
 
     private static Map<String, Object> headline(Double jvm, Double kernel, int t) {
-        Map<String, Object> h = Notebook.headline(Fixes.PRIMITIVES, jvm, kernel,
+        Map<String, Object> h = Notebook.headline(Primitives.FIX, jvm, kernel,
                 "at " + t + " threads: JVM = one shared atomic (atomic-refcount) total throughput over 1 thread;"
                         + " kernel = zram 4k randread (fio, psync) total IOPS at " + t + " jobs over 1 job");
         h.put("metric", "total throughput at " + t + " threads over 1 thread");

@@ -1,8 +1,9 @@
-package lab.cli;
+package lab.fix.primitives;
 
+import lab.fix.Rounds;
+import lab.fix.JmhOptions;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -14,15 +15,15 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
  * per round and thread count: {@code raw/primitives-rR-tT.json}, with JMH's GC profiler on
  * (allocation per pair as a secondary metric).
  */
-final class PrimitivesBench {
-    static final String BENCHMARK = "lab\\.engine\\.bench\\.Primitives\\..*";
+public final class PrimitivesBench {
+    public static final String BENCHMARK = "lab\\.engine\\.bench\\.Primitives\\..*";
 
     /** JMH iteration settings: the demo's quick one and the benchmark's default. */
-    record Profile(String name, int forks, int warmups, long warmupMs, int iterations, long iterationMs) {
-        static final Profile QUICK = new Profile("quick", 1, 2, 200, 3, 300);
-        static final Profile FULL = new Profile("full", 1, 3, 1000, 5, 1000);
+    public record Profile(String name, int forks, int warmups, long warmupMs, int iterations, long iterationMs) {
+        public static final Profile QUICK = new Profile("quick", 1, 2, 200, 3, 300);
+        public static final Profile FULL = new Profile("full", 1, 3, 1000, 5, 1000);
 
-        String describe() {
+        public String describe() {
             return String.format("%d fork(s), %d x %d ms warm-up, %d x %d ms measured", forks, warmups, warmupMs,
                     iterations, iterationMs);
         }
@@ -30,7 +31,7 @@ final class PrimitivesBench {
 
     private PrimitivesBench() {}
 
-    static void run(Path rawDir, List<Integer> threads, int rounds, Profile profile, PrintStream progress)
+    public static void run(Path rawDir, List<Integer> threads, int rounds, Profile profile, PrintStream progress)
             throws RunnerException {
         Rounds.interleave(threads, rounds, (r, t) -> {
             progress.printf("lab: primitives round %d/%d, %d thread(s) (%s)%n", r, rounds, t, profile.describe());
@@ -39,15 +40,5 @@ final class PrimitivesBench {
                     profile.iterations(), profile.iterationMs()).threads(t);
             new Runner(JmhOptions.toJson(o, out).build()).run(); // -prof gc: B/op, the hot path should allocate nothing
         });
-    }
-
-    /** 1..cores, or the list given with --threads. */
-    static List<Integer> defaultThreads() {
-        int n = Runtime.getRuntime().availableProcessors();
-        List<Integer> t = new ArrayList<>();
-        for (int i = 1; i <= n; i++) {
-            t.add(i);
-        }
-        return t;
     }
 }

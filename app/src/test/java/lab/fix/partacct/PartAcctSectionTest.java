@@ -1,5 +1,8 @@
-package lab.notebook;
+package lab.fix.partacct;
 
+import lab.notebook.Fmt;
+import lab.notebook.Notebook;
+import lab.fix.Fixes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -188,7 +191,7 @@ class PartAcctSectionTest {
     }
 
     private String notebook() throws IOException {
-        Notebook.write(run);
+        Fixes.notebook(run);
         return Files.readString(run.resolve("NOTEBOOK.md"));
     }
 
@@ -274,7 +277,7 @@ class PartAcctSectionTest {
 
     @Test
     void theKernelTableHasOnOffRatiosCostsPartitionAndGaps() throws IOException {
-        Notebook.Written w = Notebook.write(run);
+        Notebook.Written w = Fixes.notebook(run);
         String md = Files.readString(run.resolve("NOTEBOOK.md"));
         assertTrue(md.contains("Span read: 128M from 1M on a disk target, the whole partition 1 (the same sectors) on a part target.\n\n"
                 + "| device | target |"), md);
@@ -350,11 +353,11 @@ class PartAcctSectionTest {
 
     @Test
     void regeneratesByteIdentically() throws IOException {
-        Notebook.write(run);
+        Fixes.notebook(run);
         byte[] md = Files.readAllBytes(run.resolve("NOTEBOOK.md"));
         byte[] summary = Files.readAllBytes(run.resolve("summary.json"));
         byte[] chart = Files.readAllBytes(run.resolve("charts/part-acct-crossover.svg"));
-        Notebook.write(run);
+        Fixes.notebook(run);
         assertArrayEquals(md, Files.readAllBytes(run.resolve("NOTEBOOK.md")));
         assertArrayEquals(summary, Files.readAllBytes(run.resolve("summary.json")));
         assertArrayEquals(chart, Files.readAllBytes(run.resolve("charts/part-acct-crossover.svg")));

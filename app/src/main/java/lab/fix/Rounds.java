@@ -1,4 +1,4 @@
-package lab.cli;
+package lab.fix;
 
 import java.util.List;
 
@@ -7,20 +7,30 @@ import java.util.List;
  * round 2 descending (N, .., 1), and so on alternating, so that drift over a run (heat, clock
  * frequency, the JIT's state in the parent) falls on every thread count alike.
  */
-final class Rounds {
+public final class Rounds {
     private Rounds() {}
 
     /** What one round does at one thread count. */
-    interface Body<E extends Exception> {
+    public interface Body<E extends Exception> {
         void run(int round, int threads) throws E;
     }
 
     /** Calls {@code body} for rounds 1..{@code rounds}, each over {@code threads} in that round's order. */
-    static <E extends Exception> void interleave(List<Integer> threads, int rounds, Body<E> body) throws E {
+    public static <E extends Exception> void interleave(List<Integer> threads, int rounds, Body<E> body) throws E {
         for (int r = 1; r <= rounds; r++) {
             for (int t : r % 2 == 0 ? threads.reversed() : threads) {
                 body.run(r, t);
             }
         }
+    }
+
+    /** The default sweep: 1..cores. */
+    public static List<Integer> defaultThreads() {
+        int n = Runtime.getRuntime().availableProcessors();
+        List<Integer> t = new java.util.ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            t.add(i);
+        }
+        return t;
     }
 }

@@ -1,5 +1,6 @@
 package lab.notebook;
 
+import lab.fix.Fixes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,10 +46,10 @@ class NotebookTest {
     void regeneratesByteIdenticallyWhereverTheFolderIs() throws IOException {
         Path a = copy("a");
         Path b = copy("b-elsewhere");
-        Notebook.Written wa = Notebook.write(a);
-        Notebook.write(b);
+        Notebook.Written wa = Fixes.notebook(a);
+        Fixes.notebook(b);
         byte[] first = Files.readAllBytes(a.resolve("NOTEBOOK.md"));
-        Notebook.write(a);
+        Fixes.notebook(a);
         assertArrayEquals(first, Files.readAllBytes(a.resolve("NOTEBOOK.md")));
         for (String f : new String[] {"NOTEBOOK.md", "summary.json", "charts/primitives-sweep.svg",
                 "charts/primitives-scaling.svg", "charts/primitives-kernel-per-io.svg"}) {
@@ -61,7 +62,7 @@ class NotebookTest {
     @Test
     void summaryHasTheHeadlineSchemaAndNeverANumberForAnUnmodelledFix() throws IOException {
         Path a = copy("a");
-        Notebook.write(a);
+        Fixes.notebook(a);
         JsonNode s = JSON.readTree(a.resolve("summary.json").toFile());
         assertEquals("pair-primitives-20261130-045730", s.path("run").path("run_id").asText());
         JsonNode h = s.path("fixes").path("primitives").path("headline");
@@ -86,7 +87,7 @@ class NotebookTest {
     @Test
     void notebookHasTheLkpTablesChartsWithCommandsAndTheSeedList() throws IOException {
         Path a = copy("a");
-        Notebook.write(a);
+        Fixes.notebook(a);
         String md = Files.readString(a.resolve("NOTEBOOK.md"));
         assertTrue(md.contains("%stddev     %change         %stddev"), "LKP layout");
         assertTrue(md.contains("**not yet modelled**"));
@@ -110,7 +111,7 @@ class NotebookTest {
         Path broken = a.resolve("raw/primitives/kernel/randread-j2.fio.json");
         Files.writeString(broken, Files.readString(broken).substring(0, 200));
         Files.writeString(a.resolve("raw/primitives/kernel/randread-j1.bridge.perf.csv"), "");
-        Notebook.Written w = Notebook.write(a);
+        Notebook.Written w = Fixes.notebook(a);
         assertEquals(2, w.gaps().size(), w.gaps().toString());
         String md = Files.readString(a.resolve("NOTEBOOK.md"));
         assertTrue(md.contains("`raw/primitives/kernel/randread-j2.fio.json`: not fio-style JSON"), md);
@@ -127,7 +128,7 @@ class NotebookTest {
     void aForeignJmhFileIsAGapAndTheKernelSideIsStillWritten() throws IOException {
         Path a = copy("a");
         Files.writeString(a.resolve("raw/primitives/primitives-r1-t2.json"), "{\"not\": \"jmh\"}");
-        Notebook.Written w = Notebook.write(a);
+        Notebook.Written w = Fixes.notebook(a);
         assertEquals(1, w.gaps().size(), w.gaps().toString());
         assertTrue(w.gaps().get(0).contains("primitives-r1-t2.json"), w.gaps().toString());
         String md = Files.readString(a.resolve("NOTEBOOK.md"));
@@ -139,14 +140,14 @@ class NotebookTest {
     void compareLinesUpTwoRuns() throws IOException {
         Path a = copy("a");
         Path b = copy("b");
-        Notebook.write(a);
-        Notebook.write(b);
+        Fixes.notebook(a);
+        Fixes.notebook(b);
         Path c = tmp.resolve("compare-x");
         Files.createDirectories(c.resolve("raw/compare"));
         Files.copy(a.resolve("summary.json"), c.resolve("raw/compare/01-a.summary.json"));
         Files.copy(b.resolve("summary.json"), c.resolve("raw/compare/02-b.summary.json"));
         Files.writeString(c.resolve("manifest.json"), "{\"run_id\": \"compare-x\", \"command\": \"./lab compare a b\"}");
-        Notebook.write(c);
+        Fixes.notebook(c);
         String md = Files.readString(c.resolve("NOTEBOOK.md"));
         assertTrue(md.contains("| `a` |") && md.contains("| `b` |"), md);
         assertTrue(md.contains("`a` JVM | `a` kernel | `b` JVM | `b` kernel |"), md);

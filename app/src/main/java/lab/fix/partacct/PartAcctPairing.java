@@ -1,5 +1,9 @@
-package lab.cli;
+package lab.fix.partacct;
 
+import lab.fix.JmhFlamegraph;
+import lab.fix.JmhOptions;
+import lab.fix.Pairing;
+import lab.fix.Rounds;
 import java.nio.file.Path;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;

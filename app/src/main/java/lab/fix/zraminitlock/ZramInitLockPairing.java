@@ -1,5 +1,9 @@
-package lab.cli;
+package lab.fix.zraminitlock;
 
+import lab.fix.JmhFlamegraph;
+import lab.fix.JmhOptions;
+import lab.fix.Pairing;
+import lab.fix.Rounds;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,12 @@
-package lab.notebook;
+package lab.fix.zraminitlock;
 
+import lab.notebook.Fix;
+import lab.notebook.Fmt;
+import lab.notebook.KernelRuns;
+import lab.notebook.Notebook;
+import lab.notebook.RunDir;
+import lab.notebook.Section;
+import lab.notebook.SectionOutput;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +52,7 @@ final class ZramInitLockSection implements Section {
         JmhSweep lzo = JmhSweep.read(dir, "zram", run::gap);
         JmhSweep lz4 = JmhSweep.read(dir, "zram-lz4", run::gap);
         KernelRuns kernel = KernelRuns.read(run, dir.resolve("kernel"));
-        Fix fix = Fixes.byId(ID).orElseThrow();
+        Fix fix = ZramInitLock.FIX;
         String id = run.id();
         String data = run.manifest().path("command").asText("./lab pair " + ID);
         String regen = "./lab notebook results/" + id;
@@ -140,7 +147,7 @@ final class ZramInitLockSection implements Section {
     }
 
     private static String seedTable() {
-        return "The seed (" + Fixes.byId(ID).orElseThrow().seedFile() + "): fio on 1 GiB zram, 4 CPUs, `perf stat -r 10`, "
+        return "The seed (" + ZramInitLock.FIX.seedFile() + "): fio on 1 GiB zram, 4 CPUs, `perf stat -r 10`, "
                 + "SRCU against rwsem (`init_lock` `down_read` per I/O):\n\n| rw | SRCU vs rwsem |\n|---|---:|\n"
                 + "| randread | -0.63% |\n| randwrite | +1.24% |\n| randrw | +2.3% |\n\n"
                 + "The thread called it \"marginal\": the lock was ~0.5% of cycles in perf record, and the data pattern "

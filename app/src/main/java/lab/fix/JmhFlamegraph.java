@@ -1,4 +1,4 @@
-package lab.cli;
+package lab.fix;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,11 +16,11 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
  * output=flamegraph, event=cpu, 1 ms) with the linux-x64 library that the
  * {@code tools.profiler:async-profiler} artifact carries, copied to {@code out} as HTML.
  */
-final class JmhFlamegraph {
+public final class JmhFlamegraph {
     private JmhFlamegraph() {}
 
     /** Runs {@code options} (one variant, one fork) under the profiler and keeps its flamegraph as {@code out}. */
-    static void record(ChainedOptionsBuilder options, Path out) throws Exception {
+    public static void record(ChainedOptionsBuilder options, Path out) throws Exception {
         Path tmp = Files.createTempDirectory("lab-flame");
         try {
             new Runner(options.addProfiler(AsyncProfiler.class,

@@ -1,0 +1,18 @@
+package lab.fix.partacct;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class PartAcctPairingTest {
+
+    @Test
+    void jmhIncludesMatchOneBenchmarkEach() {
+        java.util.function.BiPredicate<String, String> runs = (regex, name) -> java.util.regex.Pattern.compile(regex).matcher(name).find();
+        assertTrue(runs.test(PartAcctPairing.IO, "lab.engine.bench.PartAcct.io"));
+        assertFalse(runs.test(PartAcctPairing.IO, "lab.engine.bench.PartInFlightSum.sum"));
+        assertTrue(runs.test(PartAcctPairing.SUM, "lab.engine.bench.PartInFlightSum.sum"));
+        assertFalse(runs.test(PartAcctPairing.SUM, "lab.engine.bench.PartAcct.io"));
+    }
+}
