@@ -10,9 +10,9 @@ class PartAcctPairingTest {
     @Test
     void jmhIncludesMatchOneBenchmarkEach() {
         java.util.function.BiPredicate<String, String> runs = (regex, name) -> java.util.regex.Pattern.compile(regex).matcher(name).find();
-        assertTrue(runs.test(PartAcctPairing.IO, "lab.engine.bench.PartAcct.io"));
-        assertFalse(runs.test(PartAcctPairing.IO, "lab.engine.bench.PartInFlightSum.sum"));
-        assertTrue(runs.test(PartAcctPairing.SUM, "lab.engine.bench.PartInFlightSum.sum"));
-        assertFalse(runs.test(PartAcctPairing.SUM, "lab.engine.bench.PartAcct.io"));
+        assertTrue(runs.test(PartAcctRaw.IO, "lab.engine.bench.PartAcct.io"));
+        assertFalse(runs.test(PartAcctRaw.IO, "lab.engine.bench.PartInFlightSum.sum"));
+        assertTrue(runs.test(PartAcctRaw.SUM, "lab.engine.bench.PartInFlightSum.sum"));
+        assertFalse(runs.test(PartAcctRaw.SUM, "lab.engine.bench.PartAcct.io"));
     }
 }

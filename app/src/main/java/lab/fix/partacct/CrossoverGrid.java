@@ -1,0 +1,155 @@
+package lab.fix.partacct;
+
+import static lab.fix.partacct.PartAcct.*;
+import static lab.fix.partacct.VariantTable.gridKey;
+import static lab.fix.partacct.VariantTable.roundRatio;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.analysis.JmhSweep;
+import lab.analysis.Stats;
+import lab.analysis.chart.LineChart;
+import lab.notebook.Fmt;
+import lab.notebook.Parts;
+
+/**
+ * Jens Axboe's concern measured ({@code part-acct-grid-rR-tT.json}): all four over the first two
+ * ({@code percpu-ref+percpu-inflight} / {@code percpu-ref} throughput) at the grid's highest thread
+ * count, per HZ and slots, bios to the partition; where the sum stops the per-cpu counters winning.
+ */
+record CrossoverGrid(JmhSweep s, int t, List<String> hzs, List<String> slots) {
+    static CrossoverGrid of(JmhSweep s) {
+        Comparator<String> numeric = Comparator.comparingInt(Integer::parseInt);
+        return new CrossoverGrid(s, s.threadCounts().last(), s.values("hz").stream().sorted(numeric).toList(),
+                s.values("slots").stream().sorted(numeric).toList());
+    }
+
+    Stats.Spread ratio(String hz, String slots) {
+        return roundRatio(s, gridKey(TWO, hz, slots), gridKey(FOUR, hz, slots), t);
+    }
+
+    /** The smallest slot count whose median ratio is at or below 1, and what the sentence says about it. */
+    String stops(String hz) {
+        String prev = null;
+        for (int i = 0; i < slots.size(); i++) {
+            Stats.Spread r = ratio(hz, slots.get(i));
+            if (r == null) {
+                continue;
+            }
+            if (r.median() <= 1.0) {
+                String s = i == 0 || prev == null
+                        ? "never beats it: " + Fmt.ratio(r.median()) + " already at " + slots.get(i) + " slots"
+                        : "stops beating it at " + slots.get(i) + " slots (" + Fmt.ratio(r.median()) + "; it beat it at " + prev + ")";
+                if (r.max() > 1.0 && r.n() > 1) {
+                    s += "; within noise: the rounds' range reaches " + Fmt.ratio(r.max());
+                }
+                for (String later : slots.subList(i + 1, slots.size())) {
+                    Stats.Spread l = ratio(hz, later);
+                    if (l != null && l.median() > 1.0) {
+                        s += "; yet it beats it at " + later + " slots (" + Fmt.ratio(l.median())
+                                + "): the ratio does not fall with the slots, so this is no crossing, read it as noise";
+                        break;
+                    }
+                }
+                return s;
+            }
+            prev = slots.get(i) + " slots, " + Fmt.ratio(r.median());
+        }
+        Stats.Spread last = ratio(hz, slots.getLast());
+        return "none up to " + slots.getLast() + " slots: all four beat the first two at every slot count measured"
+                + (last == null ? "" : " (" + Fmt.ratio(last.median()) + " at " + slots.getLast() + ")");
+    }
+
+    Integer stopsAt(String hz) {
+        for (String sl : slots) {
+            Stats.Spread r = ratio(hz, sl);
+            if (r != null && r.median() <= 1.0) {
+                return Integer.parseInt(sl);
+            }
+        }
+        return null;
+    }
+
+    String text() {
+        StringBuilder b = new StringBuilder("All four patches over the first two (`" + FOUR + "` / `" + TWO + "` total throughput), "
+                + "bios to the partition (two sums per tick: the partition and part0), " + t + (t == 1 ? " thread" : " threads")
+                + ", median [min–max] of per-round ratios; above 1.00x the per-cpu in-flight counters still win, below it "
+                + "the sum has eaten their gain:\n\n| HZ |");
+        slots.forEach(sl -> b.append(' ').append(sl).append(" slots |"));
+        b.append("\n|---:|");
+        slots.forEach(sl -> b.append("---:|"));
+        b.append('\n');
+        for (String hz : hzs) {
+            b.append("| ").append(hz).append(" |");
+            for (String sl : slots) {
+                Stats.Spread r = ratio(hz, sl);
+                b.append(' ').append(r == null ? "n/a" : Fmt.spread(r, 2) + "x").append(" |");
+            }
+            b.append('\n');
+        }
+        b.append("\nWhere all four stop beating the first two (the smallest slot count whose median ratio is at or below 1.00x):\n\n");
+        for (String hz : hzs) {
+            b.append("- HZ ").append(hz).append(": ").append(stops(hz)).append('\n');
+        }
+        return b.append('\n').toString();
+    }
+
+    String chart() {
+        LineChart c = new LineChart("all four patches / the first two: throughput at " + t + " threads, bios to a partition",
+                "possible CPUs summed (slots)", "all four / percpu-ref throughput (x)").log2X().yFromZero(false)
+                .markY(1.0, "1.0 = the sum ate the gain");
+        for (String hz : hzs) {
+            List<LineChart.Point> pts = new ArrayList<>();
+            for (String sl : slots) {
+                Stats.Spread r = ratio(hz, sl);
+                if (r != null) {
+                    pts.add(LineChart.Point.of(Integer.parseInt(sl), r.median(), r.min(), r.max()));
+                }
+            }
+            if (!pts.isEmpty()) {
+                c.series("HZ " + hz, pts);
+            }
+        }
+        return c.toSvg();
+    }
+
+    Map<String, Object> summary() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("threads", t);
+        Map<String, Object> ratios = new LinkedHashMap<>();
+        Map<String, Object> stop = new LinkedHashMap<>();
+        for (String hz : hzs) {
+            Map<String, Object> bySlots = new LinkedHashMap<>();
+            for (String sl : slots) {
+                bySlots.put(sl, Parts.json(ratio(hz, sl)));
+            }
+            ratios.put(hz, bySlots);
+            stop.put(hz, stopsAt(hz));
+        }
+        out.put("four_over_two", ratios);
+        out.put("stops_beating_at_slots", stop);
+        return out;
+    }
+
+    /**
+     * The gain of all four over the first two at HZ 1000 and the fewest slots, per round: ns per I/O per thread
+     * saved, the I/O rate (all threads, per second) and their product, ns of CPU saved per second.
+     */
+    List<double[]> gain() {
+        String hz = hzs.contains(HZ) ? HZ : hzs.getLast();
+        List<double[]> out = new ArrayList<>();
+        Map<Integer, Double> two = s.scoresByRound(gridKey(TWO, hz, slots.getFirst()), t);
+        Map<Integer, Double> four = s.scoresByRound(gridKey(FOUR, hz, slots.getFirst()), t);
+        two.forEach((round, ns2) -> {
+            Double ns4 = four.get(round);
+            if (ns4 != null) {
+                double rate = t * 1e9 / ns4;
+                out.add(new double[] {ns2 - ns4, rate, (ns2 - ns4) * rate});
+            }
+        });
+        return out;
+    }
+}

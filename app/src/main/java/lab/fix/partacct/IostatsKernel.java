@@ -1,0 +1,258 @@
+package lab.fix.partacct;
+
+import static lab.fix.partacct.PartAcct.*;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.DoubleBinaryOperator;
+import java.util.function.ToDoubleFunction;
+import lab.analysis.Stats;
+import lab.notebook.Fmt;
+import lab.notebook.KernelRuns;
+import lab.notebook.Parts;
+import lab.notebook.RunDir;
+
+/**
+ * Today's kernel with {@code queue/iostats} 1 against 0 ({@code raw/part-acct/kernel/}, named as
+ * {@link PartAcctRaw.KernelRun}): the runs grouped by device, target, numjobs and tool, per round
+ * the iostats=1 and =0 rows; the on/off ratio and the accounting cost per I/O within a round.
+ */
+/** The kernel rows grouped by device, target, numjobs and tool; per round, iostats 1 and 0. */
+record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> groups, Map<String, String> env) {
+    /** One device, target, numjobs and tool: the iostats=1 and =0 rows of each round. */
+    record Group(String dev, String target, int jobs, String tool) {
+        static final Comparator<Group> ORDER = Comparator.comparingInt((Group g) -> DEVICES.contains(g.dev()) ? DEVICES.indexOf(g.dev()) : DEVICES.size())
+                .thenComparing(Group::dev).thenComparingInt(g -> TARGETS.indexOf(g.target())).thenComparingInt(Group::jobs)
+                .thenComparing(g -> g.tool().equals("fio") ? "" : g.tool());
+
+        String name() {
+            return dev + "/" + target + "/j" + jobs + "/" + tool;
+        }
+    }
+
+    static IostatsKernel of(KernelRuns k) {
+        Map<Group, Map<Integer, KernelRuns.Row[]>> g = new TreeMap<>(Group.ORDER);
+        for (KernelRuns.Row r : k.rows()) {
+            PartAcctRaw.KernelRun run = PartAcctRaw.KernelRun.parse(r.job());
+            if (run == null) {
+                continue;
+            }
+            Group key = new Group(run.dev(), run.target(), run.jobs(), r.tool());
+            g.computeIfAbsent(key, x -> new TreeMap<>()).computeIfAbsent(run.round(), x -> new KernelRuns.Row[2])[run.iostats()] = r;
+        }
+        return new IostatsKernel(g, k.env());
+    }
+
+    boolean isEmpty() {
+        return groups.isEmpty();
+    }
+
+    /** {@code f} of the iostats=S row of each round that has one. */
+    Stats.Spread each(Group g, int iostats, ToDoubleFunction<KernelRuns.Row> f) {
+        return Parts.spread(groups.get(g).values().stream().filter(r -> r[iostats] != null).map(r -> f.applyAsDouble(r[iostats])).toList());
+    }
+
+    /** {@code f(on, off)} of each round that has both. */
+    Stats.Spread both(Group g, DoubleBinaryOperator f, ToDoubleFunction<KernelRuns.Row> field) {
+        return Parts.spread(groups.get(g).values().stream().filter(r -> r[0] != null && r[1] != null)
+                .map(r -> f.applyAsDouble(field.applyAsDouble(r[1]), field.applyAsDouble(r[0]))).toList());
+    }
+
+    /** IOPS with iostats=1 over IOPS with iostats=0, per round. */
+    Stats.Spread ratio(Group g) {
+        return both(g, (on, off) -> on / off, KernelRuns.Row::iops);
+    }
+
+    /** task-clock ns per I/O with iostats=1 minus with iostats=0, per round: the measured accounting cost per I/O. */
+    Stats.Spread cost(Group g) {
+        return both(g, (on, off) -> on - off, KernelRuns.Row::taskClockNsPerIo);
+    }
+
+    /** Whether some iostats=0 run of {@code g} still moved the target's /sys stat: the toggle did not take there. */
+    boolean ignoresToggle(Group g) {
+        return groups.get(g).values().stream().anyMatch(x -> x[0] != null && x[0].iosFromStat());
+    }
+
+    /**
+     * The whole disk through fio at the highest numjobs with both iostats settings, on the first device of
+     * {@link #HEADLINE_ORDER} where the toggle takes; null when it takes nowhere.
+     */
+    Group headlineGroup() {
+        for (String dev : HEADLINE_ORDER) {
+            Group best = null;
+            for (Group g : groups.keySet()) {
+                if (g.dev().equals(dev) && g.target().equals("disk") && g.tool().equals("fio") && ratio(g) != null) {
+                    best = g;
+                }
+            }
+            if (best != null && !ignoresToggle(best)) {
+                return best;
+            }
+        }
+        return null;
+    }
+
+    /** Why the headline is not null_blk's whole disk, or "" when it is. */
+    String headlineNote() {
+        Group h = headlineGroup();
+        if (h != null && h.dev().equals("nullb")) {
+            return "";
+        }
+        List<String> why = new ArrayList<>();
+        if (groups.keySet().stream().noneMatch(g -> g.dev().equals("nullb") && g.target().equals("disk") && g.tool().equals("fio"))) {
+            why.add("no null_blk run: the guest did not run");
+        }
+        List<String> ignored = groups.keySet().stream().filter(g -> g.target().equals("disk") && g.tool().equals("fio")
+                && ignoresToggle(g)).map(Group::dev).distinct().toList();
+        if (!ignored.isEmpty()) {
+            why.add(String.join(", ", ignored) + " ignored the toggle: its /sys stat still counted with iostats=0");
+        }
+        return why.isEmpty() ? "" : " (" + String.join("; ", why) + ")";
+    }
+
+    String label(String dev) {
+        if (dev.equals("nullb")) {
+            String accel = env.getOrDefault("guest_environment", "tcg");
+            return "null_blk (guest VM, " + (accel.startsWith("kvm") ? "qemu KVM" : accel.startsWith("tcg") ? "emulated: qemu TCG" : "qemu")
+                    + ", kernel " + env.getOrDefault("guest_kernel", "?") + ")";
+        }
+        return dev + " (native)";
+    }
+
+    String text(RunDir run, Path dir, KernelRuns k) throws IOException {
+        StringBuilder b = new StringBuilder("### Today's kernel: `queue/iostats` 1 against 0\n\n");
+        if (isEmpty()) {
+            String step = KernelRuns.stepStatus(run, ID, "kernel");
+            return b.append("Not in this run: ").append(step != null ? step : "the kernel side runs as root (`sudo ./lab pair part-acct`)")
+                    .append(env.containsKey("guest") ? "; guest: " + env.get("guest") : "").append(".\n\n").toString();
+        }
+        b.append("Today's kernel already has every patch and the lazy `update_io_ticks`, so it cannot switch the series off; what it "
+                + "can switch is accounting itself, through `/sys/block/*/queue/iostats`. The same 4k randread, natively on zram and "
+                + "loop, and on null_blk in a guest VM; I/O to partition 1 and to the whole disk; host kernel ")
+                .append(env.getOrDefault("kernel", "?")).append(", ").append(env.getOrDefault("cores", "?")).append(" cores, ")
+                .append(env.getOrDefault("rounds", "?")).append(" round(s), `perf stat -r ").append(env.getOrDefault("perf_repeats", "1"))
+                .append("` per run. Median [min–max] over rounds; the on/off ratio and the cost are taken within a round. "
+                        + "kIOPS: thousands of I/O per second; task-clock counts the whole command.")
+                .append(env.containsKey("span") ? " Span read: " + env.get("span") + "." : "").append("\n\n")
+                .append("| device | target | jobs | tool | kIOPS iostats=1 | kIOPS iostats=0 | on / off | task-clock ns/I/O on | off | on − off |\n")
+                .append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
+        List<String> stillCounted = new ArrayList<>();
+        for (Group g : groups.keySet()) {
+            Stats.Spread r = ratio(g);
+            b.append("| ").append(label(g.dev())).append(" | ").append(g.target()).append(" | ").append(g.jobs()).append(" | ")
+                    .append(g.tool()).append(" | ").append(Fmt.spread(kiops(each(g, 1, KernelRuns.Row::iops)), 1)).append(" | ")
+                    .append(Fmt.spread(kiops(each(g, 0, KernelRuns.Row::iops)), 1)).append(" | ")
+                    .append(r == null ? "n/a" : Fmt.spread(r, 3) + "x").append(" | ")
+                    .append(Fmt.spread(each(g, 1, KernelRuns.Row::taskClockNsPerIo), 0)).append(" | ")
+                    .append(Fmt.spread(each(g, 0, KernelRuns.Row::taskClockNsPerIo), 0)).append(" | ")
+                    .append(Fmt.spread(cost(g), 0)).append(" |\n");
+            if (ignoresToggle(g)) {
+                stillCounted.add(g.name());
+            }
+        }
+        b.append("\nWith iostats=0 the kernel stops counting I/O in `/sys/block/*/stat`, so those rows' per-I/O figures divide by "
+                + "fio's own I/O count.");
+        if (!stillCounted.isEmpty()) {
+            b.append(" **The stat still moved with iostats=0** for ").append(String.join(", ", stillCounted))
+                    .append(": there the toggle did not switch accounting off (the device's own stat kept counting), so "
+                            + "those on/off ratios are run-to-run differences, not the accounting cost, and the headline does not use them.");
+        }
+        b.append("\n\n").append(partVsDisk()).append(absent());
+        if (!k.missingCounters().isEmpty()) {
+            b.append("Counters this machine could not count (absent, never counted as 0): ")
+                    .append(String.join(", ", k.missingCounters())).append(".\n\n");
+        }
+        return b.append(KernelRuns.flamegraphs(run, dir)).toString();
+    }
+
+    private static Stats.Spread kiops(Stats.Spread s) {
+        return s == null ? null : new Stats.Spread(s.median() / 1e3, s.min() / 1e3, s.max() / 1e3, s.n());
+    }
+
+    /** Partition over whole disk IOPS, per round, at iostats 1 and 0, for every device, numjobs and tool that has both. */
+    String partVsDisk() {
+        StringBuilder b = new StringBuilder();
+        for (Group disk : groups.keySet()) {
+            if (!disk.target().equals("disk")) {
+                continue;
+            }
+            Group part = new Group(disk.dev(), "part", disk.jobs(), disk.tool());
+            if (!groups.containsKey(part)) {
+                continue;
+            }
+            if (b.isEmpty()) {
+                b.append("Partition against whole disk (kIOPS to partition 1 over kIOPS to the whole disk, within a round; a "
+                        + "partition bio is accounted twice, to the partition and to part0):\n\n"
+                        + "| device | jobs | tool | part / disk, iostats=1 | part / disk, iostats=0 |\n|---|---:|---|---:|---:|\n");
+            }
+            b.append("| ").append(label(disk.dev())).append(" | ").append(disk.jobs()).append(" | ").append(disk.tool());
+            for (int s : new int[] {1, 0}) {
+                List<Double> r = new ArrayList<>();
+                groups.get(part).forEach((round, rows) -> {
+                    KernelRuns.Row[] d = groups.get(disk).get(round);
+                    if (rows[s] != null && d != null && d[s] != null) {
+                        r.add(rows[s].iops() / d[s].iops());
+                    }
+                });
+                b.append(" | ").append(r.isEmpty() ? "n/a" : Fmt.spread(Stats.spread(r), 3) + "x");
+            }
+            b.append(" |\n");
+        }
+        return b.isEmpty() ? "No device has both partition and whole-disk rows in this run.\n\n" : b.append('\n').toString();
+    }
+
+    /** The device and target combinations the scenario runs that this run lacks, with the reason where env.txt gives one. */
+    String absent() {
+        List<String> gone = new ArrayList<>();
+        for (String dev : DEVICES) {
+            for (String target : TARGETS) {
+                if (groups.keySet().stream().noneMatch(g -> g.dev().equals(dev) && g.target().equals(target))) {
+                    gone.add(dev + " " + target + absentBecause(dev, target));
+                }
+            }
+        }
+        return gone.isEmpty() ? "" : "Not in this run: " + String.join("; ", gone)
+                + " (see `raw/part-acct/kernel/scenario.log`).\n\n";
+    }
+
+    private String absentBecause(String dev, String target) {
+        String guest = env.getOrDefault("guest", "");
+        if (dev.equals("nullb") && !guest.isEmpty() && !guest.startsWith("ran")) {
+            return " (guest " + guest + ")";
+        }
+        if (dev.equals("nullb") && target.equals("part") && env.containsKey("guest_part")) {
+            return " (partition: " + env.get("guest_part") + ")";
+        }
+        if (dev.equals("zram") && target.equals("part")) {
+            return " (zram takes no partition table: the scenario reads its whole disk only)";
+        }
+        return "";
+    }
+
+    Map<String, Object> summary(KernelRuns k) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("kernel", env.get("kernel"));
+        out.put("cores", env.get("cores"));
+        out.put("guest", env.containsKey("guest_kernel") ? env.get("guest_kernel") : env.get("guest"));
+        out.put("counters_absent", k.missingCounters());
+        Map<String, Object> gs = new LinkedHashMap<>();
+        for (Group g : groups.keySet()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("iops_iostats1", Parts.json(each(g, 1, KernelRuns.Row::iops)));
+            m.put("iops_iostats0", Parts.json(each(g, 0, KernelRuns.Row::iops)));
+            m.put("on_over_off", Parts.json(ratio(g)));
+            m.put("task_clock_ns_per_io_iostats1", Parts.json(each(g, 1, KernelRuns.Row::taskClockNsPerIo)));
+            m.put("task_clock_ns_per_io_iostats0", Parts.json(each(g, 0, KernelRuns.Row::taskClockNsPerIo)));
+            m.put("accounting_ns_per_io", Parts.json(cost(g)));
+            gs.put(g.name(), m);
+        }
+        out.put("groups", gs);
+        return out;
+    }
+}

@@ -1,0 +1,59 @@
+package lab.fix.partacct;
+
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The raw files of a part-acct run, under {@code raw/part-acct/}: the one contract the pairing
+ * that writes them and the section that reads them share.
+ *
+ * <ul>
+ *   <li>{@code part-acct-rR-tT.json}: JMH, every variant x target at the table's HZ and slots;</li>
+ *   <li>{@code part-acct-grid-rR-tT.json}: JMH, percpu-ref and all four x HZ x slots, bios to the partition;</li>
+ *   <li>{@code part-acct-sum-rR.json}: JMH, ns per {@code part_in_flight()} sum by slots, one thread;</li>
+ *   <li>{@code kernel/DEV-TARGET-iostatsS-jN-rK.TOOL.json} (and {@code .perf.csv}, {@code .before/.after.stat}):
+ *       the kernel scenario's runs, DEV zram|loop|nullb, TARGET disk|part, S the queue/iostats value.</li>
+ * </ul>
+ */
+final class PartAcctRaw {
+    private PartAcctRaw() {}
+
+    /** The JMH benchmarks, as include regexes. */
+    static final String IO = "lab\\.engine\\.bench\\.PartAcct\\.io";
+    static final String SUM = "lab\\.engine\\.bench\\.PartInFlightSum\\.sum";
+
+    /** File-name prefixes of the three JMH sweeps ({@code PREFIX-rR-tT.json}, the sum's {@code PREFIX-rR.json}). */
+    static final String TABLE = "part-acct";
+    static final String GRID = "part-acct-grid";
+    static final String SUM_FILES = "part-acct-sum";
+
+    /** A kernel run's name: {@code DEV-TARGET-iostatsS-jN-rK}. */
+    private static final Pattern KERNEL_RUN = Pattern.compile("([a-z0-9_]+)-(disk|part)-iostats([01])-j(\\d+)-r(\\d+)");
+
+    static Path table(Path raw, int round, int threads) {
+        return raw.resolve(TABLE + "-r" + round + "-t" + threads + ".json");
+    }
+
+    static Path grid(Path raw, int round, int threads) {
+        return raw.resolve(GRID + "-r" + round + "-t" + threads + ".json");
+    }
+
+    static Path sum(Path raw, int round) {
+        return raw.resolve(SUM_FILES + "-r" + round + ".json");
+    }
+
+    /** One kernel run, parsed from its name. */
+    record KernelRun(String dev, String target, int iostats, int jobs, int round) {
+        /** The run named {@code job}, or null when the name is not one of the scenario's. */
+        static KernelRun parse(String job) {
+            Matcher m = KERNEL_RUN.matcher(job);
+            return m.matches() ? new KernelRun(m.group(1), m.group(2), Integer.parseInt(m.group(3)),
+                    Integer.parseInt(m.group(4)), Integer.parseInt(m.group(5))) : null;
+        }
+
+        String name() {
+            return dev + "-" + target + "-iostats" + iostats + "-j" + jobs + "-r" + round;
+        }
+    }
+}

@@ -1,0 +1,206 @@
+package lab.fix.partacct;
+
+import static lab.fix.partacct.PartAcct.*;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.analysis.JmhSweep;
+import lab.analysis.Stats;
+import lab.analysis.chart.LineChart;
+import lab.analysis.compare.Comparison;
+import lab.analysis.compare.Sample;
+import lab.notebook.Fmt;
+import lab.notebook.Parts;
+import lab.notebook.RunDir;
+
+/**
+ * The JVM model's variant table ({@code part-acct-rR-tT.json}): each variant's throughput and its
+ * ratio to {@code atomic}, per target and thread count, at the table's HZ and slots; how the gain
+ * grows with threads; the LKP blocks; allocation per I/O; the sweep chart and the summary.
+ */
+final class VariantTable {
+    /** Below this many B/op JMH's own bookkeeping is all there is (one object is 16 B at least). */
+    static final double ALLOCATES = 1.0;
+
+    private VariantTable() {}
+
+    static Map<String, String> key(String variant, String target) {
+        return Map.of("variant", variant, "target", target, "hz", HZ, "slots", SLOTS);
+    }
+
+    static Map<String, String> gridKey(String variant, String hz, String slots) {
+        return Map.of("variant", variant, "target", "part", "hz", hz, "slots", slots);
+    }
+
+    /** Candidate throughput over base throughput, per round: score(base) / score(candidate). */
+    static Stats.Spread roundRatio(JmhSweep s, Map<String, String> base, Map<String, String> cand, int t) {
+        return Parts.spread(s.perRound(base, cand, t, (b, c) -> b / c));
+    }
+
+    /** Total throughput in M I/O/s per round: t * 1e3 / (ns per I/O per thread). */
+    static Stats.Spread throughput(JmhSweep s, Map<String, String> k, int t) {
+        return Parts.spread(s.scoresByRound(k, t).values().stream().map(ns -> t * 1e3 / ns).toList());
+    }
+
+    static String table(JmhSweep s, String cores) {
+        StringBuilder b = new StringBuilder("### JVM model: each variant's throughput and its ratio to `atomic` (HZ " + HZ + ", "
+                + SLOTS + " slots)\n\n"
+                + "Threads " + s.threadCounts().first() + ".." + s.threadCounts().last() + " on " + cores + " cores. "
+                + "Total I/O per second of all threads, and that over `atomic`'s at the same thread count: median [min–max] of "
+                + "per-round figures (one round: the figure alone). `*`: the 95% confidence intervals of the two ns-per-I/O means do "
+                + "not overlap. B/op: JMH's GC profiler.\n\n"
+                + "| target | threads | variant | M I/O/s | / atomic | ns per I/O per thread | B/op |\n|---|---:|---|---:|---:|---:|---:|\n");
+        for (String target : TARGETS) {
+            for (int t : s.threadCounts()) {
+                for (String v : VARIANTS) {
+                    List<Double> ns = s.samples(key(v, target), t);
+                    if (ns.isEmpty()) {
+                        continue;
+                    }
+                    List<Double> base = s.samples(key(BASE, target), t);
+                    String ratio = "—";
+                    if (!v.equals(BASE)) {
+                        Stats.Spread r = roundRatio(s, key(BASE, target), key(v, target), t);
+                        boolean sig = !base.isEmpty() && new Comparison("ns", new Sample(base), new Sample(ns), false).significance()
+                                == Comparison.Significance.SIGNIFICANT;
+                        ratio = r == null ? "n/a" : Fmt.spread(r, 2) + "x" + (sig ? "*" : "");
+                    }
+                    double bytes = s.bytesPerOp(key(v, target), t);
+                    b.append("| ").append(target).append(" | ").append(t).append(" | `").append(v).append("` | ")
+                            .append(Fmt.spread(throughput(s, key(v, target), t), 2)).append(" | ").append(ratio).append(" | ")
+                            .append(Fmt.spread(Parts.spread(new ArrayList<>(s.scoresByRound(key(v, target), t).values())), 1)).append(" | ")
+                            .append(Double.isNaN(bytes) ? "n/a" : Fmt.f(bytes, 3)).append(" |\n");
+                }
+            }
+        }
+        return b.append('\n').toString();
+    }
+
+    /** Whether each per-cpu variant's gain over atomic grows from the fewest threads to the most. */
+    static String growth(JmhSweep s) {
+        if (s.threadCounts().size() < 2) {
+            return "One thread count only: whether the gain grows with threads is not measured in this run.\n\n";
+        }
+        int lo = s.threadCounts().first();
+        int hi = s.threadCounts().last();
+        StringBuilder b = new StringBuilder("The per-cpu variants' gain over `atomic` from " + lo + " to " + hi + " threads "
+                + "(medians of per-round ratios):\n\n");
+        for (String target : TARGETS) {
+            for (String v : List.of(TWO, FOUR, LAZY)) {
+                Stats.Spread a = roundRatio(s, key(BASE, target), key(v, target), lo);
+                Stats.Spread z = roundRatio(s, key(BASE, target), key(v, target), hi);
+                if (a == null || z == null) {
+                    continue;
+                }
+                String trend = Fmt.ratio(z.median()).equals(Fmt.ratio(a.median())) ? "unchanged at this precision"
+                        : z.median() > a.median() ? "grows" : "shrinks";
+                boolean overlap = z.min() <= a.max() && a.min() <= z.max();
+                b.append("- ").append(target).append(", `").append(v).append("`: ").append(Fmt.ratio(a.median())).append(" at ")
+                        .append(lo).append(lo == 1 ? " thread" : " threads").append(" -> ").append(Fmt.ratio(z.median())).append(" at ")
+                        .append(hi).append(" threads: ").append(trend)
+                        .append(overlap && s.rounds() > 1 ? " (the rounds' ranges overlap: within noise)" : "").append('\n');
+            }
+        }
+        return b.append('\n').toString();
+    }
+
+    static String sweepChart(JmhSweep s, String target) {
+        LineChart c = new LineChart("part-acct model, bios to the " + (target.equals("disk") ? "whole disk" : "partition")
+                + ": total throughput by threads (HZ " + HZ + ", " + SLOTS + " slots)", "threads", "M I/O/s (all threads)").log2X();
+        for (String v : VARIANTS) {
+            List<LineChart.Point> pts = new ArrayList<>();
+            for (int t : s.threadCounts()) {
+                Stats.Spread x = throughput(s, key(v, target), t);
+                if (x != null) {
+                    pts.add(LineChart.Point.of(t, x.median(), x.min(), x.max()));
+                }
+            }
+            if (!pts.isEmpty()) {
+                c.series(v, pts);
+            }
+        }
+        return c.toSvg();
+    }
+
+    static String lkp(JmhSweep s, int t) {
+        StringBuilder b = new StringBuilder("LKP layout: `atomic` (base) against each variant at " + t
+                + " threads, ns per I/O per thread (lower is better):\n\n");
+        boolean any = false;
+        for (String v : VARIANTS.subList(1, VARIANTS.size())) {
+            List<Comparison> rows = new ArrayList<>();
+            for (String target : TARGETS) {
+                List<Double> a = s.samples(key(BASE, target), t);
+                List<Double> c = s.samples(key(v, target), t);
+                if (!a.isEmpty() && !c.isEmpty()) {
+                    rows.add(new Comparison("ns_per_io." + target, new Sample(a), new Sample(c), false));
+                }
+            }
+            if (!rows.isEmpty()) {
+                any = true;
+                b.append(Parts.lkpBlock(BASE, v, null, rows));
+            }
+        }
+        return any ? b.append(Parts.lkpLegend()).toString() : "";
+    }
+
+    static String allocation(JmhSweep s, int t) {
+        StringBuilder list = new StringBuilder();
+        List<String> allocating = new ArrayList<>();
+        for (String v : VARIANTS) {
+            List<String> cells = new ArrayList<>();
+            for (String target : TARGETS) {
+                double bytes = s.bytesPerOp(key(v, target), t);
+                if (!Double.isNaN(bytes)) {
+                    cells.add(Fmt.f(bytes, 3));
+                    if (bytes >= ALLOCATES) {
+                        allocating.add("`" + v + "` (" + target + ", " + Fmt.f(bytes, 1) + " B/op)");
+                    }
+                }
+            }
+            if (!cells.isEmpty()) {
+                list.append(list.isEmpty() ? "" : ", ").append('`').append(v).append("` ").append(String.join(" / ", cells));
+            }
+        }
+        if (list.isEmpty()) {
+            return "Allocation per I/O: not measured in this run (no `gc.alloc.rate.norm`).\n\n";
+        }
+        return "Allocation per I/O (JMH -prof gc, " + t + " threads, B/op, disk / part): " + list + ". "
+                + (allocating.isEmpty()
+                        ? "The hot path allocates nothing: every variant stays below " + Fmt.f(ALLOCATES, 0)
+                                + " B/op, which is JMH's own bookkeeping spread over the run's I/Os."
+                        : "The hot path is not allocation-free: " + String.join(", ", allocating)
+                                + (allocating.size() == 1 ? " allocates" : " allocate")
+                                + " per I/O, so those figures include GC work the kernel does not do.") + "\n\n";
+    }
+
+    static Map<String, Object> summary(JmhSweep s) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("hz", Integer.parseInt(HZ));
+        out.put("slots", Integer.parseInt(SLOTS));
+        for (String target : TARGETS) {
+            Map<String, Object> byT = new LinkedHashMap<>();
+            for (int t : s.threadCounts()) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                for (String v : VARIANTS) {
+                    Stats.Spread tp = throughput(s, key(v, target), t);
+                    if (tp == null) {
+                        continue;
+                    }
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("ns_per_io_median", Stats.median(new ArrayList<>(s.scoresByRound(key(v, target), t).values())));
+                    m.put("m_ios_per_s", Parts.json(tp));
+                    m.put("throughput_vs_atomic", Parts.json(roundRatio(s, key(BASE, target), key(v, target), t)));
+                    double bytes = s.bytesPerOp(key(v, target), t);
+                    m.put("bytes_per_op", Double.isNaN(bytes) ? null : bytes);
+                    row.put(v, m);
+                }
+                byT.put(Integer.toString(t), row);
+            }
+            out.put(target, byT);
+        }
+        return out;
+    }
+}
