@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import lab.analysis.BridgeVsFioReport;
 import lab.analysis.MalformedResultException;
-import lab.analysis.PrimitivesReport;
+import lab.fix.primitives.PrimitivesReport;
 import lab.notebook.Notebook;
 import lab.results.Manifest;
 import lab.results.RunFolder;

@@ -108,21 +108,12 @@ final class VariantTable {
     }
 
     static String sweepChart(JmhSweep s, String target) {
-        LineChart c = new LineChart("part-acct model, bios to the " + (target.equals("disk") ? "whole disk" : "partition")
-                + ": total throughput by threads (HZ " + HZ + ", " + SLOTS + " slots)", "threads", "M I/O/s (all threads)").log2X();
-        for (String v : VARIANTS) {
-            List<LineChart.Point> pts = new ArrayList<>();
-            for (int t : s.threadCounts()) {
-                Stats.Spread x = throughput(s, key(v, target), t);
-                if (x != null) {
-                    pts.add(LineChart.Point.of(t, x.median(), x.min(), x.max()));
-                }
-            }
-            if (!pts.isEmpty()) {
-                c.series(v, pts);
-            }
-        }
-        return c.toSvg();
+        return Parts.sweepChart("part-acct model, bios to the " + (target.equals("disk") ? "whole disk" : "partition")
+                + ": total throughput by threads (HZ " + HZ + ", " + SLOTS + " slots)", "M I/O/s (all threads)", VARIANTS,
+                s.threadCounts(), (v, t) -> {
+                    Stats.Spread x = throughput(s, key(v, target), t);
+                    return x == null ? null : LineChart.Point.of(t, x.median(), x.min(), x.max());
+                });
     }
 
     static String lkp(JmhSweep s, int t) {

@@ -12,11 +12,11 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 /**
  * Runs the {@code lab.engine.bench.Primitives} JMH benchmark over a thread sweep, in rounds
  * that interleave the thread counts (1, 2, .. N then N, .., 1, alternating), one JMH JSON file
- * per round and thread count: {@code raw/primitives-rR-tT.json}, with JMH's GC profiler on
+ * per round and thread count: {@link PrimitivesRaw}, with JMH's GC profiler on
  * (allocation per pair as a secondary metric).
  */
 public final class PrimitivesBench {
-    public static final String BENCHMARK = "lab\\.engine\\.bench\\.Primitives\\..*";
+    public static final String BENCHMARK = PrimitivesRaw.BENCHMARK;
 
     /** JMH iteration settings: the demo's quick one and the benchmark's default. */
     public record Profile(String name, int forks, int warmups, long warmupMs, int iterations, long iterationMs) {
@@ -35,7 +35,7 @@ public final class PrimitivesBench {
             throws RunnerException {
         Rounds.interleave(threads, rounds, (r, t) -> {
             progress.printf("lab: primitives round %d/%d, %d thread(s) (%s)%n", r, rounds, t, profile.describe());
-            Path out = rawDir.resolve("primitives-r" + r + "-t" + t + ".json");
+            Path out = PrimitivesRaw.file(rawDir, r, t);
             ChainedOptionsBuilder o = JmhOptions.of(BENCHMARK, profile.forks(), profile.warmups(), profile.warmupMs(),
                     profile.iterations(), profile.iterationMs()).threads(t);
             new Runner(JmhOptions.toJson(o, out).build()).run(); // -prof gc: B/op, the hot path should allocate nothing

@@ -1,5 +1,7 @@
 package lab.fix.zraminitlock;
 
+import static lab.fix.zraminitlock.ZramInitLock.*;
+
 import lab.fix.JmhFlamegraph;
 import lab.fix.JmhOptions;
 import lab.fix.Pairing;
@@ -21,20 +23,18 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * an op), LZO-RLE, short iterations. Full: every pattern, LZO-RLE, and LZ4 on compressible50.
  */
 final class ZramInitLockPairing implements Pairing {
-    static final String BENCHMARK = "lab\\.engine\\.bench\\.ZramInitLock\\..*";
-    static final String[] GUARDS = {"rwsem", "srcu", "atomic-ref", "none"};
 
     @Override
-    public String fixId() { return "zram-init-lock"; }
+    public String fixId() { return ID; }
 
     @Override
-    public String kernelScenario() { return "zram-init-lock"; }
+    public String kernelScenario() { return ID; }
 
     /** The thread sweep plus the seed's 4 workers. */
     @Override
     public List<Integer> sweep(List<Integer> threads) {
         TreeSet<Integer> t = new TreeSet<>(threads);
-        t.add(4);
+        t.add(SEED_WORKERS);
         return new ArrayList<>(t);
     }
 
@@ -42,19 +42,19 @@ final class ZramInitLockPairing implements Pairing {
     public void jvm(Ctx c) throws Exception {
         Rounds.interleave(sweep(c.threads()), c.rounds(), (r, t) -> {
             c.progress().printf("lab: zram-init-lock round %d/%d, %d thread(s)%n", r, c.rounds(), t);
-            run(c, t, c.raw().resolve("zram-r" + r + "-t" + t + ".json"),
-                    c.quick() ? new String[] {"compressible50", "zero"} : new String[] {"compressible50", "zero", "random"},
+            run(c, t, ZramInitLockRaw.lzo(c.raw(), r, t),
+                    c.quick() ? new String[] {SEED_PATTERN, "zero"} : new String[] {SEED_PATTERN, "zero", "random"},
                     new String[] {"lzo-rle"});
             if (!c.quick()) {
-                run(c, t, c.raw().resolve("zram-lz4-r" + r + "-t" + t + ".json"), new String[] {"compressible50"},
+                run(c, t, ZramInitLockRaw.lz4(c.raw(), r, t), new String[] {SEED_PATTERN},
                         new String[] {"lz4"});
             }
         });
     }
 
     private static void run(Ctx c, int threads, Path out, String[] patterns, String[] compressors) throws Exception {
-        ChainedOptionsBuilder o = JmhOptions.of(BENCHMARK, c.quick()).threads(threads)
-                .param("guard", GUARDS).param("rw", "randread", "randwrite", "randrw")
+        ChainedOptionsBuilder o = JmhOptions.of(ZramInitLockRaw.BENCHMARK, c.quick()).threads(threads)
+                .param("guard", GUARDS.toArray(String[]::new)).param("rw", RWS.toArray(String[]::new))
                 .param("pattern", patterns).param("compressor", compressors);
         new Runner(JmhOptions.toJson(o, out).build()).run();
     }
@@ -64,7 +64,8 @@ final class ZramInitLockPairing implements Pairing {
     public void flamegraphs(Ctx c) throws Exception {
         int t = sweep(c.threads()).getLast();
         for (String g : GUARDS) {
-            JmhFlamegraph.record(JmhOptions.of(BENCHMARK, true).threads(t).param("guard", g).param("rw", "randrw").param("pattern", "compressible50")
+            JmhFlamegraph.record(JmhOptions.of(ZramInitLockRaw.BENCHMARK, true).threads(t).param("guard", g).param("rw", "randrw")
+                    .param("pattern", SEED_PATTERN)
                     .measurementIterations(c.quick() ? 2 : 4).measurementTime(TimeValue.milliseconds(c.quick() ? 300 : 1000)),
                     c.flamegraphs().resolve(g + ".html"));
         }

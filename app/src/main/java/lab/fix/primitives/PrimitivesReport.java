@@ -1,6 +1,9 @@
-package lab.analysis;
+package lab.fix.primitives;
 
 import java.io.IOException;
+import lab.analysis.JmhSweep;
+import lab.analysis.MalformedResultException;
+import lab.analysis.Stats;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,7 +29,7 @@ public final class PrimitivesReport {
     /** Reads every {@code primitives-rR-tT.json} in {@code rawDir}; the first broken file is the error. */
     public static PrimitivesReport read(Path rawDir) throws IOException, MalformedResultException {
         List<MalformedResultException> broken = new ArrayList<>();
-        JmhSweep sweep = JmhSweep.read(rawDir, "primitives", broken::add);
+        JmhSweep sweep = JmhSweep.read(rawDir, PrimitivesRaw.PREFIX, broken::add);
         if (!broken.isEmpty()) {
             throw broken.getFirst();
         }
@@ -35,7 +38,7 @@ public final class PrimitivesReport {
         }
         for (JmhSweep.Cell c : sweep.cells()) {
             if (c.params().get("primitive") == null) {
-                throw new MalformedResultException(rawDir.resolve("primitives-r" + c.round() + "-t" + c.threads() + ".json"),
+                throw new MalformedResultException(PrimitivesRaw.file(rawDir, c.round(), c.threads()),
                         "a result has no 'primitive' param");
             }
         }
