@@ -1,10 +1,7 @@
 package lab.cli;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
 import lab.engine.load.DeviceKind;
 import lab.engine.load.Workload;
@@ -13,6 +10,7 @@ import lab.jobspec.JobFileParser;
 import lab.jobspec.JobSpecException;
 import lab.jobspec.report.FioJob;
 import lab.jobspec.report.FioReport;
+import lab.jobspec.report.ReportOutput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -78,27 +76,6 @@ final class EngineCommand {
 
     /** The report to standard output, or atomically to {@code output} when given. */
     static void emit(FioReport report, Path output) throws IOException {
-        if (output == null) {
-            report.writeJson(System.out);
-            System.out.flush();
-        } else {
-            writeAtomically(report, output);
-            System.err.println("lab: wrote " + output);
-        }
-    }
-
-    /** Writes beside {@code target} and renames, so a reader never sees half a file. */
-    static void writeAtomically(FioReport report, Path target) throws IOException {
-        Path abs = target.toAbsolutePath();
-        Files.createDirectories(abs.getParent());
-        Path tmp = Files.createTempFile(abs.getParent(), "." + abs.getFileName(), ".partial");
-        try {
-            try (OutputStream out = Files.newOutputStream(tmp)) {
-                report.writeJson(out);
-            }
-            Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        ReportOutput.emit(report, output, System.out, System.err);
     }
 }

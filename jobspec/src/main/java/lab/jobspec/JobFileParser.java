@@ -52,8 +52,20 @@ public final class JobFileParser {
 
     /** Parses {@code file}; see the class comment for what is accepted. */
     public static JobFile parse(Path file) throws JobSpecException {
+        return parse(file, read(file));
+    }
+
+    /**
+     * Parses {@code text} as the contents of a job file named {@code source} (which need not
+     * exist: messages name it), e.g. a job file rendered in memory ({@link JobRender}).
+     */
+    public static JobFile parse(Path source, String text) throws JobSpecException {
+        return parse(source, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static JobFile parse(Path file, byte[] bytes) throws JobSpecException {
         JobFileParser p = new JobFileParser(file);
-        List<String> lines = p.lines(read(file));
+        List<String> lines = p.lines(bytes);
         for (int i = 0; i < lines.size(); i++) {
             p.line(lines.get(i), i + 1);
         }
@@ -120,7 +132,8 @@ public final class JobFileParser {
         }
     }
 
-    private static String withoutComment(String raw) {
+    /** {@code raw} up to its first {@code ;} or {@code #} (fio's {@code strip_blank_end}). */
+    static String withoutComment(String raw) {
         int cut = raw.length();
         int semicolon = raw.indexOf(';');
         int hash = raw.indexOf('#');
