@@ -3,18 +3,16 @@ package lab.cli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import lab.bridge.run.BridgeRun;
-import lab.bridge.run.BridgeSetupException;
-import lab.jobspec.JobFile;
-import lab.jobspec.JobFileParser;
-import lab.jobspec.JobSpecException;
-import lab.jobspec.report.FioJob;
-import lab.jobspec.report.FioReport;
+import lab.bridge.cli.RunCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code lab bridge run}: a job file through io_uring or psync against a real block device or file. */
+/**
+ * {@code lab bridge run}: a job file through io_uring or psync against a real block device or file.
+ * A picocli front for {@link RunCommand}, which {@code native-bridge/target/bridge.jar run} runs
+ * too; only {@code --flamegraph} (async-profiler, app's) is this front's own.
+ */
 @Command(name = "bridge", mixinStandardHelpOptions = true,
         description = "The native bridge: the same job files through io_uring/psync on real devices.",
         subcommands = BridgeCommand.Run.class)
@@ -50,39 +48,10 @@ final class BridgeCommand {
 
         @Override
         public Integer call() throws IOException {
-            FioReport report;
-            try {
-                JobFile jobs = JobFileParser.parse(file);
-                try (Flamegraph fg = Flamegraph.start(flamegraph, System.err)) {
-                    report = BridgeRun.run(jobs, filename, iOwnThisDevice, System.err);
-                }
-            } catch (JobSpecException | BridgeSetupException e) {
-                System.err.println("lab: " + e.getMessage());
-                return Lab.EXIT_BAD_INPUT;
-            }
-            EngineCommand.emit(report, output);
-            return failures(report) == 0 ? 0 : Lab.EXIT_FAILED;
+            return RunCommand.run(file, filename, output, iOwnThisDevice, System.out, System.err, () -> {
+                Flamegraph fg = Flamegraph.start(flamegraph, System.err);
+                return fg::close;
+            });
         }
-    }
-
-    /** Names every entry with failed I/Os or verify mismatches; returns how many. */
-    static int failures(FioReport report) {
-        int n = 0;
-        for (FioJob j : report.jobs()) {
-            long errs = j.lab() == null ? 0 : j.lab().errors();
-            Long bad = j.lab() == null ? null : j.lab().verifyMismatches();
-            if (j.error() != 0 || errs > 0) {
-                System.err.printf("lab: job %s: %d I/O(s) failed, the first with errno %d; its figures stop there%n",
-                        j.jobname(), errs, j.error());
-            }
-            if (bad != null && bad > 0) {
-                System.err.printf("lab: job %s: %d block(s) failed verification (see the notes above)%n",
-                        j.jobname(), bad);
-            }
-            if (j.error() != 0 || errs > 0 || (bad != null && bad > 0)) {
-                n++;
-            }
-        }
-        return n;
     }
 }

@@ -1,18 +1,26 @@
 package lab.cli;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import lab.jobspec.Job;
 import lab.jobspec.JobFile;
 import lab.jobspec.JobFileParser;
+import lab.jobspec.JobRender;
 import lab.jobspec.JobSpecException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code lab spec check JOBFILE}: parse a job file and print each job as the lab reads it. */
+/**
+ * {@code lab spec check JOBFILE}: parse a job file and print each job as the lab reads it;
+ * {@code lab spec render EXAMPLE ...}: a job file derived from a fix's example ({@link JobRender},
+ * as {@code bridge.jar spec render}).
+ */
 @Command(name = "spec", mixinStandardHelpOptions = true,
         description = "Job files (fio's INI subset, shared by the engine and the bridge).",
-        subcommands = SpecCommand.Check.class)
+        subcommands = {SpecCommand.Check.class, SpecCommand.Render.class})
 final class SpecCommand {
 
     @Command(name = "check", mixinStandardHelpOptions = true,
@@ -35,6 +43,40 @@ final class SpecCommand {
                 System.out.println(j);
             }
             return 0;
+        }
+    }
+
+    @Command(name = "render", mixinStandardHelpOptions = true,
+            description = {"Print a job file derived from EXAMPLE (a fix's examples/*.fio): --set overrides",
+                    "or adds a key in [global], --unset removes one (fio's default then holds); either",
+                    "removes the key from every section, so it holds for every job. --name renames the",
+                    "job section of an example with one. Comments are dropped. The kernel scenarios make",
+                    "their job files this way (bridge.jar spec render). A bad key or value prints",
+                    "FILE:LINE: key 'KEY': problem and exits 2."})
+    static final class Render implements Callable<Integer> {
+        @Parameters(paramLabel = "EXAMPLE", description = "the job file to start from")
+        Path example;
+
+        @Option(names = "--set", paramLabel = "KEY=VALUE",
+                description = "override or add KEY (a flag may be bare: --set time_based); repeatable")
+        List<String> sets = new ArrayList<>();
+
+        @Option(names = "--unset", paramLabel = "KEY", description = "remove KEY; repeatable")
+        List<String> unsets = new ArrayList<>();
+
+        @Option(names = "--name", paramLabel = "SECTION", description = "rename the example's one job section")
+        String name;
+
+        @Override
+        public Integer call() {
+            try {
+                System.out.print(JobRender.render(example, sets, unsets, name));
+                System.out.flush();
+                return 0;
+            } catch (JobSpecException e) {
+                System.err.println("lab: " + e.getMessage());
+                return Lab.EXIT_BAD_INPUT;
+            }
         }
     }
 }
