@@ -1,6 +1,8 @@
 package lab.engine.bench;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import lab.jobspec.Job;
 import lab.jobspec.SplitMix;
 import lab.engine.block.AcctMode;
 import lab.engine.block.Bio;
@@ -32,16 +34,24 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * partition costs, per accounting mode, across threads (JMH -t), tick rates
  * and numbers of possible CPUs.
  *
- * One op is the seed's fio randread at 4 KiB over null_blk: a bio from the
- * worker's per-cpu bioset, a random 4 KiB-aligned sector of the target,
- * submit_bio through the Gendisk (partition check and remap, accounting
- * start), null_blk completing it at once (irqmode=0, bio-based), accounting
- * done in bio_endio, the bio freed. Each worker is online in the disk's RCU
- * for the trial (BlockDevice.cpuOnline), as a busy CPU is: the percpu_ref's
- * per-I/O read-side sections cost no fence, and each I/O ends with a
- * quiescent-state report (one read of the grace-period counter).
+ * One op is one I/O of the fix's job file, examples/part-acct.fio (the seed's
+ * fio randread at 4 KiB over null_blk), parsed at setup (ExampleJob): its rw,
+ * rwmixread and bs (IoMix) make each bio. A bio from the worker's per-cpu
+ * bioset, a random bs-aligned sector of the target, submit_bio through the
+ * Gendisk (partition check and remap, accounting start), null_blk completing
+ * it at once (irqmode=0, bio-based), accounting done in bio_endio, the bio
+ * freed. Each worker is online in the disk's RCU for the trial
+ * (BlockDevice.cpuOnline), as a busy CPU is: the percpu_ref's per-I/O
+ * read-side sections cost no fence, and each I/O ends with a quiescent-state
+ * report (one read of the grace-period counter).
  *
- *   variant  lab.engine.block.AcctMode: atomic (before the series),
+ * What the model fixes by itself, not the job file: threads come from JMH's
+ * -t (not numjobs); the device is a 4 GiB null_blk (not size=); each worker
+ * submits one bio and null_blk completes it inline, so one I/O per worker is
+ * in flight whatever iodepth and ioengine say; direct means nothing without a
+ * page cache; JMH's iterations replace runtime.
+ *
+ *   variant  lab.engine.block.AcctMode ids: atomic (before the series),
  *            percpu-ref (patches 1-2), percpu-ref+percpu-inflight (all four),
  *            lazy-ticks (today's update_io_ticks), iostats=0 (no accounting)
  *   hz       CONFIG_HZ of the jiffies ticker: how often the per-tick work
@@ -49,8 +59,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *   slots    possible CPUs: the per-cpu copies part_in_flight() sums
  *            (max(slots, threads); the workers use the first slots, the
  *            rest stay zero, as idle CPUs' copies do)
- *   target   disk: bios to a disk with no partition table (the seed's
- *            /dev/nullb0); part: bios to partition 1, which doubles the
+ *   target   Target ids: disk, bios to a disk with no partition table (the
+ *            seed's /dev/nullb0); part, bios to partition 1, which doubles the
  *            accounting (part and part0: in-flight, stats, round_stats)
  *
  * The ticker thread runs in every variant (the tick exists with iostats=0 as
@@ -64,14 +74,44 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class PartAcct {
+    /** The fix's job file, {@code examples/part-acct.fio}: the workload of every op. */
+    static final String EXAMPLE = "part-acct";
     /** null_blk's size: 4 GiB, 512-byte logical blocks (null_blk's default bs). */
     static final long CAPACITY = 4L << 30;
+    static final int LOGICAL_BLOCK = 512;
     /** Partition 1 starts at 1 MiB, as fdisk's default alignment puts it, and runs to the end. */
     static final long PART_START = 2048;
-    static final int BS = 4096;
+
+    /** Where the bios go: the {@code target} ids. */
+    public enum Target {
+        /** The whole disk, no partition table. */
+        DISK("disk"),
+        /** Partition 1, from {@link #PART_START} to the end. */
+        PART("part");
+
+        private final String id;
+
+        Target(String id) {
+            this.id = id;
+        }
+
+        public String id() {
+            return id;
+        }
+
+        static Target of(String id) {
+            for (Target t : values()) {
+                if (t.id.equals(id)) {
+                    return t;
+                }
+            }
+            throw new IllegalArgumentException("unknown target: " + id + " (disk, part)");
+        }
+    }
 
     @State(Scope.Benchmark)
     public static class Disk {
+        /** {@link AcctMode#ids()}, in order. */
         @Param({"atomic", "percpu-ref", "percpu-ref+percpu-inflight", "lazy-ticks", "iostats=0"})
         public String variant;
 
@@ -81,6 +121,7 @@ public class PartAcct {
         @Param({"64"})
         public int slots;
 
+        /** {@link Target} ids. */
         @Param({"disk", "part"})
         public String target;
 
@@ -88,21 +129,39 @@ public class PartAcct {
         Gendisk disk;
         BlockDevice dev;
         Bioset bioset;
-        long blocks;
         CpuIds cpus;
+        /** The example's workload, as parsed at setup. */
+        IoMix mix;
+        /** Per op, from {@link #mix}: share of reads (0..100), bytes, and sectors per block. */
+        int readPercent;
+        int bs;
+        int sectorsPerIo;
+        /** bs-sized blocks in the target. */
+        long blocks;
 
         @Setup(Level.Trial)
         public void setUp(BenchmarkParams params) {
-            int threads = params.getThreads();
+            setUp(params.getThreads(), ExampleJob.load(EXAMPLE, List.of()));
+        }
+
+        /** The trial's setup for {@code threads} workers doing {@code job}'s I/O (tests pass a changed example). */
+        void setUp(int threads, Job job) {
+            mix = IoMix.of(job);
+            if (mix.bs() % LOGICAL_BLOCK != 0) {
+                throw new IllegalArgumentException(ExampleJob.where(job) + ": bs=" + mix.bs()
+                        + " is not a multiple of null_blk's " + LOGICAL_BLOCK + "-byte logical block");
+            }
+            readPercent = mix.readPercent();
+            bs = mix.bs();
+            sectorsPerIo = bs >>> Bio.SECTOR_SHIFT;
             int nrCpus = Math.max(slots, threads);
             jiffies = Jiffies.start(hz);
-            disk = new Gendisk(NullBlk.immediate("nullb0", CAPACITY, 512), AcctMode.of(variant), jiffies, nrCpus);
-            dev = switch (target) {
-                case "disk" -> disk.part0();
-                case "part" -> disk.addPartition(1, PART_START, (CAPACITY >>> Bio.SECTOR_SHIFT) - PART_START);
-                default -> throw new IllegalArgumentException("unknown target: " + target + " (disk, part)");
+            disk = new Gendisk(NullBlk.immediate("nullb0", CAPACITY, LOGICAL_BLOCK), AcctMode.of(variant), jiffies, nrCpus);
+            dev = switch (Target.of(target)) {
+                case DISK -> disk.part0();
+                case PART -> disk.addPartition(1, PART_START, (CAPACITY >>> Bio.SECTOR_SHIFT) - PART_START);
             };
-            blocks = (dev.capacitySectors() << Bio.SECTOR_SHIFT) / BS;
+            blocks = (dev.capacitySectors() << Bio.SECTOR_SHIFT) / bs;
             bioset = new Bioset(nrCpus, 0); // null_blk moves no data: bios carry no pages
             cpus = new CpuIds(nrCpus);
         }
@@ -151,10 +210,11 @@ public class PartAcct {
 
     @Benchmark
     public long io(Disk d, Worker w) {
+        long r = w.stream.nextLong();
         Bio bio = d.bioset.alloc(w.cpu, w);
-        bio.op = ReqOp.READ;
-        bio.sector = Long.remainderUnsigned(w.stream.nextLong(), d.blocks) * (BS >>> Bio.SECTOR_SHIFT);
-        bio.size = BS;
+        bio.op = IoMix.isRead(d.readPercent, r) ? ReqOp.READ : ReqOp.WRITE;
+        bio.sector = Long.remainderUnsigned(r, d.blocks) * d.sectorsPerIo;
+        bio.size = d.bs;
         d.dev.submitBio(bio);
         d.bioset.free(bio);
         return w.completed;

@@ -7,6 +7,7 @@ import lab.engine.sync.Mutex;
 import lab.engine.sync.PercpuCounter;
 import lab.engine.sync.PercpuRef;
 import lab.engine.sync.PercpuSlots;
+import lab.engine.sync.PrimitiveKind;
 import lab.engine.sync.Rcu;
 import lab.engine.sync.RefCount;
 import lab.engine.sync.Rwsem;
@@ -31,7 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * which times rcu_read_lock/unlock, srcu_read_lock/unlock, refcount
  * inc/dec, rwsem down_read/up_read, and so on, in a loop on every CPU.
  *
- * Each variant does the reader side of one primitive once per op:
+ * Each variant (lab.engine.sync.PrimitiveKind, whose ids the @Param lists;
+ * BenchParamsTest checks they agree) does the reader side of one primitive
+ * once per op:
  *   atomic-refcount  RefCount get + put: two locked xadds on one shared line
  *   percpu-ref       PercpuRef get + put in percpu mode, plus one Rcu
  *                    quiescent state (the engine reports one per I/O, and
@@ -79,6 +82,7 @@ public class Primitives {
 
     @State(Scope.Benchmark)
     public static class Shared {
+        /** {@link PrimitiveKind#ids()}, in order. */
         @Param({"atomic-refcount", "percpu-ref", "srcu", "rwsem-read", "mutex",
                 "percpu-counter", "padded-slot", "unpadded-slot"})
         public String primitive;
@@ -90,7 +94,7 @@ public class Primitives {
         @Setup(Level.Trial)
         public void setUp() {
             rcu = new Rcu(MAX_THREADS);
-            pair = pairFor(primitive, rcu);
+            pair = pairFor(PrimitiveKind.of(primitive), rcu);
         }
 
         int takeCpu() {
@@ -122,17 +126,16 @@ public class Primitives {
         return shared.pair.run(cpu.cpu);
     }
 
-    static Pair pairFor(String primitive, Rcu rcu) {
+    static Pair pairFor(PrimitiveKind primitive, Rcu rcu) {
         return switch (primitive) {
-            case "atomic-refcount" -> refCountPair();
-            case "percpu-ref" -> percpuRefPair(rcu);
-            case "srcu" -> srcuPair();
-            case "rwsem-read" -> rwsemReadPair();
-            case "mutex" -> mutexPair();
-            case "percpu-counter" -> percpuCounterPair();
-            case "padded-slot" -> paddedSlotPair();
-            case "unpadded-slot" -> unpaddedSlotPair();
-            default -> throw new IllegalArgumentException("unknown primitive: " + primitive);
+            case ATOMIC_REFCOUNT -> refCountPair();
+            case PERCPU_REF -> percpuRefPair(rcu);
+            case SRCU -> srcuPair();
+            case RWSEM_READ -> rwsemReadPair();
+            case MUTEX -> mutexPair();
+            case PERCPU_COUNTER -> percpuCounterPair();
+            case PADDED_SLOT -> paddedSlotPair();
+            case UNPADDED_SLOT -> unpaddedSlotPair();
         };
     }
 

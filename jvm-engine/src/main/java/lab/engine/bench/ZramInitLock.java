@@ -1,7 +1,10 @@
 package lab.engine.bench;
 
-import java.util.SplittableRandom;
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
+import lab.engine.load.DataPattern;
+import lab.jobspec.BufferPattern;
+import lab.jobspec.Job;
 import lab.jobspec.SplitMix;
 import lab.engine.zram.Compressor;
 import lab.engine.zram.GuardKind;
@@ -25,20 +28,31 @@ import org.openjdk.jmh.annotations.Warmup;
  * each zram I/O costs, per guard, rw mode, data pattern and compressor, across
  * threads (JMH -t).
  *
- * One op is one 4 KiB page through Zram.read or Zram.write at a random page
- * index (fio's randread / randwrite / randrw with rwmixread=50), on a device
- * filled with the pattern first, so reads decompress (or copy a same-filled
- * word, or a huge page) what the pattern wrote:
+ * One op is one I/O of the fix's job file for the rw mode,
+ * examples/zram-init-lock-<rw>.fio (fio's randread / randwrite / randrw, the
+ * seed's three runs), parsed at setup (ExampleJob): its rw and rwmixread pick
+ * read or write per op, and its bs must be zram's 4 KiB page, the model's unit
+ * of I/O (Zram.read/write of one page at a random index). The data pattern is
+ * the job's buffer keys with the pattern variant's settings appended
+ * (lab.engine.load.DataPattern), so every page has fio's meaning of them
+ * (jobspec's BufferPattern); the examples' own zero_buffers is pattern=zero.
+ * The device is filled with the pattern first, so reads decompress (or copy a
+ * same-filled word, or a huge page) what the pattern wrote:
  *   zero            fio zero_buffers: every page same-filled, no compression:
  *                   the guard is most of the op
  *   random          fio refill_buffers: incompressible, stored huge (memcpy)
  *   compressible50  fio buffer_compress_percentage=50 (512-byte chunks, half
  *                   random, half zeros): LZO/LZ4 does real work per page
- * Writes take their data from a ring of 64 pages per thread, made once: fio
+ * Writes take their data from a ring of 64 pages per thread, filled once: fio
  * refills its buffer in its own process, which is not the device's cost.
  *
- * Guards (lab.engine.zram.MetaGuard): rwsem (init_lock down_read per bio, as
- * before the fix), srcu, atomic-ref (the seed's zram_meta_get/put), none
+ * What the model fixes by itself, not the job file: threads come from JMH's
+ * -t (not numjobs); the device is sizeMiB (not size=1g); each op is one
+ * synchronous page I/O (psync, as the examples say; direct means nothing
+ * without a page cache); JMH's iterations replace running to completion.
+ *
+ * Guards (lab.engine.zram.GuardKind ids): rwsem (init_lock down_read per bio,
+ * as before the fix), srcu, atomic-ref (the seed's zram_meta_get/put), none
  * (today's kernel). The seed measured SRCU vs rwsem within -0.6%..+2.3% at 4
  * CPUs on compressible data; this benchmark asks where that stops holding.
  *
@@ -50,20 +64,26 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class ZramInitLock {
+    /** The fix's job files, {@code examples/zram-init-lock-<rw>.fio}, one per rw mode. */
+    static final String EXAMPLE_PREFIX = "zram-init-lock-";
     static final int MAX_THREADS = 64;
     static final int RING = 64;
 
     @State(Scope.Benchmark)
     public static class Device {
+        /** {@link GuardKind} ids ({@code cliName}), in order. */
         @Param({"rwsem", "srcu", "atomic-ref", "none"})
         public String guard;
 
+        /** The example each names, {@code examples/zram-init-lock-<rw>.fio}: one per embedded example. */
         @Param({"randread", "randwrite", "randrw"})
         public String rw;
 
+        /** {@link DataPattern} ids, in order. */
         @Param({"compressible50", "zero", "random"})
         public String pattern;
 
+        /** A {@link Compressor} id ({@code cliName}); lz4 by {@code -p compressor=lz4}. */
         @Param({"lzo-rle"})
         public String compressor;
 
@@ -73,25 +93,34 @@ public class ZramInitLock {
 
         Zram zram;
         long pages;
+        /** The example with the pattern's settings, as parsed at setup: the workers fill their rings from it. */
+        Job job;
+        /** From the job: share of reads per op (0..100). */
         int readPercent;
         final CpuIds cpus = new CpuIds(MAX_THREADS);
 
         @Setup(Level.Trial)
         public void setUp() {
+            setUp(ExampleJob.load(EXAMPLE_PREFIX + rw, DataPattern.of(pattern).settings()));
+        }
+
+        /** The trial's setup for {@code job}'s I/O (tests pass a changed example). */
+        void setUp(Job job) {
+            IoMix mix = IoMix.of(job);
+            if (mix.bs() != Zram.PAGE_SIZE) {
+                throw new IllegalArgumentException(ExampleJob.where(job) + ": bs=" + mix.bs()
+                        + ": the zram model does one " + Zram.PAGE_SIZE + "-byte page per I/O");
+            }
+            this.job = job;
+            readPercent = mix.readPercent();
             zram = new Zram(GuardKind.of(guard), Compressor.of(compressor), MAX_THREADS);
             zram.init((long) sizeMiB << 20);
             zram.open();
             pages = zram.disksize() / Zram.PAGE_SIZE;
-            readPercent = switch (rw) {
-                case "randread" -> 100;
-                case "randwrite" -> 0;
-                case "randrw" -> 50;
-                default -> throw new IllegalArgumentException("unknown rw: " + rw);
-            };
             byte[] page = new byte[Zram.PAGE_SIZE];
-            SplittableRandom rnd = new SplittableRandom(42);
+            BufferPattern fill = BufferPattern.forJob(job, MAX_THREADS); // a clone index no worker uses
             for (long i = 0; i < pages; i++) {
-                fill(pattern, page, rnd);
+                fill.fillInitial(MemorySegment.ofArray(page));
                 if (!zram.write(i, page, 0)) {
                     throw new IllegalStateException("fill failed at page " + i);
                 }
@@ -121,9 +150,9 @@ public class ZramInitLock {
         public void setUp(Device d) {
             cpu = d.takeCpu();
             stream = new SplitMix(0x9E3779B97F4A7C15L * (cpu + 1)); // SplitMix64: a random long with no allocation
-            SplittableRandom rnd = new SplittableRandom(1000 + cpu);
+            BufferPattern fill = BufferPattern.forJob(d.job, cpu); // clone cpu of the job, as fio seeds each
             for (byte[] p : ring) {
-                fill(d.pattern, p, rnd);
+                fill.fillInitial(MemorySegment.ofArray(p));
             }
         }
 
@@ -133,25 +162,7 @@ public class ZramInitLock {
     public boolean io(Device d, Worker w) {
         long r = w.stream.nextLong();
         long index = Long.remainderUnsigned(r, d.pages);
-        boolean read = d.readPercent == 100 || (d.readPercent != 0 && (int) ((r >>> 40) % 100) < d.readPercent);
-        return read ? d.zram.read(index, w.buf, w.cpu)
+        return IoMix.isRead(d.readPercent, r) ? d.zram.read(index, w.buf, w.cpu)
                 : d.zram.write(index, w.ring[w.next++ & (RING - 1)], w.cpu);
-    }
-
-    /** A page of the pattern, as fio fills a buffer (jobspec's BufferPattern, for byte[] pages). */
-    static void fill(String pattern, byte[] page, SplittableRandom rnd) {
-        switch (pattern) {
-            case "zero" -> java.util.Arrays.fill(page, (byte) 0);
-            case "random" -> rnd.nextBytes(page);
-            case "compressible50" -> {
-                byte[] half = new byte[256];
-                for (int chunk = 0; chunk < page.length; chunk += 512) {
-                    rnd.nextBytes(half);
-                    System.arraycopy(half, 0, page, chunk, 256);
-                    java.util.Arrays.fill(page, chunk + 256, chunk + 512, (byte) 0);
-                }
-            }
-            default -> throw new IllegalArgumentException("unknown pattern: " + pattern);
-        }
     }
 }

@@ -1,49 +1,64 @@
 package lab.engine.block;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+
 /**
  * The {@code part-acct} switch (seed 002_84cddfb167739f27.txt): how a disk accounts each I/O to
- * its partition. Read by {@link BlkAccount} only; every other class is the same in all modes.
+ * its partition. A mode is a factory: {@link Gendisk}'s constructor asks it once for the disk's
+ * strategies, one object per kernel concept, and the I/O path calls them without testing a mode
+ * (the kernel's ops-table habit, as {@code lab.engine.zram.MetaGuard} is for zram).
  *
  * <table>
- * <caption>What each mode keeps, and where</caption>
- * <tr><th>mode</th><th>partition ref</th><th>{@code in_flight[2]}</th><th>per-tick work</th></tr>
- * <tr><td>{@link #ATOMIC}</td><td>{@code atomic_t}</td><td>{@code atomic_t}, part and part0</td>
- *     <td>{@code part_round_stats}: atomic reads</td></tr>
- * <tr><td>{@link #PERCPU_REF}</td><td>{@code percpu_ref}</td><td>{@code atomic_t}</td>
+ * <caption>The strategies each mode picks</caption>
+ * <tr><th>mode</th><th>partition ref ({@link PartRef})</th><th>{@code in_flight[2]} ({@link PartInFlight})</th>
+ *     <th>per-tick work ({@link IoTicks})</th></tr>
+ * <tr><td>{@link #ATOMIC}</td><td>{@link AtomicPartRef}: {@code atomic_t}</td>
+ *     <td>{@link AtomicInFlight}: {@code atomic_t}, part and part0</td>
+ *     <td>{@link PartRoundStats}: atomic reads</td></tr>
+ * <tr><td>{@link #PERCPU_REF}</td><td>{@link PercpuPartRef}: {@code percpu_ref}</td><td>{@link AtomicInFlight}</td>
  *     <td>as {@link #ATOMIC}</td></tr>
- * <tr><td>{@link #PERCPU_INFLIGHT}</td><td>{@code percpu_ref}</td><td>per-cpu</td>
- *     <td>{@code part_round_stats}: sums every possible CPU's slot</td></tr>
- * <tr><td>{@link #LAZY_TICKS}</td><td>{@code percpu_ref}</td><td>per-cpu</td>
- *     <td>{@code update_io_ticks}: one compare-and-set on the stamp, no sum</td></tr>
- * <tr><td>{@link #OFF}</td><td colspan="3">nothing: {@code queue/iostats} = 0</td></tr>
+ * <tr><td>{@link #PERCPU_INFLIGHT}</td><td>{@link PercpuPartRef}</td><td>{@link PercpuInFlight}: per-cpu</td>
+ *     <td>{@link PartRoundStats}: sums every possible CPU's slot</td></tr>
+ * <tr><td>{@link #LAZY_TICKS}</td><td>{@link PercpuPartRef}</td><td>{@link PercpuInFlight}</td>
+ *     <td>{@link UpdateIoTicks}: one compare-and-set on the stamp, no sum</td></tr>
+ * <tr><td>{@link #OFF}</td><td colspan="3">{@link IoStatOff}: nothing per I/O, {@code queue/iostats} = 0
+ *     (the partitions keep an {@code atomic_t} table reference, which only a delete drops)</td></tr>
  * </table>
+ *
+ * <p>Every other mode's {@link IoStat} is a {@link BlkAccount} over its three strategies.
+ * {@link #id()} is the name benchmarks, scripts and committed results use.
  */
 public enum AcctMode {
     /** Before the series (v4.1): {@code hd_struct.ref} and {@code in_flight[]} are shared atomics. */
-    ATOMIC("atomic", false, false, false),
+    ATOMIC("atomic", nrCpus -> AtomicPartRef.INSTANCE, AtomicInFlight.INSTANCE, PartRoundStats::new),
     /** Patches 1-2: the partition reference becomes a {@code percpu_ref}. */
-    PERCPU_REF("percpu-ref", true, false, false),
+    PERCPU_REF("percpu-ref", PercpuPartRef::new, AtomicInFlight.INSTANCE, PartRoundStats::new),
     /** All four patches: in-flight counters per cpu too, summed by {@code part_in_flight()} once a tick. */
-    PERCPU_INFLIGHT("percpu-ref+percpu-inflight", true, true, false),
+    PERCPU_INFLIGHT("percpu-ref+percpu-inflight", PercpuPartRef::new, PercpuInFlight.INSTANCE, PartRoundStats::new),
     /**
      * Tejun's "way lazier": {@code part_round_stats} gone (v5.0), {@code io_ticks} advanced by
      * {@code update_io_ticks()} (v5.7 form) with one compare-and-set on the stamp per tick, and
      * in-flight summed only when someone reads it.
      */
-    LAZY_TICKS("lazy-ticks", true, true, true),
+    LAZY_TICKS("lazy-ticks", PercpuPartRef::new, PercpuInFlight.INSTANCE, inFlight -> UpdateIoTicks.INSTANCE),
     /** {@code queue/iostats} = 0: {@code blk_do_io_stat()} is false, nothing is accounted. */
-    OFF("iostats=0", false, false, false);
+    OFF("iostats=0", nrCpus -> AtomicPartRef.INSTANCE, AtomicInFlight.INSTANCE, null);
 
     private final String id;
-    private final boolean percpuRef;
-    private final boolean percpuInFlight;
-    private final boolean lazyTicks;
+    /** {@code hd_ref_init}'s kind, made once per disk (a per-cpu one owns the disk's RCU). */
+    private final IntFunction<PartRef> partRef;
+    private final PartInFlight inFlight;
+    /** The per-tick work over the in-flight counters; null: nothing is accounted ({@link IoStatOff}). */
+    private final Function<PartInFlight, IoTicks> ticks;
 
-    AcctMode(String id, boolean percpuRef, boolean percpuInFlight, boolean lazyTicks) {
+    AcctMode(String id, IntFunction<PartRef> partRef, PartInFlight inFlight, Function<PartInFlight, IoTicks> ticks) {
         this.id = id;
-        this.percpuRef = percpuRef;
-        this.percpuInFlight = percpuInFlight;
-        this.lazyTicks = lazyTicks;
+        this.partRef = partRef;
+        this.inFlight = inFlight;
+        this.ticks = ticks;
     }
 
     /** The name used by benchmarks, scripts and results. */
@@ -51,24 +66,29 @@ public enum AcctMode {
         return id;
     }
 
-    /** {@code blk_do_io_stat()}. */
+    /** {@code blk_do_io_stat()}: whether I/O is accounted at all (a property of the mode, never read per I/O). */
     public boolean enabled() {
-        return this != OFF;
+        return ticks != null;
     }
 
-    /** Whether the partition reference is a {@code percpu_ref} (else an {@code atomic_t}). */
-    public boolean percpuRef() {
-        return percpuRef;
+    /** The partition reference's kind for a disk of {@code nrCpus} possible CPUs: once, in {@link Gendisk}'s constructor. */
+    PartRef newPartRef(int nrCpus) {
+        return partRef.apply(nrCpus);
     }
 
-    /** Whether {@code in_flight[]} lives in the per-cpu {@code disk_stats} (else two {@code atomic_t}). */
-    public boolean percpuInFlight() {
-        return percpuInFlight;
+    /** The in-flight counting. */
+    PartInFlight inFlight() {
+        return inFlight;
     }
 
-    /** Whether ticks are kept by {@code update_io_ticks()} (else by {@code part_round_stats()}). */
-    public boolean lazyTicks() {
-        return lazyTicks;
+    /** The accounting over {@code partRef} (from {@link #newPartRef}), reading {@code jiffies}: once per disk. */
+    IoStat newIoStat(Jiffies jiffies, PartRef partRef) {
+        return ticks == null ? IoStatOff.INSTANCE : new BlkAccount(jiffies, partRef, inFlight, ticks.apply(inFlight));
+    }
+
+    /** Every mode's {@link #id()}, in declaration order: the benchmark's variants. */
+    public static List<String> ids() {
+        return Arrays.stream(values()).map(AcctMode::id).toList();
     }
 
     /** The mode named {@code id}. */
@@ -78,7 +98,6 @@ public enum AcctMode {
                 return m;
             }
         }
-        throw new IllegalArgumentException("unknown accounting mode: " + id
-                + " (atomic, percpu-ref, percpu-ref+percpu-inflight, lazy-ticks, iostats=0)");
+        throw new IllegalArgumentException("unknown accounting mode: " + id + " (" + String.join(", ", ids()) + ")");
     }
 }

@@ -175,8 +175,9 @@ public final class Bio {
 
     /** {@code bio_endio()}: the I/O is done; hands the bio back to its owner through {@link #endIo}. */
     public static void bioEndio(Bio bio) {
-        if (bio.acctPart != null) {
-            BlkAccount.ioDone(bio); // blk_account_io_done: the request's end, before its owner hears
+        Partition part = bio.acctPart;
+        if (part != null) {
+            part.disk().ioStat().ioDone(bio); // blk_account_io_done: the request's end, before its owner hears
         }
         bio.endIo.endIo(bio);
     }

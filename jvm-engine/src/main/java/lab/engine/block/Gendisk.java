@@ -14,20 +14,24 @@ import lab.engine.sync.Rcu;
  * with a volatile store, read by {@link #diskMapSector} and {@link #partition} with a volatile load
  * (the kernel uses an RCU-protected xarray), but partitions are not meant to change under load.
  *
- * <p>Accounting ({@code queue/iostats}, the {@code part-acct} fix): a disk made with an
- * {@link AcctMode} other than {@link AcctMode#OFF} accounts every bio it passes to the driver,
- * {@link BlkAccount}'s {@code blk_account_io_start} here and {@code blk_account_io_done} from
- * {@link Bio#bioEndio}, against a {@link Jiffies} clock and per-cpu stats for {@code nrCpus}
- * possible CPUs. {@link #diskstats()} reads them back.
+ * <p>Accounting ({@code queue/iostats}, the {@code part-acct} fix): the constructor asks the
+ * {@link AcctMode} once for the disk's strategies: the kind of the partitions' reference
+ * ({@link PartRef}), the in-flight counting ({@link PartInFlight}) and the accounting itself
+ * ({@link IoStat}: a {@link BlkAccount} with its per-tick work, or {@link IoStatOff} for
+ * {@link AcctMode#OFF}). Every bio passed to the driver goes through {@code blk_account_io_start}
+ * here and {@code blk_account_io_done} from {@link Bio#bioEndio}, against a {@link Jiffies} clock
+ * and per-cpu stats for {@code nrCpus} possible CPUs; no mode is tested per I/O.
+ * {@link #diskstats()} reads the stats back.
  *
  * <p>RCU ({@code percpu_ref} modes): the partitions' references share one {@link Rcu} of
- * {@code nrCpus} slots, whose grace period a kill ({@link Partition#refKill}) waits for before it
- * folds the per-cpu counts. A worker that goes online in it ({@link #cpuOnline}) enters the
- * per-I/O read-side sections for free and reports a quiescent state as each I/O's accounting ends
- * (in {@link BlkAccount}); a submitter that never does is still safe, paying a full fence per
- * section. Model note: a kernel CPU reports its quiescent state at its next context switch or
- * scheduler tick, not per I/O; the model's per-I/O report costs one read of the grace-period
- * counter, a line that is written only when a grace period starts.
+ * {@code nrCpus} slots, owned by the disk's {@link PercpuPartRef}, whose grace period a kill
+ * ({@link Partition#refKill}) waits for before it folds the per-cpu counts. A worker that goes
+ * online in it ({@link #cpuOnline}) enters the per-I/O read-side sections for free and reports a
+ * quiescent state as each I/O's accounting ends (in {@link BlkAccount}); a submitter that never
+ * does is still safe, paying a full fence per section. Model note: a kernel CPU reports its
+ * quiescent state at its next context switch or scheduler tick, not per I/O; the model's per-I/O
+ * report costs one read of the grace-period counter, a line that is written only when a grace
+ * period starts.
  *
  * <p>Model note: no request queue and no blk-mq; every driver here is bio-based, so the driver's
  * {@code submitBio} runs in the submitter's context, as brd and dm do.
@@ -42,14 +46,18 @@ public final class Gendisk {
     private final Partition part0;
     /** {@code part_tbl}, indexed by partno; entry 0 is {@link #part0}, holes are null. Copy on write. */
     private volatile Partition[] parts;
-    /** How I/O is accounted; {@link AcctMode#OFF} is {@code queue/iostats} = 0. */
+    /** How I/O is accounted: the switch the strategies below came from. */
     private final AcctMode acctMode;
     /** The tick clock accounting reads; null when accounting is off. */
     private final Jiffies jiffies;
-    /** {@code nr_cpu_ids}: per-cpu copies in each partition's stats, and slots of {@link #rcu}. */
+    /** {@code nr_cpu_ids}: per-cpu copies in each partition's stats, and slots of the references' RCU. */
     private final int nrCpus;
-    /** The RCU domain of the partitions' {@code percpu_ref}s, or null when the mode has none. */
-    private final Rcu rcu;
+    /** The partitions' reference kind ({@code atomic_t}, or {@code percpu_ref} and its RCU). */
+    private final PartRef partRef;
+    /** {@code in_flight[2]}: shared atomics or per-cpu counters. */
+    private final PartInFlight inFlight;
+    /** {@code blk_account_io_start/done}, or nothing ({@code queue/iostats} = 0). */
+    private final IoStat ioStat;
 
     /** A disk over {@code driver}, named after it, with no partition but {@code part0}, not accounting I/O. */
     public Gendisk(BlockDevice driver) {
@@ -70,7 +78,9 @@ public final class Gendisk {
         this.acctMode = mode;
         this.jiffies = jiffies;
         this.nrCpus = nrCpus;
-        this.rcu = mode.percpuRef() ? new Rcu(nrCpus) : null;
+        this.partRef = mode.newPartRef(nrCpus);
+        this.inFlight = mode.inFlight();
+        this.ioStat = mode.newIoStat(jiffies, partRef);
         this.part0 = new Partition(this, 0, 0, driver.capacitySectors());
         this.parts = new Partition[] {part0};
     }
@@ -90,35 +100,37 @@ public final class Gendisk {
         return nrCpus;
     }
 
+    /** The RCU domain of the partitions' {@code percpu_ref}s, or null when the mode has none. */
     Rcu rcu() {
-        return rcu;
+        return partRef.rcu();
+    }
+
+    /** The partitions' reference kind: {@link Partition}'s constructor takes its reference from it. */
+    PartRef partRef() {
+        return partRef;
+    }
+
+    /** The in-flight counting, as {@link Partition#stat} reads it. */
+    PartInFlight inFlight() {
+        return inFlight;
+    }
+
+    /** The accounting, which {@link Bio#bioEndio} ends. */
+    IoStat ioStat() {
+        return ioStat;
     }
 
     /**
      * The owner of slot {@code cpu} starts issuing I/O ({@link BlockDevice#cpuOnline}): online in
-     * the partitions' RCU, when the mode has one. Owner of {@code cpu} only.
+     * the partitions' RCU, when the reference kind has one. Owner of {@code cpu} only.
      */
     public void cpuOnline(int cpu) {
-        if (rcu != null) {
-            rcu.online(cpu);
-        }
+        partRef.cpuOnline(cpu);
     }
 
     /** The owner of slot {@code cpu} stops issuing I/O: offline, an extended quiescent state. */
     public void cpuOffline(int cpu) {
-        if (rcu != null) {
-            rcu.offline(cpu);
-        }
-    }
-
-    /**
-     * A quiescent state of slot {@code cpu} in the partitions' RCU, reported by the accounting
-     * between I/Os; nothing for an offline slot or without a per-cpu reference.
-     */
-    void rcuQuiescent(int cpu) {
-        if (rcu != null) {
-            rcu.quiescent(cpu);
-        }
+        partRef.cpuOffline(cpu);
     }
 
     /** {@code /proc/diskstats} for this disk: part0, then each partition, as {@link DiskStats.Sum}s. */
@@ -207,9 +219,7 @@ public final class Gendisk {
             return;
         }
         blkPartitionRemap(bio, part);
-        if (acctMode.enabled()) { // blk_do_io_stat()
-            BlkAccount.ioStart(this, bio); // its blk_account_io_done runs in Bio.bioEndio
-        }
+        ioStat.ioStart(this, bio); // blk_account_io_start, or nothing; its _done runs in Bio.bioEndio
         driver.submitBio(bio);
     }
 

@@ -3,7 +3,7 @@ package lab.engine.block;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
-import lab.engine.sync.PercpuRef;
+import lab.engine.sync.Ref;
 
 /**
  * A partition of a {@link Gendisk}, the partition side of {@code struct block_device}
@@ -13,20 +13,20 @@ import lab.engine.sync.PercpuRef;
  * disk, which checks it against the partition and remaps it ({@link Gendisk#submitBio}).
  *
  * <h2>Accounting state</h2>
- * What {@link BlkAccount} reads and writes per I/O, kept where v4.2 kept it:
+ * What the disk's accounting strategies read and write per I/O, kept where v4.2 kept it:
  * <ul>
- * <li>{@link #stats}: the per-cpu {@code dkstats}.</li>
- * <li>The hot line: {@code stamp}, {@code in_flight[2]} and the {@code atomic_t ref} sit within a
- *     few bytes of each other in {@code struct hd_struct} (after the large {@code struct device}),
- *     so on one cache line. The model keeps them on one padded line of their own, so that the
- *     atomic modes pay for the same sharing: every in-flight or reference atomic evicts the stamp
- *     every other CPU reads on each I/O.</li>
- * <li>{@link #percpuRef}: the {@code percpu_ref} of patches 1-2, where the mode has one. Model
- *     note: the kernel embeds it in {@code hd_struct}, so its {@code percpu_count_ptr} is read
- *     from the hot line too; here it is its own object, whose mode word no one writes under I/O.
- *     Its per-cpu get and put are read-side sections of the disk's RCU ({@link Gendisk}), as
- *     {@code percpu_ref_get/put} run under {@code rcu_read_lock_sched()}, so that a kill's
- *     switch to atomic mode folds the slots only after every get/put in flight has landed.</li>
+ * <li>{@link #stats}: the per-cpu {@code dkstats} (and, with {@link PercpuInFlight}, the
+ *     in-flight counters).</li>
+ * <li>The hot line: {@code stamp}, {@code in_flight[2]} ({@link AtomicInFlight}) and the
+ *     {@code atomic_t ref} ({@link AtomicPartRef}) sit within a few bytes of each other in
+ *     {@code struct hd_struct} (after the large {@code struct device}), so on one cache line. The
+ *     model keeps them on one padded line of their own, so that the atomic modes pay for the same
+ *     sharing: every in-flight or reference atomic evicts the stamp every other CPU reads on each
+ *     I/O. Words a mode does not use stay zero.</li>
+ * <li>{@link #ref}: the partition reference, made once by the disk's {@link PartRef}: a
+ *     {@link lab.engine.sync.RefCount} embedded in the hot line ({@code atomic_t}) or a
+ *     {@link lab.engine.sync.PercpuRef} in the disk's RCU ({@code percpu_ref}, patches 1-2; see
+ *     {@link PercpuPartRef} for its read-side sections and model notes).</li>
  * </ul>
  * The partition table never changes under I/O; {@link #refKill} stands for
  * {@code delete_partition()}'s drop of the reference, after which {@code hd_struct_try_get} fails
@@ -50,8 +50,8 @@ public final class Partition implements BlockDevice {
     final DiskStats stats;
     /** {@code stamp}, {@code in_flight[2]}, {@code atomic_t ref}: one line, 128 bytes of padding each side. */
     private final long[] hot = new long[48];
-    /** The partition reference when the mode makes it per-cpu, else null (the atomic one is on the hot line). */
-    private final PercpuRef percpuRef;
+    /** {@code hd_struct.ref}: {@code atomic_t} at {@code hot[REF]}, or a {@code percpu_ref}; chosen by the disk. */
+    private final Ref ref;
     /** Times the reference reached zero ({@code __delete_partition}); the table is static, so 0 or 1. */
     private final AtomicInteger released = new AtomicInteger();
 
@@ -62,8 +62,7 @@ public final class Partition implements BlockDevice {
         this.nrSects = nrSects;
         this.name = partno == 0 ? disk.name() : disk.name() + "p" + partno;
         this.stats = new DiskStats(disk.nrCpus());
-        this.percpuRef = disk.acctMode().percpuRef() ? new PercpuRef(disk.rcu(), this::release) : null;
-        LONGS.setRelease(hot, REF, 1L); // hd_ref_init: the table's reference
+        this.ref = disk.partRef().init(hot, REF, this::release); // hd_ref_init: the table's reference
     }
 
     private void release() {
@@ -87,58 +86,48 @@ public final class Partition implements BlockDevice {
         return LONGS.compareAndSet(hot, STAMP, stamp, now);
     }
 
-    // ---- the hot line: atomic in_flight[2] ----
+    // ---- the hot line: atomic in_flight[2] (AtomicInFlight) ----
 
-    /** {@code atomic_inc/dec(&part->in_flight[rw])}. */
+    /** {@code atomic_inc/dec(&part->in_flight[rw])}: a locked xadd; no ordering needed (a counter). */
     void atomicInFlightAdd(int rw, long delta) {
         LONGS.getAndAdd(hot, IN_FLIGHT + rw, delta);
     }
 
-    /** {@code atomic_read(&in_flight[0]) + atomic_read(&in_flight[1])}. */
-    long atomicInFlight() {
-        return (long) LONGS.getOpaque(hot, IN_FLIGHT) + (long) LONGS.getOpaque(hot, IN_FLIGHT + 1);
+    /** {@code atomic_read(&in_flight[rw])}. */
+    long atomicInFlight(int rw) {
+        return (long) LONGS.getOpaque(hot, IN_FLIGHT + rw);
+    }
+
+    // ---- per-cpu stats ----
+
+    /** {@code part_stat_add()}: the partition's copy and, for a partition, part0's. Owner of {@code cpu} only. */
+    void partStatAdd(int cpu, int field, long n) {
+        stats.add(cpu, field, n);
+        if (partno != 0) {
+            disk.part0().stats.add(cpu, field, n);
+        }
     }
 
     // ---- the partition reference ----
 
     /** {@code hd_struct_try_get()}: {@code atomic_inc_not_zero} or {@code percpu_ref_tryget_live}. */
     boolean refTryGet(int cpu) {
-        if (percpuRef != null) {
-            return percpuRef.tryGetLive(cpu);
-        }
-        for (long c = (long) LONGS.getOpaque(hot, REF); c != 0; c = (long) LONGS.getOpaque(hot, REF)) {
-            if (LONGS.compareAndSet(hot, REF, c, c + 1)) {
-                return true;
-            }
-        }
-        return false;
+        return ref.tryGetLive(cpu);
     }
 
     /** {@code hd_struct_get()}: the caller knows the partition is alive (part0). */
     void refGet(int cpu) {
-        if (percpuRef != null) {
-            percpuRef.get(cpu);
-        } else {
-            LONGS.getAndAdd(hot, REF, 1L);
-        }
+        ref.get(cpu);
     }
 
     /** {@code hd_struct_put()}: the put that reaches zero releases the partition. */
     void refPut(int cpu) {
-        if (percpuRef != null) {
-            percpuRef.put(cpu);
-        } else if ((long) LONGS.getAndAdd(hot, REF, -1L) == 1) {
-            release();
-        }
+        ref.put(cpu);
     }
 
-    /** {@code delete_partition()}'s end: {@code hd_struct_kill} (percpu) or {@code hd_struct_put} (atomic). */
+    /** {@code delete_partition()}'s end: {@code hd_struct_put} (atomic) or {@code hd_struct_kill} (percpu). */
     void refKill() {
-        if (percpuRef != null) {
-            percpuRef.kill();
-        } else {
-            refPut(0);
-        }
+        ref.kill();
     }
 
     /** How many times release ran: 0, or 1 once the reference has reached zero (tests). */
@@ -148,7 +137,7 @@ public final class Partition implements BlockDevice {
 
     /** Whether the reference count is exactly zero (percpu: in atomic mode and folded). */
     boolean refIsZero() {
-        return percpuRef != null ? percpuRef.isZero() : (long) LONGS.getVolatile(hot, REF) == 0;
+        return ref.isZero();
     }
 
     /** Whether the partition's reference has reached zero and it was released. */
@@ -161,15 +150,9 @@ public final class Partition implements BlockDevice {
      * {@code /proc/diskstats} shows them. Exact once no I/O is in flight.
      */
     public DiskStats.Sum stat() {
-        long inRead;
-        long inWrite;
-        if (disk.acctMode().percpuInFlight()) {
-            inRead = stats.read(DiskStats.IN_FLIGHT);
-            inWrite = stats.read(DiskStats.IN_FLIGHT + 1);
-        } else {
-            inRead = (long) LONGS.getOpaque(hot, IN_FLIGHT);
-            inWrite = (long) LONGS.getOpaque(hot, IN_FLIGHT + 1);
-        }
+        PartInFlight inFlight = disk.inFlight();
+        long inRead = inFlight.read(this, 0);
+        long inWrite = inFlight.read(this, 1);
         return new DiskStats.Sum(name, partno,
                 stats.read(DiskStats.IOS), stats.read(DiskStats.IOS + 1),
                 stats.read(DiskStats.SECTORS), stats.read(DiskStats.SECTORS + 1),

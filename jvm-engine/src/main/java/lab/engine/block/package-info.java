@@ -20,8 +20,9 @@
  *     pages (like io buffers), clones share the source's.</li>
  * <li>Accounting (the {@code part-acct} fix): {@link lab.engine.block.BlkAccount} accounts each
  *     bio to its partition as v4.2's request path did ({@code blk_account_io_start/done}),
- *     with the partition reference, in-flight counters and tick work of the chosen
- *     {@link lab.engine.block.AcctMode}, against a real tick clock,
+ *     with the partition reference, in-flight counters and tick work that the chosen
+ *     {@link lab.engine.block.AcctMode} picks once per disk (one strategy object per kernel
+ *     concept, never a flag tested per I/O), against a real tick clock,
  *     {@link lab.engine.block.Jiffies}. A disk made without a mode accounts nothing
  *     ({@code queue/iostats} = 0). No merges, discards or flushes are counted.</li>
  * </ul>

@@ -30,7 +30,7 @@ abstract class PaddedLongRhs extends PaddedLongValue {
 
 /**
  * A long on a 128-byte padded line of its own, with VarHandle access named by
- * memory mode. The shared word of {@link RefCount}, {@link Rwsem},
+ * memory mode. The shared word of {@link Rwsem},
  * {@link Mutex}, the grace-period counters, and the folded count of
  * {@link PercpuCounter}.
  */

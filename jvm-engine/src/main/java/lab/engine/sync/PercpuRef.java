@@ -201,6 +201,7 @@ public final class PercpuRef implements Ref {
     }
 
     /** percpu_ref_is_zero: true once the ref is in atomic mode, folded, and at zero. */
+    @Override
     public synchronized boolean isZero() {
         return (mode & ATOMIC) != 0 && confirmSwitch == null && count.getVolatile() == 0;
     }

@@ -25,4 +25,10 @@ public interface Ref {
 
     /** Marks the object dead and drops the initial reference. Call once. */
     void kill();
+
+    /**
+     * Whether the count is exactly zero (refcount_read() == 0, percpu_ref_is_zero): false while
+     * a per-cpu ref has not yet been folded. Off the fast path: for teardown and tests.
+     */
+    boolean isZero();
 }

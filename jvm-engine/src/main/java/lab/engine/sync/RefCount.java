@@ -1,6 +1,8 @@
 package lab.engine.sync;
 
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Objects;
 
 /*
  * One shared atomic reference count: the kernel's refcount_t / atomic_t.
@@ -17,16 +19,29 @@ import java.lang.invoke.VarHandle;
  * earlier put, so the release callback sees every holder's accesses. A get
  * needs no ordering (the caller already holds a reference, or uses tryGet).
  *
- * The count is a long on its own padded line. Dropping below zero is a bug in
- * the caller and is reported, as refcount_t warns on underflow.
+ * Where the count lives. By default on a line pair of its own: one word of a
+ * long[] with PercpuSlots.PAD_LONGS longs (128 bytes, the adjacent-line
+ * prefetcher's pair, see PaddedLong) on each side. Or embedded, as an atomic_t
+ * is a field of a larger struct and shares its line: one word of a caller's
+ * long[] (v4.2's hd_struct.ref, beside the partition's stamp and in_flight[],
+ * is the lab's case: Partition's hot line). An embedded count pays for its
+ * neighbours' traffic and they for its: that sharing is what the model counts.
+ * Either way every operation is the same VarHandle access on one array word.
+ *
+ * Dropping below zero is a bug in the caller and is reported, as refcount_t
+ * warns on underflow.
  */
 
 /**
  * A shared atomic reference count with a release callback at zero.
  */
 public final class RefCount implements Ref {
-    /** Guarded by atomic operations only. */
-    private final PaddedLong count;
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    /** The array that holds the count at {@link #at}: the count's own, or the embedding struct's. */
+    private final long[] words;
+    /** Index of the count in {@link #words}. Guarded by atomic operations only. */
+    private final int at;
     private final Runnable release;
 
     /** A count holding the initial reference. */
@@ -34,25 +49,39 @@ public final class RefCount implements Ref {
         this(1, release);
     }
 
+    /** A count of {@code initial} on a line pair of its own. */
     public RefCount(long initial, Runnable release) {
+        this(new long[2 * PercpuSlots.PAD_LONGS + 1], PercpuSlots.PAD_LONGS, initial, release);
+    }
+
+    /**
+     * A count of {@code initial} embedded at {@code words[at]}, sharing that word's line with
+     * whatever the owner of {@code words} keeps beside it. The owner must not access
+     * {@code words[at]} itself (only through this count), and must keep it where the sharing it
+     * means to model happens; this constructor publishes the initial value with a release store.
+     */
+    public RefCount(long[] words, int at, long initial, Runnable release) {
         if (initial < 0) {
             throw new IllegalArgumentException("negative count: " + initial);
         }
-        this.count = new PaddedLong(initial);
+        Objects.checkIndex(at, words.length);
+        this.words = words;
+        this.at = at;
         this.release = release;
+        LONGS.setRelease(words, at, initial); // published with the object, as PaddedLong's constructor does
     }
 
     /** refcount_inc: one locked xadd on the shared line. */
     @Override
     public void get(int cpu) {
-        count.getAndAdd(1);
+        LONGS.getAndAdd(words, at, 1L);
     }
 
     /** refcount_inc_not_zero: a CAS loop that refuses to revive a dead count. */
     @Override
     public boolean tryGet(int cpu) {
-        for (long c = count.getOpaque(); c != 0; c = count.getOpaque()) {
-            if (count.compareAndSet(c, c + 1)) {
+        for (long c = (long) LONGS.getOpaque(words, at); c != 0; c = (long) LONGS.getOpaque(words, at)) {
+            if (LONGS.compareAndSet(words, at, c, c + 1)) {
                 return true;
             }
         }
@@ -68,7 +97,7 @@ public final class RefCount implements Ref {
     /** refcount_dec_and_test: release fetch-sub; the last put runs the release callback. */
     @Override
     public void put(int cpu) {
-        long old = count.getAndAddRelease(-1); // [release] pairs with the acquire fence below, in the last put
+        long old = (long) LONGS.getAndAddRelease(words, at, -1L); // [release] pairs with the acquire fence below, in the last put
         if (old == 1) {
             VarHandle.acquireFence(); // smp_acquire__after_ctrl_dep
             release.run();
@@ -85,7 +114,13 @@ public final class RefCount implements Ref {
 
     /** The current count (atomic_read); a snapshot, stale as soon as it returns. */
     public long read() {
-        return count.getOpaque();
+        return (long) LONGS.getOpaque(words, at);
+    }
+
+    /** Whether the count has reached zero (its release has run or is running); fully ordered read. */
+    @Override
+    public boolean isZero() {
+        return (long) LONGS.getVolatile(words, at) == 0;
     }
 
     @Override

@@ -7,6 +7,7 @@
  * {@link lab.engine.sync.Rwsem} (the rw_semaphore count word),
  * {@link lab.engine.sync.Mutex} (owner word, optimistic spin, wait list) and
  * {@link lab.engine.sync.PercpuCounter} (lib/percpu_counter.c).
+ * {@link lab.engine.sync.PrimitiveKind} names them as refscale-style benchmarks do.
  *
  * <h2>"Per-CPU" means per worker</h2>
  * Each job thread owns one slot of every per-cpu structure, as a CPU owns its

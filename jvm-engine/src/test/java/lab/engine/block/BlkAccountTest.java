@@ -130,7 +130,7 @@ class BlkAccountTest {
             assertEquals(sectors[1] + sectors[2], whole.readSectors() + whole.writeSectors());
             assertEquals(p1.stat().readTicks() + p2.stat().readTicks(), whole.readTicks());
             assertEquals(0, whole.inFlight());
-            if (mode.lazyTicks()) {
+            if (mode == AcctMode.LAZY_TICKS) {
                 assertTrue(Math.abs(whole.ioTicks() - busy) <= 1, "io_ticks " + whole.ioTicks() + " vs busy " + busy);
             } else {
                 assertEquals(busy, whole.ioTicks(), "part0 was busy throughout");
@@ -215,7 +215,7 @@ class BlkAccountTest {
             assertTrue(part.readIos() + part.writeIos() >= n / 2, "p1's own bios at least");
             assertEquals(0, whole.inFlight());
             assertEquals(0, part.inFlight());
-            if (mode.lazyTicks()) {
+            if (mode == AcctMode.LAZY_TICKS) {
                 assertTrue(whole.ioTicks() <= elapsed + 1, "one CAS winner per tick: " + whole.ioTicks() + " <= " + elapsed + " + 1");
             }
         }

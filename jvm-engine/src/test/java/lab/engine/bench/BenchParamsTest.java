@@ -1,0 +1,137 @@
+package lab.engine.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import lab.engine.block.AcctMode;
+import lab.engine.load.DataPattern;
+import lab.engine.sync.PrimitiveKind;
+import lab.engine.zram.Compressor;
+import lab.engine.zram.GuardKind;
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.annotations.Param;
+
+/**
+ * One test per JMH benchmark: its {@code @Param} values, read by reflection, are the engine's ids
+ * for the things they name, so that a variant renamed or added on one side only fails here and
+ * not in a notebook. A last test fails for a {@code @Param} that no test here checks.
+ */
+class BenchParamsTest {
+
+    /** Every {@code @Param} field of the benchmarks, "Class$State.field", and what checks it. */
+    private static final Map<String, String> CHECKED = Map.ofEntries(
+            Map.entry("Primitives$Shared.primitive", "PrimitiveKind ids"),
+            Map.entry("ZramInitLock$Device.guard", "GuardKind ids"),
+            Map.entry("ZramInitLock$Device.rw", "the embedded zram-init-lock-<rw>.fio examples"),
+            Map.entry("ZramInitLock$Device.pattern", "DataPattern ids"),
+            Map.entry("ZramInitLock$Device.compressor", "Compressor ids"),
+            Map.entry("ZramInitLock$Device.sizeMiB", "a number: the model's device size"),
+            Map.entry("PartAcct$Disk.variant", "AcctMode ids"),
+            Map.entry("PartAcct$Disk.target", "PartAcct.Target ids"),
+            Map.entry("PartAcct$Disk.hz", "a number: CONFIG_HZ"),
+            Map.entry("PartAcct$Disk.slots", "a number; PartInFlightSum covers it"),
+            Map.entry("PartInFlightSum$Stats.slots", "numbers, covering PartAcct's"));
+
+    static List<String> params(Class<?> state, String field) {
+        try {
+            Param p = state.getDeclaredField(field).getAnnotation(Param.class);
+            assertNotNull(p, state.getSimpleName() + "." + field + " has no @Param");
+            return List.of(p.value());
+        } catch (NoSuchFieldException e) {
+            throw new AssertionError(state.getName() + " has no field " + field, e);
+        }
+    }
+
+    @Test
+    void primitivesVariantsArePrimitiveKinds() {
+        assertEquals(PrimitiveKind.ids(), params(Primitives.Shared.class, "primitive"));
+    }
+
+    @Test
+    void zramInitLockParamsAreTheEnginesIds() throws Exception {
+        Class<?> s = ZramInitLock.Device.class;
+        assertEquals(Arrays.stream(GuardKind.values()).map(GuardKind::cliName).toList(), params(s, "guard"));
+        assertEquals(DataPattern.ids(), params(s, "pattern"));
+        List<String> compressors = Arrays.stream(Compressor.values()).map(Compressor::cliName).toList();
+        for (String c : params(s, "compressor")) {
+            assertTrue(compressors.contains(c), "compressor " + c + " is no Compressor " + compressors);
+        }
+        List<String> examples = new ArrayList<>();
+        for (String name : embeddedExamples()) {
+            if (name.startsWith(ZramInitLock.EXAMPLE_PREFIX)) {
+                examples.add(name.substring(ZramInitLock.EXAMPLE_PREFIX.length()));
+            }
+        }
+        assertEquals(examples.stream().sorted().toList(), params(s, "rw").stream().sorted().toList(),
+                "one rw variant per examples/zram-init-lock-<rw>.fio");
+    }
+
+    @Test
+    void partAcctParamsAreTheEnginesIds() {
+        Class<?> s = PartAcct.Disk.class;
+        assertEquals(AcctMode.ids(), params(s, "variant"));
+        assertEquals(Arrays.stream(PartAcct.Target.values()).map(PartAcct.Target::id).toList(), params(s, "target"));
+    }
+
+    /** PartInFlightSum has no variant: its slots must include PartAcct's, whose per-tick sum it prices. */
+    @Test
+    void partInFlightSumSlotsCoverPartAcct() {
+        List<String> sums = params(PartInFlightSum.Stats.class, "slots");
+        for (String slots : params(PartAcct.Disk.class, "slots")) {
+            assertTrue(sums.contains(slots), "PartAcct slots=" + slots + " not among PartInFlightSum's " + sums);
+        }
+    }
+
+    @Test
+    void everyParamIsChecked() throws Exception {
+        Set<String> found = new TreeSet<>();
+        Path dir = classesDir();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
+                String simple = f.getFileName().toString().replace(".class", "");
+                Class<?> c = Class.forName("lab.engine.bench." + simple);
+                for (Field field : c.getDeclaredFields()) {
+                    if (field.isAnnotationPresent(Param.class)) {
+                        found.add(simple + "." + field.getName());
+                    }
+                }
+            }
+        }
+        Set<String> unchecked = new TreeSet<>(found);
+        unchecked.removeAll(CHECKED.keySet());
+        Set<String> gone = new TreeSet<>(CHECKED.keySet());
+        gone.removeAll(found);
+        assertEquals(Set.of(), unchecked, "@Params that no test here checks: check them and list them in CHECKED");
+        assertEquals(Set.of(), gone, "CHECKED lists @Params that no benchmark has any more");
+    }
+
+    /** The examples the build embedded, by name without {@code .fio}. */
+    static List<String> embeddedExamples() throws IOException, URISyntaxException {
+        URL url = ExampleJob.class.getResource(ExampleJob.FOLDER);
+        assertNotNull(url, "no embedded examples: the build copies ../examples/*.fio");
+        try (Stream<Path> files = Files.list(Path.of(url.toURI()))) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".fio"))
+                    .map(n -> n.substring(0, n.length() - 4)).sorted().toList();
+        }
+    }
+
+    private static Path classesDir() throws URISyntaxException {
+        URL url = PartAcct.class.getResource("PartAcct.class");
+        assertNotNull(url);
+        return Path.of(url.toURI()).getParent();
+    }
+}
