@@ -7,8 +7,8 @@
 #                          or a file holding such words (one or more a line, # comments)
 #   down [DEV...]          remove the named lab devices, or everything `up` made
 #   run SCENARIO [--quick] [--flamegraph]
-#                          run kernel-scripts/scenarios/SCENARIO.sh; --flamegraph adds a
-#                          perf record -e cpu-clock -g run and an SVG per workload
+#                          run kernel-scripts/scenarios/SCENARIO/run.sh; --flamegraph adds a
+#                          perf record -e cpu-clock -g run per workload (./lab draws the SVGs)
 #   cleanup                remove everything in the registry (and the guest VM); idempotent
 #   check DEV              exit 0 if the lab owns DEV, else refuse with exit 2
 #   fill DEV [PATTERN]     write DEV once with fio (random, zero, compressible50, or N: compressible %)
@@ -115,10 +115,14 @@ cmd_run() {
 		*) _lab_msg "run: unknown option $a"; usage 1 ;;
 		esac
 	done
+	sc=${sc%/}
 	sc=${sc%.sh}
-	[ -f "$KS_DIR/scenarios/$sc.sh" ] || { _lab_msg "no scenario $sc in $KS_DIR/scenarios"; exit 1; }
+	if [[ $sc == */* ]] || [ ! -f "$KS_DIR/scenarios/$sc/run.sh" ]; then
+		_lab_msg "no scenario $sc (no $KS_DIR/scenarios/$sc/run.sh)"
+		exit 1
+	fi
 	need_root
-	LAB_QUICK=$quick LAB_FLAMEGRAPH=$flame exec bash "$KS_DIR/scenarios/$sc.sh"
+	LAB_QUICK=$quick LAB_FLAMEGRAPH=$flame exec bash "$KS_DIR/scenarios/$sc/run.sh"
 }
 
 main() {

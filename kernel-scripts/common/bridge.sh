@@ -3,7 +3,7 @@
 # reason are printed, and a checksum to show a device untouched. Source after rc.sh and
 # _test_begin (the bridge then reads the test's own registry, through _lab_jvm_init).
 
-# _bridge_init: LAB_JVM for this test's registry, and a scratch folder BR_DIR under LAB_STATE.
+# _bridge_init: LAB_BRIDGE for this test's registry, and a scratch folder BR_DIR under LAB_STATE.
 _bridge_init() {
 	_lab_jvm_init
 	BR_DIR=$LAB_STATE/bridge
@@ -31,7 +31,7 @@ _bridge_try() {
 	shift 3
 	out=$BR_DIR/out.json err=$BR_DIR/${what// /-}.err
 	rm -f "$out"
-	"${LAB_JVM[@]}" bridge run "$job" --filename "$dev" --output "$out" "$@" >/dev/null 2>"$err" || rc=$?
+	"${LAB_BRIDGE[@]}" run "$job" --filename "$dev" --output "$out" "$@" >/dev/null 2>"$err" || rc=$?
 	echo "$what: exit $rc"
 	[ "$rc" -eq 2 ] || return 0
 	sed -i "s|$dev|<dev>|g" "$err"

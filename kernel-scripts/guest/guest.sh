@@ -320,11 +320,12 @@ probe_kvm() {
 }
 
 # The bridge for the guest: a jlink'd runtime (cached, keyed by the JDK's release file), the
-# lab's jar, liburing from the host's liburing2 package and the libraries the runtime needs,
-# put in the read-only share as /mnt/in/bridge. Needs LAB_JDK (exported by ./lab) and a built
-# app/target/lab.jar; without them the guest runs fio only, and says so.
+# bridge's own jar (bridge.jar run ...), liburing from the host's liburing2 package and the
+# libraries the runtime needs, put in the read-only share as /mnt/in/bridge. Needs LAB_JDK
+# (exported by ./lab) and a built native-bridge/target/bridge.jar; without them the guest runs
+# fio only, and says so.
 stage_bridge() {
-  local in=$1 jdk=${LAB_JDK:-} jar=$REPO/app/target/lab.jar jre=$GUEST_DIR/jre lib
+  local in=$1 jdk=${LAB_JDK:-} jar=$REPO/native-bridge/target/bridge.jar jre=$GUEST_DIR/jre lib
   if [[ -z $jdk || ! -x $jdk/bin/jlink || ! -f $jar || ! -e /usr/lib/x86_64-linux-gnu/liburing.so.2 ]]; then
     log "no bridge in the guest (needs LAB_JDK, $jar and liburing2)"
     return 0
@@ -337,7 +338,7 @@ stage_bridge() {
   fi
   mkdir -p "$in/bridge/lib"
   cp -a "$jre" "$in/bridge/jre"
-  cp "$jar" "$in/bridge/lab.jar"
+  cp "$jar" "$in/bridge/bridge.jar"
   cp -L /usr/lib/x86_64-linux-gnu/liburing.so.2 "$in/bridge/lib/"
   while read -r lib; do
     [[ -f $lib ]] && cp -Ln "$lib" "$in/bridge/lib/"
@@ -364,9 +365,11 @@ cmd_run() {
   accel=$ACCEL
   mktmp; tmp=$TMP; mkdir -p "$tmp/in"
   cp "$script" "$tmp/in/script.sh"
-  # the kernel-scripts themselves, so a guest script can run the host's tests (under bash)
+  # the kernel-scripts themselves, so a guest script can run the host's tests and scenario
+  # libraries (under bash): /mnt/in/ks/{common,scenarios,tests,lab-kernel.sh}
   mkdir -p "$tmp/in/ks"
-  cp -r "$REPO/kernel-scripts/common" "$REPO/kernel-scripts/tests" "$REPO/kernel-scripts/lab-kernel.sh" "$tmp/in/ks/"
+  cp -r "$REPO/kernel-scripts/common" "$REPO/kernel-scripts/scenarios" "$REPO/kernel-scripts/tests" \
+    "$REPO/kernel-scripts/lab-kernel.sh" "$tmp/in/ks/"
   stage_bridge "$tmp/in"
   t0=$SECONDS
   log "booting ($accel), script $(basename "$script") -> $outdir"

@@ -41,7 +41,7 @@ main() {
   preflight
   trap cleanup EXIT
   OUT=$(mktemp -d "${TMPDIR:-/tmp}/lab-guest-test.XXXXXX")
-  "$HERE/guest.sh" run "$REPO/kernel-scripts/scenarios/smoke-guest.sh" "$OUT" ||
+  "$HERE/guest.sh" run "$REPO/kernel-scripts/scenarios/smoke/guest.sh" "$OUT" ||
     fail "guest run failed"
   local jsons=("$OUT"/fio-*.json)
   [[ ${#jsons[@]} -ge 5 && -f ${jsons[0]} ]] || fail "expected >= 5 fio JSONs, got ${#jsons[@]}"

@@ -8,6 +8,7 @@ LK=$KS_DIR/lab-kernel.sh
 _have_root
 _have_driver zram loop
 _have_cmd fio perf setsid
+_have_bridge
 pid=''
 _test_cleanup() { if [ -n "$pid" ]; then kill -KILL -- "-$pid" 2>/dev/null || true; fi; }
 _test_begin

@@ -8,6 +8,7 @@ LK=$KS_DIR/lab-kernel.sh
 _have_root
 _have_driver zram loop
 _have_cmd fio perf
+_have_bridge
 _test_begin
 export LAB_RESULTS=$LAB_STATE/results LAB_NO_GUEST=1
 mkdir -p "$LAB_RESULTS"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # 018: perf script call chains collapse into "comm;root;...;leaf COUNT" (a captured perf script
 # output, kept beside this test); with root and perf, a real perf record -e cpu-clock -g run
-# through _kernel_flamegraph yields a collapsed file with kernel frames and an SVG.
+# through _kernel_flamegraph yields a gzipped collapsed file with kernel frames, and no SVG: the
+# lab's Java side draws that after a scenario (KernelFlamegraphs, with its own unit test).
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
@@ -19,4 +20,4 @@ if [ -e "$out/dd.kernel-flamegraph-missing.txt" ]; then
 	_skip "perf record cannot record here: $(head -n 3 "$out/dd.kernel-flamegraph-missing.txt" | tr '\n' ' ')"
 fi
 zcat "$out/dd.kernel.collapsed.gz" | grep -q '^dd;.*_\[k\] [0-9][0-9]*$' && echo "recorded: dd stacks with kernel frames"
-grep -q '</svg>' "$out/dd.kernel.svg" && grep -q 'samples' "$out/dd.kernel.svg" && echo "rendered: dd.kernel.svg"
+[ ! -e "$out/dd.kernel.svg" ] && [ ! -e "$out/dd.kernel.collapsed" ] && echo "left for the Java side: no SVG, only the .gz"

@@ -4,7 +4,8 @@
 # and non-zero IOPS, queue/iostats really was 0 in the off runs and 1 in the on runs (on loop the
 # target's /sys stat stands still with 0, for the disk and for the partition alike, and moves
 # with 1; on every device what env.txt's stat_moved says matches the stat files), and nothing
-# of the lab is left afterwards.
+# of the lab is left afterwards. The checks read the files alone, in bash; the golden output says
+# what they found.
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
@@ -12,7 +13,8 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 LK=$KS_DIR/lab-kernel.sh
 _have_root
 _have_driver zram loop
-_have_cmd fio perf sfdisk python3
+_have_cmd fio perf sfdisk
+_have_bridge
 _test_begin
 out=$LAB_STATE/out
 zrams() { compgen -G '/sys/block/zram*' | sort; }
@@ -21,53 +23,82 @@ zrams_before=$(zrams)
 LAB_OUT=$out LAB_RUNTIME=300ms LAB_PART_ACCT_GUEST=0 LAB_PART_ACCT_TOOLS="fio bridge-uring" "$LK" run part-acct --quick 2>"$LAB_STATE/part-acct.err" ||
 	{ tail -n 20 "$LAB_STATE/part-acct.err" >&2; exit 1; }
 
-python3 - "$out" "$(nproc)" <<'EOF'
-import json, os, re, sys
-out, cores = sys.argv[1], int(sys.argv[2])
-env = dict(l.split(": ", 1) for l in open(os.path.join(out, "env.txt")).read().splitlines())
-for k in ("environment", "kernel", "cores", "perf_repeats", "rounds", "runtime_s", "devices", "span",
-          "targets", "numjobs", "tools", "iostats_default", "stat_moved", "guest"):
-    if k not in env:
-        print("env.txt lacks", k)
-print("env.txt:", ", ".join("%s: %s" % (k, env.get(k)) for k in ("perf_repeats", "rounds", "runtime_s", "targets", "guest")))
-print("numjobs is 1 and the cores:", env.get("numjobs", "").split() == [str(j) for j in sorted({1, cores})])
-print("kernel matches:", env.get("kernel") == os.uname().release)
-jobs = sorted({1, cores})
-targets = ("zram-disk", "loop-disk", "loop-part")
-missing, bad, stat = [], [], {}
-for t in targets:
-    for j in jobs:
-        for f in ("job-%s-j%d.fio" % (t, j), "job-%s-j%d.uring.fio" % (t, j)):
-            if not os.path.isfile(os.path.join(out, f)):
-                missing.append(f)
-        for v in (0, 1):
-            for r in (1, 2):
-                for tool in ("fio", "bridge-uring"):
-                    name = "%s-iostats%d-j%d-r%d.%s" % (t, v, j, r, tool)
-                    for ext in (".json", ".perf.csv", ".before.stat", ".after.stat"):
-                        if not os.path.isfile(os.path.join(out, name + ext)):
-                            missing.append(name + ext)
-                    try:
-                        job = json.load(open(os.path.join(out, name + ".json")))["jobs"][0]
-                        if job.get("error", 0) != 0 or not job["read"]["iops"] > 0:
-                            bad.append("%s: error %s, iops %s" % (name, job.get("error"), job["read"]["iops"]))
-                        before = open(os.path.join(out, name + ".before.stat")).read().split()
-                        after = open(os.path.join(out, name + ".after.stat")).read().split()
-                        stat.setdefault((t, v), []).append(int(after[0]) - int(before[0]))
-                    except (OSError, ValueError, KeyError) as e:
-                        bad.append("%s: %s" % (name, e))
-print("missing files:", missing or "none")
-print("runs with an error or zero IOPS:", bad or "none")
-for t in ("loop-disk", "loop-part"):
-    print("%s: read I/Os counted with iostats 0: %s, with iostats 1: %s" % (
-        t, "none" if all(d == 0 for d in stat.get((t, 0), [1])) else stat.get((t, 0)),
-        "every run" if all(d > 0 for d in stat.get((t, 1), [0])) else stat.get((t, 1))))
-print("zram-disk: read I/Os counted with iostats 1:", "every run" if all(d > 0 for d in stat.get(("zram-disk", 1), [0])) else stat.get(("zram-disk", 1)))
-moved = dict(re.findall(r"(\S+ iostats[01]) (\d+/\d+)", env.get("stat_moved", "")))
-agree = all(moved.get("%s iostats%d" % k) == "%d/%d" % (sum(d != 0 for d in ds), len(ds)) for k, ds in stat.items())
-print("env.txt stat_moved agrees with the stat files:", agree and len(moved) == 6)
-print("perf-missing.txt:", os.path.isfile(os.path.join(out, "perf-missing.txt")))
-EOF
+# ---------------------------------------------------------------- the checks, on the files alone
+
+# env KEY: the value of KEY in env.txt ("KEY: value" lines), or nothing
+env() { sed -n "s/^$1: //p" "$out/env.txt"; }
+# first_json FILE: "ERROR IOPS" of the first job in a fio-style JSON (fio's, or the bridge's: both
+# pretty-print one key a line), IOPS being that job's read iops
+first_json() {
+	awk '/^ *"error" *:/ && e == "" { v = $0; sub(/^[^:]*: */, "", v); sub(/,$/, "", v); e = v }
+		/^ *"read" *: *\{/ { r = 1 }
+		r && /^ *"iops" *:/ { v = $0; sub(/^[^:]*: */, "", v); sub(/,$/, "", v); print e, v; exit }' "$1"
+}
+# yes TEST: "yes" or "no"
+yes() { if "$@"; then echo yes; else echo no; fi; }
+
+for k in environment kernel cores perf_repeats rounds runtime_s devices span targets numjobs tools \
+	iostats_default stat_moved guest; do
+	grep -q "^$k: " "$out/env.txt" || echo "env.txt lacks $k"
+done
+echo "env.txt: perf_repeats: $(env perf_repeats), rounds: $(env rounds), runtime_s: $(env runtime_s), targets: $(env targets), guest: $(env guest)"
+cores=$(nproc)
+jobs=(1)
+if [ "$cores" -gt 1 ]; then jobs+=("$cores"); fi
+echo "numjobs is 1 and the cores: $(yes [ "$(env numjobs)" = "${jobs[*]}" ])"
+echo "kernel matches: $(yes [ "$(env kernel)" = "$(uname -r)" ])"
+
+missing=() bad=()
+declare -A moved=() runs=() # "TARGET V": runs whose stat moved, runs
+for t in zram-disk loop-disk loop-part; do
+	for j in "${jobs[@]}"; do
+		for f in "job-$t-j$j.fio" "job-$t-j$j.uring.fio"; do
+			[ -f "$out/$f" ] || missing+=("$f")
+		done
+		for v in 0 1; do
+			for r in 1 2; do
+				for tool in fio bridge-uring; do
+					name=$t-iostats$v-j$j-r$r.$tool
+					ok=1
+					for ext in .json .perf.csv .before.stat .after.stat; do
+						[ -f "$out/$name$ext" ] || { missing+=("$name$ext"); ok=0; }
+					done
+					[ "$ok" = 1 ] || { bad+=("$name: files missing"); continue; }
+					read -r err iops <<<"$(first_json "$out/$name.json")"
+					if [ "${err:-x}" != 0 ] || ! awk -v i="${iops:-0}" 'BEGIN { exit !(i > 0) }'; then
+						bad+=("$name: error ${err:-none}, iops ${iops:-none}")
+					fi
+					read -r b _ <"$out/$name.before.stat"
+					read -r a _ <"$out/$name.after.stat"
+					runs["$t $v"]=$((${runs["$t $v"]:-0} + 1))
+					if [ "$a" != "$b" ]; then
+						moved["$t $v"]=$((${moved["$t $v"]:-0} + 1))
+					fi
+				done
+			done
+		done
+	done
+done
+echo "missing files: ${missing[*]:-none}"
+echo "runs with an error or zero IOPS: ${bad[*]:-none}"
+# the stat's read I/Os: still in every off run, moving in every on run
+none_moved() { [ "${moved["$1 0"]:-0}" = 0 ] && [ "${runs["$1 0"]:-0}" -gt 0 ]; }
+all_moved() { [ "${moved["$1 1"]:-0}" = "${runs["$1 1"]:-x}" ]; }
+for t in loop-disk loop-part; do
+	echo "$t: read I/Os counted with iostats 0: $(none_moved "$t" && echo none || echo "${moved["$t 0"]:-0} of ${runs["$t 0"]:-0} runs"), with iostats 1: $(all_moved "$t" && echo "every run" || echo "${moved["$t 1"]:-0} of ${runs["$t 1"]:-0} runs")"
+done
+echo "zram-disk: read I/Os counted with iostats 1: $(all_moved zram-disk && echo "every run" || echo "${moved["zram-disk 1"]:-0} of ${runs["zram-disk 1"]:-0} runs")"
+# env.txt's stat_moved: "DT iostatsV M/T, ..." for the 3 targets and both values, as counted here
+agree=yes n=0
+while read -r dt iv mt; do
+	[ -n "$dt" ] || continue
+	n=$((n + 1))
+	v=${iv#iostats}
+	[ "$mt" = "${moved["$dt $v"]:-0}/${runs["$dt $v"]:-0}" ] || agree=no
+done < <(env stat_moved | sed 's/ (.*//' | tr ',' '\n' | sed 's/^ *//')
+[ "$n" = 6 ] || agree=no
+echo "env.txt stat_moved agrees with the stat files: $agree"
+echo "perf-missing.txt: $(yes [ -f "$out/perf-missing.txt" ])"
 echo "registry lines: $(wc -l <"$LAB_REGISTRY")"
 [ -z "$(_loop_orphans)" ] && echo "no lab loop devices"
 [ "$(zrams)" = "$zrams_before" ] && echo "no zram device left"

@@ -13,6 +13,7 @@ LK=$KS_DIR/lab-kernel.sh
 _have_root
 _have_driver loop
 _have_cmd sfdisk mkfs.ext4 sha256sum
+_have_bridge
 loops=() files=()
 _test_cleanup() {
 	local l
@@ -49,7 +50,7 @@ done
 agree() {
 	local what=$1 dev=$2 k=0 b=0
 	"$LK" check "$dev" >/dev/null 2>&1 || k=$?
-	"${LAB_JVM[@]}" bridge run "$write" --filename "$dev" --output "$BR_DIR/agree.json" >/dev/null 2>&1 || b=$?
+	"${LAB_BRIDGE[@]}" run "$write" --filename "$dev" --output "$BR_DIR/agree.json" >/dev/null 2>&1 || b=$?
 	echo "$what: check exit $k, bridge exit $b"
 }
 agree "foreign loop" "${loops[0]}"

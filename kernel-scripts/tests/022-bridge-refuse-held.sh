@@ -13,6 +13,7 @@ LK=$KS_DIR/lab-kernel.sh
 _have_root
 _have_driver loop
 _have_cmd python3 mkfs.ext4 sha256sum
+_have_bridge
 holder='' mnt=''
 _test_cleanup() {
 	if [ -n "$holder" ]; then kill "$holder" 2>/dev/null || true; wait "$holder" 2>/dev/null || true; fi
@@ -62,7 +63,7 @@ mnt=''
 long=$(_bridge_job long randwrite runtime=3 time_based=1)
 writes() { awk '{ print $5 }' "/sys/block/${lab#/dev/}/stat"; }
 w0=$(writes)
-"${LAB_JVM[@]}" bridge run "$long" --filename "$lab" --output "$BR_DIR/long.json" 2>"$BR_DIR/long.err" &
+"${LAB_BRIDGE[@]}" run "$long" --filename "$lab" --output "$BR_DIR/long.json" 2>"$BR_DIR/long.err" &
 run=$!
 for _ in $(seq 1 100); do
 	[ "$(writes)" -gt "$w0" ] && break

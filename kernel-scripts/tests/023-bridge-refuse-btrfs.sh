@@ -13,6 +13,7 @@ LK=$KS_DIR/lab-kernel.sh
 _have_root
 _have_driver loop
 _have_cmd mkfs.btrfs sha256sum
+_have_bridge
 grep -qw btrfs /proc/filesystems || _skip "this kernel has no btrfs"
 mnt=''
 _test_cleanup() {

@@ -13,6 +13,7 @@ LK=$KS_DIR/lab-kernel.sh
 _have_root
 _have_driver zram loop
 _have_cmd setsid sha256sum
+_have_bridge
 pid='' foreign='' file=''
 _test_cleanup() {
 	if [ -n "$pid" ]; then kill -KILL -- "-$pid" 2>/dev/null || true; fi
@@ -32,7 +33,7 @@ disks_before=$(disks)
 z=/dev/$("$LK" up zram:64M)
 job=$(_bridge_job kill randwrite ioengine=io_uring iodepth=32 size=64m time_based=1 runtime=60)
 writes() { awk '{ print $5 }' "/sys/block/${z#/dev/}/stat"; }
-setsid "${LAB_JVM[@]}" bridge run "$job" --filename "$z" --output "$BR_DIR/kill.json" >/dev/null 2>&1 &
+setsid "${LAB_BRIDGE[@]}" run "$job" --filename "$z" --output "$BR_DIR/kill.json" >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 1 300); do
 	[ "$(writes)" -gt 1000 ] && break

@@ -1,20 +1,89 @@
 package lab.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
-/** Listed for {@code --help} only: {@code ./lab kernel ...} runs kernel-scripts/lab-kernel.sh (bash). */
+/**
+ * {@code ./lab kernel ARGS...}: runs {@code kernel-scripts/lab-kernel.sh ARGS...} with this
+ * terminal (standard streams inherited), {@code LAB_ROOT}, {@code LAB_STATE} and {@code LAB_JDK}
+ * ({@link KernelScenario#environment}), and exits with its status. After {@code run}, the kernel
+ * flamegraphs the scenario recorded get their SVGs ({@link KernelFlamegraphs}): under
+ * {@code LAB_OUT} when set, and in the run folders of {@code LAB_RESULTS} (default
+ * {@code results/}) written during the run.
+ *
+ * <p>The script runs in this process group, so Ctrl-C reaches it too; a shutdown hook waits for
+ * it, so its teardown has finished when the prompt returns. A signal sent to this JVM alone is
+ * not passed on: signal the process group.
+ */
 @Command(name = "kernel", mixinStandardHelpOptions = true,
-        description = {"Real devices made and torn down safely (kernel-scripts/, run as root):",
-                "  ./lab kernel status            what the lab's registry holds; which drivers are native",
-                "  ./lab kernel up SPEC / down    make or remove devices (e.g. zram:1G, loop:256M)",
-                "  ./lab kernel run SCENARIO [--quick]   a scenario of kernel-scripts/scenarios/",
-                "  ./lab kernel cleanup           remove everything in the registry (idempotent)",
+        description = {"Real devices, made and removed safely as root (kernel-scripts/lab-kernel.sh):",
+                "  status                 the lab's registry; which drivers are native",
+                "  up SPEC... / down      make or remove devices (zram:1G, loop:256M, ...)",
+                "  run SCENARIO [--quick] [--flamegraph]",
+                "                         kernel-scripts/scenarios/SCENARIO/run.sh",
+                "  cleanup                remove everything in the registry (idempotent)",
+                "  check, fill, iostats, sched, weight: see kernel-scripts/README.md",
                 "Only devices in the lab's registry are ever written, reset or removed."})
 final class KernelCommand implements Callable<Integer> {
+    @Parameters(arity = "0..*", paramLabel = "ARGS", description = "lab-kernel.sh's command and its arguments")
+    List<String> args = new ArrayList<>();
+
     @Override
-    public Integer call() {
-        System.err.println("lab: 'kernel' is run by the ./lab script itself: use ./lab kernel SUBCOMMAND");
-        return Lab.EXIT_BAD_INPUT;
+    public Integer call() throws IOException, InterruptedException {
+        Path root = Lab.root();
+        Path script = root.resolve("kernel-scripts/lab-kernel.sh");
+        if (!Files.isRegularFile(script)) {
+            System.err.println("lab: kernel-scripts/lab-kernel.sh is missing");
+            return Lab.EXIT_FAILED;
+        }
+        List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
+        KernelScenario.environment(pb.environment(), root);
+        FileTime start = FileTime.fromMillis(System.currentTimeMillis() - 1000);
+        Process p = pb.start();
+        Thread waiter = new Thread(() -> {
+            try {
+                p.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(waiter);
+        int rc = p.waitFor();
+        Runtime.getRuntime().removeShutdownHook(waiter);
+        if (!args.isEmpty() && args.getFirst().equals("run")) {
+            for (Path dir : recorded(pb.environment().get("LAB_OUT"), pb.environment().get("LAB_RESULTS"), root, start)) {
+                KernelFlamegraphs.render(dir);
+            }
+        }
+        return rc;
+    }
+
+    /** Where a scenario run since {@code start} may have left kernel flamegraphs. */
+    private static List<Path> recorded(String labOut, String labResults, Path root, FileTime start) throws IOException {
+        List<Path> dirs = new ArrayList<>();
+        if (labOut != null && !labOut.isBlank()) {
+            dirs.add(Path.of(labOut));
+        }
+        Path results = labResults == null || labResults.isBlank() ? root.resolve("results") : Path.of(labResults);
+        if (Files.isDirectory(results)) {
+            try (Stream<Path> s = Files.list(results)) {
+                for (Path d : s.filter(Files::isDirectory).toList()) {
+                    if (Files.getLastModifiedTime(d).compareTo(start) >= 0) {
+                        dirs.add(d);
+                    }
+                }
+            }
+        }
+        return dirs;
     }
 }

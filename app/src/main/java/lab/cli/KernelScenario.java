@@ -5,13 +5,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
  * Runs a kernel-scripts scenario for {@code pair}: {@code kernel-scripts/lab-kernel.sh run
  * SCENARIO [--quick]} with {@code LAB_OUT} naming the fix's {@code raw/<fix>/kernel/}. Real
  * devices need root; without it (or without the script) the step is skipped with the reason,
- * never faked. The scenario's own log goes to {@code kernel/scenario.log}.
+ * never faked. The scenario's own log goes to {@code kernel/scenario.log}. Afterwards each kernel
+ * flamegraph it recorded ({@code *.kernel.collapsed.gz}) gets its SVG ({@link KernelFlamegraphs}).
  */
 final class KernelScenario {
     private KernelScenario() {}
@@ -30,6 +32,23 @@ final class KernelScenario {
         return null;
     }
 
+    /**
+     * What kernel-scripts read from the environment: {@code LAB_ROOT}; {@code LAB_STATE} (the
+     * property {@code lab.state}, which {@code ./lab} passes); {@code LAB_JDK} (which runs
+     * {@code bridge.jar}), this JVM's own home unless the environment names one.
+     */
+    static void environment(Map<String, String> env, Path labRoot) {
+        env.put("LAB_ROOT", labRoot.toString());
+        String state = System.getProperty("lab.state");
+        if (state != null) {
+            env.put("LAB_STATE", state);
+        }
+        String jdk = env.get("LAB_JDK");
+        if (jdk == null || jdk.isBlank()) {
+            env.put("LAB_JDK", Path.of(System.getProperty("java.home")).toString());
+        }
+    }
+
     /** Runs the scenario; returns its exit status. Output is teed into {@code out/scenario.log}. */
     static int run(Path labRoot, String scenario, Path out, boolean quick, boolean flamegraph) throws IOException, InterruptedException {
         Files.createDirectories(out);
@@ -43,12 +62,9 @@ final class KernelScenario {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(out.resolve("scenario.log").toFile()));
         pb.environment().put("LAB_OUT", out.toAbsolutePath().toString());
-        pb.environment().put("LAB_ROOT", labRoot.toString());
-        String state = System.getProperty("lab.state");
-        if (state != null) {
-            pb.environment().put("LAB_STATE", state);
-        }
+        environment(pb.environment(), labRoot);
         int rc = pb.start().waitFor();
+        KernelFlamegraphs.render(out); // the SVG beside each kernel flamegraph the scenario recorded
         // the logs (scenario.log, a guest's guest-run.log) are committed with the run: no machine paths in them
         Path runDir = out.toAbsolutePath().getParent().getParent().getParent();
         List<Path> logs;

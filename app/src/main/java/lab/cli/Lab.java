@@ -38,6 +38,9 @@ public final class Lab {
             ex.getCommandLine().usage(ex.getCommandLine().getErr());
             return EXIT_BAD_INPUT;
         });
+        // ./lab kernel ARGS... hands ARGS to lab-kernel.sh as they are: --quick and the like are
+        // its options, and after its command word even --help is
+        cl.getSubcommands().get("kernel").setUnmatchedOptionsArePositionalParams(true).setStopAtPositional(true);
         return cl.execute(args);
     }
 

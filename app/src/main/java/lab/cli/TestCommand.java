@@ -3,14 +3,15 @@ package lab.cli;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 
-/** Listed for {@code --help} only: {@code ./lab test} is run by the lab script, which drives Maven. */
+/** Listed for {@code --help} only: {@code ./lab test} runs scripts/test.sh (as .ci/run does), which drives Maven. */
 @Command(name = "test", mixinStandardHelpOptions = true,
         description = {"Run every test: unit tests (Maven Surefire), the jcstress quick run of the",
-                "sync primitives, and shellcheck over the lab's scripts. Run as ./lab test."})
+                "sync primitives, the kernel-scripts tests (as root) and shellcheck over the lab's",
+                "scripts. Run as ./lab test (scripts/test.sh, which .ci/run runs too)."})
 final class TestCommand implements Callable<Integer> {
     @Override
     public Integer call() {
-        System.err.println("lab: 'test' is run by the ./lab script itself: use ./lab test");
+        System.err.println("lab: 'test' is run by scripts/test.sh: use ./lab test");
         return Lab.EXIT_BAD_INPUT;
     }
 }

@@ -53,7 +53,7 @@ run_bridge() {  # name device
     "$1" "$SPAN" "$RUNTIME" > "/tmp/bridge-$1.fio"
   LD_LIBRARY_PATH=$BRIDGE/lib perf stat -x, -o "$OUT/perf-bridge-$1.csv" -e "$PERF_EVENTS" -- \
     "$BRIDGE/jre/bin/java" --enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 \
-    -jar "$BRIDGE/lab.jar" bridge run "/tmp/bridge-$1.fio" --filename "$2" --output "$OUT/bridge-$1.json"
+    -jar "$BRIDGE/bridge.jar" run "/tmp/bridge-$1.fio" --filename "$2" --output "$OUT/bridge-$1.json"
 }
 
 cleanup() {

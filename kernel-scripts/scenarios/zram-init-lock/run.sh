@@ -11,7 +11,9 @@
 # 4k randread, randwrite and randrw (rwmixread=50), O_DIRECT, time based, numjobs 1 and
 # numjobs = cores (and 4, the seed's worker count, without --quick, even on fewer cores), each
 # through fio (psync), the lab's bridge (psync) and the bridge with io_uring (iodepth 8), under
-# perf stat -r REPEATS, with /sys/block stat, mm_stat and io_stat before and after. The tool
+# perf stat -r REPEATS, with /sys/block stat, mm_stat and io_stat before and after. Job files are
+# the fix's examples/zram-init-lock-<rw>.fio with this scenario's overrides (bridge.jar spec
+# render: engine, size, runtime, numjobs, data pattern, section name). The tool
 # order is reversed from one job to the next (fio bridge bridge-uring, bridge-uring bridge fio,
 # ...) so no tool always runs on a warmer device.
 #
@@ -22,11 +24,11 @@
 # pattern's compression ratio), perf-missing.txt, env.txt; with LAB_FLAMEGRAPH=1 also
 # <rw>-compressible50-j<max>.{fio,bridge}.kernel.collapsed.gz/.svg. Environment: LAB_QUICK=1
 # (2 s runs, 256 MiB), LAB_REPEATS (perf stat -r, default 3, 1 quick), LAB_FLAMEGRAPH=1,
-# LAB_BRIDGE_STATE.
+# LAB_JDK (common/jvm.sh).
 set -euo pipefail
 
-KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=SCRIPTDIR/../common/rc.sh
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=SCRIPTDIR/../../common/rc.sh
 . "$KS_DIR/common/rc.sh"
 
 OUT=${LAB_OUT:?LAB_OUT must name the output folder}
@@ -39,6 +41,7 @@ URING_DEPTH=8
 _scenario_traps
 
 _driver_native zram || { _lab_msg "zram-init-lock: zram is not in this kernel"; exit 1; }
+_lab_jvm_init
 mkdir -p "$OUT"
 
 # numjobs: 1 and the cores, plus the seed's 4 without --quick; each once, ascending
@@ -51,44 +54,34 @@ done
 mapfile -t NUMJOBS < <(printf '%s\n' "${NUMJOBS[@]}" | sort -n)
 NMAX=${NUMJOBS[${#NUMJOBS[@]} - 1]}
 
-# pattern_opts PATTERN: the job-file lines that make fio and the bridge write PATTERN (the data
-# _fill PATTERN leaves on the device). scramble_buffers=0 as in the seed: writes are the pattern
-# as it is (refill_buffers and buffer_compress_percentage make scrambling moot anyway).
+# pattern_opts PATTERN: set PATTERN_ARGS to the overrides that make fio and the bridge write
+# PATTERN (the data _fill PATTERN leaves on the device). scramble_buffers=0 as in the seed: writes
+# are the pattern as it is (refill_buffers and buffer_compress_percentage make scrambling moot
+# anyway). The example has the seed's zero_buffers; the other patterns drop it.
 pattern_opts() {
 	case $1 in
-	zero) printf '%s\n' zero_buffers scramble_buffers=0 ;;
-	random) printf '%s\n' refill_buffers scramble_buffers=0 ;;
-	compressible50) printf '%s\n' buffer_compress_percentage=50 refill_buffers scramble_buffers=0 ;;
+	zero) PATTERN_ARGS=(--set zero_buffers --set scramble_buffers=0) ;;
+	random) PATTERN_ARGS=(--unset zero_buffers --set refill_buffers --set scramble_buffers=0) ;;
+	compressible50)
+		PATTERN_ARGS=(--unset zero_buffers --set buffer_compress_percentage=50 --set refill_buffers --set scramble_buffers=0)
+		;;
 	*) _lab_msg "zram-init-lock: unknown pattern $1"; return 1 ;;
 	esac
 }
 
-# job RW PATTERN N ENGINE: the job file (the filename is given on the command line)
+# job RW PATTERN N ENGINE: the job file, derived from the fix's example for RW
+# (examples/zram-init-lock-RW.fio: the seed's rw, 4k, O_DIRECT, group_reporting) with this
+# scenario's choices: ENGINE at iodepth 1 (psync) or URING_DEPTH (io_uring), the device's size,
+# RUNTIME seconds time based, N jobs, PATTERN's data keys, the section named RW-PATTERN-jN, and
+# for randrw rwmixread=50 (fio's default, said outright). The filename is given on the command line.
 job() {
-	local rw=$1 pat=$2 n=$3 engine=$4 depth=1
+	local rw=$1 pat=$2 n=$3 engine=$4 depth=1 mix=()
 	[ "$engine" = io_uring ] && depth=$URING_DEPTH
-	cat <<JOB
-; zram-init-lock: 4k $rw, $pat data, $engine (iodepth $depth), O_DIRECT, $n job(s), ${RUNTIME}s
-[global]
-rw=$rw
-JOB
-	if [ "$rw" = randrw ]; then echo rwmixread=50; fi
-	cat <<JOB
-bs=4k
-direct=1
-ioengine=$engine
-iodepth=$depth
-size=$SIZE
-runtime=${RUNTIME}s
-time_based
-group_reporting
-JOB
+	if [ "$rw" = randrw ]; then mix=(--set rwmixread=50); fi
 	pattern_opts "$pat"
-	cat <<JOB
-
-[$rw-$pat-j$n]
-numjobs=$n
-JOB
+	_job_render "zram-init-lock-$rw.fio" --set "ioengine=$engine" --set "iodepth=$depth" "${mix[@]}" \
+		--set "size=$SIZE" --set "runtime=${RUNTIME}s" --set time_based "${PATTERN_ARGS[@]}" \
+		--set "numjobs=$n" --name "$rw-$pat-j$n"
 }
 
 # the zram device: one at a time, re-made for every pattern so each starts from empty
@@ -100,8 +93,6 @@ zram_remake() {
 	zram=$(_zram_add "$SIZE")
 	MADE+=("zram $zram")
 }
-
-_lab_jvm_init # builds the bridge first where there is no jar yet
 
 # run_tool NAME TOOL FLAME: NAME is <rw>-<pattern>-j<N>; FLAME 1 adds a kernel flamegraph run
 run_tool() {
@@ -117,15 +108,15 @@ run_tool() {
 		;;
 	bridge)
 		_counted "$OUT" "$name.bridge" "$dev" "$REPEATS" \
-			"${LAB_JVM[@]}" bridge run "$OUT/job-$name.fio" --filename "$dev" --output "$OUT/$name.bridge.json"
+			"${LAB_BRIDGE[@]}" run "$OUT/job-$name.fio" --filename "$dev" --output "$OUT/$name.bridge.json"
 		if [ "$flame" = 1 ]; then
 			_kernel_flamegraph "$OUT" "$name.bridge" \
-				"${LAB_JVM[@]}" bridge run "$OUT/job-$name.fio" --filename "$dev" --output "$FLAME_TMP/x.json"
+				"${LAB_BRIDGE[@]}" run "$OUT/job-$name.fio" --filename "$dev" --output "$FLAME_TMP/x.json"
 		fi
 		;;
 	bridge-uring)
 		_counted "$OUT" "$name.bridge-uring" "$dev" "$REPEATS" \
-			"${LAB_JVM[@]}" bridge run "$OUT/job-$name.uring.fio" --filename "$dev" --output "$OUT/$name.bridge-uring.json"
+			"${LAB_BRIDGE[@]}" run "$OUT/job-$name.uring.fio" --filename "$dev" --output "$OUT/$name.bridge-uring.json"
 		;;
 	esac
 }

@@ -10,11 +10,11 @@
 # Writes into $LAB_OUT (required; `./lab pair` gives raw/<fix>/kernel): job-<rw>-j<N>.fio,
 # <rw>-j<N>.<tool>.json (fio JSON / the bridge's fio-style JSON), .perf.csv, .before/.after
 # .stat/.mm_stat/.io_stat, perf-missing.txt, env.txt. Environment: LAB_QUICK=1 (2 s runs),
-# LAB_REPEATS (perf stat -r, default 3, 1 quick), LAB_FLAMEGRAPH=1, LAB_BRIDGE_STATE.
+# LAB_REPEATS (perf stat -r, default 3, 1 quick), LAB_FLAMEGRAPH=1, LAB_JDK (common/jvm.sh).
 set -euo pipefail
 
-KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=SCRIPTDIR/../common/rc.sh
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=SCRIPTDIR/../../common/rc.sh
 . "$KS_DIR/common/rc.sh"
 
 OUT=${LAB_OUT:?LAB_OUT must name the output folder}
@@ -24,6 +24,7 @@ CORES=$(nproc)
 _scenario_traps
 
 _driver_native zram || { _lab_msg "zram-floor: zram is not in this kernel"; exit 1; }
+_lab_jvm_init
 mkdir -p "$OUT"
 
 # job RW N: the job file both tools run (the filename is given on the command line)
@@ -56,14 +57,12 @@ _fill "/dev/$zram" 50
 	echo "perf_repeats: $REPEATS"
 } >"$OUT/env.txt"
 
-_lab_jvm_init # builds the bridge first where there is no jar yet
-
 run_tool() {  # NAME TOOL
 	local name=$1 tool=$2 dev=/dev/$zram
 	case $tool in
 	bridge)
-		_counted "$OUT" "$name.bridge" "$dev" "$REPEATS" "${LAB_JVM[@]}" bridge run "$OUT/job-$name.fio" --filename "$dev" --output "$OUT/$name.bridge.json"
-		_kernel_flamegraph "$OUT" "$name.bridge" "${LAB_JVM[@]}" bridge run "$OUT/job-$name.fio" --filename "$dev" --output "$FLAME_TMP/x.json"
+		_counted "$OUT" "$name.bridge" "$dev" "$REPEATS" "${LAB_BRIDGE[@]}" run "$OUT/job-$name.fio" --filename "$dev" --output "$OUT/$name.bridge.json"
+		_kernel_flamegraph "$OUT" "$name.bridge" "${LAB_BRIDGE[@]}" run "$OUT/job-$name.fio" --filename "$dev" --output "$FLAME_TMP/x.json"
 		;;
 	fio)
 		_counted "$OUT" "$name.fio" "$dev" "$REPEATS" \

@@ -32,14 +32,14 @@
 # LAB_RUNTIME (seconds, or a fio time such as 500ms), LAB_ROUNDS, LAB_FLAMEGRAPH=1,
 # LAB_PART_ACCT_GUEST=0 (no guest part), LAB_PART_ACCT_TOOLS (default "fio bridge-uring", "fio"
 # with LAB_QUICK=1: the bridge's runs double the quick scenario's time and add no device),
-# LAB_BRIDGE_STATE.
+# LAB_JDK (common/jvm.sh).
 set -euo pipefail
 
-KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=SCRIPTDIR/../common/rc.sh
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=SCRIPTDIR/../../common/rc.sh
 . "$KS_DIR/common/rc.sh"
-# shellcheck source=SCRIPTDIR/../common/part-acct.sh
-. "$KS_DIR/common/part-acct.sh"
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$KS_DIR/scenarios/part-acct/lib.sh"
 
 OUT=${LAB_OUT:?LAB_OUT must name the output folder}
 QUICK=${LAB_QUICK:-0}
@@ -89,9 +89,8 @@ for d in zram loop; do _driver_native "$d" || { _lab_msg "part-acct: $d is not i
 for c in fio perf sfdisk blockdev; do
 	command -v "$c" >/dev/null 2>&1 || { _lab_msg "part-acct: $c is not installed (./lab kernel installs fio, linux-perf, fdisk)"; exit 1; }
 done
+_lab_jvm_init # the bridge runs bridge-uring and renders every job file (spec render)
 mkdir -p "$OUT"
-
-_lab_jvm_init # builds the bridge first where there is no jar yet
 
 # ---------------------------------------------------------------- native devices
 
@@ -155,11 +154,18 @@ else
 		echo "part_mb=$PART_MB"
 		echo "mbr_sector_size=4096"
 	} >"$gout/part-acct.params"
+	# the guest has no JVM to render its job files (fio's, psync) with: the host renders them, for
+	# numjobs 1 and the guest's vCPUs (guest.sh boots qemu -smp 2), and the guest copies those it
+	# runs into its output (pa_job_file)
+	mkdir -p "$gout/jobs"
+	for t in disk part; do
+		for n in 1 2; do pa_job "nullb-$t-j$n" psync "$n" "$t" >"$gout/jobs/job-nullb-$t-j$n.fio"; done
+	done
 	# a run is fio's runtime plus about 2 s under TCG; boot and perf's probe about 30 s
 	gtimeout=$((ROUNDS * 2 * 2 * ${#PA_NUMJOBS[@]} * (RUNTIME_CEIL_S + 6) + 120))
 	_lab_msg "part-acct: guest VM (null_blk), log in $gout/guest-run.log, at most ${gtimeout}s"
 	grc=0
-	GUEST_TIMEOUT=$gtimeout "$KS_DIR/guest/guest.sh" run "$KS_DIR/scenarios/part-acct-guest.sh" "$gout" \
+	GUEST_TIMEOUT=$gtimeout "$KS_DIR/guest/guest.sh" run "$KS_DIR/scenarios/part-acct/guest.sh" "$gout" \
 		>"$gout/guest-run.log" 2>&1 &
 	GUEST_PID=$!
 	wait "$GUEST_PID" || grc=$?
@@ -167,6 +173,7 @@ else
 	for f in "$gout"/nullb-* "$gout"/job-nullb-*; do
 		if [ -e "$f" ]; then mv "$f" "$OUT/"; fi
 	done
+	rm -rf "$gout/jobs"
 	if [ "$grc" -eq 0 ]; then
 		guest_status="ran: null_blk in the guest VM (fio only; guest/ has its console and log)"
 	else

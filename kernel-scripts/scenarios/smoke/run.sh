@@ -6,16 +6,16 @@
 # writes raw files into results/<run-id>/raw/ (built as <run-id>.partial, renamed at
 # the end), and tears everything down. The dm-linear x5 over brd and thin parts need
 # the guest VM; they run there when kernel-scripts/guest/guest.sh and
-# scenarios/smoke-guest.sh exist, else the run folder says why they were skipped.
+# scenarios/smoke/guest.sh exist, else the run folder says why they were skipped.
 #
 # Environment: LAB_QUICK=1 (2 s runs, 256 MiB zram), LAB_RESULTS (default <repo>/results),
 # LAB_FLAMEGRAPH=1 (one more run of each under perf record: raw/<dev>.<tool>.kernel.svg),
-# LAB_NO_GUEST=1 (skip the guest part), LAB_REPEATS (perf stat -r, default 1),
-# LAB_BRIDGE_STATE (the bridge's build state, default LAB_STATE).
+# LAB_NO_GUEST=1 (skip the guest part), LAB_REPEATS (perf stat -r, default 1), LAB_JDK (the
+# bridge runs as native-bridge/target/bridge.jar on it: common/jvm.sh).
 set -euo pipefail
 
-KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=SCRIPTDIR/../common/rc.sh
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=SCRIPTDIR/../../common/rc.sh
 . "$KS_DIR/common/rc.sh"
 
 QUICK=${LAB_QUICK:-0}
@@ -30,6 +30,7 @@ _scenario_traps
 
 _driver_native zram || { _lab_msg "smoke: zram is not in this kernel"; exit 1; }
 _driver_native loop || { _lab_msg "smoke: loop is not in this kernel"; exit 1; }
+_lab_jvm_init
 mkdir -p "$RAW"
 
 # the job: 4k randread, psync, direct, one job; the runner supplies the filename
@@ -60,17 +61,16 @@ _fill "$loop" 50
 run_pair() {
 	local name=$1 dev=$2
 	_counted "$RAW" "$name.bridge" "$dev" "$REPEATS" \
-		"${LAB_JVM[@]}" bridge run "$RAW/job.fio" --filename "$dev" --output "$RAW/$name.bridge.json"
+		"${LAB_BRIDGE[@]}" run "$RAW/job.fio" --filename "$dev" --output "$RAW/$name.bridge.json"
 	_counted "$RAW" "$name.fio" "$dev" "$REPEATS" \
 		fio --output-format=json --output="$RAW/$name.fio.json" --filename="$dev" "$RAW/job.fio"
 	# LAB_FLAMEGRAPH=1 (run --flamegraph): one more run of each under perf record
 	_kernel_flamegraph "$RAW" "$name.bridge" \
-		"${LAB_JVM[@]}" bridge run "$RAW/job.fio" --filename "$dev" --output "$FLAME_TMP/$name.bridge.json"
+		"${LAB_BRIDGE[@]}" run "$RAW/job.fio" --filename "$dev" --output "$FLAME_TMP/$name.bridge.json"
 	_kernel_flamegraph "$RAW" "$name.fio" \
 		fio --output-format=json --output="$FLAME_TMP/$name.fio.json" --filename="$dev" "$RAW/job.fio"
 }
 
-_lab_jvm_init # builds the bridge first where there is no jar yet
 run_pair zram "/dev/$zram"
 run_pair loop "$loop"
 
@@ -79,10 +79,10 @@ guest_status="skipped: the host lacks device-mapper, brd and dm-thin, and the gu
 guest_env=''
 if [ "${LAB_NO_GUEST:-0}" = 1 ]; then
 	guest_status="skipped: LAB_NO_GUEST=1"
-elif [ -x "$KS_DIR/guest/guest.sh" ] && [ -f "$KS_DIR/scenarios/smoke-guest.sh" ]; then
+elif [ -x "$KS_DIR/guest/guest.sh" ] && [ -f "$KS_DIR/scenarios/smoke/guest.sh" ]; then
 	gout=$(mktemp -d)
 	grc=0
-	"$KS_DIR/guest/guest.sh" run "$KS_DIR/scenarios/smoke-guest.sh" "$gout" 2>&1 | sed "s#$LAB_ROOT/##g" >"$RAW/guest-run.log" || grc=$?
+	"$KS_DIR/guest/guest.sh" run "$KS_DIR/scenarios/smoke/guest.sh" "$gout" 2>&1 | sed "s#$LAB_ROOT/##g" >"$RAW/guest-run.log" || grc=$?
 	if [ -n "$(ls -A "$gout")" ]; then
 		mkdir -p "$RAW/guest"
 		cp -r "$gout"/. "$RAW/guest/"
@@ -95,7 +95,7 @@ elif [ -x "$KS_DIR/guest/guest.sh" ] && [ -f "$KS_DIR/scenarios/smoke-guest.sh" 
 	fi
 	rm -rf "$gout"
 elif [ -x "$KS_DIR/guest/guest.sh" ]; then
-	guest_status="skipped: the host lacks device-mapper; guest.sh exists but scenarios/smoke-guest.sh does not yet"
+	guest_status="skipped: the host lacks device-mapper; guest.sh exists but scenarios/smoke/guest.sh does not yet"
 fi
 printf 'dm-linear-x5-over-brd\t%s\nthin\t%s\n' "$guest_status" "$guest_status" >"$RAW/guest-parts.tsv"
 

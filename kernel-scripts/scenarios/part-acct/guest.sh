@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# part-acct-guest: the null_blk half of scenarios/part-acct.sh. Runs INSIDE the guest VM
-# (kernel-scripts/guest/guest.sh run), started by /init under busybox sh, and goes on under the
-# guest's bash-static with the host's kernel-scripts (common/ as /mnt/in/ks/common): the same
-# registry, _counted and rounds as on the host (common/part-acct.sh), on a lab null_blk device.
+# scenarios/part-acct/guest.sh: the null_blk half of the part-acct scenario (run.sh). Runs INSIDE
+# the guest VM (kernel-scripts/guest/guest.sh run), started by /init under busybox sh, and goes on
+# under the guest's bash-static with the host's kernel-scripts (as /mnt/in/ks): the same registry,
+# _counted and rounds as on the host (scenarios/part-acct/lib.sh), on a lab null_blk device.
 #
 # Reads $OUT/part-acct.params (written by part-acct.sh: runtime, rounds, size_mb, start_mb,
-# part_mb, mbr_sector_size) and $OUT/part-acct.mbr (the DOS table sfdisk made on the host: the
-# guest has no sfdisk). Makes a memory-backed null_blk (so the table survives), writes the
+# part_mb, mbr_sector_size), $OUT/part-acct.mbr (the DOS table sfdisk made on the host: the
+# guest has no sfdisk) and $OUT/jobs/ (the job files the host rendered: the guest has no JVM). Makes a memory-backed null_blk (so the table survives), writes the
 # table, and runs fio (psync) on the disk and, if the kernel made partition 1, on the partition:
 # numjobs 1 and the guest's cores, iostats 1 and 0 interleaved. Writes into $OUT the host's
 # names with dev nullb, perf-missing.txt, and part-acct-guest.txt (key: value lines the host
@@ -16,15 +16,15 @@ set -euo pipefail
 
 OUT=${OUT:-/mnt/out}
 KS=/mnt/in/ks
-if [ ! -r "$KS/common/part-acct.sh" ] || [ ! -r "$OUT/part-acct.params" ]; then
-	echo "part-acct-guest: runs inside the lab guest VM (started by scenarios/part-acct.sh)" >&2
+if [ ! -r "$KS/scenarios/part-acct/lib.sh" ] || [ ! -r "$OUT/part-acct.params" ]; then
+	echo "part-acct-guest: runs inside the lab guest VM (started by scenarios/part-acct/run.sh)" >&2
 	exit 1
 fi
 export LAB_STATE=/tmp/lab-state
-# shellcheck source=SCRIPTDIR/../common/rc.sh
+# shellcheck source=SCRIPTDIR/../../common/rc.sh
 . "$KS/common/rc.sh"
-# shellcheck source=SCRIPTDIR/../common/part-acct.sh
-. "$KS/common/part-acct.sh"
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$KS/scenarios/part-acct/lib.sh"
 
 declare -A P=()
 while IFS='=' read -r k v; do
@@ -40,6 +40,7 @@ PA_SPAN="${P[start_mb]} ${P[part_mb]}" PA_PART_MIB=${P[part_mb]}
 PA_NUMJOBS=(1)
 if [ "$CORES" -gt 1 ]; then PA_NUMJOBS+=("$CORES"); fi
 PA_TOOLS=(fio)
+PA_JOBS_FROM=$OUT/jobs
 PA_FLAME=
 _scenario_traps
 

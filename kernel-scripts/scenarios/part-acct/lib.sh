@@ -1,7 +1,7 @@
 # shellcheck shell=bash
-# common/part-acct.sh: the runs of the part-acct scenario, shared by the host
-# (scenarios/part-acct.sh) and the guest VM (scenarios/part-acct-guest.sh, which finds common/
-# as /mnt/in/ks/common). Source it after rc.sh. It changes nothing by itself.
+# scenarios/part-acct/lib.sh: the runs of the part-acct scenario, shared by the host (run.sh)
+# and the guest VM (guest.sh, which finds kernel-scripts as /mnt/in/ks). Source it after
+# common/rc.sh. It changes nothing by itself.
 #
 # The caller sets:
 #   PA_OUT      output folder
@@ -11,12 +11,13 @@
 #   PA_TARGETS  one "DEV TARGET DISK NODE" per target: DEV zram|loop|nullb, TARGET disk|part,
 #               DISK the whole disk (whose queue/iostats is toggled), NODE what I/O goes to
 #   PA_NUMJOBS  numjobs, ascending
-#   PA_TOOLS    fio and/or bridge-uring (LAB_JVM for the bridge, from _lab_jvm_init)
+#   PA_TOOLS    fio and/or bridge-uring (LAB_BRIDGE for the bridge, from _lab_jvm_init)
 #   PA_FLAME    DEV-TARGET whose fio runs get kernel flamegraphs in round 1 at the highest
 #               numjobs (with LAB_FLAMEGRAPH=1), or empty
 #   PA_SPAN     "OFFSET_MIB SIZE_MIB" of the disk targets; part targets read the whole
 #               partition, which lies over the same sectors (so both read the same bytes)
 #   PA_PART_MIB the partition's size in MiB
+#   PA_JOBS_FROM (the guest only) where the host put the job files it rendered for it
 # and appends to MADE (rc.sh) as usual.
 
 # pa_runtime_opt: PA_RUNTIME as a job-file time (bare numbers are seconds)
@@ -24,31 +25,33 @@ pa_runtime_opt() {
 	case $PA_RUNTIME in *[!0-9]*) echo "$PA_RUNTIME" ;; *) echo "${PA_RUNTIME}s" ;; esac
 }
 
-# pa_job NAME ENGINE N TARGET: the job file of one (dev, target, numjobs, engine) on stdout;
-# the filename is given on the command line.
+# pa_job NAME ENGINE N TARGET: the job file of one (dev, target, numjobs, engine) on stdout: the
+# fix's examples/part-acct.fio (4k randread, O_DIRECT, time based, group_reporting) with this
+# scenario's choices: ENGINE at iodepth 1 (psync) or PA_DEPTH (io_uring), the span (OFFSET and
+# SIZE of PA_SPAN on a disk, the whole partition on a part), PA_RUNTIME, N jobs, and the section
+# named NAME (bridge.jar spec render: needs LAB_BRIDGE). The filename is given on the command line.
 pa_job() {
-	local name=$1 engine=$2 n=$3 target=$4 depth=1 off size rt
+	local name=$1 engine=$2 n=$3 target=$4 depth=1 off size
 	[ "$engine" = io_uring ] && depth=$PA_DEPTH
 	read -r off size <<<"$PA_SPAN"
 	if [ "$target" = part ]; then off=0 size=$PA_PART_MIB; fi
-	rt=$(pa_runtime_opt)
-	cat <<JOB
-; part-acct: 4k randread, $engine (iodepth $depth), O_DIRECT, $n job(s), $rt, $size MiB from $off MiB of the $target
-[global]
-rw=randread
-bs=4k
-direct=1
-ioengine=$engine
-iodepth=$depth
-offset=${off}M
-size=${size}M
-runtime=$rt
-time_based
-group_reporting
+	_job_render part-acct.fio --set "ioengine=$engine" --set "iodepth=$depth" --set "offset=${off}M" \
+		--set "size=${size}M" --set "runtime=$(pa_runtime_opt)" --set "numjobs=$n" --name "$name"
+}
 
-[$name]
-numjobs=$n
-JOB
+# pa_job_file BASE ENGINE N TARGET FILE: write FILE (in PA_OUT), pa_job's job file for BASE, or,
+# with PA_JOBS_FROM set (the guest: it has no JVM to render with), copy the host's rendering of it
+# from there.
+pa_job_file() {
+	local base=$1 engine=$2 n=$3 target=$4 file=$5
+	if [ -z "${PA_JOBS_FROM:-}" ]; then
+		pa_job "$base" "$engine" "$n" "$target" >"$PA_OUT/$file"
+	elif [ -f "$PA_JOBS_FROM/$file" ]; then
+		cp "$PA_JOBS_FROM/$file" "$PA_OUT/$file"
+	else
+		_lab_msg "part-acct: no $file among the job files the host rendered ($PA_JOBS_FROM)"
+		return 1
+	fi
 }
 
 # pa_jobs: write job-<dev>-<target>-j<N>.fio (psync: fio) and, with the bridge among the tools,
@@ -59,9 +62,9 @@ pa_jobs() {
 		read -r dev target disk node <<<"$t"
 		for n in "${PA_NUMJOBS[@]}"; do
 			base=$dev-$target-j$n
-			pa_job "$base" psync "$n" "$target" >"$PA_OUT/job-$base.fio"
+			pa_job_file "$base" psync "$n" "$target" "job-$base.fio"
 			if [[ " ${PA_TOOLS[*]} " == *" bridge-uring "* ]]; then
-				pa_job "$base" io_uring "$n" "$target" >"$PA_OUT/job-$base.uring.fio"
+				pa_job_file "$base" io_uring "$n" "$target" "job-$base.uring.fio"
 			fi
 		done
 	done
@@ -89,7 +92,7 @@ pa_run() {
 		;;
 	bridge-uring)
 		_counted "$PA_OUT" "$name" "$node" 1 \
-			"${LAB_JVM[@]}" bridge run "$PA_OUT/job-$base.uring.fio" --filename "$node" --output "$PA_OUT/$name.json"
+			"${LAB_BRIDGE[@]}" run "$PA_OUT/job-$base.uring.fio" --filename "$node" --output "$PA_OUT/$name.json"
 		;;
 	*) _lab_msg "part-acct: unknown tool $tool"; return 1 ;;
 	esac

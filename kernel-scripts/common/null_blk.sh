@@ -1,0 +1,44 @@
+# shellcheck shell=bash
+# common/null_blk.sh: null_blk devices through configfs (items labnb*). Sourced by
+# common/rc.sh; changes nothing by itself.
+
+# _nullb_add SIZE [mem]: a null_blk device through configfs (separate from the module's own
+# nr_devices ones), blk-mq, 4k blocks; print its node. The configfs item is labnbXXXXXX; the
+# kernel names the disk after the item (newer kernels) or nullb<index> (older ones).
+# SIZE in MiB (suffix M or G accepted). With "mem" the device keeps what is written
+# (memory_backed=1: a partition table survives; unwritten blocks still read as zeros and
+# take no memory), else writes are dropped.
+_nullb_add() {
+	local size=$1 mem=${2:-} mb dir idx name
+	[ -d "$LAB_NULLB" ] || { _lab_msg "no null_blk configfs at $LAB_NULLB (modprobe null_blk; mount configfs)"; return 1; }
+	case $size in *G) mb=$((${size%G} * 1024)) ;; *M) mb=${size%M} ;; *) mb=$size ;; esac
+	[[ $mb =~ ^[0-9]+$ ]] || { _lab_msg "nullb: bad size $size"; return 1; }
+	_reg_init
+	dir=$(mktemp -d -u "$LAB_NULLB/labnbXXXXXX")
+	mkdir "$dir"
+	_reg_add nullb "${dir##*/}" "$dir"
+	echo "$mb" >"$dir/size"
+	echo 4096 >"$dir/blocksize"
+	echo 2 >"$dir/queue_mode"
+	if [ "$mem" = mem ]; then echo 1 >"$dir/memory_backed"; fi
+	echo 1 >"$dir/power"
+	name=${dir##*/}
+	if [ ! -e "/sys/block/$name" ]; then
+		idx=$(cat "$dir/index")
+		name=nullb$idx
+		_reg_del nullb "${dir##*/}"
+		_reg_add nullb "$name" "$dir"
+	fi
+	echo "/dev/$name"
+}
+
+_nullb_remove() {
+	local name=${1#/dev/} dir
+	dir=$(_reg_get nullb "$name") || _lab_refuse "$name: null_blk device not made by the lab (not in $LAB_REGISTRY)"
+	if [ -d "$dir" ]; then
+		_lab_require_owned "/dev/$name"
+		# under `||` in cleanup set -e is off: fail explicitly, keeping the registry line
+		{ echo 0 >"$dir/power" && rmdir "$dir"; } || { _lab_msg "$name: could not remove $dir"; return 1; }
+	fi
+	_reg_del nullb "$name"
+}

@@ -1,0 +1,33 @@
+# shellcheck shell=bash
+# common/zram.sh: zram devices the lab hot-adds (/sys/class/zram-control) and removes.
+# Sourced by common/rc.sh; changes nothing by itself.
+
+# _zram_add SIZE [ALGO]: hot-add a zram device, print its name (zramN).
+_zram_add() {
+	local size=$1 algo=${2:-} idx
+	[ -r /sys/class/zram-control/hot_add ] || { _lab_msg "no /sys/class/zram-control"; return 1; }
+	idx=$(cat /sys/class/zram-control/hot_add)
+	_reg_add zram "zram$idx" -
+	if [ -n "$algo" ]; then echo "$algo" >"/sys/block/zram$idx/comp_algorithm"; fi
+	echo "$size" >"/sys/block/zram$idx/disksize"
+	echo "zram$idx"
+}
+
+# _zram_remove NAME: reset (retrying while busy) then hot_remove; drop the registry line.
+_zram_remove() {
+	local name=${1#/dev/} i
+	_lab_require_owned "$name"
+	if [ -d "/sys/block/$name" ]; then
+		for i in $(seq 1 50); do
+			if echo 1 2>/dev/null >"/sys/block/$name/reset"; then break; fi
+			[ "$i" -eq 50 ] && { _lab_msg "$name: reset still busy after 10 s"; return 1; }
+			sleep 0.2
+		done
+		for i in $(seq 1 50); do
+			if echo "${name#zram}" 2>/dev/null >/sys/class/zram-control/hot_remove; then break; fi
+			[ "$i" -eq 50 ] && { _lab_msg "$name: hot_remove still busy after 10 s"; return 1; }
+			sleep 0.2
+		done
+	fi
+	_reg_del zram "$name"
+}
