@@ -34,8 +34,9 @@ public final class PartAcct implements FixUnit {
     static final String FOUR = AcctMode.PERCPU_INFLIGHT.id();
     static final String LAZY = AcctMode.LAZY_TICKS.id();
     static final String OFF = AcctMode.OFF.id();
-    /** Where the bios go: the whole disk (part0) or partition 1. */
-    static final List<String> TARGETS = List.of("disk", "part");
+    /** Where the bios go: the whole disk (part0) or partition 1, the benchmark's targets. */
+    static final List<String> TARGETS = Arrays.stream(lab.engine.bench.PartAcct.Target.values())
+            .map(lab.engine.bench.PartAcct.Target::id).toList();
     /** The variant table's point: the seed's era ran HZ 1000; 64 possible CPUs, a dual-socket box. */
     static final String HZ = "1000";
     static final String SLOTS = "64";

@@ -5,6 +5,7 @@ import lab.fix.JmhOptions;
 import lab.fix.Pairing;
 import lab.fix.Rounds;
 import java.util.List;
+import lab.engine.sync.PrimitiveKind;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
@@ -15,9 +16,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * side (scenario {@code zram-floor}).
  */
 final class PrimitivesPairing implements Pairing {
-    /** The primitives of {@code lab.engine.bench.Primitives}' {@code @Param}, one flamegraph each. */
-    static final List<String> VARIANTS = List.of("atomic-refcount", "percpu-ref", "srcu", "rwsem-read", "mutex",
-            "percpu-counter", "padded-slot", "unpadded-slot");
+    /** The primitives, one flamegraph each: the engine's {@link PrimitiveKind}s. */
+    static final List<String> VARIANTS = PrimitiveKind.ids();
 
     @Override
     public String fixId() { return "primitives"; }

@@ -22,6 +22,7 @@ import lab.analysis.MalformedResultException;
 import lab.analysis.Stats;
 import lab.analysis.chart.BarChart;
 import lab.analysis.chart.LineChart;
+import lab.engine.sync.PrimitiveKind;
 import lab.analysis.compare.Comparison;
 import lab.analysis.compare.Crossover;
 import lab.analysis.compare.Sample;
@@ -36,11 +37,15 @@ import lab.analysis.compare.Sample;
 final class PrimitivesSection implements Section {
     /** The before/after pairs the five fixes made, as primitives: base, then what replaced it. */
     static final List<String[]> PAIRS = List.of(
-            new String[] {"atomic-refcount", "percpu-ref", "dm-css-ref, part-acct (patches 1-2)"},
-            new String[] {"atomic-refcount", "percpu-counter", "part-acct in_flight (patches 3-4)"},
-            new String[] {"rwsem-read", "srcu", "zram-init-lock"},
-            new String[] {"mutex", "rwsem-read", "thin-bufio-lock"},
-            new String[] {"unpadded-slot", "padded-slot", "false sharing, everywhere"});
+            pair(PrimitiveKind.ATOMIC_REFCOUNT, PrimitiveKind.PERCPU_REF, "dm-css-ref, part-acct (patches 1-2)"),
+            pair(PrimitiveKind.ATOMIC_REFCOUNT, PrimitiveKind.PERCPU_COUNTER, "part-acct in_flight (patches 3-4)"),
+            pair(PrimitiveKind.RWSEM_READ, PrimitiveKind.SRCU, "zram-init-lock"),
+            pair(PrimitiveKind.MUTEX, PrimitiveKind.RWSEM_READ, "thin-bufio-lock"),
+            pair(PrimitiveKind.UNPADDED_SLOT, PrimitiveKind.PADDED_SLOT, "false sharing, everywhere"));
+
+    private static String[] pair(PrimitiveKind before, PrimitiveKind after, String where) {
+        return new String[] {before.id(), after.id(), where};
+    }
 
     @Override
     public String id() { return Primitives.FIX.id(); }
@@ -86,7 +91,7 @@ final class PrimitivesSection implements Section {
                     .chart("primitives-sweep.svg", sweepChart(report), "total throughput by threads");
             if (maxT > 1) {
                 page.chart("primitives-scaling.svg", scalingChart(report, maxT), "scaling at " + maxT + " threads");
-                Stats.Spread s = report.scaling("atomic-refcount", maxT);
+                Stats.Spread s = report.scaling(PrimitiveKind.ATOMIC_REFCOUNT.id(), maxT);
                 jvmHeadline = s == null ? null : s.median();
             }
             page.put("jvm", report.summary());

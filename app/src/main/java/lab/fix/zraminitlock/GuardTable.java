@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
 import lab.analysis.chart.LineChart;
+import lab.engine.load.DataPattern;
 import lab.analysis.compare.Comparison;
 import lab.analysis.compare.Crossover;
 import lab.analysis.compare.Sample;
@@ -101,8 +102,8 @@ final class GuardTable {
                 + "| rw | seed: SRCU vs rwsem | model: SRCU vs rwsem | model significant? | the guards' own difference, from the zero pattern |\n"
                 + "|---|---:|---:|---|---:|\n");
         for (String rw : RWS) {
-            List<Double> base = s.samples(key(BASE, rw, SEED_PATTERN), t);
-            List<Double> srcu = s.samples(key(SRCU, rw, SEED_PATTERN), t);
+            List<Double> base = s.samples(key(BASE, rw, HEADLINE_PATTERN), t);
+            List<Double> srcu = s.samples(key(SRCU, rw, HEADLINE_PATTERN), t);
             String model = "n/a";
             String sig = "";
             if (!base.isEmpty() && !srcu.isEmpty()) {
@@ -125,9 +126,9 @@ final class GuardTable {
 
     /** (ns_rwsem(zero) - ns_srcu(zero)) / ns_rwsem(compressible50) at {@code t} threads, as a signed percent. */
     static String guardShare(JmhSweep s, String rw, int t) {
-        List<Double> rz = s.samples(key(BASE, rw, "zero"), t);
-        List<Double> sz = s.samples(key(SRCU, rw, "zero"), t);
-        List<Double> rc = s.samples(key(BASE, rw, SEED_PATTERN), t);
+        List<Double> rz = s.samples(key(BASE, rw, DataPattern.ZERO.id()), t);
+        List<Double> sz = s.samples(key(SRCU, rw, DataPattern.ZERO.id()), t);
+        List<Double> rc = s.samples(key(BASE, rw, HEADLINE_PATTERN), t);
         if (rz.isEmpty() || sz.isEmpty() || rc.isEmpty()) {
             return "n/a";
         }
@@ -171,7 +172,7 @@ final class GuardTable {
     static String allocation(JmhSweep s, int t) {
         StringBuilder b = new StringBuilder();
         for (String g : GUARDS) {
-            double bytes = s.bytesPerOp(key(g, "randrw", SEED_PATTERN), t);
+            double bytes = s.bytesPerOp(key(g, "randrw", HEADLINE_PATTERN), t);
             if (!Double.isNaN(bytes)) {
                 b.append(b.isEmpty() ? "" : ", ").append('`').append(g).append("` ").append(Fmt.f(bytes, 3));
             }

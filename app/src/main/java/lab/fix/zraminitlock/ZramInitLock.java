@@ -3,6 +3,7 @@ package lab.fix.zraminitlock;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import lab.engine.load.DataPattern;
 import lab.engine.zram.GuardKind;
 import lab.fix.FixUnit;
 import lab.fix.Pairing;
@@ -32,8 +33,14 @@ public final class ZramInitLock implements FixUnit {
     static final String NONE = GuardKind.NONE.cliName();
     /** The seed's rw modes, one job file each (examples/zram-init-lock-RW.fio). */
     static final List<String> RWS = List.of("randread", "randwrite", "randrw");
-    /** The seed's pattern (compressible data) and worker count. */
-    static final String SEED_PATTERN = "compressible50";
+    /**
+     * The pattern of the headline and of the seed-against-model table: fio's
+     * buffer_compress_percentage=50. Not the seed's own: the seed ran {@code scramble_buffers=0,
+     * zero_buffers} (zero pages, which zram keeps as same-filled pages without compressing them),
+     * as examples/zram-init-lock-*.fio say; the zero pattern's rows are in the table beside it.
+     */
+    static final String HEADLINE_PATTERN = DataPattern.COMPRESSIBLE50.id();
+    /** The seed's worker count (4 CPUs). */
     static final int SEED_WORKERS = 4;
 
     @Override

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import lab.engine.load.DataPattern;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -19,7 +20,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * pattern x threads (the sweep always includes 4, the seed's worker count), and today's real
  * zram through the bridge and fio (scenario {@code zram-init-lock}).
  *
- * <p>Quick: patterns compressible50 (the seed's condition) and zero (where the guard is most of
+ * <p>Quick: patterns compressible50 (the headline's) and zero (the seed's own, where the guard is most of
  * an op), LZO-RLE, short iterations. Full: every pattern, LZO-RLE, and LZ4 on compressible50.
  */
 final class ZramInitLockPairing implements Pairing {
@@ -43,10 +44,10 @@ final class ZramInitLockPairing implements Pairing {
         Rounds.interleave(sweep(c.threads()), c.rounds(), (r, t) -> {
             c.progress().printf("lab: zram-init-lock round %d/%d, %d thread(s)%n", r, c.rounds(), t);
             run(c, t, ZramInitLockRaw.lzo(c.raw(), r, t),
-                    c.quick() ? new String[] {SEED_PATTERN, "zero"} : new String[] {SEED_PATTERN, "zero", "random"},
+                    c.quick() ? new String[] {HEADLINE_PATTERN, DataPattern.ZERO.id()} : DataPattern.ids().toArray(String[]::new),
                     new String[] {"lzo-rle"});
             if (!c.quick()) {
-                run(c, t, ZramInitLockRaw.lz4(c.raw(), r, t), new String[] {SEED_PATTERN},
+                run(c, t, ZramInitLockRaw.lz4(c.raw(), r, t), new String[] {HEADLINE_PATTERN},
                         new String[] {"lz4"});
             }
         });
@@ -59,13 +60,13 @@ final class ZramInitLockPairing implements Pairing {
         new Runner(JmhOptions.toJson(o, out).build()).run();
     }
 
-    /** One flamegraph per guard at the highest thread count, on the seed's job (randrw, compressible50). */
+    /** One flamegraph per guard at the highest thread count, on the headline's job (randrw, compressible50). */
     @Override
     public void flamegraphs(Ctx c) throws Exception {
         int t = sweep(c.threads()).getLast();
         for (String g : GUARDS) {
             JmhFlamegraph.record(JmhOptions.of(ZramInitLockRaw.BENCHMARK, true).threads(t).param("guard", g).param("rw", "randrw")
-                    .param("pattern", SEED_PATTERN)
+                    .param("pattern", HEADLINE_PATTERN)
                     .measurementIterations(c.quick() ? 2 : 4).measurementTime(TimeValue.milliseconds(c.quick() ? 300 : 1000)),
                     c.flamegraphs().resolve(g + ".html"));
         }

@@ -57,7 +57,7 @@ final class ZramInitLockSection implements Section {
                 page.chart("zram-sweep-randrw-" + p + ".svg", GuardTable.sweepChart(lzo, "randrw", p), "randrw " + p + " thread sweep");
             }
             page.text(GuardTable.allocation(lzo, maxT));
-            jvmHeadline = GuardTable.ratio(lzo, SRCU, "randrw", SEED_PATTERN, headlineT);
+            jvmHeadline = GuardTable.ratio(lzo, SRCU, "randrw", HEADLINE_PATTERN, headlineT);
             page.put("jvm", GuardTable.summary(lzo));
         }
         if (!lz4.isEmpty()) {
@@ -132,7 +132,7 @@ final class ZramInitLockSection implements Section {
             int t = s.threadCounts().last();
             double worst = -1;
             for (String g : GUARDS) {
-                List<Double> v = s.samples(GuardTable.key(g, "randrw", SEED_PATTERN), t);
+                List<Double> v = s.samples(GuardTable.key(g, "randrw", HEADLINE_PATTERN), t);
                 if (!v.isEmpty() && Stats.median(v) > worst) {
                     worst = Stats.median(v);
                     slowest = g;

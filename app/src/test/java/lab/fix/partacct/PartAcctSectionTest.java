@@ -32,7 +32,7 @@ class PartAcctSectionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String IO = "lab.engine.bench.PartAcct.io";
     private static final String SUM = "lab.engine.bench.PartInFlightSum.sum";
-    private static final List<String> VARIANTS = List.of("atomic", "percpu-ref", "percpu-ref+percpu-inflight", "lazy-ticks", "iostats=0");
+    private static final List<String> VARIANTS = PartAcct.VARIANTS;
 
     @TempDir
     Path tmp;
@@ -128,7 +128,7 @@ class PartAcctSectionTest {
                         double ns = DISK[t - 1][r - 1][v] * (target.equals("part") ? 1.2 : 1.0);
                         // lazy-ticks allocates 24 B per I/O to a partition at 2 threads: the notebook must say so
                         double bytes = t == 2 && target.equals("part") && v == 3 ? 24.0 : 0.02;
-                        table.add(entry(IO, t, p(VARIANTS.get(v), target, "1000", "64"), ns, bytes));
+                        table.add(entry(IO, t, p(VARIANTS.get(v), target, PartAcct.HZ, PartAcct.SLOTS), ns, bytes));
                     }
                 }
                 write(raw.resolve("part-acct-r" + r + "-t" + t + ".json"), table);
