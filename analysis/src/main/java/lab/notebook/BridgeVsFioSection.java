@@ -1,5 +1,6 @@
 package lab.notebook;
 
+import lab.results.RunDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

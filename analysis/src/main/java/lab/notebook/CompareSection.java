@@ -1,5 +1,6 @@
 package lab.notebook;
 
+import lab.results.RunDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package lab.notebook;
 
+import lab.results.RunDir;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -16,7 +16,7 @@ import lab.analysis.Stats;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
 import lab.notebook.Parts;
-import lab.notebook.RunDir;
+import lab.results.RunDir;
 
 /**
  * Today's kernel with {@code queue/iostats} 1 against 0 ({@code raw/part-acct/kernel/}, named as

@@ -16,7 +16,7 @@ import lab.notebook.KernelRuns;
 import lab.notebook.Notebook;
 import lab.notebook.Page;
 import lab.notebook.Parts;
-import lab.notebook.RunDir;
+import lab.results.RunDir;
 import lab.notebook.Section;
 import lab.notebook.SectionOutput;
 

@@ -14,7 +14,7 @@ import lab.analysis.compare.Comparison;
 import lab.analysis.compare.Sample;
 import lab.notebook.Fmt;
 import lab.notebook.Parts;
-import lab.notebook.RunDir;
+import lab.results.RunDir;
 
 /**
  * The JVM model's variant table ({@code part-acct-rR-tT.json}): each variant's throughput and its

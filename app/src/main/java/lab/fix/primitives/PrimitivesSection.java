@@ -4,7 +4,7 @@ import lab.notebook.Fix;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
 import lab.notebook.Notebook;
-import lab.notebook.RunDir;
+import lab.results.RunDir;
 import lab.notebook.Page;
 import lab.notebook.Parts;
 import lab.notebook.Section;

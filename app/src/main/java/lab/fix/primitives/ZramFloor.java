@@ -6,7 +6,7 @@ import java.util.List;
 import lab.analysis.chart.BarChart;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
-import lab.notebook.RunDir;
+import lab.results.RunDir;
 
 /**
  * The calibration's kernel side, scenario {@code zram-floor}: today's real zram per I/O (fio and

@@ -5,7 +5,7 @@ import static lab.fix.zraminitlock.ZramInitLock.*;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
 import lab.notebook.Notebook;
-import lab.notebook.RunDir;
+import lab.results.RunDir;
 import lab.notebook.Page;
 import lab.notebook.Parts;
 import lab.notebook.Section;

@@ -1,4 +1,4 @@
-package lab.notebook;
+package lab.results;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
