@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
  *   <li>{@code part-acct-grid-rR-tT.json}: JMH, percpu-ref and all four x HZ x slots, bios to the partition;</li>
  *   <li>{@code part-acct-sum-rR.json}: JMH, ns per {@code part_in_flight()} sum by slots, one thread;</li>
  *   <li>{@code kernel/DEV-TARGET-iostatsS-jN-rK.TOOL.json} (and {@code .perf.csv}, {@code .before/.after.stat}):
- *       the kernel scenario's runs, DEV zram|loop|nullb, TARGET disk|part, S the queue/iostats value.</li>
+ *       the kernel scenario's runs, DEV zram|loop|nullb, TARGET disk|part, S the queue/iostats value;</li>
+ *   <li>{@code kernel/DEV-TARGET-iostatsS-jN.TOOL.kernel.collapsed.gz} and {@code .svg}: the kernel
+ *       flamegraphs of round 1, with {@code --flamegraph}.</li>
  * </ul>
  */
 final class PartAcctRaw {
@@ -30,6 +32,14 @@ final class PartAcctRaw {
 
     /** A kernel run's name: {@code DEV-TARGET-iostatsS-jN-rK}. */
     private static final Pattern KERNEL_RUN = Pattern.compile("([a-z0-9_]+)-(disk|part)-iostats([01])-j(\\d+)-r(\\d+)");
+    /** A kernel flamegraph's file name: {@code DEV-TARGET-iostatsS-jN.TOOL.kernel.collapsed.gz} or {@code .svg}. */
+    private static final Pattern KERNEL_FLAMEGRAPH =
+            Pattern.compile("[a-z0-9_]+-(disk|part)-iostats[01]-j\\d+\\.[a-z-]+\\.kernel\\.(collapsed\\.gz|svg)");
+
+    /** Whether {@code fileName} is one of the scenario's kernel flamegraphs. */
+    static boolean isKernelFlamegraph(String fileName) {
+        return KERNEL_FLAMEGRAPH.matcher(fileName).matches();
+    }
 
     static Path table(Path raw, int round, int threads) {
         return raw.resolve(TABLE + "-r" + round + "-t" + threads + ".json");
