@@ -92,10 +92,11 @@ public final class BarChart {
     public String toSvg() {
         check();
         Plot plot = new Plot(series.stream().map(Series::name).toList());
+        double band = (plot.right - Plot.LEFT) / categories.size();
+        plot.xLabelLines(categories.stream().mapToInt(c -> Plot.wrap(c, Plot.labelFit(band - 4)).size()).max().orElse(1));
         Axis y = yAxis();
         Scale ys = plot.yScale(y);
         Svg svg = plot.frame(title, xLabel, yLabel, y);
-        double band = (plot.right - Plot.LEFT) / categories.size();
         double width = band * GROUP_SHARE / series.size();
         for (int c = 0; c < categories.size(); c++) {
             double groupX = Plot.LEFT + band * c + band * (1 - GROUP_SHARE) / 2;

@@ -27,13 +27,85 @@ final class Plot {
     static final String INK = "#333333";
     static final String GRID = "#dddddd";
 
+    /** Text height of one more line of an 11 px label. */
+    static final double LINE_PX = 13;
+    /** The most characters of a legend entry on one line: the legend takes at most a third of the width. */
+    private static final int LEGEND_FIT = (int) ((WIDTH / 3.0 - LEGEND_GAP - SWATCH - 6) / CHAR_PX);
+
     /** Right edge of the plot area. */
     final double right;
     private final List<String> legend;
+    /** Lines of the tallest x label: past two, the picture grows downwards, so no label is ever cut. */
+    private int xLabelLines = 1;
 
     Plot(List<String> seriesNames) {
         this.legend = seriesNames.size() > 1 ? List.copyOf(seriesNames) : List.of();
         this.right = WIDTH - MARGIN_RIGHT - legendWidth();
+    }
+
+    /** Reserves room for x labels of up to {@code lines} lines (see {@link #xTickLabel(Svg, double, String, double)}). */
+    Plot xLabelLines(int lines) {
+        this.xLabelLines = Math.max(1, lines);
+        return this;
+    }
+
+    /** The picture's height: {@link #HEIGHT}, and a line more for each x-label line past two. */
+    double height() {
+        return HEIGHT + LINE_PX * Math.max(0, xLabelLines - 2);
+    }
+
+    /**
+     * {@code text} on lines of at most {@code fit} characters: broken after spaces and dashes,
+     * and a word longer than a line split where it must; nothing is cut or dropped.
+     */
+    static List<String> wrap(String text, int fit) {
+        List<String> tokens = new java.util.ArrayList<>();
+        StringBuilder t = new StringBuilder();
+        for (char ch : text.toCharArray()) {
+            if (ch == ' ') {
+                if (!t.isEmpty()) {
+                    tokens.add(t.toString());
+                    t.setLength(0);
+                }
+                continue;
+            }
+            t.append(ch);
+            if (ch == '-') {
+                tokens.add(t.toString());
+                t.setLength(0);
+            }
+        }
+        if (!t.isEmpty()) {
+            tokens.add(t.toString());
+        }
+        List<String> lines = new java.util.ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (String tok : tokens) {
+            String sep = line.isEmpty() || line.charAt(line.length() - 1) == '-' ? "" : " ";
+            if (line.length() + sep.length() + tok.length() <= fit) {
+                line.append(sep).append(tok);
+                continue;
+            }
+            if (!line.isEmpty()) {
+                lines.add(line.toString());
+                line.setLength(0);
+            }
+            String rest = tok;
+            while (rest.length() > fit) {
+                lines.add(rest.substring(0, fit));
+                rest = rest.substring(fit);
+            }
+            line.append(rest);
+        }
+        if (!line.isEmpty() || lines.isEmpty()) {
+            lines.add(line.toString());
+        }
+        return lines;
+    }
+
+    /** How many characters of an 11 px label fit a band {@code width} px wide. */
+    static int labelFit(double width) {
+        return Math.max(3, (int) (width / 6.2)); // 11 px text: about 6.2 px a character
     }
 
     static String colour(int series) {
@@ -73,14 +145,14 @@ final class Plot {
 
     /** Starts the drawing: title, y grid and tick labels, axis lines, axis labels (x label if any). */
     Svg frame(String title, String xLabel, String yLabel, Axis y) {
-        Svg svg = new Svg(WIDTH, HEIGHT).text(WIDTH / 2.0, 28, Anchor.MIDDLE, 16, title);
+        Svg svg = new Svg(WIDTH, (int) height()).text(WIDTH / 2.0, 28, Anchor.MIDDLE, 16, title);
         Scale ys = yScale(y);
         for (double t : y.ticks()) {
             svg.line(LEFT, ys.px(t), right, ys.px(t), GRID, 1).text(LEFT - 6, ys.px(t) + 4, Anchor.END, 11, y.label(t));
         }
         svg.line(LEFT, TOP, LEFT, BOTTOM, INK, 1).line(LEFT, BOTTOM, right, BOTTOM, INK, 1);
         if (xLabel != null) {
-            svg.text((LEFT + right) / 2, HEIGHT - 14, Anchor.MIDDLE, 13, xLabel);
+            svg.text((LEFT + right) / 2, height() - 14, Anchor.MIDDLE, 13, xLabel);
         }
         return svg.textUp(18, (TOP + BOTTOM) / 2, 13, yLabel);
     }
@@ -91,21 +163,19 @@ final class Plot {
     }
 
     /**
-     * A category label in a band {@code width} px wide: on one line when it fits, else broken
-     * at spaces or dashes onto two lines, else cut with an ellipsis (the bars' tooltips carry
-     * the full name).
+     * A category label in a band {@code width} px wide: on one line when it fits, else wrapped at
+     * spaces and dashes onto as many lines as it needs ({@link #wrap}); the chart has reserved
+     * room for them ({@link #xLabelLines}). Never cut.
      */
     static void xTickLabel(Svg svg, double x, String label, double width) {
-        int fit = Math.max(3, (int) (width / 6.2)); // 11 px text: about 6.2 px a character
-        if (label.length() <= fit) {
+        List<String> lines = wrap(label, labelFit(width));
+        if (lines.size() == 1) {
             xTickLabel(svg, x, label);
             return;
         }
-        int cut = Math.max(label.lastIndexOf(' ', fit), label.lastIndexOf('-', fit - 1) + 1);
-        String first = cut > 0 ? label.substring(0, cut).strip() : label.substring(0, fit);
-        String rest = label.substring(first.length()).strip();
-        svg.text(x, BOTTOM + 16, Anchor.MIDDLE, 11, first);
-        svg.text(x, BOTTOM + 29, Anchor.MIDDLE, 11, rest.length() <= fit ? rest : rest.substring(0, fit - 1) + "…");
+        for (int i = 0; i < lines.size(); i++) {
+            svg.text(x, BOTTOM + 16 + LINE_PX * i, Anchor.MIDDLE, 11, lines.get(i));
+        }
     }
 
     /** A vertical line from {@code yHigh} down to {@code yLow} with a cap of {@code cap} px at each end. */
@@ -115,17 +185,24 @@ final class Plot {
                 .line(x - cap / 2, yLow, x + cap / 2, yLow, stroke, 1.5);
     }
 
-    /** One line per series right of the plot area: a swatch (a box, or a line with a marker) and the name. */
+    /**
+     * One entry per series right of the plot area: a swatch (a box, or a line with a marker) and
+     * the name, wrapped onto more lines where it is longer than the legend's width.
+     */
     void legend(Svg svg, boolean lines) {
+        double y = TOP + 8;
         for (int i = 0; i < legend.size(); i++) {
             double x = right + LEGEND_GAP;
-            double y = TOP + 8 + i * 20;
             if (lines) {
                 svg.line(x, y, x + SWATCH, y, colour(i), 2).circle(x + SWATCH / 2, y, 3, colour(i));
             } else {
                 svg.rect(x, y - SWATCH / 2, SWATCH, SWATCH, colour(i));
             }
-            svg.text(x + SWATCH + 6, y + 4, Anchor.START, 12, legend.get(i));
+            List<String> text = wrap(legend.get(i), LEGEND_FIT);
+            for (int l = 0; l < text.size(); l++) {
+                svg.text(x + SWATCH + 6, y + 4 + 14 * l, Anchor.START, 12, text.get(l));
+            }
+            y += 20 + 14 * (text.size() - 1);
         }
     }
 

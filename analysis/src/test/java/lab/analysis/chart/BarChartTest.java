@@ -127,4 +127,19 @@ class BarChartTest {
     private static Element bar(Document doc, String tip) {
         return Xml.children(Xml.group(doc, tip), "rect").getFirst();
     }
+
+    /** A long label is wrapped onto as many lines as it needs, and the picture grows: nothing is cut. */
+    @Test
+    void longLabelsAreWrappedNeverCut() {
+        List<String> cats = List.of("uring-qd32-fixedbufs-registerfiles-j2", "psync-j1", "a label with many many words in it",
+                "x", "y", "z", "w", "v");
+        String svg = new BarChart("t", "y").categories(cats).series("one series with a rather long name that must wrap", 
+                cats.stream().map(c -> BarChart.Bar.of(1)).toList()).series("two", cats.stream().map(c -> BarChart.Bar.of(2)).toList()).toSvg();
+        assertFalse(svg.contains("…"), "nothing is cut with an ellipsis");
+        for (String word : List.of("uring-", "qd32-", "fixedbufs-", "registerfiles-", "j2", "many", "words")) {
+            assertTrue(svg.contains(word), word);
+        }
+        assertTrue(svg.contains("height=\"") && !svg.contains("height=\"420\""), "the picture grew for the extra lines");
+        assertTrue(svg.contains("rather long name") || svg.contains("rather long"), "the legend wraps");
+    }
 }

@@ -1,0 +1,88 @@
+package lab.analysis.fidelity;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import lab.analysis.Stats;
+import org.junit.jupiter.api.Test;
+
+/** The fidelity arithmetic, each figure worked out by hand beside it. */
+class FidelityMathTest {
+
+    /** The seed of dm-css-ref: 23 s -> 40 s (1.74x) from 10 added RMWs per I/O on ~11 µs of CPU per I/O. */
+    @Test
+    void impliedCostOfTheDmCssRefSeedIsAboutEightHundredNs() {
+        double c = SharedLineModel.impliedCost(40.0 / 23.0, 11_000, 10, 0);
+        // c = T (R - 1) / (mb - R ma) = 11000 * (17/23) / 10 = 813.04 ns
+        assertEquals(11_000 * (17.0 / 23) / 10, c, 1e-9);
+        assertTrue(Double.isNaN(SharedLineModel.impliedCost(1.5, 1000, 0, 0)), "no ops differ: no c");
+        assertTrue(Double.isNaN(SharedLineModel.impliedCost(1.5, 1000, 0, 2)), "the wrong direction: no c >= 0");
+    }
+
+    @Test
+    void predictionAddsEachKindsExtraToEachSidesOwnOneThreadTime() {
+        // before: 2 rmw + 2 cas per I/O at 1000 ns; after: 0 at 990 ns; e(rmw) = 40, e(cas) = 25
+        double r = SharedLineModel.predict(1000, Map.of("rmw", 2.0, "cas", 2.0), 990, Map.of("rmw", 0.0),
+                k -> k.equals("rmw") ? 40 : 25);
+        assertEquals((1000 + 80 + 50) / 990.0, r, 1e-12);
+    }
+
+    @Test
+    void theQueueCostsNothingAtOneThreadAboutSAtTwoHammeringAndFallsWithTheGap() {
+        LineQueue q = new LineQueue(90);
+        assertEquals(0, q.extraNs(1, 5), 1e-12);
+        // two threads, think 5: Q(1) = S / (Z + S) = 90/95, extra = S Q(1) = 85.26
+        assertEquals(90 * 90 / 95.0, q.extraNs(2, 5), 1e-9);
+        assertTrue(q.extraNs(2, 160) < q.extraNs(2, 5) && q.extraNs(2, 2200) < q.extraNs(2, 160));
+        assertTrue(q.extraNs(4, 5) > q.extraNs(2, 5), "more threads queue longer");
+    }
+
+    @Test
+    void theQueueFitRecoversItsServiceTime() {
+        LineQueue truth = new LineQueue(70);
+        List<LineQueue.Point> pts = new ArrayList<>();
+        for (double z : new double[] {5, 100, 1000}) {
+            pts.add(new LineQueue.Point(2, z, truth.extraNs(2, z)));
+        }
+        pts.add(new LineQueue.Point(1, 5, 0.0)); // one thread: not used
+        LineQueue fit = LineQueue.fit(pts);
+        assertEquals(70, fit.serviceNs(), 1e-3);
+        assertEquals(0, fit.rmsRelativeError(pts), 1e-6);
+        assertNull(LineQueue.fit(List.of(new LineQueue.Point(1, 5, 3))), "one thread only: nothing to fit");
+    }
+
+    @Test
+    void uslFromTwoThreadCountsIsExactWithNoCoherencyTerm() {
+        // X(1) = 10, X(2) = 15: 2*10/15 - 1 = 1/3 = sigma
+        Usl u = Usl.fit(List.of(new Usl.Point(1, 10), new Usl.Point(2, 15)));
+        assertEquals(1 / 3.0, u.sigma(), 1e-12);
+        assertEquals(0, u.kappa());
+        assertEquals(1.5, u.capacity(2), 1e-12);
+        // three points from a known law: sigma 0.1, kappa 0.02
+        Usl truth = new Usl(0.1, 0.02, 3);
+        Usl fit = Usl.fit(List.of(new Usl.Point(1, 1), new Usl.Point(2, truth.capacity(2)), new Usl.Point(4, truth.capacity(4))));
+        assertEquals(0.1, fit.sigma(), 1e-9);
+        assertEquals(0.02, fit.kappa(), 1e-9);
+    }
+
+    @Test
+    void aaOfIdenticalTrialsGivesASmallFloorAndANoisyOneAWideFloor() {
+        double[] quiet = {100, 101, 99, 100, 100.5, 99.5};
+        NoiseFloor calm = NoiseFloor.of(List.of(quiet, quiet), List.of(quiet.clone(), quiet.clone()), Stats.spread(List.of(1.0, 1.0)));
+        assertTrue(calm.floor() < 0.01, "iterations within ±1%: floor " + calm.floor());
+        double[] loud = {80, 120, 95, 130, 70, 105};
+        NoiseFloor wide = NoiseFloor.of(List.of(loud), List.of(loud.clone()), Stats.spread(List.of(1.0)));
+        assertTrue(wide.floor() > 0.1, "iterations ±25%: floor " + wide.floor());
+        assertTrue(wide.resolves(1.5) && !wide.resolves(1.05));
+        assertEquals(calm.floor(), NoiseFloor.of(List.of(quiet, quiet), List.of(quiet.clone(), quiet.clone()),
+                Stats.spread(List.of(1.0, 1.0))).floor(), "a fixed seed: the same floor every time");
+        assertFalse(calm.format().isEmpty());
+        assertNotNull(calm.aa());
+    }
+}
