@@ -8,12 +8,15 @@ package lab.jobspec;
  * iodepth_batch_submit=1, iodepth_batch_complete_min=1, runtime=0 (none), time_based=0,
  * ramp_time=0, direct=0, ioengine=psync, zero_buffers=0, scramble_buffers=1,
  * buffer_compress_percentage=0 (unset), refill_buffers=0, randrepeat=1, randseed=0x89 (fio's default seed),
- * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, verify=none.
+ * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, verify=none;
+ * and the lab's own key base_ns=0.
  *
  * @param name        the section name, or {@code name=} if given
  * @param filename    target file or device, or null when the job file names none
  * @param size        bytes of the region the job covers (from {@code offset})
  * @param runtimeNs   0 when the job runs until {@code size} is done once
+ * @param baseNs      {@code base_ns}, a lab key (not fio's): ns of uncontended CPU the JVM engine's
+ *                    device spends per I/O, for the kernel's own per-I/O work; 0 for none
  * @param line        line of the section header in {@code source}, for later error messages
  * @param source      the job file, as given on the command line
  */
@@ -47,6 +50,7 @@ public record Job(
         boolean hipri,
         boolean sqthreadPoll,
         Verify verify,
+        long baseNs,
         String source,
         int line) {
 

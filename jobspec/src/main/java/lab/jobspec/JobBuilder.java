@@ -24,6 +24,13 @@ import java.util.function.ToLongFunction;
  * of fio's io_uring engine: fio registers an engine's options only for jobs of that engine and
  * refuses them elsewhere, so a job of another engine that sets one (even to 0) is refused here.
  *
+ * <p>{@code base_ns} is a lab key, not fio's: nanoseconds of uncontended CPU the JVM engine's
+ * device spends per I/O in its submit path, standing for the kernel's own per-I/O work (0, the
+ * default, spends nothing); a plain count, 0..{@value #MAX_BASE_NS} (10 ms, more CPU than any
+ * kernel I/O takes). fio does not know it and would refuse a job file that has it, so a job file
+ * meant for fio must leave it out; the lab itself accepts it everywhere (the bridge, which drives
+ * real devices, ignores it). {@link lab.jobspec.report.FioOptions} echoes it when set.
+ *
  * <p>{@code size} is required: fio would take the size of an existing file, but the JVM engine
  * has no file to ask. A problem between two keys ({@code size < bs}) is reported at whichever
  * of the two was written last. With {@code randrepeat=0} and no {@code randseed}, fio seeds from
@@ -35,6 +42,8 @@ final class JobBuilder {
     static final int MAX_BS = 16 << 20;
     static final int MAX_NUMJOBS = 4096;
     static final int MAX_IODEPTH = 65536;
+    /** {@code base_ns}'s upper bound: 10 ms. */
+    static final long MAX_BASE_NS = 10_000_000;
     /** Options only fio's io_uring engine has. */
     static final List<String> IO_URING_KEYS = List.of("fixedbufs", "registerfiles", "hipri",
             "sqthread_poll");
@@ -108,6 +117,7 @@ final class JobBuilder {
                 flag("hipri", false),
                 flag("sqthread_poll", false),
                 verify(),
+                count("base_ns", 0, 0, MAX_BASE_NS),
                 file.toString(),
                 sectionLine);
     }

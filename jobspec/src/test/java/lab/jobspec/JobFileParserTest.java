@@ -108,6 +108,7 @@ class JobFileParserTest {
                 () -> assertFalse(j.hipri()),
                 () -> assertFalse(j.sqthreadPoll()),
                 () -> assertEquals(Verify.NONE, j.verify()),
+                () -> assertEquals(0, j.baseNs()),
                 () -> assertEquals(file.toString(), j.source()),
                 () -> assertEquals(1, j.line()));
     }
@@ -145,6 +146,7 @@ class JobFileParserTest {
                 hipri=1
                 sqthread_poll=1
                 verify=crc32c
+                base_ns=2500
                 """);
         assertAll(
                 () -> assertEquals("renamed", j.name()),
@@ -175,7 +177,16 @@ class JobFileParserTest {
                 () -> assertTrue(j.registerfiles()),
                 () -> assertTrue(j.hipri()),
                 () -> assertTrue(j.sqthreadPoll()),
-                () -> assertEquals(Verify.CRC32C, j.verify()));
+                () -> assertEquals(Verify.CRC32C, j.verify()),
+                () -> assertEquals(2500, j.baseNs()));
+    }
+
+    /** base_ns is the lab's key: a plain count of ns from 0 to 10 ms, in [global] as in a job. */
+    @Test
+    void baseNsIsALabKeyInNanoseconds() throws Exception {
+        assertEquals(0, job("base_ns=0").baseNs());
+        assertEquals(10_000_000, job("base_ns=10000000").baseNs());
+        assertEquals(2000, only("[global]\nbase_ns=2000\n[j]\nsize=1m\n").baseNs());
     }
 
     @Test
@@ -443,6 +454,10 @@ class JobFileParserTest {
             "registerfiles=0 | registerfiles",
             "hipri | hipri",
             "sqthread_poll=1 | sqthread_poll",
+            "base_ns=-1 | base_ns",
+            "base_ns=10000001 | base_ns",
+            "base_ns=2us | base_ns",
+            "base_ns | base_ns",
     })
     void refusedLine(String line, String key) throws Exception {
         assertRefused("[j]\nsize=1m\n" + line + "\n", 3, key);

@@ -53,6 +53,7 @@ public final class FioOptions {
         put(m, "hipri", bool(job.hipri()), "0");
         put(m, "sqthread_poll", bool(job.sqthreadPoll()), "0");
         put(m, "verify", job.verify() == Verify.CRC32C ? "crc32c" : "none", "none");
+        put(m, "base_ns", job.baseNs(), 0L); // the lab's key: fio has none such
         return m;
     }
 

@@ -23,7 +23,7 @@ class FioReportTest {
     static Job job(String name, Rw rw, int bs, int numjobs, boolean groupReporting) {
         return new Job(name, null, rw, 70, bs, 1L << 20, 0, numjobs, 4, 1, 1,
                 300_000_000L, true, 0, true, IoEngine.IO_URING, false, true, 0, false, true, 0x89,
-                groupReporting, false, false, false, false, false, Verify.NONE, "t.fio", 1);
+                groupReporting, false, false, false, false, false, Verify.NONE, 0, "t.fio", 1);
     }
 
     static FioReport sample() {
@@ -106,6 +106,15 @@ class FioReportTest {
         assertFalse(global.containsKey("rw"));
         assertFalse(global.containsKey("bs"), "default bs is not listed");
         assertEquals(Map.of("rw", "randread"), FioOptions.jobOnly(a, global));
+    }
+
+    /** base_ns, the lab's key, is echoed when set and, like every default, left out when 0. */
+    @Test
+    void baseNsIsEchoedWhenSet() throws Exception {
+        Job with = lab.jobspec.JobFileParser.parse(java.nio.file.Path.of("t.fio"), "[j]\nsize=1m\nbase_ns=2000\n").jobs().get(0);
+        Job without = lab.jobspec.JobFileParser.parse(java.nio.file.Path.of("t.fio"), "[j]\nsize=1m\n").jobs().get(0);
+        assertEquals("2000", FioOptions.of(with).get("base_ns"));
+        assertFalse(FioOptions.of(without).containsKey("base_ns"));
     }
 
     @Test

@@ -2,6 +2,7 @@ package lab.engine.bench;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import lab.jobspec.Job;
 import lab.jobspec.SplitMix;
 import lab.engine.block.AcctMode;
@@ -14,6 +15,8 @@ import lab.engine.block.Gendisk;
 import lab.engine.block.Jiffies;
 import lab.engine.block.NullBlk;
 import lab.engine.block.ReqOp;
+import lab.engine.count.SharedLines;
+import lab.engine.work.CpuWork;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -53,7 +56,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *
  *   variant  lab.engine.block.AcctMode ids: atomic (before the series),
  *            percpu-ref (patches 1-2), percpu-ref+percpu-inflight (all four),
- *            lazy-ticks (today's update_io_ticks), iostats=0 (no accounting)
+ *            lazy-ticks (today's update_io_ticks), iostats=0 (no accounting);
+ *            an id with the suffix ~aa (atomic~aa) runs the same mode as an
+ *            A/A control trial (Variants)
  *   hz       CONFIG_HZ of the jiffies ticker: how often the per-tick work
  *            (and, with per-cpu in-flight, the sum over every slot) runs
  *   slots    possible CPUs: the per-cpu copies part_in_flight() sums
@@ -62,11 +67,18 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *   target   Target ids: disk, bios to a disk with no partition table (the
  *            seed's /dev/nullb0); part, bios to partition 1, which doubles the
  *            accounting (part and part0: in-flight, stats, round_stats)
+ *   baseNs   ns of calibrated uncontended CPU null_blk spends per I/O in its
+ *            submit (lab.engine.work.CpuWork, Blackhole.consumeCPU tokens
+ *            measured at setup): the kernel's own per-I/O work, for the
+ *            calibrated model; 0 spends nothing
  *
  * The ticker thread runs in every variant (the tick exists with iostats=0 as
  * well), so every variant shares the machine with it equally.
  *
  * Score: ns per op per thread (AverageTime); throughput = threads / score.
+ *
+ * The shared-line operations of one op, per variant, come from the same
+ * code run single-threaded with a counting sink: PartAcctCounts.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -125,6 +137,10 @@ public class PartAcct {
         @Param({"disk", "part"})
         public String target;
 
+        /** ns of calibrated CPU per I/O in null_blk's submit ({@code base_ns}); a number, 0 for none. */
+        @Param({"0"})
+        public long baseNs;
+
         Jiffies jiffies;
         Gendisk disk;
         BlockDevice dev;
@@ -146,6 +162,15 @@ public class PartAcct {
 
         /** The trial's setup for {@code threads} workers doing {@code job}'s I/O (tests pass a changed example). */
         void setUp(int threads, Job job) {
+            setUp(threads, job, Jiffies::start, SharedLines.NONE);
+        }
+
+        /**
+         * The setup on the clock {@code clock} makes for {@link #hz} (tearDown closes it), the disk's
+         * partitions reporting their shared-line operations to {@code lines}: the count run
+         * ({@link PartAcctCounts}) passes a manual clock and a tally.
+         */
+        void setUp(int threads, Job job, IntFunction<Jiffies> clock, SharedLines lines) {
             mix = IoMix.of(job);
             if (mix.bs() % LOGICAL_BLOCK != 0) {
                 throw new IllegalArgumentException(ExampleJob.where(job) + ": bs=" + mix.bs()
@@ -155,9 +180,12 @@ public class PartAcct {
             bs = mix.bs();
             sectorsPerIo = bs >>> Bio.SECTOR_SHIFT;
             int nrCpus = Math.max(slots, threads);
-            jiffies = Jiffies.start(hz);
-            disk = new Gendisk(NullBlk.immediate("nullb0", CAPACITY, LOGICAL_BLOCK), AcctMode.of(variant), jiffies, nrCpus);
-            dev = switch (Target.of(target)) {
+            AcctMode mode = AcctMode.of(Variants.id(variant));
+            Target to = Target.of(target);
+            CpuWork work = CpuWork.forNs(baseNs);
+            jiffies = clock.apply(hz);
+            disk = new Gendisk(NullBlk.immediate("nullb0", CAPACITY, LOGICAL_BLOCK, work), mode, jiffies, nrCpus, lines);
+            dev = switch (to) {
                 case DISK -> disk.part0();
                 case PART -> disk.addPartition(1, PART_START, (CAPACITY >>> Bio.SECTOR_SHIFT) - PART_START);
             };

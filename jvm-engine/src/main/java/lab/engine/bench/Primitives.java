@@ -2,6 +2,8 @@ package lab.engine.bench;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import lab.engine.sync.Mutex;
 import lab.engine.sync.PercpuCounter;
@@ -12,6 +14,7 @@ import lab.engine.sync.Rcu;
 import lab.engine.sync.RefCount;
 import lab.engine.sync.Rwsem;
 import lab.engine.sync.Srcu;
+import lab.engine.work.CpuWork;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -49,12 +52,32 @@ import org.openjdk.jmh.annotations.Warmup;
  *                    honest floor, what per-cpu arithmetic costs
  *   unpadded-slot    the same on adjacent longs of one array: false sharing,
  *                    the price of forgetting the padding
+ *   cas-refcount     inc and dec each by a compare-and-set loop on one shared
+ *                    line (try_cmpxchg: css_tryget, inc_not_zero)
+ * An id with the suffix ~aa (atomic-refcount~aa) runs the same primitive as an
+ * A/A control trial (Variants).
+ *
+ * Each primitive prices one kind of shared-line operation that the count runs
+ * report per I/O (lab.engine.count.LineOp): rmw by atomic-refcount (two per
+ * pair), cas by cas-refcount (two per pair), rwsem-read by rwsem-read, mutex
+ * by mutex. Two more parameters turn the pair into c(kind, threads, gap):
+ *   line     shared: one object every thread uses (the contended line);
+ *            private: each thread its own object, made on its own thread,
+ *            the same instructions on a line no other thread writes. The
+ *            difference at the same -t and gap is what sharing the line
+ *            costs, per pair.
+ *   gapNs    ns of calibrated uncontended CPU spent after each pair
+ *            (lab.engine.work.CpuWork, Blackhole.consumeCPU tokens measured
+ *            at setup): how often the line is touched. 0 is back to back;
+ *            ~100 ns, ~1 us or a fix's base_ns are the gaps a kernel I/O
+ *            leaves. The score includes the gap; subtract the private score
+ *            at the same gap, not the gap itself.
  *
  * Threads come from JMH's -t; each takes its own slot index (its "cpu") from
  * a counter in the shared state, for up to MAX_THREADS threads.
  *
- * Reading it: the score is ns per pair per thread. A primitive that scales
- * keeps it flat as -t grows (padded-slot, percpu-ref, percpu-counter, srcu
+ * Reading it: the score is ns per pair (and gap) per thread. A primitive that
+ * scales keeps it flat as -t grows (padded-slot, percpu-ref, percpu-counter, srcu
  * apart from its fences); one that shares a line grows with -t even with no
  * waiting at all (atomic-refcount, rwsem-read), and one that excludes grows
  * faster (mutex). Compare variants within one run, never across runs; with
@@ -80,21 +103,66 @@ public class Primitives {
         long run(int cpu);
     }
 
+    /** Whose line the primitive's object is on: the {@code line} ids. */
+    public enum Line {
+        /** One object for every thread: the contended line. */
+        SHARED("shared"),
+        /** One object per thread, made on that thread: the same operations uncontended. */
+        PRIVATE("private");
+
+        private final String id;
+
+        Line(String id) {
+            this.id = id;
+        }
+
+        public String id() {
+            return id;
+        }
+
+        /** Every id, in declaration order. */
+        public static List<String> ids() {
+            return Arrays.stream(values()).map(Line::id).toList();
+        }
+
+        static Line of(String id) {
+            for (Line l : values()) {
+                if (l.id.equals(id)) {
+                    return l;
+                }
+            }
+            throw new IllegalArgumentException("unknown line: " + id + " (" + String.join(", ", ids()) + ")");
+        }
+    }
+
     @State(Scope.Benchmark)
     public static class Shared {
         /** {@link PrimitiveKind#ids()}, in order. */
         @Param({"atomic-refcount", "percpu-ref", "srcu", "rwsem-read", "mutex",
-                "percpu-counter", "padded-slot", "unpadded-slot"})
+                "percpu-counter", "padded-slot", "unpadded-slot", "cas-refcount"})
         public String primitive;
+
+        /** {@link Line} ids: {@code private} is the uncontended baseline, asked for with {@code -p line=shared,private}. */
+        @Param({"shared"})
+        public String line;
+
+        /** ns of calibrated uncontended CPU after each pair; a number, 0 for none. */
+        @Param({"0"})
+        public long gapNs;
 
         final CpuIds cpus = new CpuIds(MAX_THREADS);
         Rcu rcu;
+        PrimitiveKind kind;
+        /** The one pair every thread runs ({@link Line#SHARED}), or null: each thread makes its own. */
         Pair pair;
+        CpuWork gap;
 
         @Setup(Level.Trial)
         public void setUp() {
             rcu = new Rcu(MAX_THREADS);
-            pair = pairFor(PrimitiveKind.of(primitive), rcu);
+            kind = PrimitiveKind.of(Variants.id(primitive));
+            pair = Line.of(line) == Line.SHARED ? pairFor(kind, rcu) : null;
+            gap = CpuWork.forNs(gapNs);
         }
 
         int takeCpu() {
@@ -107,11 +175,16 @@ public class Primitives {
     public static class Cpu {
         int cpu;
         Rcu rcu;
+        /** The shared pair, or this thread's own. */
+        Pair pair;
+        CpuWork gap;
 
         @Setup(Level.Trial)
         public void setUp(Shared shared) {
             cpu = shared.takeCpu();
             rcu = shared.rcu;
+            pair = shared.pair != null ? shared.pair : pairFor(shared.kind, shared.rcu); // made here: on this thread's TLAB
+            gap = shared.gap;
             rcu.online(cpu);
         }
 
@@ -122,8 +195,10 @@ public class Primitives {
     }
 
     @Benchmark
-    public long getPut(Shared shared, Cpu cpu) {
-        return shared.pair.run(cpu.cpu);
+    public long getPut(Cpu cpu) {
+        long r = cpu.pair.run(cpu.cpu);
+        cpu.gap.spend();
+        return r;
     }
 
     static Pair pairFor(PrimitiveKind primitive, Rcu rcu) {
@@ -136,6 +211,7 @@ public class Primitives {
             case PERCPU_COUNTER -> percpuCounterPair();
             case PADDED_SLOT -> paddedSlotPair();
             case UNPADDED_SLOT -> unpaddedSlotPair();
+            case CAS_REFCOUNT -> casRefCountPair();
         };
     }
 
@@ -201,6 +277,29 @@ public class Primitives {
             slots.addOpaque(cpu, 0, -1);
             return slots.getPlain(cpu, 0);
         };
+    }
+
+    /** Inc and dec by try_cmpxchg loops on one word with 128 bytes of padding each side. */
+    private static Pair casRefCountPair() {
+        long[] words = new long[2 * PercpuSlots.PAD_LONGS + 1];
+        int at = PercpuSlots.PAD_LONGS;
+        LONGS.setRelease(words, at, 1L);
+        return cpu -> {
+            casAdd(words, at, 1);
+            return casAdd(words, at, -1);
+        };
+    }
+
+    /** atomic_try_cmpxchg loop: a failed compare-and-exchange hands back the value to retry from. */
+    private static long casAdd(long[] words, int at, long delta) {
+        long c = (long) LONGS.getOpaque(words, at);
+        for (;;) {
+            long witness = (long) LONGS.compareAndExchange(words, at, c, c + delta);
+            if (witness == c) {
+                return c + delta;
+            }
+            c = witness;
+        }
     }
 
     /** Adjacent longs, eight to a cache line: every thread's slot shares a line with its neighbours'. */

@@ -2,7 +2,9 @@ package lab.engine.bench;
 
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
+import lab.engine.count.SharedLines;
 import lab.engine.load.DataPattern;
+import lab.engine.work.CpuWork;
 import lab.jobspec.BufferPattern;
 import lab.jobspec.Job;
 import lab.jobspec.SplitMix;
@@ -55,6 +57,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * as before the fix), srcu, atomic-ref (the seed's zram_meta_get/put), none
  * (today's kernel). The seed measured SRCU vs rwsem within -0.6%..+2.3% at 4
  * CPUs on compressible data; this benchmark asks where that stops holding.
+ * An id with the suffix ~aa (rwsem~aa) runs the same guard as an A/A control
+ * trial (Variants).
+ *
+ * baseNs: ns of calibrated uncontended CPU each page I/O spends before the
+ * guard (lab.engine.work.CpuWork, Blackhole.consumeCPU tokens measured at
+ * setup): the kernel's own per-I/O work around zram's, for the calibrated
+ * model; 0 spends nothing. The shared-line operations of one op come from
+ * the same code run single-threaded with a counting sink: ZramCounts.
  *
  * Score: ns per op per thread (AverageTime); throughput = threads / score.
  */
@@ -68,6 +78,11 @@ public class ZramInitLock {
     static final String EXAMPLE_PREFIX = "zram-init-lock-";
     static final int MAX_THREADS = 64;
     static final int RING = 64;
+
+    /** The job of a trial: {@code examples/zram-init-lock-<rw>.fio} with {@code pattern}'s buffer keys. */
+    static Job example(String rw, String pattern) {
+        return ExampleJob.load(EXAMPLE_PREFIX + rw, DataPattern.of(pattern).settings());
+    }
 
     @State(Scope.Benchmark)
     public static class Device {
@@ -91,6 +106,10 @@ public class ZramInitLock {
         @Param({"16"})
         public int sizeMiB;
 
+        /** ns of calibrated CPU per page I/O before the guard ({@code base_ns}); a number, 0 for none. */
+        @Param({"0"})
+        public long baseNs;
+
         Zram zram;
         long pages;
         /** The example with the pattern's settings, as parsed at setup: the workers fill their rings from it. */
@@ -101,11 +120,16 @@ public class ZramInitLock {
 
         @Setup(Level.Trial)
         public void setUp() {
-            setUp(ExampleJob.load(EXAMPLE_PREFIX + rw, DataPattern.of(pattern).settings()));
+            setUp(example(rw, pattern));
         }
 
         /** The trial's setup for {@code job}'s I/O (tests pass a changed example). */
         void setUp(Job job) {
+            setUp(job, SharedLines.NONE);
+        }
+
+        /** The setup with the device reporting its shared-line operations to {@code lines} (the count run, {@link ZramCounts}). */
+        void setUp(Job job, SharedLines lines) {
             IoMix mix = IoMix.of(job);
             if (mix.bs() != Zram.PAGE_SIZE) {
                 throw new IllegalArgumentException(ExampleJob.where(job) + ": bs=" + mix.bs()
@@ -113,7 +137,8 @@ public class ZramInitLock {
             }
             this.job = job;
             readPercent = mix.readPercent();
-            zram = new Zram(GuardKind.of(guard), Compressor.of(compressor), MAX_THREADS);
+            zram = new Zram(GuardKind.of(Variants.id(guard)), Compressor.of(compressor), MAX_THREADS,
+                    CpuWork.forNs(baseNs), lines);
             zram.init((long) sizeMiB << 20);
             zram.open();
             pages = zram.disksize() / Zram.PAGE_SIZE;

@@ -1,5 +1,6 @@
 package lab.engine.block;
 
+import lab.engine.count.SharedLines;
 import lab.engine.sync.Rcu;
 import lab.engine.sync.Ref;
 import lab.engine.sync.RefCount;
@@ -19,6 +20,10 @@ import lab.engine.sync.RefCount;
  * reads on each I/O, as in v4.1. Ordering is RefCount's: the put is a release
  * fetch-add, paired with the acquire fence of the put that reaches zero.
  *
+ * Per I/O (blk_account_io_start/done): one cas (inc_not_zero of try_get) and
+ * one rmw (the put) on the hot line, counted at the site part.ref or
+ * part0.ref.
+ *
  * No RCU: cpuOnline, cpuOffline and quiescent do nothing. Stateless, so one
  * instance serves every disk.
  */
@@ -32,8 +37,8 @@ final class AtomicPartRef implements PartRef {
 
     /** {@code hd_ref_init}: {@code atomic_set(&part->ref, 1)} at {@code hot[at]}. */
     @Override
-    public Ref init(long[] hot, int at, Runnable release) {
-        return new RefCount(hot, at, 1, release);
+    public Ref init(long[] hot, int at, Runnable release, SharedLines lines, String site) {
+        return new RefCount(hot, at, 1, release, lines, site);
     }
 
     @Override

@@ -3,6 +3,7 @@ package lab.engine.block;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import lab.engine.count.SharedLines;
 import lab.engine.sync.Rcu;
 
 /**
@@ -33,6 +34,11 @@ import lab.engine.sync.Rcu;
  * report costs one read of the grace-period counter, a line that is written only when a grace
  * period starts.
  *
+ * <p>Counting ({@code lab.engine.count}): the disk's partitions report the operations on their
+ * hot lines ({@code part.ref}, {@code part.in_flight}, {@code part.stamp}, {@code part0.*}) to the
+ * {@link SharedLines} the disk was made with; {@link SharedLines#NONE} unless a count run passes
+ * one.
+ *
  * <p>Model note: no request queue and no blk-mq; every driver here is bio-based, so the driver's
  * {@code submitBio} runs in the submitter's context, as brd and dm do.
  */
@@ -58,6 +64,8 @@ public final class Gendisk {
     private final PartInFlight inFlight;
     /** {@code blk_account_io_start/done}, or nothing ({@code queue/iostats} = 0). */
     private final IoStat ioStat;
+    /** Where the partitions report their shared-line operations. */
+    private final SharedLines lines;
 
     /** A disk over {@code driver}, named after it, with no partition but {@code part0}, not accounting I/O. */
     public Gendisk(BlockDevice driver) {
@@ -70,6 +78,14 @@ public final class Gendisk {
      * {@link Bio#cpu} must be below {@code nrCpus}.
      */
     public Gendisk(BlockDevice driver, AcctMode mode, Jiffies jiffies, int nrCpus) {
+        this(driver, mode, jiffies, nrCpus, SharedLines.NONE);
+    }
+
+    /**
+     * {@link #Gendisk(BlockDevice, AcctMode, Jiffies, int)} whose partitions report their
+     * shared-line operations to {@code lines} (a count run's {@link lab.engine.count.LineTally}).
+     */
+    public Gendisk(BlockDevice driver, AcctMode mode, Jiffies jiffies, int nrCpus, SharedLines lines) {
         if (mode.enabled() && jiffies == null) {
             throw new IllegalArgumentException(driver.name() + ": accounting (" + mode.id() + ") needs a jiffies clock");
         }
@@ -78,6 +94,7 @@ public final class Gendisk {
         this.acctMode = mode;
         this.jiffies = jiffies;
         this.nrCpus = nrCpus;
+        this.lines = lines;
         this.partRef = mode.newPartRef(nrCpus);
         this.inFlight = mode.inFlight();
         this.ioStat = mode.newIoStat(jiffies, partRef);
@@ -103,6 +120,11 @@ public final class Gendisk {
     /** The RCU domain of the partitions' {@code percpu_ref}s, or null when the mode has none. */
     Rcu rcu() {
         return partRef.rcu();
+    }
+
+    /** Where the partitions report their shared-line operations ({@link Partition}'s constructor). */
+    SharedLines sharedLines() {
+        return lines;
     }
 
     /** The partitions' reference kind: {@link Partition}'s constructor takes its reference from it. */

@@ -1,5 +1,8 @@
 package lab.engine.block;
 
+import java.util.Objects;
+import lab.engine.work.CpuWork;
+
 /**
  * The null block device, drivers/block/null_blk: takes bios, moves no data, and completes them
  * either at once or after a set latency. Bio-based ({@code queue_mode=0}); the model has no
@@ -19,6 +22,11 @@ package lab.engine.block;
  * </ul>
  * Both modes end a bio that lies beyond the capacity or is not aligned to the logical block size
  * with {@link BlkStatus#IOERR}, at once.
+ *
+ * <h2>Per-I/O work ({@code base_ns})</h2>
+ * A device made with a {@link CpuWork} spends it once per bio in {@code submitBio}, after the
+ * checks and before completing or queueing it: the kernel's own CPU per I/O, which null_blk
+ * leaves to the layers around it ({@link CpuWork#NONE}, nothing, by default).
  *
  * <p>Thread safety: {@code submitBio} and {@code poll} for slot {@code c} must run on the thread
  * that owns {@code c}. Nothing is shared between slots. No allocation once each slot's list has
@@ -73,8 +81,11 @@ public final class NullBlk implements BlockDevice {
     private final long completionNs;
     /** Per-slot completion lists; null in {@code irqmode=0}. */
     private final CompletionList[] lists;
+    /** {@code base_ns}: spent per bio in {@code submitBio}. */
+    private final CpuWork work;
 
-    private NullBlk(String name, long capacityBytes, int logicalBlockSize, long completionNs, int nrCpus) {
+    private NullBlk(String name, long capacityBytes, int logicalBlockSize, long completionNs, int nrCpus,
+                    CpuWork work) {
         if (capacityBytes <= 0 || Integer.bitCount(logicalBlockSize) != 1 || logicalBlockSize < 512
                 || completionNs < 0) {
             throw new IllegalArgumentException("null_blk " + name + ": capacity " + capacityBytes
@@ -84,6 +95,7 @@ public final class NullBlk implements BlockDevice {
         this.nrSectors = capacityBytes >>> Bio.SECTOR_SHIFT;
         this.logicalBlockSize = logicalBlockSize;
         this.completionNs = completionNs;
+        this.work = Objects.requireNonNull(work, "work");
         if (completionNs == 0) {
             this.lists = null;
         } else {
@@ -96,16 +108,27 @@ public final class NullBlk implements BlockDevice {
 
     /** {@code irqmode=0}: completes every bio inside {@code submitBio}. */
     public static NullBlk immediate(String name, long capacityBytes, int logicalBlockSize) {
-        return new NullBlk(name, capacityBytes, logicalBlockSize, 0, 0);
+        return immediate(name, capacityBytes, logicalBlockSize, CpuWork.NONE);
+    }
+
+    /** {@link #immediate(String, long, int)} spending {@code work} per bio ({@code base_ns}). */
+    public static NullBlk immediate(String name, long capacityBytes, int logicalBlockSize, CpuWork work) {
+        return new NullBlk(name, capacityBytes, logicalBlockSize, 0, 0, work);
     }
 
     /** {@code irqmode=2}: completes each bio from {@link #poll} no earlier than {@code completionNs} after submission. */
     public static NullBlk timer(String name, long capacityBytes, int logicalBlockSize,
                                 long completionNs, int nrCpus) {
+        return timer(name, capacityBytes, logicalBlockSize, completionNs, nrCpus, CpuWork.NONE);
+    }
+
+    /** {@link #timer(String, long, int, long, int)} spending {@code work} per bio ({@code base_ns}). */
+    public static NullBlk timer(String name, long capacityBytes, int logicalBlockSize,
+                                long completionNs, int nrCpus, CpuWork work) {
         if (completionNs <= 0) {
             throw new IllegalArgumentException("null_blk " + name + ": timer mode needs completion_nsec > 0");
         }
-        return new NullBlk(name, capacityBytes, logicalBlockSize, completionNs, nrCpus);
+        return new NullBlk(name, capacityBytes, logicalBlockSize, completionNs, nrCpus, work);
     }
 
     @Override
@@ -130,6 +153,7 @@ public final class NullBlk implements BlockDevice {
             Bio.bioIoError(bio);
             return;
         }
+        work.spend();
         if (lists == null) {
             Bio.bioEndio(bio);
             return;
@@ -166,5 +190,10 @@ public final class NullBlk implements BlockDevice {
     /** {@code completion_nsec}: 0 in {@code irqmode=0}. */
     public long completionNs() {
         return completionNs;
+    }
+
+    /** What each bio spends in {@code submitBio} ({@code base_ns}). */
+    public CpuWork work() {
+        return work;
     }
 }

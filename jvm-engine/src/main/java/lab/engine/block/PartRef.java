@@ -1,5 +1,6 @@
 package lab.engine.block;
 
+import lab.engine.count.SharedLines;
 import lab.engine.sync.Rcu;
 import lab.engine.sync.Ref;
 
@@ -29,9 +30,10 @@ interface PartRef {
      * {@code hd_ref_init()}: the reference of a new partition, holding the table's reference;
      * {@code release} runs once, when it reaches zero. {@code hot[at]} is the word on the
      * partition's hot line that v4.2 keeps an {@code atomic_t ref} in; a kind that keeps its count
-     * elsewhere leaves it alone.
+     * elsewhere leaves it alone. The reference reports its shared-line operations to
+     * {@code lines} as {@code site} ({@code part.ref}, {@code part0.ref}).
      */
-    Ref init(long[] hot, int at, Runnable release);
+    Ref init(long[] hot, int at, Runnable release, SharedLines lines, String site);
 
     /** The owner of slot {@code cpu} starts issuing I/O (see {@link Gendisk#cpuOnline}). Owner only. */
     void cpuOnline(int cpu);

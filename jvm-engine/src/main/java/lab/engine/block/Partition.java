@@ -3,6 +3,9 @@ package lab.engine.block;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
+import lab.engine.count.LineCounter;
+import lab.engine.count.LineOp;
+import lab.engine.count.SharedLines;
 import lab.engine.sync.Ref;
 
 /**
@@ -28,7 +31,15 @@ import lab.engine.sync.Ref;
  *     {@link lab.engine.sync.PercpuRef} in the disk's RCU ({@code percpu_ref}, patches 1-2; see
  *     {@link PercpuPartRef} for its read-side sections and model notes).</li>
  * </ul>
- * The partition table never changes under I/O; {@link #refKill} stands for
+ * <h2>Counting</h2>
+ * The hot line's operations are reported to the disk's {@link SharedLines} ({@link Gendisk}'s
+ * constructor), at sites named after the fields: {@code part.stamp} (store, cas),
+ * {@code part.in_flight} (rmw) and {@code part.ref} (the reference's) for a partition, and
+ * {@code part0.stamp}, {@code part0.in_flight}, {@code part0.ref} for the whole disk, whose hot
+ * line is both the I/O's when a bio goes to the disk and the extra accounting when it goes to a
+ * partition. The per-cpu {@link #stats} are written by their owner only and not counted.
+ *
+ * <p>The partition table never changes under I/O; {@link #refKill} stands for
  * {@code delete_partition()}'s drop of the reference, after which {@code hd_struct_try_get} fails
  * and I/O is accounted to {@code part0}.
  */
@@ -54,6 +65,12 @@ public final class Partition implements BlockDevice {
     private final Ref ref;
     /** Times the reference reached zero ({@code __delete_partition}); the table is static, so 0 or 1. */
     private final AtomicInteger released = new AtomicInteger();
+    /** {@code part->stamp = now} (part_round_stats). */
+    private final LineCounter stampStore;
+    /** {@code try_cmpxchg(&part->bd_stamp)} (update_io_ticks), each attempt. */
+    private final LineCounter stampCas;
+    /** {@code atomic_inc/dec(&part->in_flight[rw])}. */
+    private final LineCounter inFlightRmw;
 
     Partition(Gendisk disk, int partno, long startSect, long nrSects) {
         this.disk = disk;
@@ -62,7 +79,12 @@ public final class Partition implements BlockDevice {
         this.nrSects = nrSects;
         this.name = partno == 0 ? disk.name() : disk.name() + "p" + partno;
         this.stats = new DiskStats(disk.nrCpus());
-        this.ref = disk.partRef().init(hot, REF, this::release); // hd_ref_init: the table's reference
+        String site = partno == 0 ? "part0" : "part";
+        SharedLines lines = disk.sharedLines();
+        this.stampStore = lines.counter(site + ".stamp", LineOp.STORE);
+        this.stampCas = lines.counter(site + ".stamp", LineOp.CAS);
+        this.inFlightRmw = lines.counter(site + ".in_flight", LineOp.RMW);
+        this.ref = disk.partRef().init(hot, REF, this::release, lines, site + ".ref"); // hd_ref_init: the table's reference
     }
 
     private void release() {
@@ -78,11 +100,13 @@ public final class Partition implements BlockDevice {
 
     /** {@code part->stamp = now}: a plain store in v4.2, racing with other CPUs' (as there). */
     void setStamp(long now) {
+        stampStore.add();
         LONGS.setOpaque(hot, STAMP, now);
     }
 
     /** {@code try_cmpxchg(&part->bd_stamp, &stamp, now)}: one CPU per tick wins. */
     boolean casStamp(long stamp, long now) {
+        stampCas.add();
         return LONGS.compareAndSet(hot, STAMP, stamp, now);
     }
 
@@ -90,6 +114,7 @@ public final class Partition implements BlockDevice {
 
     /** {@code atomic_inc/dec(&part->in_flight[rw])}: a locked xadd; no ordering needed (a counter). */
     void atomicInFlightAdd(int rw, long delta) {
+        inFlightRmw.add();
         LONGS.getAndAdd(hot, IN_FLIGHT + rw, delta);
     }
 

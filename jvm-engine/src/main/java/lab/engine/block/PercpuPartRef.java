@@ -1,5 +1,6 @@
 package lab.engine.block;
 
+import lab.engine.count.SharedLines;
 import lab.engine.sync.PercpuRef;
 import lab.engine.sync.Rcu;
 import lab.engine.sync.Ref;
@@ -42,8 +43,8 @@ final class PercpuPartRef implements PartRef {
 
     /** {@code hd_ref_init}: {@code percpu_ref_init(&part->ref, __delete_partition, 0)}. */
     @Override
-    public Ref init(long[] hot, int at, Runnable release) {
-        return new PercpuRef(rcu, release);
+    public Ref init(long[] hot, int at, Runnable release, SharedLines lines, String site) {
+        return new PercpuRef(rcu, release, lines, site);
     }
 
     @Override

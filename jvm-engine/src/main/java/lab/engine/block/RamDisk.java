@@ -4,6 +4,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import lab.engine.work.CpuWork;
 
 /**
  * The RAM disk, drivers/block/brd.c: a sparse store of 4 KiB pages, allocated on first write;
@@ -19,6 +21,9 @@ import java.lang.invoke.VarHandle;
  * so a reader that sees the page sees it zero-filled; likewise for a leaf. Inserting takes the
  * disk's lock ({@code brd_insert_page()} takes the xarray lock), only on the first write of a page.
  * Concurrent I/O to the same page is not ordered against itself, as in brd.
+ *
+ * <p>A disk made with a {@link CpuWork} ({@code base_ns}) spends it once per bio in
+ * {@code submitBio}, after the checks and before the copy.
  *
  * <p>Page memory comes from one shared arena and lives until {@link #close}; brd frees pages on
  * discard, which the model does not issue.
@@ -43,15 +48,23 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
     private final MemorySegment[][] dir;
     /** The pages' memory. Allocated from under {@code this}'s lock. */
     private final Arena arena = Arena.ofShared();
+    /** {@code base_ns}: spent per bio in {@code submitBio}. */
+    private final CpuWork work;
 
     /** A disk of {@code capacityBytes} (rounded down to whole pages), 512-byte logical blocks, no page yet. */
     public RamDisk(String name, long capacityBytes) {
+        this(name, capacityBytes, CpuWork.NONE);
+    }
+
+    /** {@link #RamDisk(String, long)} spending {@code work} per bio ({@code base_ns}). */
+    public RamDisk(String name, long capacityBytes, CpuWork work) {
         long pages = capacityBytes / BioVec.PAGE_SIZE;
         if (pages < 1) {
             throw new IllegalArgumentException("brd " + name + ": capacity " + capacityBytes + " < one page");
         }
         this.name = name;
         this.nrSectors = pages << PAGE_SECTORS_SHIFT;
+        this.work = Objects.requireNonNull(work, "work");
         this.dir = new MemorySegment[(int) ((pages + LEAF - 1) >>> LEAF_SHIFT)][];
     }
 
@@ -77,6 +90,7 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
             Bio.bioIoError(bio);
             return;
         }
+        work.spend();
         BioVec vec = bio.vec;
         long pos = bio.sector << Bio.SECTOR_SHIFT;
         int left = bio.size;
@@ -153,6 +167,11 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
             SLOT.setRelease(leaf, s, page);                // pairs with getAcquire in lookupPage
         }
         return page;
+    }
+
+    /** What each bio spends in {@code submitBio} ({@code base_ns}). */
+    public CpuWork work() {
+        return work;
     }
 
     /** Pages allocated so far (written at least once). Takes the insert lock. */

@@ -25,6 +25,10 @@
  *     concept, never a flag tested per I/O), against a real tick clock,
  *     {@link lab.engine.block.Jiffies}. A disk made without a mode accounts nothing
  *     ({@code queue/iostats} = 0). No merges, discards or flushes are counted.</li>
+ * <li>Shared-line counts ({@code lab.engine.count}): a {@link lab.engine.block.Gendisk} made with a
+ *     {@code SharedLines} sink reports the operations on its partitions' hot lines; none by
+ *     default. The kernel's own per-I/O CPU ({@code base_ns}) is a {@code lab.engine.work.CpuWork}
+ *     a driver spends in {@code submitBio}; none by default.</li>
  * </ul>
  *
  * <h2>Allocation</h2>

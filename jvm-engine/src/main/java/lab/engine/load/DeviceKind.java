@@ -4,6 +4,7 @@ import java.util.Locale;
 import lab.engine.block.BlockDevice;
 import lab.engine.block.NullBlk;
 import lab.engine.block.RamDisk;
+import lab.engine.work.CpuWork;
 
 /**
  * The engine devices a job file can run against, as the command line names them
@@ -43,11 +44,11 @@ public enum DeviceKind {
         throw new IllegalArgumentException("unknown engine device '" + name + "' (null or ram)");
     }
 
-    /** A new device of this kind holding {@code capacityBytes}. */
-    BlockDevice create(long capacityBytes) {
+    /** A new device of this kind holding {@code capacityBytes}, spending {@code work} per bio in its submit ({@code base_ns}). */
+    BlockDevice create(long capacityBytes, CpuWork work) {
         return switch (this) {
-            case NULL -> NullBlk.immediate("nullb0", capacityBytes, 512);
-            case RAM -> new RamDisk("ram0", capacityBytes);
+            case NULL -> NullBlk.immediate("nullb0", capacityBytes, 512, work);
+            case RAM -> new RamDisk("ram0", capacityBytes, work);
         };
     }
 }

@@ -11,6 +11,7 @@ import lab.engine.block.Bioset;
 import lab.engine.block.BlockDevice;
 import lab.engine.block.Gendisk;
 import lab.engine.block.RamDisk;
+import lab.engine.work.CpuWork;
 import lab.jobspec.Job;
 import lab.jobspec.JobFile;
 import lab.jobspec.report.FioLab;
@@ -30,6 +31,11 @@ import lab.jobspec.stats.StartGate;
  * warm up (allocate their {@code iodepth} bios, fill the buffers), then wait at a start barrier;
  * its last arrival takes the common start time, so every clone's {@code ramp_time} and
  * {@code runtime} windows line up.
+ *
+ * <p>{@code base_ns} (a lab key, {@link Job#baseNs()}): the device spends that many ns of
+ * calibrated CPU per bio in its submit ({@link CpuWork}). One device serves the file: where jobs
+ * give different values it spends the largest, and a note says so; a note in every entry says
+ * what was spent.
  *
  * <p>What the engine ignores: {@code ioengine} (one note to the notes stream per run; the clone
  * calls {@code submitBio} itself), {@code filename}, {@code direct}, {@code thread} and the
@@ -56,8 +62,10 @@ public final class Workload {
 
     /** {@link #run(JobFile, DeviceKind, PrintStream)} for jobs that come without a file. */
     public static FioReport run(List<Job> jobs, DeviceKind device, PrintStream notes) {
-        List<String> modelNotes = modelNotes(jobs, device, notes);
-        BlockDevice driver = device.create(capacity(jobs));
+        long baseNs = baseNs(jobs);
+        CpuWork work = CpuWork.forNs(baseNs);
+        List<String> modelNotes = modelNotes(jobs, device, work, notes);
+        BlockDevice driver = device.create(capacity(jobs), work);
         try (Bioset bioset = new Bioset(jobs.stream().mapToInt(Job::numjobs).sum(), maxBs(jobs))) {
             Gendisk disk = new Gendisk(driver);
             List<JobThread> tds = new ArrayList<>();
@@ -92,7 +100,7 @@ public final class Workload {
     }
 
     /** Prints the run's one note on {@code ioengine}; returns the notes every entry carries. */
-    private static List<String> modelNotes(List<Job> jobs, DeviceKind device, PrintStream out) {
+    private static List<String> modelNotes(List<Job> jobs, DeviceKind device, CpuWork work, PrintStream out) {
         TreeSet<String> engines = new TreeSet<>();
         jobs.forEach(j -> engines.add(j.ioengine().name().toLowerCase(Locale.ROOT)));
         String ignored = "engine ignores ioengine=" + String.join(",", engines);
@@ -101,6 +109,13 @@ public final class Workload {
         notes.add(device.modelNote());
         notes.add(ignored + ": each clone calls submitBio itself; iodepth = bios in flight per clone");
         notes.add("bio-based model: no request queue, blk-mq or I/O scheduler");
+        if (work.ns() != 0) {
+            notes.add("base_ns=" + work.ns() + ": the device's submitBio spends " + work + " per bio");
+        }
+        if (jobs.stream().mapToLong(Job::baseNs).distinct().count() > 1) {
+            notes.add("base_ns differs between jobs: one device serves the file and spends the largest, "
+                    + work.ns() + " ns, on every job's bios");
+        }
         if (jobs.stream().anyMatch(j -> j.filename() != null)) {
             notes.add("filename ignored: every job runs on the engine's " + device.cliName() + " device");
         }
@@ -108,6 +123,11 @@ public final class Workload {
             notes.add("time_based without runtime: one pass of size, as without time_based");
         }
         return List.copyOf(notes);
+    }
+
+    /** The device's {@code base_ns}: the jobs' largest (they share the device). */
+    private static long baseNs(List<Job> jobs) {
+        return jobs.stream().mapToLong(Job::baseNs).max().orElse(0);
     }
 
     /** The device holds every job's region: the largest {@code offset + size}, in whole pages. */

@@ -3,6 +3,9 @@ package lab.engine.sync;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
+import lab.engine.count.LineCounter;
+import lab.engine.count.LineOp;
+import lab.engine.count.SharedLines;
 
 /*
  * A sleeping mutex after kernel/locking/mutex.c.
@@ -33,6 +36,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * Ordering: the CAS that takes the lock is the acquire; the CAS in unlock is
  * the release that pairs with it.
+ *
+ * Counting (lab.engine.count): each lock taken (lock, or a successful
+ * trylock) is one mutex, the pair it begins with its unlock. Fast paths only:
+ * spinning, flag CASes and wake-ups under contention are part of c(mutex, n).
  */
 
 /**
@@ -49,6 +56,18 @@ public final class Mutex {
     private final PaddedLong owner = new PaddedLong(0);
     /** Threads sleeping in lock(); the head is woken by unlock(). */
     private final Queue<Thread> waiters = new ConcurrentLinkedQueue<>();
+    /** lock + unlock pairs. */
+    private final LineCounter pairs;
+
+    /** An unlocked mutex that reports nothing. */
+    public Mutex() {
+        this(SharedLines.NONE, "mutex");
+    }
+
+    /** An unlocked mutex reporting each lock + unlock pair to {@code lines} as {@code site}. */
+    public Mutex(SharedLines lines, String site) {
+        this.pairs = lines.counter(site, LineOp.MUTEX);
+    }
 
     private static long ownerTag() {
         return Thread.currentThread().threadId() << OWNER_SHIFT;
@@ -56,6 +75,7 @@ public final class Mutex {
 
     /** mutex_lock: may sleep; not interruptible (an interrupt is kept for the caller). */
     public void lock() {
+        pairs.add();
         long me = ownerTag();
         if (owner.compareAndSet(0, me)) { // [acquire] pairs with the release CAS in unlock()
             return;
@@ -69,7 +89,11 @@ public final class Mutex {
     public boolean tryLock() {
         long me = ownerTag();
         long c = owner.getOpaque();
-        return (c & ~FLAG_WAITERS) == 0 && owner.compareAndSet(c, c | me);
+        if ((c & ~FLAG_WAITERS) == 0 && owner.compareAndSet(c, c | me)) {
+            pairs.add();
+            return true;
+        }
+        return false;
     }
 
     /** mutex_unlock: the caller must own the lock. */

@@ -1,5 +1,9 @@
 package lab.engine.sync;
 
+import lab.engine.count.LineCounter;
+import lab.engine.count.LineOp;
+import lab.engine.count.SharedLines;
+
 /*
  * A per-cpu counter, after lib/percpu_counter.c: a shared count plus a small
  * per-cpu delta. add(cpu, n) changes only the caller's slot (plain load,
@@ -19,6 +23,11 @@ package lab.engine.sync;
  * The shared count is guarded by `lock` for writes; read() takes it with a
  * single opaque load (READ_ONCE(fbc->count)). A slot is written only by its
  * owner, and by the owner alone also under the lock.
+ *
+ * Counting (lab.engine.count): an add within the batch writes the owner's
+ * slot only and reports nothing; a fold is one mutex (fbc->lock) and one
+ * store (fbc->count), both at the counter's site, as both sit in struct
+ * percpu_counter.
  */
 
 /**
@@ -31,8 +40,10 @@ public final class PercpuCounter {
     /** The folded count; written under lock, read opaque by read(). */
     private final PaddedLong count;
     /** fbc->lock: serialises folds and sums. */
-    private final Mutex lock = new Mutex();
+    private final Mutex lock;
     private final long batch;
+    /** A fold's store to {@link #count}. */
+    private final LineCounter countStore;
 
     /** A counter at zero with the kernel's default batch, max(32, 2 * nrCpus). */
     public PercpuCounter(int nrCpus) {
@@ -40,12 +51,19 @@ public final class PercpuCounter {
     }
 
     public PercpuCounter(int nrCpus, long initial, long batch) {
+        this(nrCpus, initial, batch, SharedLines.NONE, "percpu_counter");
+    }
+
+    /** {@link #PercpuCounter(int, long, long)} reporting its folds to {@code lines} as {@code site}. */
+    public PercpuCounter(int nrCpus, long initial, long batch, SharedLines lines, String site) {
         if (batch < 1) {
             throw new IllegalArgumentException("batch must be positive: " + batch);
         }
         this.slots = new PercpuSlots(nrCpus, 1);
         this.count = new PaddedLong(initial);
         this.batch = batch;
+        this.lock = new Mutex(lines, site);
+        this.countStore = lines.counter(site, LineOp.STORE);
     }
 
     /** percpu_counter_add: add with the counter's batch. Owner of cpu only. */
@@ -74,6 +92,7 @@ public final class PercpuCounter {
     private void fold(int cpu, long delta) {
         lock.lock();
         try {
+            countStore.add();
             count.setOpaque(count.getPlain() + delta);
             slots.setOpaque(cpu, DELTA, 0);
         } finally {

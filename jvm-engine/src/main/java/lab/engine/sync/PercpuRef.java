@@ -2,6 +2,9 @@ package lab.engine.sync;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import lab.engine.count.LineCounter;
+import lab.engine.count.LineOp;
+import lab.engine.count.SharedLines;
 
 /*
  * Per-cpu reference count, after lib/percpu-refcount.c.
@@ -59,6 +62,12 @@ import java.lang.invoke.VarHandle;
  * the ref's monitor and wait for a switch in flight, as percpu_ref_switch_lock
  * and percpu_ref_switch_waitq do. Do not kill or resurrect from an Rcu
  * callback: it would wait for the daemon it runs on.
+ *
+ * Counting (lab.engine.count): percpu mode writes the caller's own slot and
+ * no shared line, so a live ref in steady state reports nothing. In atomic
+ * mode each get/put is one rmw on the atomic count and each attempt of
+ * tryGet's inc-not-zero one cas; a mode change is one store to the mode word
+ * every get/put reads. Reported to the SharedLines given at construction.
  */
 
 /**
@@ -87,6 +96,12 @@ public final class PercpuRef implements Ref {
     /** The atomic count; includes PERCPU_COUNT_BIAS until the fold. */
     private final PaddedLong count;
     private final Runnable release;
+    /** Atomic mode: each fetch-add on {@link #count}. */
+    private final LineCounter rmw;
+    /** Atomic mode: each compare-and-set of inc-not-zero on {@link #count}. */
+    private final LineCounter cas;
+    /** Each store to {@link #mode}. */
+    private final LineCounter modeStore;
     /** 0 (percpu) or ATOMIC|DEAD bits; written under this, read with acquire by everyone. */
     private long mode;
     /** Non-null while a switch to atomic waits for its grace period; guarded by this. */
@@ -96,6 +111,14 @@ public final class PercpuRef implements Ref {
 
     /** A live ref in percpu mode holding the initial reference, for the slots of {@code rcu}. */
     public PercpuRef(Rcu rcu, Runnable release) {
+        this(rcu, release, SharedLines.NONE, "percpu_ref");
+    }
+
+    /** {@link #PercpuRef(Rcu, Runnable)} reporting its shared-line operations to {@code lines} as {@code site}. */
+    public PercpuRef(Rcu rcu, Runnable release, SharedLines lines, String site) {
+        this.rmw = lines.counter(site, LineOp.RMW);
+        this.cas = lines.counter(site, LineOp.CAS);
+        this.modeStore = lines.counter(site, LineOp.STORE);
         this.rcu = rcu;
         this.slots = new PercpuSlots(rcu.nrCpus(), 1);
         this.release = release;
@@ -114,6 +137,7 @@ public final class PercpuRef implements Ref {
         if (modeAcquire() == 0) {
             slots.addOpaque(cpu, COUNT, 1);
         } else {
+            rmw.add();
             count.getAndAdd(1);
         }
         rcu.readUnlock(cpu, rcuToken);
@@ -180,6 +204,7 @@ public final class PercpuRef implements Ref {
             }
             awaitSwitchDone();
             long m = mode;
+            modeStore.add();
             MODE.setRelease(this, m | DEAD | ATOMIC); // pairs with modeAcquire() (after the grace period)
             if ((m & ATOMIC) != 0) {
                 runConfirm(confirmKill);
@@ -217,7 +242,9 @@ public final class PercpuRef implements Ref {
                 throw new IllegalStateException("resurrect of a live percpu_ref");
             }
             awaitSwitchDone();
+            rmw.add();
             count.getAndAdd(1); // may take 0 to 1 only in reinit(), which checked for zero
+            modeStore.add();
             MODE.setRelease(this, mode & ~DEAD);
             switchToPercpu();
         }
@@ -235,6 +262,7 @@ public final class PercpuRef implements Ref {
 
     private void startSwitchToAtomic(Runnable confirm) {
         confirmSwitch = confirm != null ? confirm : () -> { };
+        rmw.add();
         count.getAndAdd(1); // dropped after confirmation
         rcu.callRcu(this::switchToAtomicRcu);
     }
@@ -242,6 +270,7 @@ public final class PercpuRef implements Ref {
     /** percpu_ref_switch_to_atomic_rcu: runs on the Rcu daemon after the grace period. */
     private void switchToAtomicRcu() {
         long sum = slots.sumOpaque(COUNT); // every slot write happened before the grace period ended
+        rmw.add();
         count.getAndAdd(sum - PERCPU_COUNT_BIAS);
         Runnable confirm;
         synchronized (this) {
@@ -269,10 +298,12 @@ public final class PercpuRef implements Ref {
             throw new IllegalStateException("percpu_ref: slots changed by " + (sum - foldedSum)
                     + " after the fold (a get/put the grace period did not wait for)");
         }
+        rmw.add();
         count.getAndAdd(PERCPU_COUNT_BIAS);
         for (int cpu = 0; cpu < slots.nrCpus(); cpu++) {
             slots.setOpaque(cpu, COUNT, 0);
         }
+        modeStore.add();
         MODE.setRelease(this, mode & ~ATOMIC); // pairs with modeAcquire() in get/put
     }
 
@@ -298,6 +329,7 @@ public final class PercpuRef implements Ref {
 
     private boolean incNotZero() {
         for (long c = count.getOpaque(); c != 0; c = count.getOpaque()) {
+            cas.add();
             if (count.compareAndSet(c, c + 1)) {
                 return true;
             }
@@ -306,6 +338,7 @@ public final class PercpuRef implements Ref {
     }
 
     private void putAtomic(long n) {
+        rmw.add();
         long old = count.getAndAddRelease(-n); // [release] pairs with the acquire fence of the last put
         if (old == n) {
             VarHandle.acquireFence();

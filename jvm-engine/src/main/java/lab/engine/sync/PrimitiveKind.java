@@ -25,7 +25,9 @@ public enum PrimitiveKind {
     /** Opaque inc + dec of the caller's own {@link PercpuSlots} slot: the floor, per-cpu arithmetic alone. */
     PADDED_SLOT("padded-slot"),
     /** The same on adjacent longs of one array: false sharing, the price of forgetting the padding. */
-    UNPADDED_SLOT("unpadded-slot");
+    UNPADDED_SLOT("unpadded-slot"),
+    /** Inc and dec each by a compare-and-set loop on one shared line (cmpxchg, as css_tryget and inc_not_zero do). */
+    CAS_REFCOUNT("cas-refcount");
 
     private final String id;
 

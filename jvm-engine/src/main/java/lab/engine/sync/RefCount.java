@@ -3,6 +3,9 @@ package lab.engine.sync;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import lab.engine.count.LineCounter;
+import lab.engine.count.LineOp;
+import lab.engine.count.SharedLines;
 
 /*
  * One shared atomic reference count: the kernel's refcount_t / atomic_t.
@@ -30,6 +33,11 @@ import java.util.Objects;
  *
  * Dropping below zero is a bug in the caller and is reported, as refcount_t
  * warns on underflow.
+ *
+ * Counting (lab.engine.count): every get and put is one rmw on the count's
+ * line, every attempt of tryGet's CAS loop one cas, reported to the
+ * SharedLines given at construction under the caller's site name (NONE by
+ * default: nothing).
  */
 
 /**
@@ -43,6 +51,10 @@ public final class RefCount implements Ref {
     /** Index of the count in {@link #words}. Guarded by atomic operations only. */
     private final int at;
     private final Runnable release;
+    /** get and put: lock xadd on the count's line. */
+    private final LineCounter rmw;
+    /** Each compare-and-set of tryGet. */
+    private final LineCounter cas;
 
     /** A count holding the initial reference. */
     public RefCount(Runnable release) {
@@ -51,7 +63,12 @@ public final class RefCount implements Ref {
 
     /** A count of {@code initial} on a line pair of its own. */
     public RefCount(long initial, Runnable release) {
-        this(new long[2 * PercpuSlots.PAD_LONGS + 1], PercpuSlots.PAD_LONGS, initial, release);
+        this(initial, release, SharedLines.NONE, "refcount");
+    }
+
+    /** A count of {@code initial} on a line pair of its own, reporting to {@code lines} as {@code site}. */
+    public RefCount(long initial, Runnable release, SharedLines lines, String site) {
+        this(new long[2 * PercpuSlots.PAD_LONGS + 1], PercpuSlots.PAD_LONGS, initial, release, lines, site);
     }
 
     /**
@@ -61,6 +78,14 @@ public final class RefCount implements Ref {
      * means to model happens; this constructor publishes the initial value with a release store.
      */
     public RefCount(long[] words, int at, long initial, Runnable release) {
+        this(words, at, initial, release, SharedLines.NONE, "refcount");
+    }
+
+    /**
+     * {@link #RefCount(long[], int, long, Runnable)} reporting its operations to {@code lines} as
+     * site {@code site} (a count run's {@link lab.engine.count.LineTally}).
+     */
+    public RefCount(long[] words, int at, long initial, Runnable release, SharedLines lines, String site) {
         if (initial < 0) {
             throw new IllegalArgumentException("negative count: " + initial);
         }
@@ -68,12 +93,15 @@ public final class RefCount implements Ref {
         this.words = words;
         this.at = at;
         this.release = release;
+        this.rmw = lines.counter(site, LineOp.RMW);
+        this.cas = lines.counter(site, LineOp.CAS);
         LONGS.setRelease(words, at, initial); // published with the object, as PaddedLong's constructor does
     }
 
     /** refcount_inc: one locked xadd on the shared line. */
     @Override
     public void get(int cpu) {
+        rmw.add();
         LONGS.getAndAdd(words, at, 1L);
     }
 
@@ -81,6 +109,7 @@ public final class RefCount implements Ref {
     @Override
     public boolean tryGet(int cpu) {
         for (long c = (long) LONGS.getOpaque(words, at); c != 0; c = (long) LONGS.getOpaque(words, at)) {
+            cas.add();
             if (LONGS.compareAndSet(words, at, c, c + 1)) {
                 return true;
             }
@@ -97,6 +126,7 @@ public final class RefCount implements Ref {
     /** refcount_dec_and_test: release fetch-sub; the last put runs the release callback. */
     @Override
     public void put(int cpu) {
+        rmw.add();
         long old = (long) LONGS.getAndAddRelease(words, at, -1L); // [release] pairs with the acquire fence below, in the last put
         if (old == 1) {
             VarHandle.acquireFence(); // smp_acquire__after_ctrl_dep

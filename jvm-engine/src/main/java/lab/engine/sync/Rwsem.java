@@ -1,5 +1,9 @@
 package lab.engine.sync;
 
+import lab.engine.count.LineCounter;
+import lab.engine.count.LineOp;
+import lab.engine.count.SharedLines;
+
 /*
  * A read-write semaphore with the kernel's count word (kernel/locking/rwsem.c).
  *
@@ -31,6 +35,11 @@ package lab.engine.sync;
  *
  * Ordering: the fetch-add or CAS that takes the lock is the acquire; the
  * fetch-add of up_read/up_write is the release that pairs with it.
+ *
+ * Counting (lab.engine.count): each read lock taken (down_read, or a
+ * successful down_read_trylock) is one rwsem-read, the pair it begins with
+ * its up_read; a writer's lock is one cas and its unlock one rmw. Fast paths
+ * only: what a slow path adds under contention is part of c(rwsem-read, n).
  */
 
 /**
@@ -49,9 +58,28 @@ public final class Rwsem {
 
     /** The count word; changed only by atomic operations. */
     private final PaddedLong count = new PaddedLong(0);
+    /** down_read + up_read pairs. */
+    private final LineCounter readPair;
+    /** down_write's compare-and-set. */
+    private final LineCounter writeCas;
+    /** up_write's fetch-add. */
+    private final LineCounter writeRmw;
+
+    /** An unlocked semaphore that reports nothing. */
+    public Rwsem() {
+        this(SharedLines.NONE, "rwsem");
+    }
+
+    /** An unlocked semaphore reporting its shared-line operations to {@code lines} as {@code site}. */
+    public Rwsem(SharedLines lines, String site) {
+        this.readPair = lines.counter(site, LineOp.RWSEM_READ);
+        this.writeCas = lines.counter(site, LineOp.CAS);
+        this.writeRmw = lines.counter(site, LineOp.RMW);
+    }
 
     /** down_read: may wait. */
     public void downRead() {
+        readPair.add();
         long old = count.getAndAdd(READER_BIAS); // [acquire] pairs with the release in upWrite()
         if ((old & READ_FAILED_MASK) != 0) {
             downReadSlow();
@@ -62,6 +90,7 @@ public final class Rwsem {
     public boolean tryDownRead() {
         for (long c = count.getOpaque(); (c & READ_FAILED_MASK) == 0; c = count.getOpaque()) {
             if (count.compareAndSet(c, c + READER_BIAS)) {
+                readPair.add();
                 return true;
             }
         }
@@ -79,6 +108,7 @@ public final class Rwsem {
 
     /** down_write: may wait. */
     public void downWrite() {
+        writeCas.add();
         if (!count.compareAndSet(0, WRITER_LOCKED)) { // [acquire] pairs with the releases in upRead()/upWrite()
             downWriteSlow();
         }
@@ -86,11 +116,13 @@ public final class Rwsem {
 
     /** down_write_trylock. */
     public boolean tryDownWrite() {
+        writeCas.add();
         return count.compareAndSet(0, WRITER_LOCKED);
     }
 
     /** up_write: the caller must hold the write lock. */
     public void upWrite() {
+        writeRmw.add();
         long old = count.getAndAdd(-WRITER_LOCKED); // [release] pairs with the acquires of the next holders
         if ((old & WRITER_LOCKED) == 0) {
             count.getAndAdd(WRITER_LOCKED);

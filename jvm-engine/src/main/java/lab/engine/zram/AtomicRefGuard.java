@@ -1,5 +1,8 @@
 package lab.engine.zram;
 
+import lab.engine.count.LineCounter;
+import lab.engine.count.LineOp;
+import lab.engine.count.SharedLines;
 import lab.engine.sync.PaddedLong;
 
 /*
@@ -21,7 +24,9 @@ import lab.engine.sync.PaddedLong;
  *
  * Per I/O: a load and a CAS (lock cmpxchg) on the shared count in, and a lock xadd out: the same
  * shared-line traffic as the rwsem's two xadds, and a CAS loop that retries under contention.
- * The thread measured it against down_read/up_read.
+ * The thread measured it against down_read/up_read. Counted per I/O as one cas (each attempt of
+ * the loop) and one rmw at the site zram.meta_ref (lab.engine.count); reset's own operations are
+ * not counted.
  *
  * Where the model simplifies: in the patch the count and the completion live in struct zram_meta
  * and a new meta brings a new count; here the guard owns one count and sets it back to 1 in
@@ -41,6 +46,15 @@ final class AtomicRefGuard implements MetaGuard {
     private final PaddedLong initDone = new PaddedLong(0);
     /** meta->complete: completed by the put that takes refcount to zero. */
     private final Completion complete = new Completion();
+    /** zram_meta_get's compare-and-set, each attempt. */
+    private final LineCounter getCas;
+    /** zram_meta_put's fetch-add. */
+    private final LineCounter putRmw;
+
+    AtomicRefGuard(SharedLines lines) {
+        this.getCas = lines.counter("zram.meta_ref", LineOp.CAS);
+        this.putRmw = lines.counter("zram.meta_ref", LineOp.RMW);
+    }
 
     @Override
     public int enter(int cpu) {
@@ -76,6 +90,7 @@ final class AtomicRefGuard implements MetaGuard {
     /** zram_meta_get: atomic_inc_not_zero, a CAS loop that refuses a count that reached zero. */
     private boolean zramMetaGet() {
         for (long c = refcount.getOpaque(); c != 0; c = refcount.getOpaque()) {
+            getCas.add();
             if (refcount.compareAndSet(c, c + 1)) {
                 return true;
             }
@@ -85,6 +100,7 @@ final class AtomicRefGuard implements MetaGuard {
 
     /** zram_meta_put: atomic_dec_and_test; the put that reaches zero completes reset's wait. */
     private void zramMetaPut() {
+        putRmw.add();
         long old = refcount.getAndAdd(-1); // fully ordered, as atomic_dec_and_test
         if (old == 1) {
             complete.complete();

@@ -16,6 +16,9 @@ import lab.engine.sync.PaddedLong;
  *   beginReset:   claim; wait until the openers count is 0; init_done = false [release]; unclaim
  *   endReset:     init_done = true [release]
  *
+ * Per I/O: one acquire load of a read-mostly flag; no shared-line operation to count
+ * (lab.engine.count).
+ *
  * Where the model differs: the kernel's reset fails with -EBUSY on an open device and keeps the
  * claim until the reset is over; the lab's reset waits for the openers to go (and an open()
  * waits while a reset holds the claim), and drops the claim once the flag is clear, which is

@@ -1,5 +1,6 @@
 package lab.engine.zram;
 
+import lab.engine.count.SharedLines;
 import lab.engine.sync.Rwsem;
 
 /*
@@ -12,7 +13,8 @@ import lab.engine.sync.Rwsem;
  *
  * Per I/O: two locked xadds on the rwsem's count word, which every CPU doing I/O to the device
  * shares: the line bounces on every enter and every exit even though readers never wait for each
- * other. That bouncing is what the fix was after.
+ * other. That bouncing is what the fix was after. Counted as one rwsem-read per I/O at the site
+ * zram.init_lock (lab.engine.count).
  *
  * Where the model simplifies: the kernel's zram_reset_device frees the meta while still holding
  * the write lock, and init_lock also serialises disksize_store against reset. Here the write
@@ -29,9 +31,13 @@ import lab.engine.sync.Rwsem;
 /** The rw_semaphore guard: {@code down_read}/{@code up_read} around each I/O. */
 final class RwsemGuard implements MetaGuard {
     /** zram->init_lock. */
-    private final Rwsem initLock = new Rwsem();
+    private final Rwsem initLock;
     /** init_done(zram). Guarded by initLock. */
     private boolean initDone;
+
+    RwsemGuard(SharedLines lines) {
+        this.initLock = new Rwsem(lines, "zram.init_lock");
+    }
 
     @Override
     public int enter(int cpu) {

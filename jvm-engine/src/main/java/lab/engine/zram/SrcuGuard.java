@@ -13,8 +13,8 @@ import lab.engine.sync.Srcu;
  *
  * Per I/O: a plain increment of the caller's own per-cpu counter and a full fence on each side
  * (the mfence of the __srcu_read_lock disassembly in the thread), and an acquire load of a
- * read-mostly flag: no store to a shared line. The cost moves to reset, which waits for a grace
- * period (two drains of the per-cpu counters).
+ * read-mostly flag: no store to a shared line, so nothing to count (lab.engine.count). The cost
+ * moves to reset, which waits for a grace period (two drains of the per-cpu counters).
  *
  * Ordering: a reader's load of initDone comes after its counter increment and the full fence [B]
  * of readLock, so either synchronize() counts the reader and waits for it, or the reader entered

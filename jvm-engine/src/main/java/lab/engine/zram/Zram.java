@@ -5,7 +5,9 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Objects;
+import lab.engine.count.SharedLines;
 import lab.engine.sync.Mutex;
+import lab.engine.work.CpuWork;
 
 /*
  * A zram device, drivers/block/zram/zram_drv.c (v6.x), one 4 KiB page per I/O.
@@ -17,9 +19,15 @@ import lab.engine.sync.Mutex;
  *   openers      DiskOpeners: block-device openers and zram->claim
  *   initLock     serialises init and reset (the writer side of zram->init_lock)
  *   disksize     0 while not initialised
+ *   work         base_ns: the kernel's own per-I/O CPU, spent at the start of each page I/O
+ *                (CpuWork.NONE by default)
+ *   lines        where the guard, the stats and the pool report their shared-line operations
+ *                (SharedLines.NONE by default; lab.engine.count)
  *
  * Page I/O, as zram_submit_bio -> zram_bio_read/zram_bio_write/zram_bio_discard:
  *
+ *   work.spend()                      base_ns: what the kernel spends around zram's own work
+ *                                     (syscall, bio, submit_bio, completion), before the guard
  *   token = guard.enter(cpu)          fail if not initialised
  *   meta  = this.meta [acquire]       the guard's acquire already orders it
  *   index in range?                   else fail (the block layer's bio_check_eod)
@@ -80,8 +88,12 @@ public final class Zram {
     private final MetaGuard guard;
     private final Compressor compressor;
     private final Zcomp comp;
-    private final ZramStats stats = new ZramStats();
+    private final ZramStats stats;
     private final DiskOpeners openers = new DiskOpeners();
+    /** base_ns per page I/O. */
+    private final CpuWork work;
+    /** Where the guard, the stats and each meta's pool report their shared-line operations. */
+    private final SharedLines lines;
     /** Serialises init and reset. */
     private final Mutex initLock = new Mutex();
     /** The current meta, or the poisoned one after reset, or null before the first init. Through META. */
@@ -91,22 +103,38 @@ public final class Zram {
 
     /** A device of no size, not initialised, with {@code nrCpus} per-cpu slots. */
     public Zram(GuardKind guard, Compressor comp, int nrCpus) {
-        this(guard, null, comp, nrCpus);
+        this(guard, null, comp, nrCpus, CpuWork.NONE, SharedLines.NONE);
+    }
+
+    /**
+     * A device of no size, not initialised, that spends {@code work} at the start of each page I/O
+     * ({@code base_ns}: {@link CpuWork#NONE} for none) and reports its shared-line operations to
+     * {@code lines} ({@link SharedLines#NONE} but in a count run).
+     */
+    public Zram(GuardKind guard, Compressor comp, int nrCpus, CpuWork work, SharedLines lines) {
+        this(guard, null, comp, nrCpus, work, lines);
     }
 
     /** A device with a caller's guard (tests), reported as {@code kind}. */
     Zram(GuardKind kind, MetaGuard custom, Compressor comp, int nrCpus) {
-        this.guardKind = Objects.requireNonNull(kind, "guard");
-        this.compressor = Objects.requireNonNull(comp, "comp");
-        this.comp = new Zcomp(comp, nrCpus);
-        this.guard = custom != null ? custom : newGuard(kind, nrCpus, openers);
+        this(kind, custom, comp, nrCpus, CpuWork.NONE, SharedLines.NONE);
     }
 
-    private static MetaGuard newGuard(GuardKind kind, int nrCpus, DiskOpeners openers) {
+    private Zram(GuardKind kind, MetaGuard custom, Compressor comp, int nrCpus, CpuWork work, SharedLines lines) {
+        this.guardKind = Objects.requireNonNull(kind, "guard");
+        this.compressor = Objects.requireNonNull(comp, "comp");
+        this.work = Objects.requireNonNull(work, "work");
+        this.lines = Objects.requireNonNull(lines, "lines");
+        this.stats = new ZramStats(lines);
+        this.comp = new Zcomp(comp, nrCpus);
+        this.guard = custom != null ? custom : newGuard(kind, nrCpus, openers, lines);
+    }
+
+    private static MetaGuard newGuard(GuardKind kind, int nrCpus, DiskOpeners openers, SharedLines lines) {
         return switch (kind) {
-            case RWSEM -> new RwsemGuard();
+            case RWSEM -> new RwsemGuard(lines);
             case SRCU -> new SrcuGuard(nrCpus);
-            case ATOMIC_REF -> new AtomicRefGuard();
+            case ATOMIC_REF -> new AtomicRefGuard(lines);
             case NONE -> new NoneGuard(openers);
         };
     }
@@ -124,7 +152,7 @@ public final class Zram {
             if (disksizeRead() != 0) {
                 throw new IllegalStateException("zram: cannot change disksize of an initialised device (-EBUSY)");
             }
-            ZramMeta m = new ZramMeta((int) (size >>> PAGE_SHIFT));
+            ZramMeta m = new ZramMeta((int) (size >>> PAGE_SHIFT), lines);
             META.setRelease(this, m);
             DISKSIZE.setRelease(this, size);
             guard.endReset(); // publishes the meta to the readers it lets in
@@ -192,6 +220,11 @@ public final class Zram {
         return compressor;
     }
 
+    /** What each page I/O spends before the guard ({@code base_ns}). */
+    public CpuWork work() {
+        return work;
+    }
+
     /** The guard itself, for tests that hold an I/O inside it. */
     MetaGuard guard() {
         return guard;
@@ -202,6 +235,7 @@ public final class Zram {
     /** Reads the 4 KiB page at {@code index} into {@code page}; false is an I/O error (not initialised, out of range). */
     public boolean read(long index, byte[] page, int cpu) {
         checkPage(page);
+        work.spend();
         int token = guard.enter(cpu);
         if (token < 0) {
             return false;
@@ -217,6 +251,7 @@ public final class Zram {
     /** Writes {@code page} to the 4 KiB page at {@code index}; false is an I/O error. */
     public boolean write(long index, byte[] page, int cpu) {
         checkPage(page);
+        work.spend();
         int token = guard.enter(cpu);
         if (token < 0) {
             return false;
@@ -231,6 +266,7 @@ public final class Zram {
 
     /** Discards the page at {@code index} (zram_bio_discard of one page): frees what it holds. */
     public boolean discard(long index, int cpu) {
+        work.spend();
         int token = guard.enter(cpu);
         if (token < 0) {
             return false;

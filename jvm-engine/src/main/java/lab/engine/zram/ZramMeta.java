@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
+import lab.engine.count.SharedLines;
 
 /*
  * struct zram_meta: the slot table (struct zram_table_entry[]) and the zsmalloc pool, allocated by
@@ -27,6 +28,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * the bit: no other thread can change the word while the bit is set, because their CAS expects
  * it clear. (Kernels up to 6.14 use bit_spin_lock; later ones made the slot lock sleepable.)
  * Neighbouring slots share cache lines, as in the kernel's table.
+ *
+ * Counting (lab.engine.count): the slot lock is not a line every thread shares. I/O to random
+ * pages spreads over the table (4096 pages are 512 lines of flags here, a 1 GiB device 65536 lines
+ * of the kernel's 16-byte entries), so two threads meet on one line only by chance, as on the
+ * handle or the data; the count run reports no site for it. The pool's operations are counted by
+ * the ZsPool (zs_pool.*).
  *
  * Poisoning (the model's KASAN): poison() sets `freed` (volatile store) after reset has freed
  * every slot, then overwrites every handle with POISON (POISON_FREE, include/linux/poison.h)
@@ -77,13 +84,18 @@ public final class ZramMeta {
 
     /** zram_meta_alloc: a table of {@code nrPages} empty slots and an empty pool. */
     ZramMeta(int nrPages) {
+        this(nrPages, SharedLines.NONE);
+    }
+
+    /** zram_meta_alloc, with a pool that reports its shared-line operations to {@code lines}. */
+    ZramMeta(int nrPages, SharedLines lines) {
         if (nrPages < 1) {
             throw new IllegalArgumentException("nrPages must be positive: " + nrPages);
         }
         this.nrPages = nrPages;
         this.handle = new long[nrPages];
         this.flags = new long[nrPages];
-        this.memPool = new ZsPool();
+        this.memPool = new ZsPool(lines);
     }
 
     /** Uses of a freed meta detected so far, in this JVM (all devices, all tests). */

@@ -2,6 +2,9 @@ package lab.engine.zram;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import lab.engine.count.LineCounter;
+import lab.engine.count.LineOp;
+import lab.engine.count.SharedLines;
 
 /*
  * struct zram_stats: the device's counters, each an atomic64_t updated with a locked
@@ -16,6 +19,9 @@ import java.lang.invoke.VarHandle;
  *
  * Only the counters the model updates are here: no writeback, recompression, miss_free or
  * writestall counters; notify_free counts discards.
+ *
+ * Counting (lab.engine.count): each add is one rmw at the site zram.stats.<field>, each attempt
+ * of update_used_max's CAS loop one cas at zram.stats.max_used_pages; reads are not counted.
  */
 
 /** zram's {@code atomic64_t} statistics, shared by every CPU. */
@@ -30,13 +36,34 @@ final class ZramStats {
     static final int PAGES_STORED = 7;
     static final int MAX_USED_PAGES = 8;
     private static final int NR_STATS = 9;
+    /** The fields' names in struct zram_stats, by index: the sites they are counted at. */
+    private static final String[] NAMES = {"compr_data_size", "failed_reads", "failed_writes", "notify_free",
+        "same_pages", "huge_pages", "huge_pages_since", "pages_stored", "max_used_pages"};
 
     private static final VarHandle STAT = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final long[] stats = new long[NR_STATS];
+    /** Each field's atomic64_add, by index. */
+    private final LineCounter[] rmw = new LineCounter[NR_STATS];
+    /** update_used_max's compare-and-exchange. */
+    private final LineCounter maxUsedCas;
+
+    /** Statistics that report nothing. */
+    ZramStats() {
+        this(SharedLines.NONE);
+    }
+
+    /** Statistics reporting their atomics to {@code lines}, at {@code zram.stats.<field>}. */
+    ZramStats(SharedLines lines) {
+        for (int i = 0; i < NR_STATS; i++) {
+            rmw[i] = lines.counter("zram.stats." + NAMES[i], LineOp.RMW);
+        }
+        maxUsedCas = lines.counter("zram.stats." + NAMES[MAX_USED_PAGES], LineOp.CAS);
+    }
 
     /** atomic64_add: a locked xadd on the shared line. */
     void add(int stat, long delta) {
+        rmw[stat].add();
         long unused = (long) STAT.getAndAdd(stats, stat, delta);
     }
 
@@ -59,6 +86,7 @@ final class ZramStats {
     void updateUsedMax(long pages) {
         long cur = read(MAX_USED_PAGES);
         while (pages > cur) {
+            maxUsedCas.add();
             long witness = (long) STAT.compareAndExchange(stats, MAX_USED_PAGES, cur, pages);
             if (witness == cur) {
                 return;

@@ -4,6 +4,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
+import lab.engine.count.LineCounter;
+import lab.engine.count.LineOp;
+import lab.engine.count.SharedLines;
 import lab.engine.sync.PaddedLong;
 
 /*
@@ -46,6 +49,11 @@ import lab.engine.sync.PaddedLong;
  *    buffer anyway (spansPages), as the kernel must;
  *  - no memory limit (zram's mem_limit) and no allocation failure.
  *
+ * Counting (lab.engine.count): each class lock taken is one mutex (a spin_lock + spin_unlock pair)
+ * at the site zs_pool.class.lock, whichever the class: the threads writing pages of similar
+ * compressibility share one class and its lock; each change of pages_allocated is one rmw at
+ * zs_pool.pages_allocated.
+ *
  * Poisoning: destroy() (zs_destroy_pool) sets a flag that malloc, map and free check with one
  * opaque load each; a use of a destroyed pool is counted by ZramMeta.useAfterFree() and throws.
  */
@@ -77,8 +85,15 @@ final class ZsPool {
     private int destroyed;
 
     ZsPool() {
+        this(SharedLines.NONE);
+    }
+
+    /** An empty pool reporting its class locks and pages_allocated to {@code lines}. */
+    ZsPool(SharedLines lines) {
+        LineCounter lock = lines.counter("zs_pool.class.lock", LineOp.MUTEX);
+        LineCounter pages = lines.counter("zs_pool.pages_allocated", LineOp.RMW);
         for (int i = 0; i < NR_CLASSES; i++) {
-            classes[i] = new SizeClass((i + 1) * ZS_SIZE_CLASS_DELTA, pagesAllocated);
+            classes[i] = new SizeClass((i + 1) * ZS_SIZE_CLASS_DELTA, pagesAllocated, lock, pages);
         }
     }
 
@@ -178,6 +193,10 @@ final class ZsPool {
         /** class->lock: 0 free, 1 held. */
         private final PaddedLong lock = new PaddedLong(0);
         private final AtomicLong pagesAllocated;
+        /** Lock + unlock pairs of {@link #lock}. */
+        private final LineCounter lockPairs;
+        /** Changes of {@link #pagesAllocated}. */
+        private final LineCounter pagesRmw;
         /** The zspages; slots past nrZspages are null. Accessed through ZSPAGES. */
         private byte[][] zspages = new byte[0][];
         private int nrZspages;
@@ -186,11 +205,13 @@ final class ZsPool {
         private int freeTop;
         private long[] allocated = new long[0];
 
-        SizeClass(int size, AtomicLong pagesAllocated) {
+        SizeClass(int size, AtomicLong pagesAllocated, LineCounter lockPairs, LineCounter pagesRmw) {
             this.size = size;
             this.pagesPerZspage = pagesPerZspage(size);
             this.objsPerZspage = pagesPerZspage * Zram.PAGE_SIZE / size;
             this.pagesAllocated = pagesAllocated;
+            this.lockPairs = lockPairs;
+            this.pagesRmw = pagesRmw;
         }
 
         int allocObj() {
@@ -202,6 +223,7 @@ final class ZsPool {
                 int id = free[--freeTop];
                 setAllocatedTag(id);
                 if (inuse[id / objsPerZspage]++ == 0) {
+                    pagesRmw.add();
                     pagesAllocated.getAndAdd(pagesPerZspage);
                 }
                 return id;
@@ -218,6 +240,7 @@ final class ZsPool {
                 }
                 free[freeTop++] = id;
                 if (--inuse[id / objsPerZspage] == 0) {
+                    pagesRmw.add();
                     pagesAllocated.getAndAdd(-pagesPerZspage);
                 }
             } finally {
@@ -267,6 +290,7 @@ final class ZsPool {
 
         /** spin_lock(&class->lock): test and test-and-set. */
         private void spinLock() {
+            lockPairs.add();
             for (int round = 0; !lock.compareAndSet(0, 1); ) { // [acquire] pairs with setRelease in spinUnlock
                 while (lock.getOpaque() != 0) {
                     round = CpuRelax.cpuRelax(round);

@@ -35,6 +35,10 @@ class BenchParamsTest {
     /** Every {@code @Param} field of the benchmarks, "Class$State.field", and what checks it. */
     private static final Map<String, String> CHECKED = Map.ofEntries(
             Map.entry("Primitives$Shared.primitive", "PrimitiveKind ids"),
+            Map.entry("Primitives$Shared.line", "Primitives.Line ids"),
+            Map.entry("Primitives$Shared.gapNs", "numbers: ns of calibrated work between pairs"),
+            Map.entry("ZramInitLock$Device.baseNs", "numbers: ns of calibrated work per I/O"),
+            Map.entry("PartAcct$Disk.baseNs", "numbers: ns of calibrated work per I/O"),
             Map.entry("ZramInitLock$Device.guard", "GuardKind ids"),
             Map.entry("ZramInitLock$Device.rw", "the embedded zram-init-lock-<rw>.fio examples"),
             Map.entry("ZramInitLock$Device.pattern", "DataPattern ids"),
@@ -59,6 +63,32 @@ class BenchParamsTest {
     @Test
     void primitivesVariantsArePrimitiveKinds() {
         assertEquals(PrimitiveKind.ids(), params(Primitives.Shared.class, "primitive"));
+        List<String> lines = params(Primitives.Shared.class, "line");
+        assertEquals("shared", lines.get(0), "the default run measures the shared line");
+        assertTrue(Primitives.Line.ids().containsAll(lines), lines + " are not all Line ids " + Primitives.Line.ids());
+    }
+
+    /** Work in ns (base_ns per I/O, the gap between pairs): whole numbers, 0 first (the raw model), none negative. */
+    @Test
+    void workParamsAreNanosecondCounts() {
+        for (List<String> values : List.of(params(PartAcct.Disk.class, "baseNs"), params(ZramInitLock.Device.class, "baseNs"),
+                params(Primitives.Shared.class, "gapNs"))) {
+            assertEquals("0", values.get(0), "the default is no work: the raw model");
+            for (String v : values) {
+                assertTrue(Long.parseLong(v) >= 0, v);
+            }
+        }
+    }
+
+    /** The annotations list engine ids only: an A/A control is asked for with -p, never listed. */
+    @Test
+    void noControlIsListed() {
+        for (List<String> values : List.of(params(PartAcct.Disk.class, "variant"), params(ZramInitLock.Device.class, "guard"),
+                params(Primitives.Shared.class, "primitive"))) {
+            for (String v : values) {
+                assertEquals(v, Variants.id(v));
+            }
+        }
     }
 
     @Test

@@ -97,6 +97,27 @@ class WorkloadTest {
         }
     }
 
+    /** base_ns: the device spends it per bio, the job echoes it, a note says what was spent. */
+    @ParameterizedTest
+    @EnumSource(DeviceKind.class)
+    void baseNsIsSpentPerIoAndSaidSo(DeviceKind device) throws Exception {
+        String job = """
+                [seqw]
+                rw=write
+                bs=4k
+                size=1m
+                """;
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        FioJob plain = Workload.run(jobFile(job), device, quiet).jobs().getFirst();
+        FioJob loaded = Workload.run(jobFile(job + "base_ns=20000\n"), device, quiet).jobs().getFirst();
+        assertFalse(plain.jobOptions().containsKey("base_ns"));
+        assertFalse(plain.lab().notes().stream().anyMatch(n -> n.startsWith("base_ns")), plain.lab().notes().toString());
+        assertEquals("20000", loaded.jobOptions().get("base_ns"));
+        assertTrue(loaded.lab().notes().stream().anyMatch(n -> n.startsWith("base_ns=20000: ")), loaded.lab().notes().toString());
+        // 256 writes of at least 20 us of work each: at least 5 ms of runtime
+        assertTrue(loaded.write().runtime() >= 5, "runtime " + loaded.write().runtime() + " ms");
+    }
+
     @Test
     void groupReportingGivesOneEntryAndFioFieldNames() throws Exception {
         FioReport r = Workload.run(jobFile(RANDRW.replace("[mix]", "group_reporting=1\nramp_time=100ms\n[mix]")),

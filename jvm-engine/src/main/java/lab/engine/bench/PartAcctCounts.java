@@ -1,0 +1,106 @@
+package lab.engine.bench;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.engine.block.Jiffies;
+import lab.engine.count.LineTally;
+import lab.engine.count.SharedLineCounts;
+
+/**
+ * The part-acct count run: the shared-line operations of one {@link PartAcct} op, per variant and
+ * target, for the lab's prediction (DESIGN.md, "Fidelity"). It runs the benchmark's own code
+ * ({@link PartAcct.Disk}, {@link PartAcct.Worker}, {@link PartAcct#io}) on one thread, with the
+ * disk's partitions reporting to a {@link LineTally} and a manual clock, so that per-I/O and
+ * per-tick operations come apart:
+ * <ol>
+ * <li>warm-up: one tick, then {@value #WARMUP} I/Os (the bio free list fills, the stamps catch up);</li>
+ * <li>{@code ios} I/Os within one tick: {@link SharedLineCounts#perIo};</li>
+ * <li>{@value #TICKS} ticks of one I/O each: what they count beyond {@code perIo} per I/O is
+ *     {@link SharedLineCounts#perTick} (the stamp's store or compare-and-set).</li>
+ * </ol>
+ * The worker is online in the disk's RCU, as in the benchmark. Single-threaded, so every operation
+ * takes its fast path: what contention adds is in c(kind, n), not here. No {@code base_ns}: the
+ * work touches no shared line. In-process and quick (well under a second for 10^5 I/Os).
+ */
+public final class PartAcctCounts {
+    /** The {@link SharedLineCounts#model()} of these counts. */
+    public static final String MODEL = "part-acct";
+    static final int WARMUP = 256;
+    static final int TICKS = 16;
+    /** Possible CPUs of the counted disk: the benchmark's default; no count depends on it. */
+    static final int SLOTS = 64;
+    /** The clock's HZ; the counts per tick do not depend on it. */
+    static final int HZ = 1000;
+
+    private PartAcctCounts() {
+    }
+
+    /**
+     * The counts of {@code variant} (an {@link lab.engine.block.AcctMode} id, or its A/A control
+     * {@code id~aa}) for bios to {@code target} ({@link PartAcct.Target} id: {@code disk} or
+     * {@code part}), over {@code ios} I/Os (at least 1) of the fix's example job.
+     */
+    public static SharedLineCounts of(String variant, String target, long ios) {
+        if (ios < 1) {
+            throw new IllegalArgumentException("ios " + ios);
+        }
+        LineTally tally = new LineTally();
+        PartAcct.Disk d = new PartAcct.Disk();
+        d.variant = variant;
+        d.target = target;
+        d.hz = HZ;
+        d.slots = SLOTS;
+        d.baseNs = 0;
+        d.setUp(1, ExampleJob.load(PartAcct.EXAMPLE, List.of()), Jiffies::manual, tally);
+        PartAcct.Worker w = new PartAcct.Worker();
+        w.setUp(d);
+        PartAcct bench = new PartAcct();
+        Map<String, Map<String, Long>> perIo;
+        Map<String, Map<String, Long>> ticked;
+        try {
+            d.jiffies.advance(1);
+            run(bench, d, w, WARMUP);
+            tally.reset();
+            run(bench, d, w, ios);
+            perIo = tally.snapshot();
+            tally.reset();
+            for (int t = 0; t < TICKS; t++) {
+                d.jiffies.advance(1);
+                run(bench, d, w, 1);
+            }
+            ticked = tally.snapshot();
+        } finally {
+            w.tearDown();
+            d.tearDown();
+        }
+        long expected = WARMUP + ios + TICKS;
+        if (w.completed != expected) {
+            throw new IllegalStateException("count run: " + w.completed + " of " + expected + " I/Os completed OK");
+        }
+        Map<String, String> point = new LinkedHashMap<>();
+        point.put("target", target);
+        return new SharedLineCounts(MODEL, Variants.id(variant), point, ios, SharedLineCounts.per(perIo, ios),
+                TICKS, perTick(ticked, perIo, ios));
+    }
+
+    private static void run(PartAcct bench, PartAcct.Disk d, PartAcct.Worker w, long n) {
+        for (long i = 0; i < n; i++) {
+            bench.io(d, w);
+        }
+    }
+
+    /** Per tick: the tick run's counts less its {@value #TICKS} I/Os' per-I/O share, per tick. */
+    private static Map<String, Map<String, Double>> perTick(Map<String, Map<String, Long>> ticked,
+                                                             Map<String, Map<String, Long>> perIo, long ios) {
+        Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+        ticked.forEach((site, kinds) -> kinds.forEach((kind, n) -> {
+            long ioOps = perIo.getOrDefault(site, Map.of()).getOrDefault(kind, 0L);
+            double extra = ((double) n - (double) ioOps * TICKS / ios) / TICKS;
+            if (Math.abs(extra) > 1e-9) {
+                out.computeIfAbsent(site, s -> new LinkedHashMap<>()).put(kind, extra);
+            }
+        }));
+        return out;
+    }
+}

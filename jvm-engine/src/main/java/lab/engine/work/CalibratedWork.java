@@ -1,0 +1,146 @@
+package lab.engine.work;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * {@code ns} nanoseconds of uncontended CPU per {@link #spend()}: {@link Blackhole#consumeCPU}
+ * of a number of tokens fixed at construction from measurements in this JVM.
+ *
+ * <h2>Calibration</h2>
+ * <ol>
+ * <li>Warm-up: {@value #WARMUP_CALLS} calls of {@code consumeCPU}, so that the JIT queues its
+ *     optimised compile.</li>
+ * <li>ns per token: rounds of {@value #SAMPLES} timed samples ({@value #CALLS} calls of
+ *     {@value #TOKENS} tokens each, {@link System#nanoTime()}), the median of each round; the
+ *     lowest median, once at least {@value #MIN_MS} ms have passed and no round has bettered it by
+ *     1% for {@value #SETTLE_MS} ms (at most {@value #MAX_MS} ms). The lowest, because everything
+ *     that disturbs a round makes it slower: other threads, and above all code the JIT has not
+ *     optimised yet, which runs the loop 2-3 times slower and can look steady for a while (in a
+ *     fresh JMH fork the optimising compiler may be busy for tens of ms).</li>
+ * <li>Tokens: {@code round(ns / nsPerToken)}, then corrected once by timing {@code spend()} itself
+ *     (the lowest of three medians): {@code tokens * ns / measured}, which takes the per-call
+ *     overhead (a static volatile read, a compare; a few ns) out of short works. At least 1.</li>
+ * </ol>
+ * About 0.1 s, more on a busy machine. A token is one step of a loop-carried multiply-add, so its
+ * time follows the core's clock, not memory; {@link #measuredNs()} is what one {@code spend()}
+ * took at construction.
+ */
+public final class CalibratedWork extends CpuWork {
+    static final int WARMUP_CALLS = 20_000;
+    static final int SAMPLES = 9;
+    static final int CALLS = 16;
+    static final int TOKENS = 4096;
+    static final int MIN_MS = 100;
+    static final int SETTLE_MS = 50;
+    static final int MAX_MS = 1000;
+
+    /** Instances made in this JVM (a test checks that base_ns=0 makes none). */
+    private static final AtomicLong MADE = new AtomicLong();
+
+    private final long ns;
+    private final double nsPerToken;
+    private final long tokens;
+    /** One {@code spend()} as timed at construction, with the final {@link #tokens}. */
+    private final double measuredNs;
+
+    /** Calibrates now; see the class comment. {@code ns} must be positive. */
+    CalibratedWork(long ns) {
+        if (ns < 1) {
+            throw new IllegalArgumentException("work of " + ns + " ns");
+        }
+        this.ns = ns;
+        this.nsPerToken = measureNsPerToken();
+        long first = Math.max(1, Math.round(ns / nsPerToken));
+        this.tokens = Math.max(1, Math.round(first * ns / timeSpend(first)));
+        this.measuredNs = timeSpend(tokens);
+        MADE.incrementAndGet();
+    }
+
+    /** The ns per {@code consumeCPU} token, measured now: see the class comment. */
+    public static double measureNsPerToken() {
+        for (int i = 0; i < WARMUP_CALLS; i++) {
+            Blackhole.consumeCPU(64);
+        }
+        long start = System.nanoTime();
+        double best = Double.MAX_VALUE;
+        long bettered = start;
+        for (;;) {
+            double m = medianRound(TOKENS, CALLS);
+            long now = System.nanoTime();
+            if (m < best * 0.99) {
+                bettered = now;
+            }
+            best = Math.min(best, m);
+            long elapsedMs = (now - start) / 1_000_000;
+            if ((elapsedMs >= MIN_MS && (now - bettered) / 1_000_000 >= SETTLE_MS) || elapsedMs >= MAX_MS) {
+                break;
+            }
+        }
+        if (!(best > 0 && best < Double.MAX_VALUE)) {
+            throw new IllegalStateException("consumeCPU timed at " + best + " ns per token");
+        }
+        return best;
+    }
+
+    /** ns per token: the median of {@value #SAMPLES} samples of {@code calls} calls of {@code tokens}. */
+    private static double medianRound(long tokens, int calls) {
+        double[] samples = new double[SAMPLES];
+        for (int s = 0; s < SAMPLES; s++) {
+            long t0 = System.nanoTime();
+            for (int c = 0; c < calls; c++) {
+                Blackhole.consumeCPU(tokens);
+            }
+            samples[s] = (double) (System.nanoTime() - t0) / ((double) calls * tokens);
+        }
+        Arrays.sort(samples);
+        return samples[SAMPLES / 2];
+    }
+
+    /** One call of {@code consumeCPU(tokens)}, in ns: the lowest of three medians of samples of about 100 us. */
+    private static double timeSpend(long tokens) {
+        int calls = (int) Math.max(1, Math.min(100_000, 65_536 / tokens));
+        double best = Double.MAX_VALUE;
+        for (int r = 0; r < 3; r++) {
+            best = Math.min(best, medianRound(tokens, calls) * tokens);
+        }
+        return best;
+    }
+
+    /** Instances made so far in this JVM. */
+    public static long made() {
+        return MADE.get();
+    }
+
+    @Override
+    public void spend() {
+        Blackhole.consumeCPU(tokens);
+    }
+
+    @Override
+    public long ns() {
+        return ns;
+    }
+
+    /** The measured ns per token. */
+    public double nsPerToken() {
+        return nsPerToken;
+    }
+
+    /** Tokens per {@link #spend()}. */
+    public long tokens() {
+        return tokens;
+    }
+
+    /** One {@link #spend()} as timed at construction. */
+    public double measuredNs() {
+        return measuredNs;
+    }
+
+    @Override
+    public String toString() {
+        return String.format("%d ns of CPU (%d consumeCPU tokens at %.3f ns/token, measured %.0f ns)", ns, tokens,
+                nsPerToken, measuredNs);
+    }
+}

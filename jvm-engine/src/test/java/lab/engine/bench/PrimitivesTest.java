@@ -1,0 +1,68 @@
+package lab.engine.bench;
+
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import lab.engine.sync.PrimitiveKind;
+import lab.engine.work.CpuWork;
+import org.junit.jupiter.api.Test;
+
+/** The benchmark's states: every primitive runs on a shared or a private line, with or without a gap. */
+class PrimitivesTest {
+
+    private static Primitives.Shared shared(String primitive, String line, long gapNs) {
+        Primitives.Shared s = new Primitives.Shared();
+        s.primitive = primitive;
+        s.line = line;
+        s.gapNs = gapNs;
+        s.setUp();
+        return s;
+    }
+
+    private static Primitives.Cpu cpu(Primitives.Shared s) {
+        Primitives.Cpu c = new Primitives.Cpu();
+        c.setUp(s);
+        return c;
+    }
+
+    @Test
+    void everyPrimitiveRunsOnASharedAndAPrivateLine() {
+        Primitives bench = new Primitives();
+        for (String p : PrimitiveKind.ids()) {
+            Primitives.Shared sh = shared(p, "shared", 0);
+            Primitives.Cpu a = cpu(sh);
+            Primitives.Cpu b = cpu(sh);
+            assertSame(a.pair, b.pair, p + ": shared is one object");
+            Primitives.Shared pr = shared(p, "private", 0);
+            Primitives.Cpu c = cpu(pr);
+            Primitives.Cpu d = cpu(pr);
+            assertNotSame(c.pair, d.pair, p + ": private is one object per thread");
+            for (Primitives.Cpu cpu : new Primitives.Cpu[] {a, b, c, d}) {
+                for (int i = 0; i < 100; i++) {
+                    bench.getPut(cpu);
+                }
+                cpu.tearDown();
+            }
+            assertSame(CpuWork.NONE, a.gap, "gapNs=0: no work object");
+        }
+    }
+
+    @Test
+    void aGapIsSpentAfterEachPair() {
+        Primitives.Shared s = shared("padded-slot", "shared", 1000);
+        assertTrue(s.gap.ns() == 1000, s.gap.toString());
+        Primitives.Cpu c = cpu(s);
+        Primitives bench = new Primitives();
+        long best = Long.MAX_VALUE;
+        for (int round = 0; round < 20; round++) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < 200; i++) {
+                bench.getPut(c);
+            }
+            best = Math.min(best, (System.nanoTime() - t0) / 200);
+        }
+        c.tearDown();
+        assertTrue(best >= 500 && best <= 3000, "padded-slot with a 1000 ns gap: " + best + " ns a pair");
+    }
+}
