@@ -23,7 +23,7 @@ import java.util.stream.Stream;
 public final class JmhSweep {
     /** One result: round, thread count, the benchmark's params, and JMH's numbers. */
     public record Cell(int round, int threads, Map<String, String> params, JmhResult result) {
-        boolean matches(Map<String, String> want) {
+        public boolean matches(Map<String, String> want) {
             return want.entrySet().stream().allMatch(e -> e.getValue().equals(params.get(e.getKey())));
         }
     }
@@ -62,6 +62,14 @@ public final class JmhSweep {
     }
 
     public boolean isEmpty() { return cells.isEmpty(); }
+
+    /**
+     * The cells whose {@code param} is {@code value}; a cell without the param counts as having
+     * {@code absent} (a run made before the param existed ran what its default is now).
+     */
+    public JmhSweep where(String param, String value, String absent) {
+        return new JmhSweep(cells.stream().filter(c -> value.equals(c.params().getOrDefault(param, absent))).toList());
+    }
 
     /** Every result, in file order. */
     public List<Cell> cells() { return cells; }

@@ -16,6 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
+import lab.analysis.Stats;
+import lab.analysis.chart.BarChart;
+import lab.analysis.fidelity.RoundRatio;
 
 /**
  * Writes a run's {@code NOTEBOOK.md}, {@code charts/*.svg} and {@code summary.json} from its
@@ -48,11 +51,13 @@ public final class Notebook {
             Optional<SectionOutput> o = s.render(run);
             o.ifPresent(out -> outs.put(s.id(), out));
         }
-        List<Path> charts = writeCharts(runDir.resolve("charts"), outs);
+        Map<String, String> headlineCharts = new LinkedHashMap<>();
+        String md = markdown(run, outs, lineup, headlineCharts);
+        List<Path> charts = writeCharts(runDir.resolve("charts"), headlineCharts, outs);
         Path summary = runDir.resolve("summary.json");
         Files.writeString(summary, JSON.writeValueAsString(summary(run, outs, lineup)) + "\n", StandardCharsets.UTF_8);
         Path nb = runDir.resolve("NOTEBOOK.md");
-        Files.writeString(nb, markdown(run, outs, lineup), StandardCharsets.UTF_8);
+        Files.writeString(nb, md, StandardCharsets.UTF_8);
         return new Written(nb, summary, charts, run.gaps());
     }
 
@@ -63,7 +68,7 @@ public final class Notebook {
         }
     }
 
-    private static List<Path> writeCharts(Path dir, Map<String, SectionOutput> outs) throws IOException {
+    private static List<Path> writeCharts(Path dir, Map<String, String> first, Map<String, SectionOutput> outs) throws IOException {
         if (Files.isDirectory(dir)) {
             try (Stream<Path> old = Files.list(dir)) {
                 for (Path p : old.filter(p -> p.toString().endsWith(".svg")).toList()) {
@@ -72,8 +77,11 @@ public final class Notebook {
             }
         }
         List<Path> written = new ArrayList<>();
-        for (SectionOutput o : outs.values()) {
-            for (var c : o.charts().entrySet()) {
+        List<Map<String, String>> all = new ArrayList<>();
+        all.add(first);
+        outs.values().forEach(o -> all.add(o.charts()));
+        for (Map<String, String> cs : all) {
+            for (var c : cs.entrySet()) {
                 Files.createDirectories(dir);
                 Path p = dir.resolve(c.getKey());
                 Files.writeString(p, c.getValue(), StandardCharsets.UTF_8);
@@ -134,7 +142,7 @@ public final class Notebook {
         return h;
     }
 
-    static String markdown(RunDir run, Map<String, SectionOutput> outs, Lineup lineup) {
+    static String markdown(RunDir run, Map<String, SectionOutput> outs, Lineup lineup, Map<String, String> headlineCharts) {
         String id = run.id();
         JsonNode m = run.manifest();
         StringBuilder b = new StringBuilder();
@@ -143,7 +151,8 @@ public final class Notebook {
                 .append(machine(m)).append(". Regenerate this notebook, its charts and summary.json from `raw/` ")
                 .append("alone (offline, byte-identical): `./lab notebook results/").append(id).append("`.\n\n");
         if (!isCompare(outs)) {
-            b.append(headlines(outs, lineup));
+            b.append(headlines(outs, lineup, headlineCharts, "Data: `" + m.path("command").asText("./lab pair") + "`; chart: `./lab notebook results/"
+                    + id + "`"));
         }
         steps(run, b);
         for (var e : outs.entrySet()) {
@@ -183,23 +192,93 @@ public final class Notebook {
         return parts.isEmpty() ? "an unrecorded machine" : String.join(", ", parts);
     }
 
-    private static String headlines(Map<String, SectionOutput> outs, Lineup lineup) {
-        StringBuilder b = new StringBuilder("## Headlines\n\n| fix | metric | seed | JVM model | real kernel |\n|---|---|---:|---:|---:|\n");
+    /**
+     * The first screen: one row per section that ran (the fixes in the table's order, then the
+     * lab's own calibrations), seed | model raw | model calibrated | predicted | kernel | floor,
+     * each with its spread; the fixes that did not run in one line below; the estimator, said once;
+     * then one chart per row with those figures side by side.
+     */
+    private static String headlines(Map<String, SectionOutput> outs, Lineup lineup, Map<String, String> charts, String commands) {
+        StringBuilder b = new StringBuilder("## Headlines\n\n");
+        b.append("| fix | metric | seed | model raw | model calibrated | predicted | kernel | noise floor |\n")
+                .append("|---|---|---:|---:|---:|---:|---:|---:|\n");
+        List<String> ran = new ArrayList<>();
         for (Fix f : lineup.fixes()) {
-            SectionOutput o = outs.get(f.id());
-            if (o == null) {
-                b.append("| `").append(f.id()).append("` | ").append(f.seedMetric()).append(" | ")
-                        .append(f.seedValue() == null ? "—" : Fmt.ratio(f.seedValue())).append(" | ")
-                        .append(lineup.modelled(f) ? "not in this run" : "not yet modelled").append(" | — |\n");
+            if (outs.containsKey(f.id())) {
+                ran.add(f.id());
+            }
+        }
+        outs.keySet().stream().filter(id -> !ran.contains(id) && !id.equals("compare")).forEach(ran::add);
+        List<String> figures = new ArrayList<>();
+        for (String id : ran) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> h = (Map<String, Object>) outs.get(id).summary().get("headline");
+            if (h == null) {
                 continue;
             }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> h = (Map<String, Object>) o.summary().get("headline");
-            b.append("| `").append(f.id()).append("` | ").append(h.get("metric")).append(" | ")
-                    .append(cell(h.get("seed"))).append(" | ").append(cell(h.get("jvm"))).append(" | ")
-                    .append(cell(h.get("kernel"))).append(" |\n");
+            Double floor = h.get("noise_floor") instanceof Number n ? n.doubleValue() : null;
+            Stats.Spread raw = spread(h.containsKey("jvm_raw") ? h.get("jvm_raw") : h.get("jvm"));
+            Stats.Spread cal = spread(h.get("jvm_calibrated"));
+            Stats.Spread kernel = spread(h.containsKey("kernel_spread") && h.get("kernel_spread") != null ? h.get("kernel_spread") : h.get("kernel"));
+            String kernelNote = h.get("kernel_note") instanceof String k ? k : null;
+            b.append("| `").append(id).append("` | ").append(h.get("metric")).append(" | ").append(cell(h.get("seed"))).append(" | ")
+                    .append(Headline.cell(raw, h.get("noise_floor_raw") instanceof Number n ? n.doubleValue() : floor)).append(" | ").append(Headline.cell(cal, floor)).append(" | ")
+                    .append(cell(h.get("predicted"))).append(" | ")
+                    .append(kernelNote != null ? "— (" + kernelNote + ")" : Headline.cell(kernel, null)).append(" | ")
+                    .append(floor == null ? "—" : String.format(java.util.Locale.ROOT, "±%.1f%%", 100 * floor)).append(" |\n");
+            if (raw != null || cal != null || kernel != null) {
+                String name = "headline-" + id + ".svg";
+                charts.put(name, headlineChart(id, h, raw, cal, kernelNote == null ? kernel : null));
+                figures.add("![" + id + ": seed, model and kernel side by side](charts/" + name + ")");
+            }
         }
-        return b.append('\n').toString();
+        if (ran.isEmpty()) {
+            b.append("| — | nothing ran in this run | | | | | | |\n");
+        }
+        List<String> notRun = new ArrayList<>();
+        List<String> notModelled = new ArrayList<>();
+        for (Fix f : lineup.fixes()) {
+            if (!outs.containsKey(f.id())) {
+                (lineup.modelled(f) ? notRun : notModelled).add("`" + f.id() + "`");
+            }
+        }
+        if (!notRun.isEmpty() || !notModelled.isEmpty()) {
+            b.append("\nNot in this run: ").append(notRun.isEmpty() ? "" : String.join(", ", notRun) + " (modelled: `./lab pair FIX`)")
+                    .append(notRun.isEmpty() || notModelled.isEmpty() ? "" : "; ")
+                    .append(notModelled.isEmpty() ? "" : String.join(", ", notModelled) + " (not yet modelled)").append(".\n");
+        }
+        b.append("\n").append(RoundRatio.DESCRIPTION).append("\n\n");
+        figures.forEach(f -> b.append(f).append("\n\n").append(commands).append("\n\n"));
+        return b.toString();
+    }
+
+    private static String headlineChart(String id, Map<String, Object> h, Stats.Spread raw, Stats.Spread cal, Stats.Spread kernel) {
+        List<BarChart.Bar> bars = new ArrayList<>();
+        bars.add(h.get("seed") instanceof Number n ? BarChart.Bar.of(n.doubleValue()) : BarChart.Bar.missing());
+        for (Stats.Spread s : new Stats.Spread[] {raw, cal}) {
+            bars.add(s == null ? BarChart.Bar.missing() : BarChart.Bar.of(s.median(), s.min(), s.max()));
+        }
+        bars.add(h.get("predicted") instanceof Number n ? BarChart.Bar.of(n.doubleValue()) : BarChart.Bar.missing());
+        bars.add(kernel == null ? BarChart.Bar.missing() : BarChart.Bar.of(kernel.median(), kernel.min(), kernel.max()));
+        BarChart c = new BarChart(id + ": seed, model raw, calibrated, predicted, kernel", "ratio (x)")
+                .categories(List.of("seed", "model raw", "model calibrated", "predicted", "kernel")).series(id, bars)
+                .referenceLine(1.0, "1.0 = no change");
+        if (h.get("noise_floor") instanceof Number f && f.doubleValue() > 0) {
+            String band = String.format(java.util.Locale.ROOT, "noise floor ±%.1f%%", 100 * f.doubleValue());
+            c.referenceLine(1 + f.doubleValue(), band).referenceLine(1 - f.doubleValue(), "");
+        }
+        return c.toSvg();
+    }
+
+    /** A summary figure as a spread: a {median, min, max, rounds} map, or a bare number (one value). */
+    @SuppressWarnings("unchecked")
+    private static Stats.Spread spread(Object o) {
+        if (o instanceof Map<?, ?> m && m.get("median") instanceof Number med) {
+            Map<String, Object> mm = (Map<String, Object>) m;
+            return new Stats.Spread(med.doubleValue(), ((Number) mm.get("min")).doubleValue(), ((Number) mm.get("max")).doubleValue(),
+                    ((Number) mm.get("rounds")).intValue());
+        }
+        return o instanceof Number n ? new Stats.Spread(n.doubleValue(), n.doubleValue(), n.doubleValue(), 1) : null;
     }
 
     private static String cell(Object v) {

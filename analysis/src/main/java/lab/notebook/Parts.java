@@ -8,7 +8,11 @@ import java.util.function.BiFunction;
 import lab.analysis.Stats;
 import lab.analysis.chart.LineChart;
 import lab.analysis.compare.Comparison;
+import lab.analysis.JmhSweep;
 import lab.analysis.compare.LkpTable;
+import lab.analysis.compare.Sample;
+import lab.analysis.fidelity.NoiseFloor;
+import lab.analysis.fidelity.RoundRatio;
 
 /** The notebook parts every fix section draws on: LKP blocks, the thread-sweep chart, spreads in summary.json. */
 public final class Parts {
@@ -28,7 +32,35 @@ public final class Parts {
 
     /** What the LKP columns mean, once after the blocks. */
     public static String lkpLegend() {
-        return LkpTable.legend() + '\n';
+        return LkpTable.estimatorLegend() + '\n';
+    }
+
+    /**
+     * One LKP row in the notebook's estimator: the base's and candidate's iterations at
+     * {@code threads} (means ± stddev), and the change in ns per op from the median of the
+     * per-round ratios, marked within noise against {@code floor} (null: no A/A in the run);
+     * null when a side is missing.
+     */
+    public static LkpTable.Row lkpRow(String metric, JmhSweep s, Map<String, String> base, Map<String, String> cand, int threads,
+                                      NoiseFloor floor) {
+        List<Double> a = s.samples(base, threads);
+        List<Double> c = s.samples(cand, threads);
+        Stats.Spread r = RoundRatio.of(s, base, cand, threads);
+        if (a.isEmpty() || c.isEmpty() || r == null) {
+            return null;
+        }
+        return new LkpTable.Row(metric, new Sample(a), new Sample(c), 100 * (1 / r.median() - 1),
+                floor != null && !floor.resolves(r.median()));
+    }
+
+    /** One LKP block of {@link #lkpRow}s, {@code `BASE` -> `CAND`[ (NOTE)]:} and the table; "" when there are no rows. */
+    public static String lkpRows(String base, String cand, String note, List<LkpTable.Row> rows) {
+        List<LkpTable.Row> present = rows.stream().filter(r -> r != null).toList();
+        if (present.isEmpty()) {
+            return "";
+        }
+        return "`" + base + "` -> `" + cand + "`" + (note == null ? "" : " (" + note + ")") + ":\n\n"
+                + LkpTable.block(base, cand, present, true) + '\n';
     }
 
     /**
@@ -63,5 +95,23 @@ public final class Parts {
     /** {@code spread(v)}, or null for no values. */
     public static Stats.Spread spread(List<Double> v) {
         return v.isEmpty() ? null : Stats.spread(v);
+    }
+
+    /** The calibration in words, and how much more a shared line weighs in the raw model's ratio than in the kernel's. */
+    public static String calibration(lab.analysis.fidelity.Calibration cal) {
+        return "Calibration: " + cal.describe() + ". The raw model's I/O costs " + Fmt.f(cal.modelNsPerIo(), 1) + " ns, the kernel's "
+                + Fmt.f(cal.kernelNsPerIo(), 0) + ": uncalibrated, the same shared line weighs "
+                + Fmt.f(cal.kernelNsPerIo() / cal.modelNsPerIo(), 0) + " times more in the model's ratio than in the kernel's.\n\n";
+    }
+
+    /**
+     * A ratio in the notebook's estimator, {@code median [min–max]x}, or "within noise (floor ±X%)"
+     * when {@code floor} (null: no A/A in the run) swallows it; "n/a" when there is none.
+     */
+    public static String ratioCell(Stats.Spread r, NoiseFloor floor) {
+        if (r == null) {
+            return "n/a";
+        }
+        return floor != null && !floor.resolves(r.median()) ? "within noise (floor " + floor.format() + ")" : Fmt.spread(r, 2) + "x";
     }
 }

@@ -45,6 +45,23 @@ public final class Lab {
     }
 
     /** The repository root (where results/ and examples/ live). */
+    /** The build's tool versions (lab/versions.properties, filled by Maven), for manifest.json. */
+    static java.util.Map<String, String> versions() {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        try (var in = Lab.class.getResourceAsStream("/lab/versions.properties")) {
+            if (in != null) {
+                java.util.Properties p = new java.util.Properties();
+                p.load(in);
+                for (String k : new java.util.TreeSet<>(p.stringPropertyNames())) {
+                    out.put(k, p.getProperty(k));
+                }
+            }
+        } catch (java.io.IOException e) {
+            out.put("versions", "unreadable: " + e.getMessage());
+        }
+        return out;
+    }
+
     static Path root() {
         return Path.of(System.getProperty("lab.root", ".")).toAbsolutePath().normalize();
     }

@@ -14,8 +14,9 @@ import lab.results.Manifest;
 import lab.results.RunFolder;
 
 /**
- * One {@code pair} (or {@code demo}) run: for each fix, the JVM benchmark, the flamegraphs and
- * the kernel scenario into one run folder, then the notebook. A step that fails or cannot run
+ * One {@code pair} (or {@code demo}) run: for each fix, the kernel scenario (first: its CPU per
+ * I/O calibrates the model), the JVM benchmark and the flamegraphs into one run folder, then the
+ * notebook. A step that fails or cannot run
  * is recorded in {@code raw/steps.tsv} and the notebook says so; the other steps' results are
  * kept. The folder is committed (renamed from its {@code .partial} name) in every case but an
  * exception outside the steps.
@@ -34,6 +35,11 @@ final class PairRun {
         manifest.put("environment", env);
         manifest.put("quick", quick);
         manifest.put("threads", threads);
+        manifest.put("rounds", rounds);
+        Map<String, Object> jmh = new LinkedHashMap<>();
+        pairings.forEach(p -> jmh.put(p.fixId(), p.jmhSettings(quick)));
+        manifest.put("jmh", jmh);
+        Manifest.reproducer(manifest, root, run.raw(), Lab.versions());
         run.writeJson("manifest.json", manifest);
         boolean failed = false;
         for (Pairing p : pairings) {
@@ -42,6 +48,8 @@ final class PairRun {
                     quick, threads, rounds, steps, progress);
             Files.createDirectories(c.raw());
             env.put(fix + "/jvm", "jvm");
+            // the kernel side first: its CPU per I/O calibrates the model's base cost
+            failed |= !kernel(root, p, c, quick, env);
             failed |= !step(steps, fix, "jvm", "JMH over threads " + p.sweep(threads), () -> p.jvm(c));
             if (flamegraphs) {
                 failed |= !step(steps, fix, "flamegraphs", "async-profiler, one per variant at the highest thread count",
@@ -49,7 +57,6 @@ final class PairRun {
             } else {
                 steps.end(fix, "flamegraphs", "skipped", "--no-flamegraphs");
             }
-            failed |= !kernel(root, p, c, quick, env);
         }
         run.writeJson("manifest.json", manifest);
         steps.begin("all", "notebook", "NOTEBOOK.md, charts/, summary.json from raw/");

@@ -16,9 +16,34 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 public final class JmhOptions {
     private JmhOptions() {}
 
+    /** Forks, warm-up iterations and ms, measured iterations and ms: quick, and full. */
+    private static final long[] QUICK = {1, 1, 300, 3, 200};
+    private static final long[] FULL = {1, 2, 500, 5, 500};
+
     /** The benchmarks matching {@code include} (a regex, anchored to one class and method) with the quick or full iterations. */
     public static ChainedOptionsBuilder of(String include, boolean quick) {
-        return of(include, 1, quick ? 1 : 2, quick ? 300 : 500, quick ? 3 : 5, quick ? 200 : 500);
+        long[] p = quick ? QUICK : FULL;
+        return of(include, (int) p[0], (int) p[1], p[2], (int) p[3], p[4]);
+    }
+
+    /**
+     * {@link #of(String, boolean)} with {@code fullForks} forks in a full run (a quick run keeps its
+     * one): for the trials whose floor matters, as JVM-to-JVM variance is part of the noise.
+     */
+    public static ChainedOptionsBuilder of(String include, boolean quick, int fullForks) {
+        long[] p = quick ? QUICK : FULL;
+        return of(include, quick ? (int) p[0] : fullForks, (int) p[1], p[2], (int) p[3], p[4]);
+    }
+
+    /** The settings of {@link #of(String, boolean)} in words, for manifest.json. */
+    public static String describe(boolean quick) {
+        long[] p = quick ? QUICK : FULL;
+        return describe((int) p[0], (int) p[1], p[2], (int) p[3], p[4]);
+    }
+
+    /** JMH settings in words: "1 fork(s), 2 x 500 ms warm-up, 5 x 500 ms measured". */
+    public static String describe(int forks, int warmups, long warmupMs, int iterations, long iterationMs) {
+        return forks + " fork(s), " + warmups + " x " + warmupMs + " ms warm-up, " + iterations + " x " + iterationMs + " ms measured";
     }
 
     /** The benchmarks matching {@code include} with the given forks and iterations, the lab's JVM flags, silent. */

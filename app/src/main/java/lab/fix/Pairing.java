@@ -29,4 +29,9 @@ public interface Pairing {
 
     /** The kernel scenario's name under kernel-scripts/scenarios/ (run natively as root). */
     String kernelScenario();
+
+    /** The JMH settings of a quick or full run, as manifest.json records them (forks, warm-up, measurement). */
+    default String jmhSettings(boolean quick) {
+        return JmhOptions.describe(quick);
+    }
 }

@@ -55,7 +55,9 @@ class NotebookTest {
                 "charts/primitives-scaling.svg", "charts/primitives-kernel-per-io.svg"}) {
             assertArrayEquals(Files.readAllBytes(a.resolve(f)), Files.readAllBytes(b.resolve(f)), f);
         }
-        assertEquals(3, wa.charts().size());
+        // the headline's chart, then the section's three
+        assertEquals(4, wa.charts().size());
+        assertArrayEquals(Files.readAllBytes(a.resolve("charts/headline-primitives.svg")), Files.readAllBytes(b.resolve("charts/headline-primitives.svg")));
         assertTrue(wa.gaps().isEmpty(), wa.gaps().toString());
     }
 
@@ -102,7 +104,7 @@ class NotebookTest {
                         "figure without its command: " + lines[i]);
             }
         }
-        assertEquals(3, figures);
+        assertEquals(4, figures);
     }
 
     @Test

@@ -35,7 +35,45 @@ public final class LkpTable {
         + " are 2+ runs; means: integers from 1000, two decimals from 1, three significant digits"
         + " below.";
 
+    /**
+     * The legend of blocks whose {@code %change} comes from a notebook's one estimator
+     * ({@link #block(String, String, List, boolean)}).
+     */
+    static final String ESTIMATOR_LEGEND = "`%change`: the change in ns per op, from the notebook's estimator (the median of"
+        + " the per-round ratios), not from the means; `~` marks a change inside the run's noise floor (its A/A control),"
+        + " which is no finding; `± N%` stddev of the iterations as a percent of their mean, shown when N >= 1 and there"
+        + " are 2+ of them; means: integers from 1000, two decimals from 1, three significant digits below.";
+
+    /** One row whose change is given: a notebook's estimator, not the means (see {@link #ESTIMATOR_LEGEND}). */
+    public record Row(String metric, Sample base, Sample candidate, double pctChange, boolean withinNoise) {}
+
     private LkpTable() {}
+
+    /** The fence and the column heads of one table. */
+    private static StringBuilder header(String baseName, String candidateName) {
+        StringBuilder out = new StringBuilder();
+        line(out, FENCE);
+        line(out, String.format(Locale.ROOT, "%16s %27s", baseName, candidateName));
+        line(out, DASHES);
+        line(out, STDDEV_HEADER);
+        line(out, ARROWS);
+        return out;
+    }
+
+    /** One table of {@link Row}s without the legend: the base's and candidate's means and stddev, the given change. */
+    public static String block(String baseName, String candidateName, List<Row> rows, boolean estimator) {
+        StringBuilder out = header(baseName, candidateName);
+        rows.forEach(r -> line(out, String.format(Locale.ROOT, ROW, number(r.base().mean()), stddev(r.base()),
+                change(r.pctChange()), r.withinNoise() ? "~" : "", number(r.candidate().mean()), stddev(r.candidate()),
+                r.metric())));
+        line(out, FENCE);
+        return out.toString();
+    }
+
+    /** The legend of {@link Row} blocks. */
+    public static String estimatorLegend() {
+        return ESTIMATOR_LEGEND + "\n";
+    }
 
     /** One table, base variant against candidate variant, rows in the order given, then the legend. */
     public static String render(String baseName, String candidateName, List<Comparison> rows) {
@@ -51,12 +89,7 @@ public final class LkpTable {
 
     /** One table without the legend. */
     public static String block(String baseName, String candidateName, List<Comparison> rows) {
-        StringBuilder out = new StringBuilder();
-        line(out, FENCE);
-        line(out, String.format(Locale.ROOT, "%16s %27s", baseName, candidateName));
-        line(out, DASHES);
-        line(out, STDDEV_HEADER);
-        line(out, ARROWS);
+        StringBuilder out = header(baseName, candidateName);
         rows.forEach(c -> line(out, row(c)));
         line(out, FENCE);
         return out.toString();

@@ -10,16 +10,29 @@ package lab.analysis.fidelity;
  * nothing at one thread (the line stays in its core's cache), about S when two threads hammer it
  * back to back, and falling as the gap grows, as measured.
  *
- * <p>Fitting: S is the one parameter, chosen by least squares of the relative error over the
- * measured extras; Z is each point's measured gap plus the private operation's cost.
+ * <p>With a transfer term M (optional, 0 in the pure queue): however long the gap, an operation
+ * finds the line last written by another thread's core with probability {@code (n−1)/n} (the n
+ * threads touch it at equal rates) and then pays a coherence miss, which no amount of think time
+ * removes; the queue alone lets the extra fall to nothing as the gap grows, while measured extras
+ * level off at microseconds of gap. Extra = {@code M·(n−1)/n + S·Q(n−1)}.
  *
- * @param serviceNs S, ns per transfer of the line
+ * <p>Fitting: least squares of the relative error over the measured extras; Z is each point's
+ * measured gap plus the private operation's cost. {@link #fit} fits S alone, {@link #fitWithTransfer}
+ * S and M (M in closed form for each S).
+ *
+ * @param serviceNs  S, ns the line is held per operation (the queue)
+ * @param transferNs M, ns of a coherence miss on a line another core wrote (0: the pure queue)
  */
-public record LineQueue(double serviceNs) {
+public record LineQueue(double serviceNs, double transferNs) {
 
-    /** Extra ns per operation at {@code n} threads and think time {@code thinkNs}: {@code S·Q(n−1)}. */
+    /** The pure queue: no transfer term. */
+    public LineQueue(double serviceNs) {
+        this(serviceNs, 0);
+    }
+
+    /** Extra ns per operation at {@code n} threads and think time {@code thinkNs}: {@code M·(n−1)/n + S·Q(n−1)}. */
     public double extraNs(int n, double thinkNs) {
-        return serviceNs * queue(n - 1, thinkNs);
+        return transferNs * (n - 1) / n + serviceNs * queue(n - 1, thinkNs);
     }
 
     /** Mean number at the line with {@code k} threads, by mean-value analysis. */
@@ -37,6 +50,15 @@ public record LineQueue(double serviceNs) {
 
     /** The S that fits {@code points} best (relative least squares, golden-section over 0.1 ns..100 µs); null for none. */
     public static LineQueue fit(java.util.List<Point> points) {
+        return fit(points, false);
+    }
+
+    /** The S and M that fit {@code points} best; null for none. */
+    public static LineQueue fitWithTransfer(java.util.List<Point> points) {
+        return fit(points, true);
+    }
+
+    private static LineQueue fit(java.util.List<Point> points, boolean transfer) {
         java.util.List<Point> usable = points.stream().filter(p -> p.threads() >= 2 && p.extraNs() > 0).toList();
         if (usable.isEmpty()) {
             return null;
@@ -47,23 +69,39 @@ public record LineQueue(double serviceNs) {
         for (int i = 0; i < 200; i++) {
             double a = hi - g * (hi - lo);
             double b = lo + g * (hi - lo);
-            if (error(Math.exp(a), usable) < error(Math.exp(b), usable)) {
+            if (error(best(Math.exp(a), usable, transfer), usable) < error(best(Math.exp(b), usable, transfer), usable)) {
                 hi = b;
             } else {
                 lo = a;
             }
         }
-        return new LineQueue(Math.exp((lo + hi) / 2));
+        return best(Math.exp((lo + hi) / 2), usable, transfer);
+    }
+
+    /** With S fixed, the M (at least 0) of least relative squares, or the pure queue. */
+    private static LineQueue best(double s, java.util.List<Point> pts, boolean transfer) {
+        if (!transfer) {
+            return new LineQueue(s);
+        }
+        LineQueue q = new LineQueue(s);
+        double num = 0;
+        double den = 0;
+        for (Point p : pts) {
+            double a = (p.threads() - 1.0) / p.threads() / p.extraNs();
+            double r = (p.extraNs() - q.extraNs(p.threads(), p.thinkNs())) / p.extraNs();
+            num += a * r;
+            den += a * a;
+        }
+        return new LineQueue(s, den == 0 ? 0 : Math.max(0, num / den));
     }
 
     /** Root mean square of the relative error of this model over {@code points} with two threads or more. */
     public double rmsRelativeError(java.util.List<Point> points) {
         java.util.List<Point> usable = points.stream().filter(p -> p.threads() >= 2 && p.extraNs() > 0).toList();
-        return usable.isEmpty() ? Double.NaN : Math.sqrt(error(serviceNs, usable) / usable.size());
+        return usable.isEmpty() ? Double.NaN : Math.sqrt(error(this, usable) / usable.size());
     }
 
-    private static double error(double s, java.util.List<Point> pts) {
-        LineQueue q = new LineQueue(s);
+    private static double error(LineQueue q, java.util.List<Point> pts) {
         double sum = 0;
         for (Point p : pts) {
             double rel = (q.extraNs(p.threads(), p.thinkNs()) - p.extraNs()) / p.extraNs();

@@ -58,6 +58,24 @@ class FidelityMathTest {
     }
 
     @Test
+    void withATransferTermTheExtraLevelsOffAndTheFitRecoversBoth() {
+        // S = 40, M = 20: at two threads and a long gap the queue's part vanishes and M / 2 = 10 ns is left
+        LineQueue truth = new LineQueue(40, 20);
+        assertEquals(10, truth.extraNs(2, 1e9), 1e-5); // S^2 / Z = 1.6e-6 of queue left
+        assertEquals(20.0 * 3 / 4 + new LineQueue(40).extraNs(4, 100), truth.extraNs(4, 100), 1e-9);
+        List<LineQueue.Point> pts = new ArrayList<>();
+        for (double z : new double[] {5, 100, 1000, 10_000}) {
+            pts.add(new LineQueue.Point(2, z, truth.extraNs(2, z)));
+        }
+        LineQueue fit = LineQueue.fitWithTransfer(pts);
+        assertEquals(40, fit.serviceNs(), 1e-2);
+        assertEquals(20, fit.transferNs(), 1e-2);
+        assertEquals(0, fit.rmsRelativeError(pts), 1e-4);
+        // the pure queue cannot follow the plateau: a large error on the same points
+        assertTrue(LineQueue.fit(pts).rmsRelativeError(pts) > 0.3, "the queue alone misses the plateau");
+    }
+
+    @Test
     void uslFromTwoThreadCountsIsExactWithNoCoherencyTerm() {
         // X(1) = 10, X(2) = 15: 2*10/15 - 1 = 1/3 = sigma
         Usl u = Usl.fit(List.of(new Usl.Point(1, 10), new Usl.Point(2, 15)));

@@ -2,10 +2,22 @@ package lab.fix.partacct;
 
 import static lab.fix.partacct.PartAcct.*;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import lab.analysis.Stats;
+import lab.analysis.fidelity.Calibration;
+import lab.engine.bench.PartAcctCounts;
+import lab.engine.bench.Variants;
+import lab.engine.count.SharedLineCounts;
+import lab.fix.Calibrations;
+import lab.fix.CostSweep;
+import lab.fix.Counting;
 import lab.fix.JmhFlamegraph;
 import lab.fix.JmhOptions;
 import lab.fix.Pairing;
 import lab.fix.Rounds;
+import lab.notebook.KernelRuns;
 import java.nio.file.Path;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -16,11 +28,23 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * through the partition accounting) and {@code lab.engine.bench.PartInFlightSum} (one
  * {@code part_in_flight()} sum), and today's kernel with {@code queue/iostats} 1 and 0 (scenario
  * {@code part-acct}), into the files of {@link PartAcctRaw}: per round and thread count the
- * variant table (every variant x target at the table's HZ and slots) and the crossover grid
- * (percpu-ref and all four x HZ x slots, bios to the partition; quick: HZ 100, 1000 x slots 2,
- * 256), and per round the sum's cost by slots, one thread.
+ * variant table (every variant and the A/A control of {@code atomic} x target at the table's HZ
+ * and slots, raw and calibrated: {@code baseNs} 0 and the {@link Calibration}'s) and the crossover
+ * grid (percpu-ref and all four x HZ x slots, bios to the partition; quick: HZ 100, 1000 x slots 2,
+ * 256), the shared-line counts of every variant, the cost sweep of their kinds
+ * ({@link CostSweep}), and per round the sum's cost by slots, one thread.
  */
 final class PartAcctPairing implements Pairing {
+    /**
+     * Forks per trial of the calibrated table in a full run: a calibrated I/O is microseconds, the
+     * fix's share of it a percent or so, and the forks differ from each other by about that much.
+     */
+    static final int CALIBRATED_FORKS = 3;
+
+    @Override
+    public String jmhSettings(boolean quick) {
+        return JmhOptions.describe(quick) + (quick ? "" : "; the calibrated table " + CALIBRATED_FORKS + " forks per trial");
+    }
 
     @Override
     public String fixId() { return ID; }
@@ -30,20 +54,66 @@ final class PartAcctPairing implements Pairing {
 
     @Override
     public void jvm(Ctx c) throws Exception {
+        Calibration cal = Calibrations.derive(c, ID, PartAcctPairing::kernelFigure,
+                JmhOptions.of(PartAcctRaw.IO, 1, 1, 300, 3, 200).threads(1).param("variant", LAZY).param("target", "disk")
+                        .param("hz", HZ).param("slots", SLOTS).param("baseNs", "0"),
+                "lazy-ticks (today's accounting), bios to the whole disk, 1 thread, without base: raw/part-acct/calibration-prerun.json");
+        List<SharedLineCounts> counts = new ArrayList<>();
+        for (String v : VARIANTS) {
+            for (String target : TARGETS) {
+                counts.add(PartAcctCounts.of(v, target, Counting.IOS));
+            }
+        }
+        Set<String> kinds = Counting.write(c.raw(), counts);
+        List<String> variants = new ArrayList<>(VARIANTS);
+        variants.add(Variants.control(BASE)); // the A/A: the noise floor of this run
         Rounds.interleave(sweep(c.threads()), c.rounds(), (r, t) -> {
             c.progress().printf("lab: part-acct round %d/%d, %d thread(s)%n", r, c.rounds(), t);
-            run(JmhOptions.of(PartAcctRaw.IO, c.quick()).threads(t).param("variant", VARIANTS.toArray(String[]::new))
-                    .param("target", TARGETS.toArray(String[]::new)).param("hz", HZ).param("slots", SLOTS),
-                    PartAcctRaw.table(c.raw(), r, t));
+            run(JmhOptions.of(PartAcctRaw.IO, c.quick()).threads(t).param("variant", variants.toArray(String[]::new))
+                    .param("target", TARGETS.toArray(String[]::new)).param("hz", HZ).param("slots", SLOTS)
+                    .param("baseNs", "0"), PartAcctRaw.table(c.raw(), r, t));
+            if (cal != null) {
+                run(JmhOptions.of(PartAcctRaw.IO, c.quick(), CALIBRATED_FORKS).threads(t).param("variant", variants.toArray(String[]::new))
+                        .param("target", "disk").param("hz", HZ).param("slots", SLOTS)
+                        .param("baseNs", Long.toString(cal.baseNs())), PartAcctRaw.calibrated(c.raw(), r, t));
+            }
             run(JmhOptions.of(PartAcctRaw.IO, c.quick()).threads(t).param("variant", TWO, FOUR)
-                    .param("target", "part").param("hz", gridHz(c.quick())).param("slots", gridSlots(c.quick())),
-                    PartAcctRaw.grid(c.raw(), r, t));
+                    .param("target", "part").param("hz", gridHz(c.quick())).param("slots", gridSlots(c.quick()))
+                    .param("baseNs", "0"), PartAcctRaw.grid(c.raw(), r, t));
         });
+        CostSweep.run(c, PartAcctRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs());
         for (int r = 1; r <= c.rounds(); r++) {
             c.progress().printf("lab: part-acct round %d/%d, part_in_flight() sum, 1 thread%n", r, c.rounds());
             run(JmhOptions.of(PartAcctRaw.SUM, c.quick()).threads(1).param("slots", sumSlots(c.quick())),
                     PartAcctRaw.sum(c.raw(), r));
         }
+    }
+
+    /**
+     * The kernel's CPU per I/O the model is calibrated to: the whole disk through fio at one job
+     * with accounting on, median over rounds, on the first device that has it of zram (native: a
+     * RAM-backed bio device, the nearest this host has to the seed's null_blk in work per I/O),
+     * loop (native, blk-mq, but each I/O also goes through the backing file, several times
+     * null_blk's work) and null_blk (the seed's device, but only in the emulated guest here, where
+     * every instruction costs many times what it does natively).
+     */
+    static Calibrations.KernelFigure kernelFigure(KernelRuns k) {
+        for (String dev : List.of("zram", "loop", "nullb")) {
+            List<Double> ns = new ArrayList<>();
+            for (KernelRuns.Row row : k.rows()) {
+                PartAcctRaw.KernelRun run = PartAcctRaw.KernelRun.parse(row.job());
+                if (run != null && run.dev().equals(dev) && run.target().equals("disk") && run.iostats() == 1 && run.jobs() == 1
+                        && row.tool().equals("fio") && Double.isFinite(row.taskClockNsPerIo())) {
+                    ns.add(row.taskClockNsPerIo());
+                }
+            }
+            if (!ns.isEmpty()) {
+                String where = dev.equals("nullb") ? "null_blk in the guest VM (emulated)" : dev + " (native)";
+                return new Calibrations.KernelFigure(Stats.median(ns), where + ", whole disk, fio psync 4k randread, 1 job,"
+                        + " queue/iostats=1, median of " + ns.size() + " round(s)");
+            }
+        }
+        return null;
     }
 
     static String[] gridHz(boolean quick) {

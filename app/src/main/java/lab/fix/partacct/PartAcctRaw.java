@@ -9,9 +9,19 @@ import java.util.regex.Pattern;
  * that writes them and the section that reads them share.
  *
  * <ul>
- *   <li>{@code part-acct-rR-tT.json}: JMH, every variant x target at the table's HZ and slots;</li>
+ *   <li>{@code part-acct-rR-tT.json}: JMH, every variant and the A/A control {@code atomic~aa} x
+ *       target at the table's HZ and slots, raw ({@code baseNs=0});</li>
+ *   <li>{@code part-acct-cal-rR-tT.json}: JMH, the same variants and control, bios to the whole
+ *       disk, calibrated ({@code baseNs} of calibration.json), more forks in a full run;</li>
  *   <li>{@code part-acct-grid-rR-tT.json}: JMH, percpu-ref and all four x HZ x slots, bios to the partition;</li>
  *   <li>{@code part-acct-sum-rR.json}: JMH, ns per {@code part_in_flight()} sum by slots, one thread;</li>
+ *   <li>{@code part-acct-costs-rR-tT.json} and {@code part-acct-costs-timed-rR-tT.json}: JMH, the
+ *       primitives pricing each kind of shared-line operation the counts hold, shared and private,
+ *       by gap ({@code lab.fix.CostSweep});</li>
+ *   <li>{@code counts.json}: the shared-line operations per I/O and per tick of every variant and
+ *       target ({@code lab.analysis.fidelity.LineCounts});</li>
+ *   <li>{@code calibration.json} and {@code calibration-prerun.json}: the base cost and where it
+ *       came from ({@code lab.analysis.fidelity.Calibration});</li>
  *   <li>{@code kernel/DEV-TARGET-iostatsS-jN-rK.TOOL.json} (and {@code .perf.csv}, {@code .before/.after.stat}):
  *       the kernel scenario's runs, DEV zram|loop|nullb, TARGET disk|part, S the queue/iostats value;</li>
  *   <li>{@code kernel/DEV-TARGET-iostatsS-jN.TOOL.kernel.collapsed.gz} and {@code .svg}: the kernel
@@ -27,8 +37,11 @@ final class PartAcctRaw {
 
     /** File-name prefixes of the three JMH sweeps ({@code PREFIX-rR-tT.json}, the sum's {@code PREFIX-rR.json}). */
     static final String TABLE = "part-acct";
+    static final String CALIBRATED = "part-acct-cal";
     static final String GRID = "part-acct-grid";
     static final String SUM_FILES = "part-acct-sum";
+    /** The cost sweep's prefix ({@code lab.fix.CostSweep}: c(kind, threads, gap)). */
+    static final String COSTS = "part-acct-costs";
 
     /** A kernel run's name: {@code DEV-TARGET-iostatsS-jN-rK}. */
     private static final Pattern KERNEL_RUN = Pattern.compile("([a-z0-9_]+)-(disk|part)-iostats([01])-j(\\d+)-r(\\d+)");
@@ -43,6 +56,10 @@ final class PartAcctRaw {
 
     static Path table(Path raw, int round, int threads) {
         return raw.resolve(TABLE + "-r" + round + "-t" + threads + ".json");
+    }
+
+    static Path calibrated(Path raw, int round, int threads) {
+        return raw.resolve(CALIBRATED + "-r" + round + "-t" + threads + ".json");
     }
 
     static Path grid(Path raw, int round, int threads) {

@@ -10,7 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
+import lab.analysis.fidelity.Calibration;
 import lab.notebook.Fix;
+import lab.notebook.Headline;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
 import lab.notebook.Notebook;
@@ -38,30 +40,38 @@ final class PartAcctSection implements Section {
         if (!Files.isDirectory(dir)) {
             return Optional.empty();
         }
-        JmhSweep table = JmhSweep.read(dir, PartAcctRaw.TABLE, run::gap);
+        JmhSweep all = JmhSweep.read(dir, PartAcctRaw.TABLE, run::gap);
+        Calibration cal = Calibration.read(dir);
+        JmhSweep table = all.where("baseNs", "0", "0");
+        JmhSweep calibrated = cal == null || cal.baseNs() == 0 ? null
+                : JmhSweep.read(dir, PartAcctRaw.CALIBRATED, run::gap).where("baseNs", Long.toString(cal.baseNs()), "0");
         JmhSweep grid = JmhSweep.read(dir, PartAcctRaw.GRID, run::gap);
         JmhSweep sum = JmhSweep.read(dir, PartAcctRaw.SUM_FILES, run::gap);
         Path kdir = dir.resolve("kernel");
         KernelRuns kernelRuns = KernelRuns.read(run, kdir);
         IostatsKernel kernel = IostatsKernel.of(kernelRuns);
+        String cores = run.manifest().path("cores").asText("?");
         Page page = Page.of(run, ID).text("## part-acct: " + FIX.title() + "\n\n" + seed(FIX));
         Map<String, Object> jvm = new LinkedHashMap<>();
-        Stats.Spread jvmHeadline = null;
         int tableT = 0;
+        Headline head = Headline.of(FIX);
         if (!table.isEmpty()) {
             tableT = table.threadCounts().last();
-            page.text(VariantTable.table(table, run.manifest().path("cores").asText("?")) + VariantTable.growth(table));
+            page.text(VariantTable.table(table, cores, "JVM model, raw: each variant's throughput and its ratio to `atomic` (HZ "
+                    + HZ + ", " + SLOTS + " slots)") + VariantTable.growth(table));
             for (String target : TARGETS) {
                 if (!table.samples(VariantTable.key(BASE, target), tableT).isEmpty()) {
                     page.chart("part-acct-sweep-" + target + ".svg", VariantTable.sweepChart(table, target), target + " thread sweep");
                 }
             }
             page.text(VariantTable.lkp(table, tableT) + VariantTable.allocation(table, tableT));
-            jvmHeadline = VariantTable.roundRatio(table, VariantTable.key(BASE, "disk"), VariantTable.key(FOUR, "disk"), tableT);
+            head.raw(VariantTable.roundRatio(table, VariantTable.key(BASE, "disk"), VariantTable.key(FOUR, "disk"), tableT))
+                    .floor(VariantTable.floor(table, "disk", tableT)).rawFloor(VariantTable.floor(table, "disk", tableT));
             jvm.put("table", VariantTable.summary(table));
         } else {
             page.text("### JVM model\n\nNo variant table in this run (`raw/part-acct/part-acct-rR-tT.json`).\n\n");
         }
+        page.text(Calibrated.text(cal, calibrated, table, cores, dir, run, head, tableT, jvm));
         page.text(flamegraphs(page));
         page.text("### Jens Axboe's concern, measured: the per-tick sum over slots x HZ\n\n");
         CrossoverGrid g = grid.isEmpty() ? null : CrossoverGrid.of(grid);
@@ -87,12 +97,12 @@ final class PartAcctSection implements Section {
             jvm.put("extrapolated_crossover_slots", extrapolated);
         }
         page.text(kernel.text(run, kdir, kernelRuns));
-        Stats.Spread kernelHeadline = kernel.headlineGroup() == null ? null : kernel.ratio(kernel.headlineGroup());
+        Stats.Spread kernelAcct = kernel.headlineGroup() == null ? null : kernel.ratio(kernel.headlineGroup());
         Map<String, Object> fidelity = new LinkedHashMap<>();
         page.text(AccountingFidelity.text(table, tableT, kernel, fidelity));
         page.put("jvm", jvm.isEmpty() ? null : jvm).put("kernel", kernel.isEmpty() ? null : kernel.summary(kernelRuns))
                 .put("fidelity", fidelity);
-        return Optional.of(page.build(headline(FIX, jvmHeadline, tableT, kernelHeadline, kernel, run)));
+        return Optional.of(page.build(headline(head, tableT, kernelAcct, kernel, run)));
     }
 
     private static String seed(Fix fix) {
@@ -121,22 +131,18 @@ final class PartAcctSection implements Section {
                 + " slots, highest thread count), one per variant: " + links + ".\n\n";
     }
 
-    private static Map<String, Object> headline(Fix fix, Stats.Spread jvm, int t, Stats.Spread kernel, IostatsKernel k, RunDir run) {
+    private static Map<String, Object> headline(Headline head, int t, Stats.Spread kernelAcct, IostatsKernel k, RunDir run) {
         IostatsKernel.Group g = k.headlineGroup();
-        String kernelLabel = "accounting cost (today's kernel, not the patch): iostats=1 / iostats=0 throughput"
-                + (g == null ? "" : ", " + k.label(g.dev()) + " whole disk, fio, " + g.jobs() + (g.jobs() == 1 ? " job" : " jobs")) + k.headlineNote();
-        Map<String, Object> h = Notebook.headline(fix, jvm == null ? null : jvm.median(), kernel == null ? null : kernel.median(),
-                "seed: all four patches / before, fio randread over null_blk, dual socket (~15%; the first two alone ~8%); jvm: "
-                        + "`percpu-ref+percpu-inflight` / `atomic` total throughput, bios to the whole disk, HZ " + HZ + ", " + SLOTS
-                        + " slots, at " + t + " threads on " + run.manifest().path("cores").asText("?") + " cores; kernel: "
-                        + kernelLabel + ". The kernel figure is not the seed's metric: today's kernel has the patches and cannot "
-                        + "switch them off, only accounting itself");
-        h.put("metric", "all four patches / before (seed, JVM: " + (jvm == null ? "not in this run" : t + (t == 1 ? " thread" : " threads"))
-                + "); kernel: " + kernelLabel);
-        h.put("seed_first_two", SEED_TWO);
-        h.put("jvm_spread", Parts.json(jvm));
-        h.put("kernel_spread", Parts.json(kernel));
-        h.put("kernel_label", kernelLabel);
-        return h;
+        String acct = kernelAcct == null ? "no accounting on/off pair in this run"
+                : "accounting on/off (iostats=1 / iostats=0) is " + Fmt.spread(kernelAcct, 2) + "x on " + k.label(g.dev())
+                        + " whole disk, fio, " + g.jobs() + (g.jobs() == 1 ? " job" : " jobs") + k.headlineNote();
+        return head.metric("all four patches / before, total throughput (seed: fio randread over null_blk, dual socket; JVM: bios"
+                        + " to the whole disk, HZ " + HZ + ", " + SLOTS + " slots, " + t + (t == 1 ? " thread" : " threads") + " on "
+                        + run.manifest().path("cores").asText("?") + " cores)")
+                .kernel(null, "today's kernel has every patch and cannot switch them off; " + acct)
+                .note("seed: all four patches ~15%, the first two ~8% (" + Fmt.ratio(SEED_TWO) + "). jvm: `percpu-ref+percpu-inflight` / "
+                        + "`atomic`, calibrated where the run has a calibration, else raw")
+                .extra("seed_first_two", SEED_TWO)
+                .toMap();
     }
 }

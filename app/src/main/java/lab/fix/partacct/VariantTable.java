@@ -10,8 +10,10 @@ import java.util.Map;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
 import lab.analysis.chart.LineChart;
-import lab.analysis.compare.Comparison;
-import lab.analysis.compare.Sample;
+import lab.analysis.compare.LkpTable;
+import lab.analysis.fidelity.NoiseFloor;
+import lab.analysis.fidelity.RoundRatio;
+import lab.engine.bench.Variants;
 import lab.notebook.Fmt;
 import lab.notebook.Parts;
 import lab.results.RunDir;
@@ -27,6 +29,7 @@ final class VariantTable {
 
     private VariantTable() {}
 
+    /** The table's JMH params of {@code variant} (or its A/A control) bios to {@code target}, at the table's HZ and slots. */
     static Map<String, String> key(String variant, String target) {
         return Map.of("variant", variant, "target", target, "hz", HZ, "slots", SLOTS);
     }
@@ -37,7 +40,7 @@ final class VariantTable {
 
     /** Candidate throughput over base throughput, per round: score(base) / score(candidate). */
     static Stats.Spread roundRatio(JmhSweep s, Map<String, String> base, Map<String, String> cand, int t) {
-        return Parts.spread(s.perRound(base, cand, t, (b, c) -> b / c));
+        return RoundRatio.of(s, base, cand, t);
     }
 
     /** Total throughput in M I/O/s per round: t * 1e3 / (ns per I/O per thread). */
@@ -45,29 +48,30 @@ final class VariantTable {
         return Parts.spread(s.scoresByRound(k, t).values().stream().map(ns -> t * 1e3 / ns).toList());
     }
 
-    static String table(JmhSweep s, String cores) {
-        StringBuilder b = new StringBuilder("### JVM model: each variant's throughput and its ratio to `atomic` (HZ " + HZ + ", "
-                + SLOTS + " slots)\n\n"
+    /** The A/A floor of {@code atomic} against its control copy, bios to {@code target} at {@code t}; null without the control. */
+    static NoiseFloor floor(JmhSweep s, String target, int t) {
+        return NoiseFloor.of(s, key(BASE, target), key(Variants.control(BASE), target), t);
+    }
+
+    /** The variant table of {@code s} under {@code heading} (a level-3 heading without its hashes). */
+    static String table(JmhSweep s, String cores, String heading) {
+        boolean aa = floor(s, TARGETS.getFirst(), s.threadCounts().last()) != null;
+        StringBuilder b = new StringBuilder("### " + heading + "\n\n"
                 + "Threads " + s.threadCounts().first() + ".." + s.threadCounts().last() + " on " + cores + " cores. "
-                + "Total I/O per second of all threads, and that over `atomic`'s at the same thread count: median [min–max] of "
-                + "per-round figures (one round: the figure alone). `*`: the 95% confidence intervals of the two ns-per-I/O means do "
-                + "not overlap. B/op: JMH's GC profiler.\n\n"
+                + "Total I/O per second of all threads, and that over `atomic`'s at the same thread count (the estimator), "
+                + (aa ? "checked against the noise floor of `atomic` against a copy of itself at that target and thread count"
+                        : "with no A/A control in this run (so no noise floor)")
+                + ". B/op: JMH's GC profiler.\n\n"
                 + "| target | threads | variant | M I/O/s | / atomic | ns per I/O per thread | B/op |\n|---|---:|---|---:|---:|---:|---:|\n");
         for (String target : TARGETS) {
             for (int t : s.threadCounts()) {
+                NoiseFloor f = floor(s, target, t);
                 for (String v : VARIANTS) {
-                    List<Double> ns = s.samples(key(v, target), t);
-                    if (ns.isEmpty()) {
+                    if (s.samples(key(v, target), t).isEmpty()) {
                         continue;
                     }
-                    List<Double> base = s.samples(key(BASE, target), t);
-                    String ratio = "—";
-                    if (!v.equals(BASE)) {
-                        Stats.Spread r = roundRatio(s, key(BASE, target), key(v, target), t);
-                        boolean sig = !base.isEmpty() && new Comparison("ns", new Sample(base), new Sample(ns), false).significance()
-                                == Comparison.Significance.SIGNIFICANT;
-                        ratio = r == null ? "n/a" : Fmt.spread(r, 2) + "x" + (sig ? "*" : "");
-                    }
+                    String ratio = v.equals(BASE) ? (f == null ? "—" : "— (A/A " + Fmt.spread(f.aa(), 3) + "x, floor " + f.format() + ")")
+                            : Parts.ratioCell(roundRatio(s, key(BASE, target), key(v, target), t), f);
                     double bytes = s.bytesPerOp(key(v, target), t);
                     b.append("| ").append(target).append(" | ").append(t).append(" | `").append(v).append("` | ")
                             .append(Fmt.spread(throughput(s, key(v, target), t), 2)).append(" | ").append(ratio).append(" | ")
@@ -121,18 +125,13 @@ final class VariantTable {
                 + " threads, ns per I/O per thread (lower is better):\n\n");
         boolean any = false;
         for (String v : VARIANTS.subList(1, VARIANTS.size())) {
-            List<Comparison> rows = new ArrayList<>();
+            List<LkpTable.Row> rows = new ArrayList<>();
             for (String target : TARGETS) {
-                List<Double> a = s.samples(key(BASE, target), t);
-                List<Double> c = s.samples(key(v, target), t);
-                if (!a.isEmpty() && !c.isEmpty()) {
-                    rows.add(new Comparison("ns_per_io." + target, new Sample(a), new Sample(c), false));
-                }
+                rows.add(Parts.lkpRow("ns_per_io." + target, s, key(BASE, target), key(v, target), t, floor(s, target, t)));
             }
-            if (!rows.isEmpty()) {
-                any = true;
-                b.append(Parts.lkpBlock(BASE, v, null, rows));
-            }
+            String block = Parts.lkpRows(BASE, v, null, rows);
+            any |= !block.isEmpty();
+            b.append(block);
         }
         return any ? b.append(Parts.lkpLegend()).toString() : "";
     }

@@ -15,7 +15,7 @@ final class PrimitivesRaw {
     private PrimitivesRaw() {}
 
     /** The JMH benchmark, as an include regex. */
-    static final String BENCHMARK = "lab\\.engine\\.bench\\.Primitives\\..*";
+    static final String BENCHMARK = "lab\\.engine\\.bench\\.Primitives\\.getPut$";
     /** The file-name prefix of the JMH sweep. */
     static final String PREFIX = "primitives";
 

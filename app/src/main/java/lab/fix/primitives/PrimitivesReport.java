@@ -58,9 +58,15 @@ public final class PrimitivesReport {
         return sweep.values("primitive");
     }
 
-    /** ns per pair per thread, over every measured iteration of every round. */
+    /** ns per pair per thread: JMH's score of each round, median [min–max] over rounds. */
     public Stats.Spread nsPerPair(String primitive, int threads) {
-        return Stats.spread(nsSamples(primitive, threads));
+        Map<Integer, Double> v = scoresByRound(primitive, threads);
+        return v.isEmpty() ? null : Stats.spread(new ArrayList<>(v.values()));
+    }
+
+    /** The sweep the report reads. */
+    public JmhSweep sweep() {
+        return sweep;
     }
 
     /** Bytes allocated per pair (JMH -prof gc, gc.alloc.rate.norm), median over rounds; NaN without it. */
@@ -106,7 +112,7 @@ public final class PrimitivesReport {
                 row.put("ns_per_pair_median", ns.median());
                 row.put("ns_per_pair_min", ns.min());
                 row.put("ns_per_pair_max", ns.max());
-                row.put("samples", ns.n());
+                row.put("rounds", ns.n());
                 Stats.Spread sc = scaling(p, t);
                 row.put("throughput_vs_1_thread_median", sc == null ? null : sc.median());
                 double bytes = bytesPerPair(p, t);
@@ -125,7 +131,7 @@ public final class PrimitivesReport {
         StringBuilder sb = new StringBuilder();
         sb.append("## Primitives: ns per get+put pair, per thread\n\n");
         sb.append("JMH AverageTime, ").append(rounds()).append(" round(s) interleaving the thread counts; ")
-          .append("median [min–max] over every measured iteration of every round.\n\n");
+          .append("JMH's score per round, median [min–max] over rounds (one round: the score alone).\n\n");
         sb.append("| primitive |");
         threadCounts().forEach(t -> sb.append(" ").append(t).append(t == 1 ? " thread |" : " threads |"));
         threadCounts().stream().filter(t -> t > 1)

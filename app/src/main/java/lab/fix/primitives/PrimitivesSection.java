@@ -23,9 +23,9 @@ import lab.analysis.Stats;
 import lab.analysis.chart.BarChart;
 import lab.analysis.chart.LineChart;
 import lab.engine.sync.PrimitiveKind;
-import lab.analysis.compare.Comparison;
+import lab.analysis.compare.LkpTable;
+import lab.notebook.Headline;
 import lab.analysis.compare.Crossover;
-import lab.analysis.compare.Sample;
 
 /**
  * The calibration entry: the sync primitives on the JVM (ns per get+put pair across threads)
@@ -69,7 +69,7 @@ final class PrimitivesSection implements Section {
         Page page = Page.of(run, "primitives").text("## primitives: calibration\n\n"
                 + "What one shared cache line costs on this machine, primitive by primitive, and what one real I/O "
                 + "costs, so each fix's figures can be read against both. No seed: the lab's own calibration.\n\n");
-        Double jvmHeadline = null;
+        Stats.Spread jvmHeadline = null;
         int maxT = 1;
         if (report != null) {
             maxT = report.threadCounts().last();
@@ -77,27 +77,23 @@ final class PrimitivesSection implements Section {
                     + report.markdown(page.data()).replace("## Primitives: ns per get+put pair, per thread\n\n", ""));
             page.text("\n### The fixes' before/after pairs, LKP layout (ns per pair per thread; lower is better)\n\n");
             for (String[] p : PAIRS) {
-                List<Comparison> rows = new ArrayList<>();
+                List<LkpTable.Row> rows = new ArrayList<>();
                 for (int t : report.threadCounts()) {
-                    List<Double> a = report.nsSamples(p[0], t);
-                    List<Double> b = report.nsSamples(p[1], t);
-                    if (!a.isEmpty() && !b.isEmpty()) {
-                        rows.add(new Comparison("ns_per_pair." + t + "t", new Sample(a), new Sample(b), false));
-                    }
+                    rows.add(Parts.lkpRow("ns_per_pair." + t + "t", report.sweep(), Map.of("primitive", p[0]), Map.of("primitive", p[1]), t,
+                            null));
                 }
-                page.text(Parts.lkpBlock(p[0], p[1], p[2], rows));
+                page.text(Parts.lkpRows(p[0], p[1], p[2], rows));
             }
             page.text(Parts.lkpLegend()).text(crossovers(report)).text(allocation(report)).text("\n")
                     .chart("primitives-sweep.svg", sweepChart(report), "total throughput by threads");
             if (maxT > 1) {
                 page.chart("primitives-scaling.svg", scalingChart(report, maxT), "scaling at " + maxT + " threads");
-                Stats.Spread s = report.scaling(PrimitiveKind.ATOMIC_REFCOUNT.id(), maxT);
-                jvmHeadline = s == null ? null : s.median();
+                jvmHeadline = report.scaling(PrimitiveKind.ATOMIC_REFCOUNT.id(), maxT);
             }
             page.put("jvm", report.summary());
         }
         page.text(flamegraphs(page));
-        Double kernelHeadline = null;
+        Stats.Spread kernelHeadline = null;
         if (!kernel.isEmpty()) {
             page.text("### Kernel: today's zram, per I/O\n\n" + ZramFloor.kernelIntro(kernel) + kernel.table() + '\n')
                     .text(ZramFloor.counterNote(kernel)).text(KernelRuns.flamegraphs(run, dir.resolve("kernel")));
@@ -114,12 +110,12 @@ final class PrimitivesSection implements Section {
         return Optional.of(page.build(headline(jvmHeadline, kernelHeadline, maxT)));
     }
 
-    private static Map<String, Object> headline(Double jvm, Double kernel, int t) {
-        Map<String, Object> h = Notebook.headline(Primitives.FIX, jvm, kernel,
-                "at " + t + " threads: JVM = one shared atomic (atomic-refcount) total throughput over 1 thread;"
-                        + " kernel = zram 4k randread (fio, psync) total IOPS at " + t + " jobs over 1 job");
-        h.put("metric", "total throughput at " + t + " threads over 1 thread");
-        return h;
+    private static Map<String, Object> headline(Stats.Spread jvm, Stats.Spread kernel, int t) {
+        return Headline.of(Primitives.FIX).metric("total throughput at " + t + " threads over 1 thread").raw(jvm).kernel(kernel, null)
+                .note("at " + t + " threads: JVM = one shared atomic (atomic-refcount) total throughput over 1 thread;"
+                        + " kernel = zram 4k randread (fio, psync) total IOPS at " + t + " jobs over 1 job; no A/A control: the"
+                        + " lab's own calibration compares thread counts, not variants")
+                .toMap();
     }
 
     private static boolean hasJmh(Path dir) throws IOException {

@@ -73,7 +73,7 @@ final class ZramFloor {
     }
 
     /** fio randread IOPS at T jobs over 1 job, or null when the run lacks either. */
-    static Double kernelScaling(KernelRuns k, int t) {
+    static lab.analysis.Stats.Spread kernelScaling(KernelRuns k, int t) {
         Double one = null;
         Double at = null;
         for (KernelRuns.Row r : k.rows()) {
@@ -84,7 +84,7 @@ final class ZramFloor {
                 at = r.iops();
             }
         }
-        return one == null || at == null || t == 1 ? null : at / one;
+        return one == null || at == null || t == 1 ? null : new lab.analysis.Stats.Spread(at / one, at / one, at / one, 1);
     }
 
     static String kernelSkipReason(RunDir run) throws IOException {

@@ -5,22 +5,22 @@ import static lab.fix.zraminitlock.ZramInitLock.*;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
 import lab.analysis.chart.LineChart;
-import lab.engine.load.DataPattern;
-import lab.analysis.compare.Comparison;
-import lab.analysis.compare.Crossover;
-import lab.analysis.compare.Sample;
+import lab.analysis.compare.LkpTable;
+import lab.analysis.fidelity.NoiseFloor;
+import lab.analysis.fidelity.RoundRatio;
 import lab.notebook.Fmt;
 import lab.notebook.Parts;
 
 /**
  * The JVM model's guard table ({@code zram-rR-tT.json}, {@code zram-lz4-rR-tT.json}): each guard's
- * throughput over rwsem's per rw mode, pattern and thread count; the seed's table beside the
- * model's; where "marginal" stops; the sweep chart, allocation and the summary.
+ * throughput over rwsem's per rw mode, pattern and thread count in the notebook's estimator,
+ * checked against the A/A floor of the row; the seed's table beside the model's; where "marginal"
+ * stops; the sweep chart, allocation and the summary.
  */
 final class GuardTable {
     /** Where "marginal" stops: the guard costing more than this share of throughput. */
@@ -28,130 +28,103 @@ final class GuardTable {
 
     private GuardTable() {}
 
-    /** The seed's 4 workers where the machine has 4 cores, else the most threads that fit its cores. */
-    static int headlineThreads(JmhSweep s, int cores) {
-        int best = s.threadCounts().first();
-        for (int t : s.threadCounts()) {
-            if (t <= Math.max(cores, 1) && t <= 4) {
-                best = t;
-            }
-        }
-        return best;
-    }
-
     static Map<String, String> key(String guard, String rw, String pattern) {
         return Map.of("guard", guard, "rw", rw, "pattern", pattern);
     }
 
-    /** Per round: guard throughput / rwsem throughput = score(rwsem) / score(guard); median [min–max] over rounds. */
-    static Stats.Spread roundRatios(JmhSweep s, String guard, String rw, String p, int t) {
-        List<Double> r = s.perRound(key(BASE, rw, p), key(guard, rw, p), t, (b, x) -> b / x);
-        return r.isEmpty() ? null : Stats.spread(r);
+    /** A guard at the seed's point (randrw, zero pages). */
+    static Map<String, String> seedKey(String guard) {
+        return key(guard, SEED_RW, SEED_PATTERN);
     }
 
-    static Double ratio(JmhSweep s, String guard, String rw, String p, int t) {
-        List<Double> base = s.samples(key(BASE, rw, p), t);
-        List<Double> g = s.samples(key(guard, rw, p), t);
-        return base.isEmpty() || g.isEmpty() ? null : Stats.median(base) / Stats.median(g);
+    /** The guard's throughput over rwsem's: the estimator, per round score(rwsem) / score(guard). */
+    static Stats.Spread ratio(JmhSweep s, String guard, String rw, String p, int t) {
+        return RoundRatio.of(s, key(BASE, rw, p), key(guard, rw, p), t);
+    }
+
+    /** The A/A floor of a row (rwsem against its copy); null when the run has no control. */
+    static NoiseFloor floor(JmhSweep s, String rw, String p, int t) {
+        return NoiseFloor.of(s, key(BASE, rw, p), key(CONTROL, rw, p), t);
     }
 
     static String ratioMatrix(JmhSweep s) {
         StringBuilder b = new StringBuilder("| rw | pattern | threads |");
         GUARDS.subList(1, GUARDS.size()).forEach(g -> b.append(' ').append(g).append(" / rwsem |"));
-        b.append(" rwsem ns/op |\n|---|---|---:|");
+        b.append(" A/A: rwsem / rwsem (floor) | rwsem ns/op |\n|---|---|---:|");
         GUARDS.subList(1, GUARDS.size()).forEach(g -> b.append("---:|"));
-        b.append("---:|\n");
+        b.append("---:|---:|\n");
         for (String rw : s.values("rw")) {
             for (String p : s.values("pattern")) {
                 for (int t : s.threadCounts()) {
-                    List<Double> base = s.samples(key(BASE, rw, p), t);
+                    Map<Integer, Double> base = s.scoresByRound(key(BASE, rw, p), t);
                     if (base.isEmpty()) {
                         continue;
                     }
+                    NoiseFloor f = floor(s, rw, p, t);
                     b.append("| ").append(rw).append(" | ").append(p).append(" | ").append(t).append(" |");
                     for (String g : GUARDS.subList(1, GUARDS.size())) {
-                        Stats.Spread r = roundRatios(s, g, rw, p, t);
-                        List<Double> gs = s.samples(key(g, rw, p), t);
-                        String sig = gs.isEmpty() ? "" : new Comparison("x", new Sample(base), new Sample(gs), false).significance()
-                                == Comparison.Significance.SIGNIFICANT ? "*" : "";
-                        b.append(' ').append(r == null ? "n/a" : Fmt.spread(r, 2) + "x" + sig).append(" |");
+                        b.append(' ').append(Parts.ratioCell(ratio(s, g, rw, p, t), f)).append(" |");
                     }
-                    b.append(' ').append(Fmt.f(Stats.median(base), 0)).append(" |\n");
+                    b.append(' ').append(f == null ? "—" : Fmt.spread(f.aa(), 3) + "x (" + f.format() + ")").append(" | ")
+                            .append(Fmt.f(Stats.median(base.values()), 0)).append(" |\n");
                 }
             }
         }
         return b.toString();
     }
 
-    /** Total throughput (M ops/s) of {@code guard} at each thread count. */
-    static Map<Integer, Double> throughput(JmhSweep s, String guard, String rw, String p) {
-        Map<Integer, Double> m = new TreeMap<>();
-        for (int t : s.threadCounts()) {
-            List<Double> v = s.samples(key(guard, rw, p), t);
-            if (!v.isEmpty()) {
-                m.put(t, t * 1e3 / Stats.median(v));
-            }
-        }
-        return m;
-    }
-
-    /** The seed's SRCU-vs-rwsem change per rw mode beside the model's, at the seed's pattern and the headline thread count. */
+    /** The seed's SRCU-vs-rwsem change per rw mode beside the model's raw one, on the seed's zero pages at {@code t} threads. */
     static String seedVsModel(JmhSweep s, int t) {
-        StringBuilder b = new StringBuilder("The seed's table beside the model's (compressible50, " + t + " threads; "
-                + "SRCU throughput over rwsem's, as a change; significance from the ns/op confidence intervals):\n\n"
-                + "| rw | seed: SRCU vs rwsem | model: SRCU vs rwsem | model significant? | the guards' own difference, from the zero pattern |\n"
-                + "|---|---:|---:|---|---:|\n");
+        StringBuilder b = new StringBuilder("The seed's table beside the raw model's (zero pages, as the seed ran; " + t
+                + " threads; SRCU throughput over rwsem's as a change, in the notebook's estimator):\n\n"
+                + "| rw | seed: SRCU vs rwsem | model raw: SRCU vs rwsem | A/A floor |\n|---|---:|---:|---:|\n");
         for (String rw : RWS) {
-            List<Double> base = s.samples(key(BASE, rw, HEADLINE_PATTERN), t);
-            List<Double> srcu = s.samples(key(SRCU, rw, HEADLINE_PATTERN), t);
-            String model = "n/a";
-            String sig = "";
-            if (!base.isEmpty() && !srcu.isEmpty()) {
-                Comparison c = new Comparison("ns", new Sample(base), new Sample(srcu), false);
-                model = String.format(java.util.Locale.ROOT, "%+.1f%%", 100 * (c.base().mean() / c.candidate().mean() - 1));
-                sig = switch (c.significance()) {
-                    case SIGNIFICANT -> "yes";
-                    case NOT_SIGNIFICANT -> "no: within noise";
-                    case UNKNOWN -> "unknown (one sample)";
-                };
-            }
-            b.append("| ").append(rw).append(" | ").append(String.format(java.util.Locale.ROOT, "%+.2f%%", SEED_PCT.get(rw)))
-                    .append(" | ").append(model).append(" | ").append(sig).append(" | ").append(guardShare(s, rw, t)).append(" |\n");
+            Stats.Spread r = ratio(s, SRCU, rw, SEED_PATTERN, t);
+            NoiseFloor f = floor(s, rw, SEED_PATTERN, t);
+            String model = r == null ? "n/a" : f != null && !f.resolves(r.median()) ? "within noise"
+                    : String.format(Locale.ROOT, "%+.1f%% [%+.1f%% – %+.1f%%]", 100 * (r.median() - 1), 100 * (r.min() - 1), 100 * (r.max() - 1));
+            b.append("| ").append(rw).append(" | ").append(String.format(Locale.ROOT, "%+.2f%%", SEED_PCT.get(rw)))
+                    .append(" | ").append(model).append(" | ").append(f == null ? "—" : f.format()).append(" |\n");
         }
-        return b.append("\nThe last column isolates the guards: with the zero pattern an op is a same-filled page (no compression), so ")
-                .append("rwsem's and srcu's ns/op differ by what the guards themselves cost; that difference, as a share of one ")
-                .append("compressible50 op, is the change the guard alone can make at the seed's conditions. A measured change ")
-                .append("larger than that, or of the other sign, is run-to-run noise: see the per-round [min–max] ranges of the first table.\n\n").toString();
+        return b.append("\nRaw, a model I/O on a zero page costs tens of ns, the kernel's microseconds: the same guard is a far larger ")
+                .append("share of the model's I/O. The calibrated model below puts the kernel's cost per I/O back.\n\n").toString();
     }
 
-    /** (ns_rwsem(zero) - ns_srcu(zero)) / ns_rwsem(compressible50) at {@code t} threads, as a signed percent. */
-    static String guardShare(JmhSweep s, String rw, int t) {
-        List<Double> rz = s.samples(key(BASE, rw, DataPattern.ZERO.id()), t);
-        List<Double> sz = s.samples(key(SRCU, rw, DataPattern.ZERO.id()), t);
-        List<Double> rc = s.samples(key(BASE, rw, HEADLINE_PATTERN), t);
-        if (rz.isEmpty() || sz.isEmpty() || rc.isEmpty()) {
-            return "n/a";
-        }
-        double delta = Stats.median(rz) - Stats.median(sz);
-        return String.format(java.util.Locale.ROOT, "%+.1f%% (%+.0f ns of %.0f)", 100 * delta / Stats.median(rc), delta, Stats.median(rc));
-    }
-
-    /** Where rwsem first costs more than MARGINAL against srcu, per rw and pattern. */
+    /** Where srcu first differs from rwsem by more than MARGINAL (beyond the row's floor), per rw and pattern. */
     static String marginal(JmhSweep s) {
         if (s.threadCounts().size() < 2) {
             return "";
         }
-        StringBuilder b = new StringBuilder("Where \"marginal\" stops being marginal (rwsem more than "
-                + Math.round(MARGINAL * 100) + "% slower than srcu in total throughput):\n\n");
+        StringBuilder b = new StringBuilder("Where \"marginal\" stops being marginal (srcu's throughput more than "
+                + Math.round(MARGINAL * 100) + "% from rwsem's, beyond the noise floor):\n\n");
         for (String rw : s.values("rw")) {
             for (String p : s.values("pattern")) {
-                Map<Integer, Double> rwsem = throughput(s, BASE, rw, p);
-                Map<Integer, Double> srcu = throughput(s, SRCU, rw, p);
-                if (rwsem.size() >= 2 && rwsem.keySet().equals(srcu.keySet())) {
-                    b.append("- ").append(rw).append(", ").append(p).append(": ")
-                            .append(Crossover.threshold("rwsem", rwsem, "srcu", srcu, MARGINAL).sentence())
-                            .append("; curves: ").append(Crossover.find("rwsem", rwsem, "srcu", srcu).sentence()).append('\n');
+                String first = null;
+                Double most = null;
+                int mostAt = 0;
+                for (int t : s.threadCounts()) {
+                    Stats.Spread r = ratio(s, SRCU, rw, p, t);
+                    if (r == null) {
+                        continue;
+                    }
+                    NoiseFloor f = floor(s, rw, p, t);
+                    boolean beyond = f == null || f.resolves(r.median());
+                    if (first == null && beyond && Math.abs(r.median() - 1) > MARGINAL) {
+                        first = String.format(Locale.ROOT, "srcu first differs by more than %d%% at %d threads (%s)",
+                                Math.round(MARGINAL * 100), t, Fmt.spread(r, 2) + "x");
+                    }
+                    if (most == null || Math.abs(r.median() - 1) > Math.abs(most - 1)) {
+                        most = r.median();
+                        mostAt = t;
+                    }
                 }
+                if (most == null) {
+                    continue;
+                }
+                b.append("- ").append(rw).append(", ").append(p).append(": ").append(first != null ? first
+                        : String.format(Locale.ROOT, "srcu stays within %d%% of rwsem (or within noise) from %d to %d threads (farthest: %s at %d)",
+                                Math.round(MARGINAL * 100), s.threadCounts().first(), s.threadCounts().last(), Fmt.ratio(most), mostAt))
+                        .append('\n');
             }
         }
         return b.append('\n').toString();
@@ -160,24 +133,20 @@ final class GuardTable {
     static String sweepChart(JmhSweep s, String rw, String p) {
         return Parts.sweepChart("zram model, " + rw + ", " + p + ": total throughput by threads, per guard", "M ops/s (all threads)",
                 GUARDS, s.threadCounts(), (g, t) -> {
-                    List<Double> v = s.samples(key(g, rw, p), t);
-                    if (v.isEmpty()) {
-                        return null;
-                    }
-                    Stats.Spread ns = Stats.spread(v);
-                    return LineChart.Point.of(t, t * 1e3 / ns.median(), t * 1e3 / ns.max(), t * 1e3 / ns.min());
+                    Stats.Spread x = Parts.spread(s.scoresByRound(key(g, rw, p), t).values().stream().map(ns -> t * 1e3 / ns).toList());
+                    return x == null ? null : LineChart.Point.of(t, x.median(), x.min(), x.max());
                 });
     }
 
     static String allocation(JmhSweep s, int t) {
         StringBuilder b = new StringBuilder();
         for (String g : GUARDS) {
-            double bytes = s.bytesPerOp(key(g, "randrw", HEADLINE_PATTERN), t);
+            double bytes = s.bytesPerOp(key(g, SEED_RW, SEED_PATTERN), t);
             if (!Double.isNaN(bytes)) {
                 b.append(b.isEmpty() ? "" : ", ").append('`').append(g).append("` ").append(Fmt.f(bytes, 3));
             }
         }
-        return b.isEmpty() ? "" : "Allocation per op (JMH -prof gc, randrw compressible50, " + t + " threads, B/op): " + b + ".\n\n";
+        return b.isEmpty() ? "" : "Allocation per op (JMH -prof gc, randrw zero, " + t + " threads, B/op): " + b + ".\n\n";
     }
 
     static Map<String, Object> summary(JmhSweep s) {
@@ -187,16 +156,19 @@ final class GuardTable {
                 Map<String, Object> byT = new LinkedHashMap<>();
                 for (int t : s.threadCounts()) {
                     Map<String, Object> row = new LinkedHashMap<>();
+                    NoiseFloor f = floor(s, rw, p, t);
                     for (String g : GUARDS) {
-                        List<Double> v = s.samples(key(g, rw, p), t);
+                        Map<Integer, Double> v = s.scoresByRound(key(g, rw, p), t);
                         if (!v.isEmpty()) {
                             Map<String, Object> m = new LinkedHashMap<>();
-                            m.put("ns_per_op_median", Stats.median(v));
-                            Double r = ratio(s, g, rw, p, t);
-                            m.put("throughput_vs_rwsem", r);
+                            m.put("ns_per_op_median", Stats.median(v.values()));
+                            Stats.Spread r = ratio(s, g, rw, p, t);
+                            m.put("throughput_vs_rwsem", Parts.json(r));
+                            m.put("within_noise", r == null || f == null ? null : !f.resolves(r.median()));
                             row.put(g, m);
                         }
                     }
+                    row.put("noise_floor", f == null ? null : f.floor());
                     byT.put(Integer.toString(t), row);
                 }
                 out.put(rw + "/" + p, byT);
@@ -210,17 +182,13 @@ final class GuardTable {
         StringBuilder b = new StringBuilder("\n### LKP layout: rwsem (base) against each guard at " + t
                 + " threads, ns per op per thread (lower is better)\n\n");
         for (String g : GUARDS.subList(1, GUARDS.size())) {
-            List<Comparison> rows = new ArrayList<>();
+            List<LkpTable.Row> rows = new ArrayList<>();
             for (String rw : s.values("rw")) {
                 for (String p : s.values("pattern")) {
-                    List<Double> a = s.samples(key(BASE, rw, p), t);
-                    List<Double> c = s.samples(key(g, rw, p), t);
-                    if (!a.isEmpty() && !c.isEmpty()) {
-                        rows.add(new Comparison("ns_per_io." + rw + "." + p, new Sample(a), new Sample(c), false));
-                    }
+                    rows.add(Parts.lkpRow("ns_per_io." + rw + "." + p, s, key(BASE, rw, p), key(g, rw, p), t, floor(s, rw, p, t)));
                 }
             }
-            b.append(Parts.lkpBlock(BASE, g, null, rows));
+            b.append(Parts.lkpRows(BASE, g, null, rows));
         }
         return b.append(Parts.lkpLegend()).toString();
     }

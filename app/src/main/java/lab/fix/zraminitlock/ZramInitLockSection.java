@@ -19,7 +19,8 @@ import java.util.Map;
 import java.util.Optional;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
-import lab.analysis.chart.LineChart;
+import lab.analysis.fidelity.NoiseFloor;
+import lab.notebook.Headline;
 
 /**
  * zram-init-lock (seed 001_8702db15985e6798.txt): the JVM model's four meta guards per rw mode
@@ -42,28 +43,30 @@ final class ZramInitLockSection implements Section {
         JmhSweep lz4 = JmhSweep.read(dir, ZramInitLockRaw.LZ4, run::gap);
         KernelRuns kernel = KernelRuns.read(run, dir.resolve("kernel"));
         Page page = Page.of(run, ID).text("## zram-init-lock: " + FIX.title() + "\n\n" + seedTable());
-        Double jvmHeadline = null;
-        int headlineT = 0;
+        String cores = run.manifest().path("cores").asText("?");
+        Headline head = Headline.of(FIX);
+        Map<String, Object> jvm = new LinkedHashMap<>();
+        int ht = ZramInitLockPairing.headlineThreads(lzo.isEmpty() ? List.of(1) : lzo.threadCounts(), run.manifest().path("cores").asInt(0));
         if (!lzo.isEmpty()) {
             int maxT = lzo.threadCounts().last();
-            headlineT = GuardTable.headlineThreads(lzo, run.manifest().path("cores").asInt(0));
-            page.text("### JVM model: throughput of each guard over rwsem's (LZO-RLE)\n\n"
-                    + "Total ops/s of the guard over rwsem's at the same thread count, median [min–max] of per-round ratios "
-                    + "(one round: a single ratio); "
-                    + "1.00x = the guard costs what rwsem costs. `*`: the 95% confidence intervals of the two ns/op means do not overlap.\n\n")
+            page.text("### JVM model, raw: throughput of each guard over rwsem's (LZO-RLE)\n\n"
+                    + "Total ops/s of the guard over rwsem's at the same thread count, in the notebook's estimator, checked against the"
+                    + " row's A/A floor (rwsem against a copy of itself, where the run has it); 1.00x = the guard costs what rwsem costs.\n\n")
                     .text(GuardTable.ratioMatrix(lzo));
-            page.text(GuardTable.lkp(lzo, maxT)).text(GuardTable.seedVsModel(lzo, headlineT)).text(GuardTable.marginal(lzo));
+            page.text(GuardTable.lkp(lzo, maxT)).text(GuardTable.seedVsModel(lzo, ht)).text(GuardTable.marginal(lzo));
             for (String p : lzo.values("pattern")) {
                 page.chart("zram-sweep-randrw-" + p + ".svg", GuardTable.sweepChart(lzo, "randrw", p), "randrw " + p + " thread sweep");
             }
             page.text(GuardTable.allocation(lzo, maxT));
-            jvmHeadline = GuardTable.ratio(lzo, SRCU, "randrw", HEADLINE_PATTERN, headlineT);
-            page.put("jvm", GuardTable.summary(lzo));
+            NoiseFloor f = GuardTable.floor(lzo, SEED_RW, SEED_PATTERN, ht);
+            head.raw(GuardTable.ratio(lzo, SRCU, SEED_RW, SEED_PATTERN, ht)).floor(f).rawFloor(f);
+            jvm.put("table", GuardTable.summary(lzo));
         }
         if (!lz4.isEmpty()) {
             page.text("### LZ4 instead of LZO-RLE (compressible50)\n\n" + GuardTable.ratioMatrix(lz4) + '\n');
-            page.put("jvm_lz4", GuardTable.summary(lz4));
+            jvm.put("lz4", GuardTable.summary(lz4));
         }
+        page.text(SeedPoint.text(run, dir, ht, head, jvm));
         page.text(flamegraphs(page, lzo));
         if (!kernel.isEmpty()) {
             page.text("### Today's real zram (the `none` variant: no guard on the I/O path)\n\n"
@@ -78,15 +81,14 @@ final class ZramInitLockSection implements Section {
             page.text("### Today's real zram\n\nNot in this run (the kernel side runs as root: `sudo ./lab pair zram-init-lock`).\n\n");
             page.put("kernel", null);
         }
-        Map<String, Object> headline = Notebook.headline(FIX, jvmHeadline, null,
-                "SRCU / rwsem total throughput, randrw, compressible50 (fio buffer_compress_percentage=50), LZO-RLE, at "
-                        + headlineT + " threads on " + run.manifest().path("cores").asText("?") + " cores (the seed: 4 workers on 4 CPUs,"
-                        + " randrw +2.3%; the nearest this machine has without oversubscribing its cores, which the 4-thread rows do); "
-                        + "kernel: null, because today's kernel has no init_lock on the I/O path to switch: the real zram runs are the"
-                        + " model's `none` variant, paired per I/O below");
-        headline.put("metric", "SRCU / rwsem throughput, randrw, compressible50 (seed: 4 workers on 4 CPUs; here: "
-                + headlineT + " threads)");
-        return Optional.of(page.build(headline));
+        page.put("jvm", jvm.isEmpty() ? null : jvm);
+        return Optional.of(page.build(head.metric("SRCU / rwsem throughput, randrw, zero pages (the seed's job; seed: 4 workers on 4 CPUs;"
+                        + " here: " + ht + (ht == 1 ? " thread" : " threads") + " on " + cores + " cores)")
+                .kernel(null, "today's kernel has no init_lock on the I/O path to switch on: the real zram runs are the model's `none`,"
+                        + " set beside it per I/O in the section")
+                .note("jvm: srcu / rwsem at the seed's point, calibrated where the run has a calibration, else raw (the guard table's"
+                        + " where the run predates the seed sweep)")
+                .toMap()));
     }
 
     private static String seedTable() {
@@ -132,14 +134,14 @@ final class ZramInitLockSection implements Section {
             int t = s.threadCounts().last();
             double worst = -1;
             for (String g : GUARDS) {
-                List<Double> v = s.samples(GuardTable.key(g, "randrw", HEADLINE_PATTERN), t);
+                List<Double> v = s.samples(GuardTable.seedKey(g), t);
                 if (!v.isEmpty() && Stats.median(v) > worst) {
                     worst = Stats.median(v);
                     slowest = g;
                 }
             }
         }
-        StringBuilder b = new StringBuilder("CPU flamegraphs (async-profiler; randrw, compressible50, highest thread count): ").append(links);
+        StringBuilder b = new StringBuilder("CPU flamegraphs (async-profiler; randrw, zero pages, highest thread count): ").append(links);
         if (slowest != null && Files.exists(page.run().dir().resolve("flamegraphs").resolve(ID).resolve(slowest + ".html"))) {
             b.append(". The slowest guard here is `").append(slowest).append("`: [its flamegraph](flamegraphs/").append(ID).append('/')
                     .append(slowest).append(".html)");

@@ -10,6 +10,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import lab.analysis.fidelity.Calibration;
+import lab.analysis.fidelity.LineCounts;
+import lab.fix.Calibrations;
+import lab.fix.CostSweep;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,12 +72,15 @@ class PartAcctRawTest {
             try (Stream<Path> s = Files.list(dir)) {
                 for (Path f : s.filter(p -> p.getFileName().toString().endsWith(".json")).toList()) {
                     String name = f.getFileName().toString();
-                    boolean named = false;
+                    boolean named = List.of(LineCounts.FILE, Calibration.FILE, Calibrations.PRERUN).contains(name);
                     for (int r = 1; r <= 9 && !named; r++) {
                         named = name.equals(PartAcctRaw.sum(dir, r).getFileName().toString());
                         for (int t = 1; t <= 64 && !named; t++) {
                             named = name.equals(PartAcctRaw.table(dir, r, t).getFileName().toString())
-                                    || name.equals(PartAcctRaw.grid(dir, r, t).getFileName().toString());
+                                    || name.equals(PartAcctRaw.calibrated(dir, r, t).getFileName().toString())
+                                    || name.equals(PartAcctRaw.grid(dir, r, t).getFileName().toString())
+                                    || name.equals(CostSweep.file(dir, PartAcctRaw.COSTS, r, t).getFileName().toString())
+                                    || name.equals(CostSweep.file(dir, CostSweep.timedPrefix(PartAcctRaw.COSTS), r, t).getFileName().toString());
                         }
                     }
                     assertTrue(named, f + " is not a file PartAcctRaw names");

@@ -8,6 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import lab.engine.load.DataPattern;
+import java.util.List;
+import lab.analysis.fidelity.Calibration;
+import lab.analysis.fidelity.LineCounts;
+import lab.fix.Calibrations;
+import lab.fix.CostSweep;
 import org.junit.jupiter.api.Test;
 
 /** The raw-file contract against the committed zram-init-lock runs: every file is one {@link ZramInitLockRaw} names. */
@@ -27,7 +32,9 @@ class ZramInitLockRawTest {
                 try (Stream<Path> s = Files.list(dir)) {
                     for (Path f : s.filter(p -> p.toString().endsWith(".json")).toList()) {
                         String name = f.getFileName().toString();
-                        assertTrue(name.matches("(" + ZramInitLockRaw.LZO + "|" + ZramInitLockRaw.LZ4 + ")-r\\d+-t\\d+\\.json"),
+                        assertTrue(name.matches("(" + String.join("|", ZramInitLockRaw.LZO, ZramInitLockRaw.LZ4, ZramInitLockRaw.SEED,
+                                ZramInitLockRaw.COSTS, CostSweep.timedPrefix(ZramInitLockRaw.COSTS)) + ")-r\\d+-t\\d+\\.json")
+                                || List.of(LineCounts.FILE, Calibration.FILE, Calibrations.PRERUN, ZramInitLockRaw.SEED_SWEEP).contains(name),
                                 f + " is not a file ZramInitLockRaw names");
                         jmh++;
                     }

@@ -15,6 +15,7 @@ import lab.engine.sync.RefCount;
 import lab.engine.sync.Rwsem;
 import lab.engine.sync.Srcu;
 import lab.engine.work.CpuWork;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -199,6 +200,42 @@ public class Primitives {
         long r = cpu.pair.run(cpu.cpu);
         cpu.gap.spend();
         return r;
+    }
+
+    /**
+     * The pair alone, timed: {@link System#nanoTime()} before and after it, summed per thread
+     * ({@link PairTimer}), the gap outside. At a gap of microseconds the score of {@link #getPut}
+     * is mostly the gap's work, whose calibration differs from fork to fork by more than a line
+     * transfer costs; the timed pair is not. Both clock reads are inside every interval, shared or
+     * private alike, so they cancel in the difference. Not for gap 0: the clock reads would be the
+     * gap.
+     */
+    @Benchmark
+    public long timedGetPut(Cpu cpu, PairTimer timer) {
+        long t0 = System.nanoTime();
+        long r = cpu.pair.run(cpu.cpu);
+        long t1 = System.nanoTime();
+        timer.pairNs += t1 - t0;
+        timer.pairs++;
+        cpu.gap.spend();
+        return r;
+    }
+
+    /**
+     * The timed pairs of one thread in one iteration: ns spent in them and how many (JMH sums the
+     * threads' counts; {@code pairNs / pairs} is ns per pair). Reset at each iteration.
+     */
+    @AuxCounters(AuxCounters.Type.EVENTS)
+    @State(Scope.Thread)
+    public static class PairTimer {
+        public long pairNs;
+        public long pairs;
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            pairNs = 0;
+            pairs = 0;
+        }
     }
 
     static Pair pairFor(PrimitiveKind primitive, Rcu rcu) {

@@ -1,0 +1,96 @@
+package lab.fix;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import lab.analysis.JmhSweep;
+import lab.analysis.fidelity.LineCost;
+import lab.engine.count.LineOp;
+import lab.engine.sync.PrimitiveKind;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+
+/**
+ * What one shared-line operation costs in this run, c(kind, threads, gap): the primitives
+ * benchmark ({@code lab.engine.bench.Primitives}) for each kind a fix's counts hold, on a shared
+ * line and on a line of each thread's own, with 0, ~100 ns, ~1 µs and the fix's calibrated base
+ * of uncontended work between operations, over the run's thread sweep, rounds interleaved like
+ * the fix's own benchmark; into {@code raw/<fix>/PREFIX-rR-tT.json} (the benchmark's score, gap
+ * included: gaps 0 and ~100 ns) and {@code PREFIX-timed-rR-tT.json} (the operations alone, timed
+ * inside each op: ~1 µs and the base, where the gap's own fork-to-fork spread of about 1% would
+ * swamp a line transfer), read by {@link LineCost}.
+ *
+ * <p>The kinds are priced by the primitive of {@link #PROBES}; a {@code store} to a shared word has
+ * no primitive of its own and is priced as an RMW (an upper bound: a store needs the line
+ * exclusive too, but does not wait for its result), which the notebook says.
+ */
+public final class CostSweep {
+    private CostSweep() {}
+
+    /** The primitive that prices each kind of shared-line operation, and operations per benchmark op. */
+    public static final Map<String, LineCost.Probe> PROBES = probes();
+    /** The gaps always measured, ns: back to back, ~100 ns, ~1 µs; a fix's base is added. */
+    static final List<Long> GAPS = List.of(0L, 100L, 1000L);
+    /** From this gap on the sweep times the operations alone ({@code timedGetPut}). */
+    static final long TIMED_FROM = 1000;
+    private static final String SCORED = "lab\\.engine\\.bench\\.Primitives\\.getPut$";
+    private static final String TIMED = "lab\\.engine\\.bench\\.Primitives\\.timedGetPut$";
+    /** The timed sweep's file prefix: PREFIX-timed. */
+    public static String timedPrefix(String prefix) {
+        return prefix + "-timed";
+    }
+
+    private static Map<String, LineCost.Probe> probes() {
+        Map<String, LineCost.Probe> m = new LinkedHashMap<>();
+        m.put(LineOp.RMW.id(), new LineCost.Probe(PrimitiveKind.ATOMIC_REFCOUNT.id(), 2));
+        m.put(LineOp.CAS.id(), new LineCost.Probe(PrimitiveKind.CAS_REFCOUNT.id(), 2));
+        m.put(LineOp.RWSEM_READ.id(), new LineCost.Probe(PrimitiveKind.RWSEM_READ.id(), 1));
+        m.put(LineOp.MUTEX.id(), new LineCost.Probe(PrimitiveKind.MUTEX.id(), 1));
+        m.put(LineOp.STORE.id(), new LineCost.Probe(PrimitiveKind.ATOMIC_REFCOUNT.id(), 2));
+        return m;
+    }
+
+    /** The gaps a fix with {@code baseNs} of calibrated work per I/O is measured at. */
+    public static List<Long> gaps(long baseNs) {
+        Set<Long> g = new LinkedHashSet<>(GAPS);
+        if (baseNs > 0) {
+            g.add(baseNs);
+        }
+        return new ArrayList<>(g);
+    }
+
+    /** Runs the sweep for {@code kinds} into {@code raw/<fix>/PREFIX-rR-tT.json}. */
+    public static void run(Pairing.Ctx c, String prefix, Set<String> kinds, long baseNs) throws Exception {
+        Set<String> primitives = new LinkedHashSet<>();
+        kinds.forEach(k -> primitives.add(PROBES.get(k).primitive()));
+        if (primitives.isEmpty()) {
+            return;
+        }
+        String[] scored = gaps(baseNs).stream().filter(g -> g < TIMED_FROM).map(String::valueOf).toArray(String[]::new);
+        String[] timed = gaps(baseNs).stream().filter(g -> g >= TIMED_FROM).map(String::valueOf).toArray(String[]::new);
+        Rounds.interleave(c.threads(), c.rounds(), (r, t) -> {
+            c.progress().printf("lab: %s round %d/%d, %d thread(s): c(kind, n, gap) for %s%n", prefix, r, c.rounds(), t, primitives);
+            for (boolean time : new boolean[] {false, true}) {
+                ChainedOptionsBuilder o = JmhOptions.of(time ? TIMED : SCORED, c.quick()).threads(t)
+                        .param("primitive", primitives.toArray(String[]::new)).param("line", "shared", "private")
+                        .param("gapNs", time ? timed : scored);
+                new Runner(JmhOptions.toJson(o, file(c.raw(), time ? timedPrefix(prefix) : prefix, r, t)).build()).run();
+            }
+        });
+    }
+
+    /** The costs a run measured with {@link #run} under {@code prefix}, broken files passed to {@code broken}. */
+    public static LineCost read(Path fixRaw, String prefix, java.util.function.Consumer<lab.analysis.MalformedResultException> broken)
+            throws java.io.IOException {
+        return LineCost.of(JmhSweep.read(fixRaw, prefix, broken), JmhSweep.read(fixRaw, timedPrefix(prefix), broken), PROBES);
+    }
+
+    /** One round and thread count's file of the sweep. */
+    public static Path file(Path raw, String prefix, int round, int threads) {
+        return raw.resolve(prefix + "-r" + round + "-t" + threads + ".json");
+    }
+}

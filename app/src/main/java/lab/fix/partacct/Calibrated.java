@@ -1,0 +1,66 @@
+package lab.fix.partacct;
+
+import static lab.fix.partacct.PartAcct.*;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.analysis.JmhSweep;
+import lab.analysis.Stats;
+import lab.analysis.fidelity.Calibration;
+import lab.analysis.fidelity.LineCost;
+import lab.analysis.fidelity.LineCounts;
+import lab.analysis.fidelity.NoiseFloor;
+import lab.fix.CostSweep;
+import lab.notebook.Fmt;
+import lab.notebook.Headline;
+import lab.notebook.Parts;
+import lab.notebook.Prediction;
+import lab.results.RunDir;
+
+/**
+ * The part-acct model calibrated to the device ({@link Calibration}: the kernel's CPU per I/O as
+ * uncontended work in every model I/O), and its prediction from the counted shared-line
+ * operations ({@link Prediction}): the calibrated variant table, the predicted against the
+ * measured ratios, the cost per operation the seed's 1.15x implies beside the one measured here,
+ * and the fits of the line.
+ */
+final class Calibrated {
+    private Calibrated() {}
+
+    static String text(Calibration cal, JmhSweep calibrated, JmhSweep raw, String cores, Path dir, RunDir run, Headline head, int tableT,
+                       Map<String, Object> jvm) throws IOException {
+        StringBuilder b = new StringBuilder("### JVM model, calibrated to the device, and predicted from its shared lines\n\n");
+        if (cal == null || calibrated == null || calibrated.isEmpty()) {
+            return b.append("Not in this run: no calibrated model (`raw/part-acct/calibration.json`); the run predates the"
+                    + " calibration, or neither its kernel side nor a committed run measured the kernel's CPU per I/O.\n\n").toString();
+        }
+        int t = calibrated.threadCounts().last();
+        b.append(Parts.calibration(cal));
+        b.append(VariantTable.table(calibrated, cores, "JVM model, calibrated (+" + cal.baseNs() + " ns per I/O): each variant's"
+                + " throughput and its ratio to `atomic`"));
+        NoiseFloor floor = VariantTable.floor(calibrated, "disk", t);
+        Stats.Spread headline = VariantTable.roundRatio(calibrated, VariantTable.key(BASE, "disk"), VariantTable.key(FOUR, "disk"), t);
+        head.calibrated(headline).floor(floor).base((double) cal.baseNs(), cal.kernelSource());
+        jvm.put("calibrated", VariantTable.summary(calibrated));
+        LineCounts counts = LineCounts.read(dir);
+        LineCost costs = CostSweep.read(dir, PartAcctRaw.COSTS, run::gap);
+        if (counts == null || costs.isEmpty()) {
+            return b.append("No shared-line counts or cost sweep in this run: no prediction.\n\n").toString();
+        }
+        Prediction p = new Prediction(calibrated, raw, v -> VariantTable.key(v, "disk"), v -> counts.get(v, Map.of("target", "disk")),
+                costs, cal.baseNs(), Integer.parseInt(HZ));
+        b.append("Predicted from the shared lines (bios to the whole disk): each variant's one-thread time (the calibrated base plus the raw model's one-thread ns), its shared-line"
+                + " operations per I/O as counted in the model (per tick ones at its measured I/O rate), and what one such"
+                + " operation costs here at this gap (the cost sweep, same run; a `store` to a shared word is priced as an RMW):\n\n");
+        Map<String, Object> pj = p.report(b, List.of(new Prediction.Pair(BASE, TWO, "patches 1-2 (`percpu-ref` / `atomic`)", floor),
+                new Prediction.Pair(BASE, FOUR, "all four (`percpu-ref+percpu-inflight` / `atomic`)", floor),
+                new Prediction.Pair(BASE, LAZY, "today (`lazy-ticks` / `atomic`)", floor)), BASE, FOUR, t, SEED_FOUR, null,
+                "The seed ran on a dual-socket machine with more CPUs, where a line crossing sockets costs several times what it"
+                        + " costs between two cores of one VM.", head);
+        jvm.put("prediction", pj);
+        return b.toString();
+    }
+}

@@ -1,0 +1,185 @@
+package lab.fix.zraminitlock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.fix.Fixes;
+import lab.notebook.Fmt;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import static lab.fix.JmhJson.entry;
+import static lab.fix.JmhJson.metric;
+import static lab.fix.JmhJson.write;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The zram-init-lock section from a hand-made run folder: the guard table with its A/A control
+ * (randread and randrw on zero pages and compressible50, 1 and 2 threads, 2 rounds), the seed
+ * sweep raw and calibrated (+3000 ns), the calibration, the guards' counts, a cost sweep and the
+ * sweep's log; no kernel side. Every number asserted is worked out by hand beside it.
+ */
+class ZramInitLockSectionTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String IO = "lab.engine.bench.ZramInitLock.io";
+
+    @TempDir
+    Path tmp;
+    Path run;
+    Path raw;
+
+
+    private static Map<String, String> p(String guard, String rw, String pattern, String baseNs) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("guard", guard);
+        m.put("rw", rw);
+        m.put("pattern", pattern);
+        m.put("compressor", "lzo-rle");
+        m.put("baseNs", baseNs);
+        return m;
+    }
+
+
+    /** rwsem's ns at [threads-1][round-1]; the other guards are given as a factor of it. */
+    private static final double[][] RWSEM = {{60, 60}, {100, 110}};
+
+    @BeforeEach
+    void fixture() throws IOException {
+        run = tmp.resolve("zr-run");
+        raw = run.resolve("raw/zram-init-lock");
+        Files.createDirectories(raw);
+        Files.writeString(run.resolve("manifest.json"),
+                "{\"run_id\": \"zr-run\", \"command\": \"./lab pair zram-init-lock --rounds 2 --id zr-run\", \"cores\": 2}");
+        for (int t = 1; t <= 2; t++) {
+            for (int r = 1; r <= 2; r++) {
+                double rw = RWSEM[t - 1][r - 1];
+                List<Object> table = new ArrayList<>();
+                for (String pattern : List.of("zero", "compressible50")) {
+                    double scale = pattern.equals("zero") ? 1 : 30;
+                    // randrw: srcu 5% faster in ns (100/95, 110/104.5); randread: 0.2% (inside the floor); atomic-ref and none as rwsem
+                    table.add(entry(IO, t, p("rwsem", "randrw", pattern, "0"), rw * scale));
+                    table.add(entry(IO, t, p("rwsem~aa", "randrw", pattern, "0"), rw * scale));
+                    table.add(entry(IO, t, p("srcu", "randrw", pattern, "0"), rw * scale / (r == 1 ? 100.0 / 95 : 110.0 / 104)));
+                    table.add(entry(IO, t, p("atomic-ref", "randrw", pattern, "0"), rw * scale));
+                    table.add(entry(IO, t, p("none", "randrw", pattern, "0"), rw * scale));
+                    table.add(entry(IO, t, p("rwsem", "randread", pattern, "0"), rw * scale));
+                    table.add(entry(IO, t, p("rwsem~aa", "randread", pattern, "0"), rw * scale));
+                    table.add(entry(IO, t, p("srcu", "randread", pattern, "0"), rw * scale / 1.002));
+                }
+                write(raw.resolve("zram-r" + r + "-t" + t + ".json"), table);
+                // the seed sweep: raw as the table's randrw zero; calibrated +3000 ns, srcu 20 ns faster at 2 threads, 2 at 1
+                double cal = 3000 + rw;
+                double srcu = t == 1 ? cal - 2 : cal - 20;
+                write(raw.resolve("zram-seed-r" + r + "-t" + t + ".json"), List.of(
+                        entry(IO, t, p("rwsem", "randrw", "zero", "0"), rw),
+                        entry(IO, t, p("srcu", "randrw", "zero", "0"), rw / (r == 1 ? 100.0 / 95 : 110.0 / 104)),
+                        entry(IO, t, p("rwsem~aa", "randrw", "zero", "0"), rw),
+                        entry(IO, t, p("rwsem", "randrw", "zero", "3000"), cal),
+                        entry(IO, t, p("srcu", "randrw", "zero", "3000"), srcu),
+                        entry(IO, t, p("rwsem~aa", "randrw", "zero", "3000"), cal)));
+                // a shared operation costs 40, 30, 10 and 5 ns more than a private one at gaps 0, 100, 1000 and 3000 (2 threads)
+                List<Object> costs = new ArrayList<>();
+                for (String prim : List.of("rwsem-read", "atomic-refcount")) {
+                    double opsPerCall = prim.equals("rwsem-read") ? 1 : 2;
+                    for (long gap : new long[] {0, 100, 1000, 3000}) {
+                        double extra = t == 1 ? 0 : gap == 0 ? 40 : gap == 100 ? 30 : gap == 1000 ? 10 : 5;
+                        costs.add(entry("lab.engine.bench.Primitives.getPut", t,
+                                Map.of("primitive", prim, "line", "private", "gapNs", Long.toString(gap)), 20 + gap));
+                        costs.add(entry("lab.engine.bench.Primitives.getPut", t,
+                                Map.of("primitive", prim, "line", "shared", "gapNs", Long.toString(gap)), 20 + gap + opsPerCall * extra));
+                    }
+                }
+                write(raw.resolve("zram-costs-r" + r + "-t" + t + ".json"), costs);
+            }
+        }
+        Files.writeString(raw.resolve("calibration.json"), "{\"baseNs\": 3000, \"kernelNsPerIo\": 3050.0, \"kernelSource\": \"zram (native),"
+                + " test\", \"modelNsPerIo\": 50.0, \"modelSource\": \"none, test\"}");
+        Map<String, String> point = Map.of("rw", "randrw", "pattern", "zero", "compressor", "lzo-rle", "sizeMiB", "1024");
+        // randrw on zero pages: half the I/Os write, each bumping same_pages and pages_stored once: 1 rmw per I/O on each
+        Map<String, Object> data = Map.of("same_pages", Map.of("rmw", 1.0), "pages_stored", Map.of("rmw", 1.0));
+        Map<String, Object> rwsem = new LinkedHashMap<>(data);
+        rwsem.put("zram.init_lock", Map.of("rwsem-read", 1.0));
+        write(raw.resolve("counts.json"), List.of(
+                Map.of("model", "zram", "variant", "rwsem", "point", point, "ios", 100000, "perIo", rwsem, "ticks", 0, "perTick", Map.of()),
+                Map.of("model", "zram", "variant", "srcu", "point", point, "ios", 100000, "perIo", data, "ticks", 0, "perTick", Map.of())));
+        write(raw.resolve("seed-sweep.json"), Map.of("target", 0.023, "threads", 2, "forks", 3, "maxRounds", 2,
+                "rounds", List.of(Map.of("round", 1, "floor", 0.05, "seconds", 100.0), Map.of("round", 2, "floor", 0.04, "seconds", 110.0)),
+                "stopped", "round limit"));
+    }
+
+    private String notebook() throws IOException {
+        Fixes.notebook(run);
+        return Files.readString(run.resolve("NOTEBOOK.md"));
+    }
+
+    private JsonNode headline() throws IOException {
+        return JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("zram-init-lock").path("headline");
+    }
+
+    @Test
+    void theGuardTableIsTheEstimatorCheckedAgainstEachRowsFloor() throws IOException {
+        String md = notebook();
+        // randrw zero, 2 threads: srcu 100/95 = 1.053 and 110/104 = 1.058, median 1.055; atomic-ref and none cost what rwsem
+        // does: within the floor; the A/A is exactly 1 each round
+        assertTrue(md.contains("| randrw | zero | 2 | 1.06 [1.05–1.06]x | within noise (floor ±"), md);
+        assertTrue(md.contains("| 1.000 [1.000–1.000]x (±"), md);
+        // randread: srcu 1.002x, inside the floor of iterations 1% apart
+        assertTrue(md.contains("| randread | zero | 2 | within noise (floor ±"), md);
+        // the seed's table on zero pages: randrw +5.5% [+5.3% – +5.8%], randread within noise, randwrite not run
+        assertTrue(md.contains("| randrw | +2.30% | +5.5% [+5.3% – +5.8%] | ±"), md);
+        assertTrue(md.contains("| randread | -0.63% | within noise | ±"), md);
+        assertTrue(md.contains("| randwrite | +1.24% | n/a | — |"), md);
+        assertFalse(md.contains("NaN"), md);
+    }
+
+    @Test
+    void theSeedPointIsRawAndCalibratedAndTheSweepSaysWhatALowerFloorTakes() throws IOException {
+        String md = notebook();
+        assertTrue(md.contains("Calibration: 3000 ns of uncontended CPU per model I/O: the kernel's 3050 ns"), md);
+        // calibrated, 2 threads: 3100/3080 and 3110/3090, median 1.0065: inside a floor of about a percent
+        double calibrated = (3100.0 / 3080 + 3110.0 / 3090) / 2;
+        JsonNode h = headline();
+        assertEquals(calibrated, h.path("jvm").asDouble(), 1e-12);
+        assertEquals((100.0 / 95 + 110.0 / 104) / 2, h.path("jvm_raw").path("median").asDouble(), 1e-12);
+        double floor = h.path("noise_floor").asDouble();
+        assertTrue(floor > calibrated - 1 && floor < 0.03, h.toString());
+        assertTrue(md.contains("| calibrated (+3000 ns) | 2 | 3105.0 [3100.0–3110.0] | 3085.0 [3080.0–3090.0] | within noise (floor ±"), md);
+        assertTrue(md.contains("| `zram-init-lock` | SRCU / rwsem throughput, randrw, zero pages (the seed's job; seed: 4 workers on 4 CPUs;"
+                + " here: 2 threads on 2 cores) | 1.02x | 1.06 [1.05–1.06]x | within noise (floor ±"), md);
+        // the sweep: 2 rounds of 105 s, floor 4%; (0.04 / 0.023)^2 x 2 = 6.05, so 7 rounds, 5 more x 105 s = 8.75 min
+        assertTrue(md.contains("The seed sweep ran 2 round(s) of 3 fork(s) per trial, 105 s each; the A/A floor at 2 threads after each"
+                + " round: ±5.0%, ±4.0%. It sought a floor below the seed's effect (±2.3%) and stopped at the round limit (2); a floor of"
+                + " ±2.3% would take about 7 rounds (9 min more at this pace)"), md);
+        assertTrue(h.path("kernel").isNull() && h.path("kernel_note").asText().startsWith("today's kernel has no init_lock"), h.toString());
+    }
+
+    @Test
+    void thePredictionAndTheImpliedCostAreTheHandComputedNumbers() throws IOException {
+        String md = notebook();
+        // one thread: the base and the raw one-thread ns, rwsem 3000 + 60, srcu 3000 + the median of 60 x 95/100 and 60 x 104/110;
+        // at the 3000 ns gap every kind costs 5 ns more at 2 threads than at 1: rwsem 1 rwsem-read + 2 rmw, srcu 2 rmw
+        double srcu1 = 3000 + (60 * 0.95 + 60 * 104 / 110.0) / 2;
+        double predicted = (3060 + 5 * 3.0) / (srcu1 + 5 * 2.0);
+        JsonNode h = headline();
+        assertEquals(predicted, h.path("predicted").asDouble(), 1e-12);
+        assertTrue(md.contains("| SRCU / rwsem, randrw, zero pages | within noise (floor ±"), md);
+        assertTrue(md.contains("| " + Fmt.f(predicted, 3) + "x | agrees |"), md);
+        // c = T (R - 1) / (m_before - R m_after): 3060 x 0.023 / (3 - 1.023 x 2); the kind the fix removed: rwsem-read, 5 ns here
+        double implied = 3060 * 0.023 / (3 - 1.023 * 2);
+        assertEquals(implied, h.path("implied_op_ns").asDouble(), 1e-9);
+        assertEquals(5.0, h.path("measured_op_ns").asDouble(), 1e-12);
+        assertTrue(md.contains("one shared-line operation would have to cost " + Fmt.f(implied, 1) + " ns more than a private one. Here, at 2"
+                + " threads and a gap of 3000 ns, a `rwsem-read` costs 5.0 ns more."), md);
+        assertTrue(md.contains("Extrapolated with the better fit (an extrapolation, not a measurement) to the seed's 4 threads"), md);
+        assertEquals(3000.0, h.path("base_ns").asDouble(), 0);
+    }
+}
