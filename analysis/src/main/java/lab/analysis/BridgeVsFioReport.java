@@ -144,6 +144,16 @@ public final class BridgeVsFioReport {
         return perRep(row, tool, (b, f) -> b.iops() / f.iops());
     }
 
+    /** bridge / fio job-thread CPU per I/O of each repetition that ran both. */
+    public List<Double> cpuRatios(String row, String tool) {
+        return perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion());
+    }
+
+    /** bridge / fio context switches per I/O of each repetition that ran both (NaN where fio had none). */
+    public List<Double> ctxRatios(String row, String tool) {
+        return perRep(row, tool, (b, f) -> ((double) b.ctx() / b.ios()) / ((double) f.ctx() / f.ios()));
+    }
+
     /** The bridge variants run for {@code row} ({@code bridge}, {@code bridge-c1}, ...). */
     public List<String> tools(String row) {
         return runs.getOrDefault(row, Map.of()).values().stream().flatMap(m -> m.keySet().stream())

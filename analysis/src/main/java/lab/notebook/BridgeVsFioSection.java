@@ -13,7 +13,6 @@ import lab.analysis.BridgeVsFioReport;
 import lab.analysis.MalformedResultException;
 import lab.analysis.Stats;
 import lab.analysis.chart.BarChart;
-import lab.analysis.compare.Comparison;
 import lab.analysis.compare.LkpTable;
 import lab.analysis.compare.Sample;
 
@@ -51,12 +50,12 @@ final class BridgeVsFioSection implements Section {
         List<BarChart.Bar> bars = new ArrayList<>();
         for (String row : r.rows().keySet()) {
             for (String tool : r.tools(row)) {
-                List<Comparison> rows = new ArrayList<>();
-                add(rows, "iops", r.iops(row, "fio"), r.iops(row, tool), true);
-                add(rows, "job_cpu_s_per_million_io", r.cpuPerMillion(row, "fio"), r.cpuPerMillion(row, tool), false);
-                add(rows, "context_switches_per_io", r.ctxPerIo(row, "fio"), r.ctxPerIo(row, tool), false);
+                List<LkpTable.Row> rows = new ArrayList<>();
+                add(rows, "iops", r.iops(row, "fio"), r.iops(row, tool), r.iopsRatios(row, tool));
+                add(rows, "job_cpu_s_per_million_io", r.cpuPerMillion(row, "fio"), r.cpuPerMillion(row, tool), r.cpuRatios(row, tool));
+                add(rows, "context_switches_per_io", r.ctxPerIo(row, "fio"), r.ctxPerIo(row, tool), r.ctxRatios(row, tool));
                 if (!rows.isEmpty()) {
-                    md.append(r.rows().get(row)).append(":\n\n").append(LkpTable.block("fio", tool, rows)).append('\n');
+                    md.append(r.rows().get(row)).append(":\n\n").append(LkpTable.block("fio", tool, rows, true)).append('\n');
                 }
                 List<Double> ratio = r.iopsRatios(row, tool);
                 names.add(row + " " + tool);
@@ -68,7 +67,7 @@ final class BridgeVsFioSection implements Section {
                 }
             }
         }
-        md.append(LkpTable.legend()).append('\n');
+        md.append(LkpTable.estimatorLegend()).append('\n');
         Map<String, String> charts = new LinkedHashMap<>();
         charts.put("bridge-vs-fio-iops.svg", new BarChart("The bridge's IOPS over fio's, per row (median, min–max of repetitions)", "bridge / fio IOPS")
                 .categories(names).series("bridge / fio", bars).referenceLine(1.0, "1.0 = fio").toSvg());
@@ -93,7 +92,7 @@ final class BridgeVsFioSection implements Section {
         out.put("headline", h);
         out.put("jvm", null);
         out.put("kernel", r.summary());
-        return Optional.of(new SectionOutput(md.toString(), charts, out));
+        return Optional.of(new SectionOutput(md.toString(), charts, out, ESTIMATOR));
     }
 
     /** Links to the async-profiler flamegraphs of bridge-flamegraphs.sh, when the run has them. */
@@ -102,9 +101,17 @@ final class BridgeVsFioSection implements Section {
         return links.isEmpty() ? "" : "\nCPU flamegraphs of the bridge (async-profiler): " + links + ".\n";
     }
 
-    private static void add(List<Comparison> rows, String metric, List<Double> base, List<Double> cand, boolean higherBetter) {
-        if (!base.isEmpty() && !cand.isEmpty()) {
-            rows.add(new Comparison(metric, new Sample(base), new Sample(cand), higherBetter));
+    /** One LKP row: the means ± stddev of each side, the change from the median of the per-repetition ratios. */
+    private static void add(List<LkpTable.Row> rows, String metric, List<Double> base, List<Double> cand, List<Double> ratios) {
+        List<Double> finite = ratios.stream().filter(Double::isFinite).toList();
+        if (!base.isEmpty() && !cand.isEmpty() && !finite.isEmpty()) {
+            rows.add(new LkpTable.Row(metric, new Sample(base), new Sample(cand), 100 * (Stats.median(finite) - 1), false));
         }
     }
+
+    /** This notebook's estimator: per repetition, not per round, and no A/A control. */
+    static final String ESTIMATOR = "Estimator, everywhere in this notebook: a ratio is taken within each repetition (fio and the"
+            + " bridge run the same job back to back on the same device) and reported as the median [min–max] over repetitions (one"
+            + " repetition: the ratio alone). This calibration of the bridge has no A/A control, so no noise floor: read the"
+            + " repetitions' range.";
 }

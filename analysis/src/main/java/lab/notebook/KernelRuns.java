@@ -33,9 +33,13 @@ import lab.jobspec.report.FioReport;
 public final class KernelRuns {
     private static final Pattern JSON = Pattern.compile("(.+)\\.(fio|bridge[a-z0-9-]*)\\.json");
 
-    /** One job through one tool. {@code cpus}: task-clock over the job's runtime (CPUs busy). */
+    /**
+     * One job through one tool. {@code cpus}: task-clock over the job's runtime (CPUs busy);
+     * {@code userShare}: the job threads' user CPU over their user + system CPU (fio's
+     * {@code usr_cpu} and {@code sys_cpu}), NaN where the tool reported neither.
+     */
     public record Row(String job, String tool, double iops, double iosPerRun, double taskClockNsPerIo,
-                      double ctxPerIo, double cpus, boolean iosFromStat, Map<String, Double> perIo) {}
+                      double ctxPerIo, double cpus, boolean iosFromStat, Map<String, Double> perIo, double userShare) {}
 
     /** Hardware events shown as columns when this machine counted them (they are absent under most VMs). */
     static final List<String> HW = List.of("cycles", "instructions", "cache-misses", "branch-misses");
@@ -80,6 +84,8 @@ public final class KernelRuns {
         double iops = 0;
         long ios = 0;
         long runtimeMs = 0;
+        double usr = 0;
+        double sys = 0;
         for (FioJob j : r.jobs()) {
             if (j.error() != 0) {
                 throw new MalformedResultException(dir.resolve(base + ".json"), "job " + j.jobname() + " ended with error " + j.error());
@@ -87,6 +93,8 @@ public final class KernelRuns {
             iops += j.read().iops() + j.write().iops();
             ios += j.read().totalIos() + j.write().totalIos();
             runtimeMs = Math.max(runtimeMs, wallMs(j, r.jobs().size()));
+            usr += j.usrCpu() * j.jobRuntime();
+            sys += j.sysCpu() * j.jobRuntime();
         }
         PerfStat perf = PerfStat.read(dir.resolve(base + ".perf.csv"));
         double iosPerRun = ios;
@@ -111,7 +119,8 @@ public final class KernelRuns {
                 perIo.put(c.baseEvent(), c.value().getAsDouble() / iosPerRun);
             }
         }
-        return new Row(job, tool, iops, iosPerRun, taskNs / iosPerRun, ctx / iosPerRun, cpus, fromStat, perIo);
+        return new Row(job, tool, iops, iosPerRun, taskNs / iosPerRun, ctx / iosPerRun, cpus, fromStat, perIo,
+                usr + sys > 0 ? usr / (usr + sys) : Double.NaN);
     }
 
     /**

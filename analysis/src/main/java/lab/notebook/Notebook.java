@@ -247,7 +247,9 @@ public final class Notebook {
                     .append(notRun.isEmpty() || notModelled.isEmpty() ? "" : "; ")
                     .append(notModelled.isEmpty() ? "" : String.join(", ", notModelled) + " (not yet modelled)").append(".\n");
         }
-        b.append("\n").append(RoundRatio.DESCRIPTION).append("\n\n");
+        String estimator = ran.stream().map(id -> outs.get(id).estimator()).filter(e -> e != null).findFirst()
+                .filter(e -> ran.stream().allMatch(id -> e.equals(outs.get(id).estimator()))).orElse(RoundRatio.DESCRIPTION);
+        b.append("\n").append(estimator).append("\n\n");
         figures.forEach(f -> b.append(f).append("\n\n").append(commands).append("\n\n"));
         return b.toString();
     }

@@ -26,8 +26,16 @@ public final class Calibrations {
     /** The pre-run's file under {@code raw/<fix>/}. */
     public static final String PRERUN = "calibration-prerun.json";
 
-    /** The kernel's figure for the calibration: ns of task-clock per I/O and where it came from. */
-    public record KernelFigure(double nsPerIo, String source) {}
+    /**
+     * The kernel's figure for the calibration: ns of task-clock per I/O, where it came from, and
+     * the share of it spent outside the device (NaN: the fix spends all of its base in the device;
+     * see {@link Calibration}).
+     */
+    public record KernelFigure(double nsPerIo, String source, double userShare) {
+        public KernelFigure(double nsPerIo, String source) {
+            this(nsPerIo, source, Double.NaN);
+        }
+    }
 
     /** How a fix picks its kernel figure from a kernel folder's runs; null when none fits. */
     @FunctionalInterface
@@ -59,7 +67,7 @@ public final class Calibrations {
         Path pre = c.raw().resolve(PRERUN);
         new Runner(JmhOptions.toJson(preRun, pre).build()).run();
         List<JmhResult> r = JmhResult.read(pre);
-        Calibration cal = Calibration.of(k.nsPerIo(), k.source(), r.getFirst().score(), modelSource);
+        Calibration cal = Calibration.of(k.nsPerIo(), k.userShare(), k.source(), r.getFirst().score(), modelSource);
         cal.write(c.raw());
         c.progress().println("lab: " + id + ": calibrated base " + cal.describe());
         return cal;
@@ -81,7 +89,7 @@ public final class Calibrations {
                 KernelFigure k = pick.from(KernelRuns.read(RunDir.open(run), kdir));
                 if (k != null) {
                     return new KernelFigure(k.nsPerIo(), k.source() + "; taken from the committed run " + run.getFileName()
-                            + ", as this run's kernel side did not run");
+                            + ", as this run's kernel side did not run", k.userShare());
                 }
             }
         }

@@ -75,7 +75,8 @@ final class PartAcctPairing implements Pairing {
             if (cal != null) {
                 run(JmhOptions.of(PartAcctRaw.IO, c.quick(), CALIBRATED_FORKS).threads(t).param("variant", variants.toArray(String[]::new))
                         .param("target", "disk").param("hz", HZ).param("slots", SLOTS)
-                        .param("baseNs", Long.toString(cal.baseNs())), PartAcctRaw.calibrated(c.raw(), r, t));
+                        .param("baseNs", Long.toString(cal.deviceNs())).param("userNs", Long.toString(cal.userNs())),
+                        PartAcctRaw.calibrated(c.raw(), r, t));
             }
             run(JmhOptions.of(PartAcctRaw.IO, c.quick()).threads(t).param("variant", TWO, FOUR)
                     .param("target", "part").param("hz", gridHz(c.quick())).param("slots", gridSlots(c.quick()))
@@ -95,22 +96,28 @@ final class PartAcctPairing implements Pairing {
      * RAM-backed bio device, the nearest this host has to the seed's null_blk in work per I/O),
      * loop (native, blk-mq, but each I/O also goes through the backing file, several times
      * null_blk's work) and null_blk (the seed's device, but only in the emulated guest here, where
-     * every instruction costs many times what it does natively).
+     * every instruction costs many times what it does natively); and fio's user share of its CPU
+     * there, median over the same rounds, which the calibrated model spends outside the accounting
+     * window ({@link Calibration}).
      */
     static Calibrations.KernelFigure kernelFigure(KernelRuns k) {
         for (String dev : List.of("zram", "loop", "nullb")) {
             List<Double> ns = new ArrayList<>();
+            List<Double> user = new ArrayList<>();
             for (KernelRuns.Row row : k.rows()) {
                 PartAcctRaw.KernelRun run = PartAcctRaw.KernelRun.parse(row.job());
                 if (run != null && run.dev().equals(dev) && run.target().equals("disk") && run.iostats() == 1 && run.jobs() == 1
                         && row.tool().equals("fio") && Double.isFinite(row.taskClockNsPerIo())) {
                     ns.add(row.taskClockNsPerIo());
+                    if (Double.isFinite(row.userShare())) {
+                        user.add(row.userShare());
+                    }
                 }
             }
             if (!ns.isEmpty()) {
                 String where = dev.equals("nullb") ? "null_blk in the guest VM (emulated)" : dev + " (native)";
                 return new Calibrations.KernelFigure(Stats.median(ns), where + ", whole disk, fio psync 4k randread, 1 job,"
-                        + " queue/iostats=1, median of " + ns.size() + " round(s)");
+                        + " queue/iostats=1, median of " + ns.size() + " round(s)", user.isEmpty() ? Double.NaN : Stats.median(user));
             }
         }
         return null;

@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
  *   <li>{@code part-acct-rR-tT.json}: JMH, every variant and the A/A control {@code atomic~aa} x
  *       target at the table's HZ and slots, raw ({@code baseNs=0});</li>
  *   <li>{@code part-acct-cal-rR-tT.json}: JMH, the same variants and control, bios to the whole
- *       disk, calibrated ({@code baseNs} of calibration.json), more forks in a full run;</li>
+ *       disk, calibrated ({@code baseNs} the calibration's device share, {@code userNs} its
+ *       submitter's share; a run before the split has no {@code userNs} and spent all in the
+ *       device), more forks in a full run;</li>
  *   <li>{@code part-acct-grid-rR-tT.json}: JMH, percpu-ref and all four x HZ x slots, bios to the partition;</li>
  *   <li>{@code part-acct-sum-rR.json}: JMH, ns per {@code part_in_flight()} sum by slots, one thread;</li>
  *   <li>{@code part-acct-costs-rR-tT.json} and {@code part-acct-costs-timed-rR-tT.json}: JMH, the

@@ -44,7 +44,8 @@ final class PartAcctSection implements Section {
         Calibration cal = Calibration.read(dir);
         JmhSweep table = all.where("baseNs", "0", "0");
         JmhSweep calibrated = cal == null || cal.baseNs() == 0 ? null
-                : JmhSweep.read(dir, PartAcctRaw.CALIBRATED, run::gap).where("baseNs", Long.toString(cal.baseNs()), "0");
+                : JmhSweep.read(dir, PartAcctRaw.CALIBRATED, run::gap).where("baseNs", Long.toString(cal.deviceNs()), "0")
+                        .where("userNs", Long.toString(cal.userNs()), "0");
         JmhSweep grid = JmhSweep.read(dir, PartAcctRaw.GRID, run::gap);
         JmhSweep sum = JmhSweep.read(dir, PartAcctRaw.SUM_FILES, run::gap);
         Path kdir = dir.resolve("kernel");

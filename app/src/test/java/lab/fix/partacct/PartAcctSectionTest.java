@@ -377,10 +377,13 @@ class PartAcctSectionTest {
      * A calibration (the kernel's 1080 ns per I/O less the model's 80: base 1000 ns), the calibrated
      * rows with an A/A control, the counts of four variants, and a cost sweep in which one shared
      * operation costs 40 and 30 ns more than a private one at 2 threads and gaps 0 and 100 ns, and
-     * 10 ns at 1000 ns in the timed pairs (0 more at 1 thread).
+     * 10 ns at 1000 ns in the timed pairs (0 more at 1 thread). {@code userNs} of the base (0: none,
+     * and the file has no such key, as before the split) is the submitter's, the rest the device's,
+     * and the calibrated rows carry the two as their params.
      */
-    private void calibrate() throws IOException {
-        Files.writeString(raw.resolve("calibration.json"), "{\"baseNs\": 1000, \"kernelNsPerIo\": 1080.0, \"kernelSource\": \"loop (native), test\","
+    private void calibrate(long userNs) throws IOException {
+        Files.writeString(raw.resolve("calibration.json"), "{\"baseNs\": 1000, " + (userNs == 0 ? "" : "\"userNs\": " + userNs + ", ")
+                + "\"kernelNsPerIo\": 1080.0, \"kernelSource\": \"loop (native), test\","
                 + " \"modelNsPerIo\": 80.0, \"modelSource\": \"lazy-ticks, test\"}");
         List<String> variants = List.of(PartAcct.BASE, PartAcct.TWO, PartAcct.FOUR, PartAcct.LAZY, PartAcct.BASE + "~aa");
         for (int t = 1; t <= 2; t++) {
@@ -389,7 +392,10 @@ class PartAcctSectionTest {
                 List<Object> table = new ArrayList<>();
                 for (int v = 0; v < variants.size(); v++) {
                     Map<String, String> params = new LinkedHashMap<>(p(variants.get(v), "disk", PartAcct.HZ, PartAcct.SLOTS));
-                    params.put("baseNs", "1000");
+                    params.put("baseNs", Long.toString(1000 - userNs));
+                    if (userNs > 0) {
+                        params.put("userNs", Long.toString(userNs));
+                    }
                     table.add(entry(IO, t, params, CALIBRATED[t - 1][r - 1][v], 0.02));
                 }
                 write(f, table);
@@ -434,9 +440,19 @@ class PartAcctSectionTest {
                 "perIo", perIo, "ticks", 16, "perTick", perTick);
     }
 
+    /** A base split between the device and the submitter: the section reads the rows run with that split, and says so. */
+    @Test
+    void aSplitBaseReadsTheRowsRunWithTheSplitAndSaysWhereEachPartIsSpent() throws IOException {
+        calibrate(200);
+        String md = notebook();
+        assertTrue(md.contains("less the model's own 80.0 ns (lazy-ticks, test); of it 200 ns (the tool's user share of the kernel's CPU, 18.5%)"
+                + " spent by the submitting thread between a completion and its next submission, the other 800 ns in the device's submit."), md);
+        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | 1.78 [1.77–1.79] | 1.07 [1.07–1.07]x |"), md);
+    }
+
     @Test
     void theCalibratedTableThePredictionAndTheImpliedCostAreTheHandComputedNumbers() throws IOException {
-        calibrate();
+        calibrate(0);
         String md = notebook();
         assertTrue(md.contains("Calibration: 1000 ns of uncontended CPU per model I/O: the kernel's 1080 ns of task-clock per I/O (loop (native),"
                 + " test) less the model's own 80.0 ns (lazy-ticks, test). The raw model's I/O costs 80.0 ns, the kernel's 1080: uncalibrated,"

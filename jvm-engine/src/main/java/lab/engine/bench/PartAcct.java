@@ -71,6 +71,13 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *            submit (lab.engine.work.CpuWork, Blackhole.consumeCPU tokens
  *            measured at setup): the kernel's own per-I/O work, for the
  *            calibrated model; 0 spends nothing
+ *   userNs   ns of the same work the submitting thread spends per I/O after
+ *            the bio completes, before it submits the next: the kernel's
+ *            per-I/O work outside the accounted window (fio's own loop, the
+ *            system call's way out and in), for the calibrated model; without
+ *            it one I/O's end accounting and the next one's start run back to
+ *            back and visit the shared line once, where the kernel's visit it
+ *            twice
  *
  * The ticker thread runs in every variant (the tick exists with iostats=0 as
  * well), so every variant shares the machine with it equally.
@@ -141,6 +148,13 @@ public class PartAcct {
         @Param({"0"})
         public long baseNs;
 
+        /** ns of calibrated CPU per I/O in the submitter, between a completion and the next submission; 0 for none. */
+        @Param({"0"})
+        public long userNs;
+
+        /** What {@link #userNs} spends. */
+        CpuWork user;
+
         Jiffies jiffies;
         Gendisk disk;
         BlockDevice dev;
@@ -183,6 +197,7 @@ public class PartAcct {
             AcctMode mode = AcctMode.of(Variants.id(variant));
             Target to = Target.of(target);
             CpuWork work = CpuWork.forNs(baseNs);
+            user = CpuWork.forNs(userNs);
             jiffies = clock.apply(hz);
             disk = new Gendisk(NullBlk.immediate("nullb0", CAPACITY, LOGICAL_BLOCK, work), mode, jiffies, nrCpus, lines);
             dev = switch (to) {
@@ -245,6 +260,7 @@ public class PartAcct {
         bio.size = d.bs;
         d.dev.submitBio(bio);
         d.bioset.free(bio);
+        d.user.spend();
         return w.completed;
     }
 }

@@ -39,6 +39,7 @@ class BenchParamsTest {
             Map.entry("Primitives$Shared.gapNs", "numbers: ns of calibrated work between pairs"),
             Map.entry("ZramInitLock$Device.baseNs", "numbers: ns of calibrated work per I/O"),
             Map.entry("PartAcct$Disk.baseNs", "numbers: ns of calibrated work per I/O"),
+            Map.entry("PartAcct$Disk.userNs", "numbers: ns of calibrated work per I/O in the submitter"),
             Map.entry("ZramInitLock$Device.guard", "GuardKind ids"),
             Map.entry("ZramInitLock$Device.rw", "the embedded zram-init-lock-<rw>.fio examples"),
             Map.entry("ZramInitLock$Device.pattern", "DataPattern ids"),
@@ -71,7 +72,8 @@ class BenchParamsTest {
     /** Work in ns (base_ns per I/O, the gap between pairs): whole numbers, 0 first (the raw model), none negative. */
     @Test
     void workParamsAreNanosecondCounts() {
-        for (List<String> values : List.of(params(PartAcct.Disk.class, "baseNs"), params(ZramInitLock.Device.class, "baseNs"),
+        for (List<String> values : List.of(params(PartAcct.Disk.class, "baseNs"), params(PartAcct.Disk.class, "userNs"),
+                params(ZramInitLock.Device.class, "baseNs"),
                 params(Primitives.Shared.class, "gapNs"))) {
             assertEquals("0", values.get(0), "the default is no work: the raw model");
             for (String v : values) {
