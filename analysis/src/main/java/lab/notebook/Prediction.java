@@ -21,6 +21,12 @@ import lab.analysis.fidelity.SharedLineModel;
  * the calibrated measurement, microseconds per I/O, carries a percent of noise. Any fix uses it:
  * the fix names its JMH key and count entry per variant.
  *
+ * <p>Priced per visit where the run has them (its counts tell visits apart and its cost sweep
+ * measured a visit at the I/O's rhythm, {@link LineCost#visitExtra}): on two cores a line costs
+ * per visit, its first operation; the rest of a visit's operations find the line here. Then each
+ * visit per I/O costs {@link #VISIT}'s extra, and the per-tick operations (a visit each) their
+ * kind's. Otherwise per operation, each kind at the calibrated gap.
+ *
  * @param calibrated the calibrated sweep (one base): the measurement the prediction is set beside
  * @param raw        the raw sweep ({@code base_ns=0}): the variants' own uncontended cost
  * @param key        a variant's JMH params in both sweeps
@@ -31,6 +37,19 @@ import lab.analysis.fidelity.SharedLineModel;
  */
 public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map<String, String>> key,
                          Function<String, LineCounts.Entry> counts, LineCost costs, long gapNs, int hz) {
+
+    /** The pseudo-kind visits are priced under. */
+    public static final String VISIT = "visit";
+
+    /** Whether {@code e} is priced per visit: it counts visits and the run measured one. */
+    private boolean byVisits(LineCounts.Entry e) {
+        return e != null && e.visitsPerIo() != null && costs != null && costs.hasVisits();
+    }
+
+    /** Whether the prediction prices visits (every variant it was asked about counts them). */
+    public boolean byVisits(String variant) {
+        return byVisits(counts.apply(variant));
+    }
 
     /** ns per op of {@code variant} at {@code n} threads, calibrated: the median over rounds; NaN if absent. */
     public double ns(String variant, int n) {
@@ -44,19 +63,47 @@ public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map
         return v.isEmpty() ? Double.NaN : gapNs + Stats.median(v.values());
     }
 
-    /** Operations per I/O by kind of {@code variant} at {@code n} threads (its tick work at its measured rate). */
+    /**
+     * Operations per I/O by kind of {@code variant} at {@code n} threads (its tick work at its
+     * measured rate); priced per visit, its visits per I/O under {@link #VISIT} and the tick work by kind.
+     */
     public Map<String, Double> ops(String variant, int n) {
         LineCounts.Entry e = counts.apply(variant);
         if (e == null) {
             return null;
         }
         double ns = ns(variant, n);
-        return hz > 0 && Double.isFinite(ns) ? e.byKindAt(n * 1e9 / ns, hz) : new TreeMap<>(e.perIoByKind());
+        if (!byVisits(e)) {
+            return hz > 0 && Double.isFinite(ns) ? e.byKindAt(n * 1e9 / ns, hz) : new TreeMap<>(e.perIoByKind());
+        }
+        Map<String, Double> out = new TreeMap<>();
+        if (e.visits() > 0) {
+            out.put(VISIT, e.visits());
+        }
+        if (hz > 0 && Double.isFinite(ns)) {
+            e.perTickByKind().forEach((k, v) -> out.merge(k, v * hz / (n * 1e9 / ns), Double::sum));
+        }
+        return out;
     }
 
-    /** e(kind, n, gap): extra ns per shared-line operation at n threads over one, at the calibrated gap. */
+    /**
+     * e(kind, n, gap): extra ns per shared-line operation at n threads over one, at the calibrated
+     * gap; for {@link #VISIT}, per visit at the I/O's rhythm.
+     */
     public double extra(String kind, int n) {
+        if (VISIT.equals(kind)) {
+            Stats.Spread at = costs.visitExtra(n);
+            Stats.Spread one = costs.visitExtra(1);
+            return at == null ? Double.NaN : Math.max(0, at.median() - (n == 1 || one == null ? 0 : Math.max(0, one.median())));
+        }
         return Math.max(0, costs.extraAt(kind, n, gapNs) - (n == 1 ? 0 : Math.max(0, costs.extraAt(kind, 1, gapNs))));
+    }
+
+    /** Where the costs were measured, in words: "at a gap of G ns", or the visits' rhythm as well. */
+    private String where() {
+        long[] r = costs == null ? null : costs.visitRhythm();
+        return r == null ? "at a gap of " + gapNs + " ns" : "a visit at the I/O's rhythm (" + r[0] + " ns of work after one pair, "
+                + r[1] + " after the next), an operation at a gap of " + gapNs + " ns";
     }
 
     /** Predicted throughput of {@code cand} over {@code base} at {@code n}; null when a figure is missing. */
@@ -136,6 +183,10 @@ public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map
                 .orElse(null);
     }
 
+    private boolean pricedPerVisit(java.util.List<Pair> pairs) {
+        return !pairs.isEmpty() && byVisits(pairs.getFirst().base());
+    }
+
     /** One comparison the notebook predicts: base and candidate variant, a label, the floor of the measurement. */
     public record Pair(String base, String cand, String label, NoiseFloor floor) {}
 
@@ -166,8 +217,8 @@ public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map
             parts.add("`" + v + "` " + Fmt.f(oneThread(v), 1) + " ns at 1 thread (the base and the raw model's), " + (ops == null || ops.isEmpty() ? "no shared-line op"
                     : ops.entrySet().stream().map(e -> Fmt.f(e.getValue(), 3) + " " + e.getKey()).collect(java.util.stream.Collectors.joining(" + "))));
         }
-        b.append(String.join("; ", parts)).append(". Extra ns per shared-line operation at ").append(n).append(" threads over 1, at a gap of ")
-                .append(gapNs).append(" ns: ");
+        b.append(String.join("; ", parts)).append(". Extra ns per shared-line ").append(pricedPerVisit(pairs) ? "visit or operation" : "operation")
+                .append(" at ").append(n).append(" threads over 1, ").append(where()).append(": ");
         java.util.Set<String> kinds = new java.util.TreeSet<>();
         variants.forEach(v -> {
             Map<String, Double> ops = ops(v, n);
@@ -197,17 +248,21 @@ public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map
         double implied = implied(seedRatio, base, cand, n);
         double measured = kind == null ? Double.NaN : extra(kind, n);
         head.predicted(predicted).implied(finite(implied), finite(measured));
+        boolean visits = byVisits(base);
+        String unit = visits ? "visit to a shared line" : "shared-line operation";
         b.append("What the seed implies: for `").append(cand).append("` to gain ").append(Fmt.ratio(seedRatio)).append(" over `")
                 .append(base).append("` on top of this calibrated I/O (").append(Fmt.f(oneThread(base), 0))
-                .append(" ns at one thread; the seed gives no CPU per I/O of its own, so the base is the one measured here), one shared-line")
-                .append(" operation would have to cost ").append(Double.isFinite(implied) ? Fmt.f(implied, 1) + " ns" : "n/a (the counts do not differ)")
-                .append(" more than a private one. Here, at ").append(n).append(n == 1 ? " thread" : " threads").append(" and a gap of ")
-                .append(gapNs).append(" ns, ").append(kind == null ? "no operation is counted" : "a `" + kind + "` costs " + Fmt.f(measured, 1) + " ns more")
+                .append(" ns at one thread; the seed gives no CPU per I/O of its own, so the base is the one measured here), one ")
+                .append(unit).append(" would have to cost ").append(Double.isFinite(implied) ? Fmt.f(implied, 1) + " ns" : "n/a (the counts do not differ)")
+                .append(" more than a private one. Here, at ").append(n).append(n == 1 ? " thread" : " threads")
+                .append(visits ? " and the I/O's rhythm" : " and a gap of " + gapNs + " ns").append(", ").append(kind == null ? "no operation is counted" : "a `" + kind + "` costs " + Fmt.f(measured, 1) + " ns more")
                 .append(". ").append(seedWhere).append(" This run has no cost sweep from a machine with more cores to set beside these.\n\n");
-        b.append(fits(kind == null ? "rmw" : kind, seedThreads));
+        b.append(fits(kind == null || kind.equals(VISIT) ? "rmw" : kind, seedThreads));
         Map<String, Object> pj = new java.util.LinkedHashMap<>();
         pj.put("threads", n);
         pj.put("gap_ns", gapNs);
+        pj.put("priced_per", visits ? "visit" : "operation");
+        pj.put("visit_rhythm_ns", costs == null || costs.visitRhythm() == null ? null : java.util.Arrays.stream(costs.visitRhythm()).boxed().toList());
         pj.put("base", base);
         pj.put("candidate", cand);
         pj.put("predicted", predicted);

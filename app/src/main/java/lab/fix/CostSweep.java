@@ -63,22 +63,44 @@ public final class CostSweep {
         return new ArrayList<>(g);
     }
 
+    /** The visits' sweep's file prefix: PREFIX-visits. */
+    public static String visitsPrefix(String prefix) {
+        return prefix + "-visits";
+    }
+
     /** Runs the sweep for {@code kinds} into {@code raw/<fix>/PREFIX-rR-tT.json}. */
     public static void run(Pairing.Ctx c, String prefix, Set<String> kinds, long baseNs) throws Exception {
+        run(c, prefix, kinds, baseNs, null);
+    }
+
+    /**
+     * As {@link #run(Pairing.Ctx, String, Set, long)}, and with {@code rhythm} (null: none) what a
+     * visit costs at the fix's I/O rhythm ({@link LineCost#visitExtra}): the timed RMW pair, shared
+     * and private, with {@code rhythm[0]} ns of work after one pair and {@code rhythm[1]} after the
+     * next, into {@code PREFIX-visits-rR-tT.json}, in the same rounds.
+     */
+    public static void run(Pairing.Ctx c, String prefix, Set<String> kinds, long baseNs, long[] rhythm) throws Exception {
         Set<String> primitives = new LinkedHashSet<>();
         kinds.forEach(k -> primitives.add(PROBES.get(k).primitive()));
-        if (primitives.isEmpty()) {
+        if (primitives.isEmpty() && rhythm == null) {
             return;
         }
         String[] scored = gaps(baseNs).stream().filter(g -> g < TIMED_FROM).map(String::valueOf).toArray(String[]::new);
         String[] timed = gaps(baseNs).stream().filter(g -> g >= TIMED_FROM).map(String::valueOf).toArray(String[]::new);
         Rounds.interleave(c.threads(), c.rounds(), (r, t) -> {
-            c.progress().printf("lab: %s round %d/%d, %d thread(s): c(kind, n, gap) for %s%n", prefix, r, c.rounds(), t, primitives);
-            for (boolean time : new boolean[] {false, true}) {
+            c.progress().printf("lab: %s round %d/%d, %d thread(s): c(kind, n, gap) for %s%s%n", prefix, r, c.rounds(), t, primitives,
+                    rhythm == null ? "" : ", and a visit at " + rhythm[0] + " + " + rhythm[1] + " ns");
+            for (boolean time : primitives.isEmpty() ? new boolean[0] : new boolean[] {false, true}) {
                 ChainedOptionsBuilder o = JmhOptions.of(time ? TIMED : SCORED, c.quick()).threads(t)
                         .param("primitive", primitives.toArray(String[]::new)).param("line", "shared", "private")
                         .param("gapNs", time ? timed : scored);
                 new Runner(JmhOptions.toJson(o, file(c.raw(), time ? timedPrefix(prefix) : prefix, r, t)).build()).run();
+            }
+            if (rhythm != null) {
+                ChainedOptionsBuilder o = JmhOptions.of(TIMED, c.quick()).threads(t).param("primitive", LineCost.VISIT_PRIMITIVE)
+                        .param("line", "shared", "private").param("gapNs", Long.toString(rhythm[0]))
+                        .param("userGapNs", Long.toString(rhythm[1]));
+                new Runner(JmhOptions.toJson(o, file(c.raw(), visitsPrefix(prefix), r, t)).build()).run();
             }
         });
     }
@@ -86,7 +108,8 @@ public final class CostSweep {
     /** The costs a run measured with {@link #run} under {@code prefix}, broken files passed to {@code broken}. */
     public static LineCost read(Path fixRaw, String prefix, java.util.function.Consumer<lab.analysis.MalformedResultException> broken)
             throws java.io.IOException {
-        return LineCost.of(JmhSweep.read(fixRaw, prefix, broken), JmhSweep.read(fixRaw, timedPrefix(prefix), broken), PROBES);
+        return LineCost.of(JmhSweep.read(fixRaw, prefix, broken), JmhSweep.read(fixRaw, timedPrefix(prefix), broken),
+                JmhSweep.read(fixRaw, visitsPrefix(prefix), broken), PROBES);
     }
 
     /** One round and thread count's file of the sweep. */

@@ -23,6 +23,15 @@ import lab.analysis.Stats;
  * ({@code timed}: the operations alone, timed with the clock inside each op, secondary metrics
  * {@value #PAIR_NS} and {@value #PAIRS}), for gaps of microseconds, where the gap's work varies
  * from fork to fork by more than a line transfer costs. At a gap both have, the timed one is used.
+ *
+ * <p>And, where the fix counts visits rather than operations (a run of operations on one line
+ * between two stretches of the I/O's work: {@code lab.engine.count.LineTally}), a third sweep,
+ * {@code visits}: the timed pair on a shared and a private line with the I/O's own rhythm between
+ * pairs (params {@code gapNs} and {@code userGapNs}: the device's work, then the submitter's), so
+ * that one pair is one visit and its extra cost is what a visit costs at that rhythm
+ * ({@link #visitExtra}). A visit's first operation finds the line where the other core left it,
+ * or here when the other core has not touched it since; how often each happens depends on both
+ * gaps, which is why the rhythm is measured rather than one gap.
  */
 public final class LineCost {
 
@@ -33,13 +42,18 @@ public final class LineCost {
     public static final String PAIR_NS = "pairNs";
     public static final String PAIRS = "pairs";
 
+    /** The primitive whose pair prices a visit: an RMW pair, inc then dec, on one line. */
+    public static final String VISIT_PRIMITIVE = "atomic-refcount";
+
     private final JmhSweep sweep;
     private final JmhSweep timed;
+    private final JmhSweep visits;
     private final Map<String, Probe> probes;
 
-    private LineCost(JmhSweep sweep, JmhSweep timed, Map<String, Probe> probes) {
+    private LineCost(JmhSweep sweep, JmhSweep timed, JmhSweep visits, Map<String, Probe> probes) {
         this.sweep = sweep;
         this.timed = timed;
+        this.visits = visits;
         this.probes = probes;
     }
 
@@ -50,7 +64,60 @@ public final class LineCost {
 
     /** From the score sweep and the timed one ({@code timed} may be null or empty). */
     public static LineCost of(JmhSweep sweep, JmhSweep timed, Map<String, Probe> probes) {
-        return new LineCost(sweep, timed, new LinkedHashMap<>(probes));
+        return of(sweep, timed, null, probes);
+    }
+
+    /** From the score sweep, the timed one and the visits' ({@code timed} and {@code visits} may be null or empty). */
+    public static LineCost of(JmhSweep sweep, JmhSweep timed, JmhSweep visits, Map<String, Probe> probes) {
+        return new LineCost(sweep, timed, visits, new LinkedHashMap<>(probes));
+    }
+
+    /** Whether the run measured what a visit costs at its I/O's rhythm. */
+    public boolean hasVisits() {
+        return visits != null && !visits.isEmpty();
+    }
+
+    /** The visits' rhythm, ns: the gap after the first pair and after the second ({@code gapNs}, {@code userGapNs}); null without. */
+    public long[] visitRhythm() {
+        if (!hasVisits()) {
+            return null;
+        }
+        Map<String, String> p = visits.cells().getFirst().params();
+        return new long[] {Long.parseLong(p.getOrDefault("gapNs", "0")), Long.parseLong(p.getOrDefault("userGapNs", "0"))};
+    }
+
+    /**
+     * The extra ns of one visit to a shared line over the same on a line of the thread's own, at
+     * {@code n} threads and the I/O's rhythm: the timed pair, shared less private within each
+     * round, median [min–max] over rounds; null if absent.
+     */
+    public Stats.Spread visitExtra(int n) {
+        if (!hasVisits()) {
+            return null;
+        }
+        Map<Integer, Double> priv = timedByRound(visits, Map.of("primitive", VISIT_PRIMITIVE, "line", "private"), n);
+        Map<Integer, Double> shared = timedByRound(visits, Map.of("primitive", VISIT_PRIMITIVE, "line", "shared"), n);
+        List<Double> d = new ArrayList<>();
+        priv.forEach((round, x) -> {
+            Double y = shared.get(round);
+            if (y != null) {
+                d.add(y - x);
+            }
+        });
+        return d.isEmpty() ? null : Stats.spread(d);
+    }
+
+    /** ns per timed pair of the cells of {@code s} matching {@code k} at {@code n} threads, by round. */
+    private static Map<Integer, Double> timedByRound(JmhSweep s, Map<String, String> k, int n) {
+        Map<Integer, Double> out = new TreeMap<>();
+        for (JmhSweep.Cell c : s.cells()) {
+            var ns = c.result().secondary().get(PAIR_NS);
+            var count = c.result().secondary().get(PAIRS);
+            if (c.threads() == n && c.matches(k) && ns != null && count != null && count.score() > 0) {
+                out.put(c.round(), ns.score() / count.score());
+            }
+        }
+        return out;
     }
 
     public boolean isEmpty() {
@@ -63,16 +130,7 @@ public final class LineCost {
      */
     private Map<Integer, Double> byRound(String primitive, String line, long gap, int n) {
         Map<String, String> k = key(primitive, line, gap);
-        Map<Integer, Double> out = new TreeMap<>();
-        if (timed != null) {
-            for (JmhSweep.Cell c : timed.cells()) {
-                var ns = c.result().secondary().get(PAIR_NS);
-                var count = c.result().secondary().get(PAIRS);
-                if (c.threads() == n && c.matches(k) && ns != null && count != null && count.score() > 0) {
-                    out.put(c.round(), ns.score() / count.score());
-                }
-            }
-        }
+        Map<Integer, Double> out = timed == null ? Map.of() : timedByRound(timed, k, n);
         return out.isEmpty() ? sweep.scoresByRound(k, n) : out;
     }
 

@@ -20,9 +20,17 @@ public final class LineCounts {
     public static final String FILE = "counts.json";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One variant at one point: ops per I/O and per tick, by site then kind. */
+    /**
+     * One variant at one point: ops per I/O and per tick, by site then kind; and visits per I/O by
+     * line, null where the count run did not tell visits apart.
+     */
     public record Entry(String variant, Map<String, String> point, Map<String, Map<String, Double>> perIo,
-                        Map<String, Map<String, Double>> perTick) {
+                        Map<String, Map<String, Double>> perTick, Map<String, Double> visitsPerIo) {
+        /** Visits to shared lines per I/O, every line; NaN where not counted. */
+        public double visits() {
+            return visitsPerIo == null ? Double.NaN : visitsPerIo.values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+
         /** Operations per I/O by kind, summed over sites. */
         public Map<String, Double> perIoByKind() {
             return byKind(perIo);
@@ -60,7 +68,13 @@ public final class LineCounts {
         for (JsonNode n : JSON.readTree(f.toFile())) {
             Map<String, String> point = new TreeMap<>();
             n.path("point").fields().forEachRemaining(e -> point.put(e.getKey(), e.getValue().asText()));
-            out.add(new Entry(n.path("variant").asText(), point, nested(n.path("perIo")), nested(n.path("perTick"))));
+            Map<String, Double> visits = null;
+            if (n.path("visitsPerIo").isObject()) {
+                Map<String, Double> v = new TreeMap<>();
+                n.path("visitsPerIo").fields().forEachRemaining(e -> v.put(e.getKey(), e.getValue().asDouble()));
+                visits = v;
+            }
+            out.add(new Entry(n.path("variant").asText(), point, nested(n.path("perIo")), nested(n.path("perTick")), visits));
         }
         return new LineCounts(out);
     }

@@ -120,4 +120,40 @@ class LineCostTest {
         // every measured point at 2 threads goes to the queue's fit: 4 gaps x 2 thread counts
         assertEquals(8, c.queuePoints("rmw").size());
     }
+
+    /**
+     * A visit's cost: the timed pair at the I/O's rhythm (2000 ns of work after one pair, 300 after
+     * the next), shared less private per pair (not per operation: a pair is one visit), within each
+     * round: 2 threads 60 and 64 more (median 62), 1 thread 2 more; and the rhythm read back.
+     */
+    @Test
+    void aVisitCostsTheTimedPairAtTheIosRhythmSharedLessPrivate() throws IOException {
+        LineCost without = costs();
+        assertFalse(without.hasVisits());
+        assertNull(without.visitExtra(2));
+        assertNull(without.visitRhythm());
+        for (int r = 1; r <= 2; r++) {
+            for (int t = 1; t <= 2; t++) {
+                List<Object> v = new ArrayList<>();
+                long pairs = 1_000_000;
+                double extra = t == 1 ? 2 : r == 1 ? 60 : 64;
+                for (String line : List.of("private", "shared")) {
+                    Map<String, Object> e = entry("timedGetPut", t, line, 2000, 2345, Map.of("pairNs",
+                            (line.equals("private") ? 25.0 : 25.0 + extra) * pairs, "pairs", (double) pairs));
+                    e.put("params", Map.of("primitive", "atomic-refcount", "line", line, "gapNs", "2000", "userGapNs", "300"));
+                    v.add(e);
+                }
+                Files.writeString(dir.resolve("costs-visits-r" + r + "-t" + t + ".json"), JSON.writeValueAsString(v));
+            }
+        }
+        LineCost c = LineCost.of(JmhSweep.read(dir, "costs", e -> { throw new AssertionError(e); }),
+                JmhSweep.read(dir, "costs-timed", e -> { throw new AssertionError(e); }),
+                JmhSweep.read(dir, "costs-visits", e -> { throw new AssertionError(e); }), PROBES);
+        assertTrue(c.hasVisits());
+        assertEquals(62.0, c.visitExtra(2).median(), 1e-12);
+        assertEquals(60.0, c.visitExtra(2).min(), 1e-12);
+        assertEquals(2.0, c.visitExtra(1).median(), 1e-12);
+        assertEquals(List.of(2000L, 300L), java.util.Arrays.stream(c.visitRhythm()).boxed().toList());
+        assertEquals(List.of(0L, 100L, 1000L, 3000L), c.gaps(), "the visits' sweep adds no gap to the operations'");
+    }
 }

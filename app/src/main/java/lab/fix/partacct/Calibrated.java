@@ -52,7 +52,15 @@ final class Calibrated {
         }
         Prediction p = new Prediction(calibrated, raw, v -> VariantTable.key(v, "disk"), v -> counts.get(v, Map.of("target", "disk")),
                 costs, cal.baseNs(), Integer.parseInt(HZ));
-        b.append("Predicted from the shared lines (bios to the whole disk): each variant's one-thread time (the calibrated base plus the raw model's one-thread ns), its shared-line"
+        b.append(p.byVisits(BASE)
+                ? "Predicted from the shared lines (bios to the whole disk): each variant's one-thread time (the calibrated base plus the raw"
+                + " model's one-thread ns), its visits per I/O to the partition's hot line as counted in the model (a visit: the"
+                + " operations of the start accounting, or of the end, back to back; the device's work and the submitter's part of the"
+                + " base lie between them), and what one visit costs here at that rhythm (the cost sweep, same run: an RMW pair per"
+                + " visit with the same work between pairs; on two cores a line is paid for once per visit, by its first operation);"
+                + " the per-tick operations at the variant's measured I/O rate, each priced as an operation (a `store` to a shared word"
+                + " as an RMW):\n\n"
+                : "Predicted from the shared lines (bios to the whole disk): each variant's one-thread time (the calibrated base plus the raw model's one-thread ns), its shared-line"
                 + " operations per I/O as counted in the model (per tick ones at its measured I/O rate), and what one such"
                 + " operation costs here at this gap (the cost sweep, same run; a `store` to a shared word is priced as an RMW):\n\n");
         Map<String, Object> pj = p.report(b, List.of(new Prediction.Pair(BASE, TWO, "patches 1-2 (`percpu-ref` / `atomic`)", floor),

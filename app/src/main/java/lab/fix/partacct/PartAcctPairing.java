@@ -31,7 +31,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * variant table (every variant and the A/A control of {@code atomic} x target at the table's HZ
  * and slots, raw and calibrated: {@code baseNs} 0 and the {@link Calibration}'s) and the crossover
  * grid (percpu-ref and all four x HZ x slots, bios to the partition; quick: HZ 100, 1000 x slots 2,
- * 256), the shared-line counts of every variant, the cost sweep of their kinds
+ * 256), the shared-line counts of every variant (operations, and visits as the calibrated run
+ * spaces them), the cost sweep of their kinds and of a visit at the calibrated rhythm
  * ({@link CostSweep}), and per round the sum's cost by slots, one thread.
  */
 final class PartAcctPairing implements Pairing {
@@ -61,7 +62,7 @@ final class PartAcctPairing implements Pairing {
         List<SharedLineCounts> counts = new ArrayList<>();
         for (String v : VARIANTS) {
             for (String target : TARGETS) {
-                counts.add(PartAcctCounts.of(v, target, Counting.IOS));
+                counts.add(PartAcctCounts.of(v, target, Counting.IOS, cal != null && cal.userNs() > 0));
             }
         }
         Set<String> kinds = Counting.write(c.raw(), counts);
@@ -82,7 +83,8 @@ final class PartAcctPairing implements Pairing {
                     .param("target", "part").param("hz", gridHz(c.quick())).param("slots", gridSlots(c.quick()))
                     .param("baseNs", "0"), PartAcctRaw.grid(c.raw(), r, t));
         });
-        CostSweep.run(c, PartAcctRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs());
+        CostSweep.run(c, PartAcctRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs(),
+                cal == null ? null : new long[] {cal.deviceNs(), cal.userNs()});
         for (int r = 1; r <= c.rounds(); r++) {
             c.progress().printf("lab: part-acct round %d/%d, part_in_flight() sum, 1 thread%n", r, c.rounds());
             run(JmhOptions.of(PartAcctRaw.SUM, c.quick()).threads(1).param("slots", sumSlots(c.quick())),

@@ -20,8 +20,12 @@ import java.util.regex.Pattern;
  *   <li>{@code part-acct-costs-rR-tT.json} and {@code part-acct-costs-timed-rR-tT.json}: JMH, the
  *       primitives pricing each kind of shared-line operation the counts hold, shared and private,
  *       by gap ({@code lab.fix.CostSweep});</li>
+ *   <li>{@code part-acct-costs-visits-rR-tT.json}: JMH, the timed RMW pair, shared and private, at
+ *       the calibrated I/O's rhythm ({@code gapNs} the device's share of the base, {@code userGapNs}
+ *       the submitter's): what one visit to the hot line costs ({@code lab.fix.CostSweep});</li>
  *   <li>{@code counts.json}: the shared-line operations per I/O and per tick of every variant and
- *       target ({@code lab.analysis.fidelity.LineCounts});</li>
+ *       target, and the visits per I/O to each line as the calibrated run spaces them
+ *       ({@code lab.analysis.fidelity.LineCounts});</li>
  *   <li>{@code calibration.json} and {@code calibration-prerun.json}: the base cost and where it
  *       came from ({@code lab.analysis.fidelity.Calibration});</li>
  *   <li>{@code kernel/DEV-TARGET-iostatsS-jN-rK.TOOL.json} (and {@code .perf.csv}, {@code .before/.after.stat}):

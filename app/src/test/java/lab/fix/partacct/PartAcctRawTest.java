@@ -80,7 +80,8 @@ class PartAcctRawTest {
                                     || name.equals(PartAcctRaw.calibrated(dir, r, t).getFileName().toString())
                                     || name.equals(PartAcctRaw.grid(dir, r, t).getFileName().toString())
                                     || name.equals(CostSweep.file(dir, PartAcctRaw.COSTS, r, t).getFileName().toString())
-                                    || name.equals(CostSweep.file(dir, CostSweep.timedPrefix(PartAcctRaw.COSTS), r, t).getFileName().toString());
+                                    || name.equals(CostSweep.file(dir, CostSweep.timedPrefix(PartAcctRaw.COSTS), r, t).getFileName().toString())
+                                    || name.equals(CostSweep.file(dir, CostSweep.visitsPrefix(PartAcctRaw.COSTS), r, t).getFileName().toString());
                         }
                     }
                     assertTrue(named, f + " is not a file PartAcctRaw names");

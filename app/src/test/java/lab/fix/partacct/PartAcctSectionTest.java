@@ -486,4 +486,57 @@ class PartAcctSectionTest {
         assertTrue(floor > 0.001 && floor < 0.03, h.toString());
         assertTrue(md.contains("| disk | 2 | `atomic` | 1.66 [1.65–1.67] | — (A/A 1.000 [1.000–1.000]x, floor ±"), md);
     }
+
+    /**
+     * Priced per visit: the counts say atomic and percpu-ref visit the hot line twice per I/O and
+     * all four never, and the visits' sweep says a visit costs 50 ns more on the shared line at 2
+     * threads (70 against 20 per timed pair) and nothing more at 1; the tick's store stays an
+     * operation at the 1000 ns gap (10 ns).
+     */
+    @Test
+    void pricedPerVisitThePredictionIsTheHandComputedNumber() throws IOException {
+        calibrate(200);
+        Map<String, Object> tick = Map.of("part0.stamp", Map.of("store", 1.0));
+        write(raw.resolve("counts.json"), List.of(
+                visits(count(PartAcct.BASE, Map.of("part0.ref", Map.of("cas", 1.0, "rmw", 1.0), "part0.in_flight", Map.of("rmw", 2.0)), tick),
+                        Map.of("part0", 2.0)),
+                visits(count(PartAcct.TWO, Map.of("part0.in_flight", Map.of("rmw", 2.0)), tick), Map.of("part0", 2.0)),
+                visits(count(PartAcct.FOUR, Map.of(), tick), Map.of()),
+                visits(count(PartAcct.LAZY, Map.of(), Map.of("part0.stamp", Map.of("cas", 1.0))), Map.of())));
+        for (int t = 1; t <= 2; t++) {
+            for (int r = 1; r <= 2; r++) {
+                List<Object> pairs = new ArrayList<>();
+                for (String line : List.of("private", "shared")) {
+                    double pair = line.equals("private") || t == 1 ? 20 : 70;
+                    Map<String, Object> e = entry("lab.engine.bench.Primitives.timedGetPut", t, Map.of("primitive", "atomic-refcount",
+                            "line", line, "gapNs", "800", "userGapNs", "200"), 1020, 0);
+                    e.put("secondaryMetrics", Map.of("pairNs", metric(pair * 1e6), "pairs", metric(1e6)));
+                    pairs.add(e);
+                }
+                write(raw.resolve("part-acct-costs-visits-r" + r + "-t" + t + ".json"), pairs);
+            }
+        }
+        String md = notebook();
+        double storeAtomic = 1000 * 1205 / 2e9;
+        double storeFour = 1000 * 1125 / 2e9;
+        double predicted = (1101 + 50 * 2 + 10 * storeAtomic) / (1091 + 10 * storeFour);
+        assertTrue(md.contains("| all four (`percpu-ref+percpu-inflight` / `atomic`) | 1.071 [1.071–1.071]x | " + Fmt.f(predicted, 3)
+                + "x |"), md);
+        assertTrue(md.contains("`atomic` 1101.0 ns at 1 thread (the base and the raw model's), " + Fmt.f(storeAtomic, 3) + " store + 2.000 visit"), md);
+        assertTrue(md.contains("Extra ns per shared-line visit or operation at 2 threads over 1, a visit at the I/O's rhythm (800 ns of work after one"
+                + " pair, 200 after the next), an operation at a gap of 1000 ns: cas 10.0, store 10.0, visit 50.0."), md);
+        double implied = 1101 * 0.15 / ((2 + storeAtomic) - 1.15 * storeFour);
+        assertTrue(md.contains("one visit to a shared line would have to cost " + Fmt.f(implied, 1) + " ns more than a private one. Here, at 2"
+                + " threads and the I/O's rhythm, a `visit` costs 50.0 ns more."), md);
+        JsonNode h = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("headline");
+        assertEquals(predicted, h.path("predicted").asDouble(), 1e-12);
+        assertEquals(50.0, h.path("measured_op_ns").asDouble(), 1e-12);
+        assertEquals(implied, h.path("implied_op_ns").asDouble(), 1e-9);
+    }
+
+    private static Map<String, Object> visits(Map<String, Object> count, Map<String, Double> visits) {
+        Map<String, Object> m = new LinkedHashMap<>(count);
+        m.put("visitsPerIo", visits);
+        return m;
+    }
 }

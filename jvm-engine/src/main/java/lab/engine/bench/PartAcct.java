@@ -155,6 +155,9 @@ public class PartAcct {
         /** What {@link #userNs} spends. */
         CpuWork user;
 
+        /** The work for {@link #baseNs} and {@link #userNs}: calibrated; the count run's marks where they lie instead. */
+        java.util.function.LongFunction<CpuWork> works = CpuWork::forNs;
+
         Jiffies jiffies;
         Gendisk disk;
         BlockDevice dev;
@@ -196,8 +199,8 @@ public class PartAcct {
             int nrCpus = Math.max(slots, threads);
             AcctMode mode = AcctMode.of(Variants.id(variant));
             Target to = Target.of(target);
-            CpuWork work = CpuWork.forNs(baseNs);
-            user = CpuWork.forNs(userNs);
+            CpuWork work = works.apply(baseNs);
+            user = works.apply(userNs);
             jiffies = clock.apply(hz);
             disk = new Gendisk(NullBlk.immediate("nullb0", CAPACITY, LOGICAL_BLOCK, work), mode, jiffies, nrCpus, lines);
             dev = switch (to) {

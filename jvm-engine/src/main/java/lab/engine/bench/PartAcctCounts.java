@@ -6,6 +6,7 @@ import java.util.Map;
 import lab.engine.block.Jiffies;
 import lab.engine.count.LineTally;
 import lab.engine.count.SharedLineCounts;
+import lab.engine.work.CpuWork;
 
 /**
  * The part-acct count run: the shared-line operations of one {@link PartAcct} op, per variant and
@@ -20,8 +21,9 @@ import lab.engine.count.SharedLineCounts;
  *     {@link SharedLineCounts#perTick} (the stamp's store or compare-and-set).</li>
  * </ol>
  * The worker is online in the disk's RCU, as in the benchmark. Single-threaded, so every operation
- * takes its fast path: what contention adds is in c(kind, n), not here. No {@code base_ns}: the
- * work touches no shared line. In-process and quick (well under a second for 10^5 I/Os).
+ * takes its fast path: what contention adds is in c(kind, n), not here. No {@code base_ns} is
+ * spent (the work touches no shared line): where a calibrated run spends it, a mark tells the
+ * tally's visits apart. In-process and quick (well under a second for 10^5 I/Os).
  */
 public final class PartAcctCounts {
     /** The {@link SharedLineCounts#model()} of these counts. */
@@ -42,6 +44,17 @@ public final class PartAcctCounts {
      * {@code part}), over {@code ios} I/Os (at least 1) of the fix's example job.
      */
     public static SharedLineCounts of(String variant, String target, long ios) {
+        return of(variant, target, ios, false);
+    }
+
+    /**
+     * As {@link #of(String, String, long)}, with visits ({@link LineTally}): the device's work
+     * ({@code baseNs}) marks a boundary in every I/O, between its start accounting and its end,
+     * and with {@code submitterWork} the submitter's ({@code userNs}) marks one between an I/O's
+     * end and the next one's start; without it the two run back to back, one visit, as in a
+     * calibrated run without {@code userNs}.
+     */
+    public static SharedLineCounts of(String variant, String target, long ios, boolean submitterWork) {
         if (ios < 1) {
             throw new IllegalArgumentException("ios " + ios);
         }
@@ -51,19 +64,23 @@ public final class PartAcctCounts {
         d.target = target;
         d.hz = HZ;
         d.slots = SLOTS;
-        d.baseNs = 0;
+        d.baseNs = 1; // any work: a mark
+        d.userNs = submitterWork ? 1 : 0;
+        d.works = ns -> ns == 0 ? CpuWork.NONE : CpuWork.marking(tally::boundary);
         d.setUp(1, ExampleJob.load(PartAcct.EXAMPLE, List.of()), Jiffies::manual, tally);
         PartAcct.Worker w = new PartAcct.Worker();
         w.setUp(d);
         PartAcct bench = new PartAcct();
         Map<String, Map<String, Long>> perIo;
         Map<String, Map<String, Long>> ticked;
+        Map<String, Long> visits;
         try {
             d.jiffies.advance(1);
             run(bench, d, w, WARMUP);
             tally.reset();
             run(bench, d, w, ios);
             perIo = tally.snapshot();
+            visits = tally.visits();
             tally.reset();
             for (int t = 0; t < TICKS; t++) {
                 d.jiffies.advance(1);
@@ -81,7 +98,7 @@ public final class PartAcctCounts {
         Map<String, String> point = new LinkedHashMap<>();
         point.put("target", target);
         return new SharedLineCounts(MODEL, Variants.id(variant), point, ios, SharedLineCounts.per(perIo, ios),
-                TICKS, perTick(ticked, perIo, ios));
+                TICKS, perTick(ticked, perIo, ios), SharedLineCounts.perVisits(visits, ios));
     }
 
     private static void run(PartAcct bench, PartAcct.Disk d, PartAcct.Worker w, long n) {

@@ -73,6 +73,13 @@ import org.openjdk.jmh.annotations.Warmup;
  *            ~100 ns, ~1 us or a fix's base_ns are the gaps a kernel I/O
  *            leaves. The score includes the gap; subtract the private score
  *            at the same gap, not the gap itself.
+ *   userGapNs 0, or ns of the same work after every second pair, gapNs
+ *            after the others: the pattern of an I/O that visits its shared
+ *            line at submission and at completion, with the device's work
+ *            between the two visits and the submitter's between one I/O's
+ *            last visit and the next one's first (part-acct's accounting
+ *            window). A pair is then one visit, and its cost is what a
+ *            visit costs at that I/O's rhythm.
  *
  * Threads come from JMH's -t; each takes its own slot index (its "cpu") from
  * a counter in the shared state, for up to MAX_THREADS threads.
@@ -151,19 +158,25 @@ public class Primitives {
         @Param({"0"})
         public long gapNs;
 
+        /** 0, or ns of calibrated CPU after every second pair instead of {@link #gapNs}. */
+        @Param({"0"})
+        public long userGapNs;
+
         final CpuIds cpus = new CpuIds(MAX_THREADS);
         Rcu rcu;
         PrimitiveKind kind;
         /** The one pair every thread runs ({@link Line#SHARED}), or null: each thread makes its own. */
         Pair pair;
-        CpuWork gap;
+        /** The gaps pairs take in turn: {@link #gapNs} alone, or it and {@link #userGapNs}. */
+        CpuWork[] gaps;
 
         @Setup(Level.Trial)
         public void setUp() {
             rcu = new Rcu(MAX_THREADS);
             kind = PrimitiveKind.of(Variants.id(primitive));
             pair = Line.of(line) == Line.SHARED ? pairFor(kind, rcu) : null;
-            gap = CpuWork.forNs(gapNs);
+            CpuWork gap = CpuWork.forNs(gapNs);
+            gaps = userGapNs == 0 ? new CpuWork[] {gap} : new CpuWork[] {gap, CpuWork.forNs(userGapNs)};
         }
 
         int takeCpu() {
@@ -178,15 +191,24 @@ public class Primitives {
         Rcu rcu;
         /** The shared pair, or this thread's own. */
         Pair pair;
-        CpuWork gap;
+        /** {@link Shared#gaps}, taken in turn: {@code next & mask}. */
+        CpuWork[] gaps;
+        int mask;
+        int next;
 
         @Setup(Level.Trial)
         public void setUp(Shared shared) {
             cpu = shared.takeCpu();
             rcu = shared.rcu;
             pair = shared.pair != null ? shared.pair : pairFor(shared.kind, shared.rcu); // made here: on this thread's TLAB
-            gap = shared.gap;
+            gaps = shared.gaps;
+            mask = gaps.length - 1;
             rcu.online(cpu);
+        }
+
+        /** The gap after this pair. */
+        CpuWork gap() {
+            return gaps[next++ & mask];
         }
 
         @TearDown(Level.Trial)
@@ -198,7 +220,7 @@ public class Primitives {
     @Benchmark
     public long getPut(Cpu cpu) {
         long r = cpu.pair.run(cpu.cpu);
-        cpu.gap.spend();
+        cpu.gap().spend();
         return r;
     }
 
@@ -217,7 +239,7 @@ public class Primitives {
         long t1 = System.nanoTime();
         timer.pairNs += t1 - t0;
         timer.pairs++;
-        cpu.gap.spend();
+        cpu.gap().spend();
         return r;
     }
 

@@ -27,15 +27,44 @@ import java.util.TreeMap;
  * @param perIo   site -> {@link LineOp} id -> operations per I/O
  * @param ticks   clock ticks counted for {@link #perTick} (0 for a model without a clock)
  * @param perTick site -> {@link LineOp} id -> operations per tick, beyond the ticks' I/Os' own
+ * @param visitsPerIo line ({@link LineTally#lineOf}) -> visits per I/O ({@link LineTally}): runs of
+ *                operations on the line between two marks of uncontended work; null where the
+ *                count run marked none (the model's work does not separate its operations)
  */
 public record SharedLineCounts(String model, String variant, Map<String, String> point, long ios,
                                Map<String, Map<String, Double>> perIo, long ticks,
-                               Map<String, Map<String, Double>> perTick) {
+                               Map<String, Map<String, Double>> perTick, Map<String, Double> visitsPerIo) {
 
     public SharedLineCounts {
         point = Collections.unmodifiableMap(new LinkedHashMap<>(point));
         perIo = sorted(perIo);
         perTick = sorted(perTick);
+        visitsPerIo = visitsPerIo == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(new TreeMap<>(visitsPerIo)));
+    }
+
+    /** Counts without visits. */
+    public SharedLineCounts(String model, String variant, Map<String, String> point, long ios,
+                            Map<String, Map<String, Double>> perIo, long ticks, Map<String, Map<String, Double>> perTick) {
+        this(model, variant, point, ios, perIo, ticks, perTick, null);
+    }
+
+    /** {@code visits} (line -> visits) divided by {@code by}, zeros dropped. */
+    public static Map<String, Double> perVisits(Map<String, Long> visits, long by) {
+        if (by < 1) {
+            throw new IllegalArgumentException("per " + by);
+        }
+        Map<String, Double> out = new TreeMap<>();
+        visits.forEach((line, n) -> {
+            if (n != 0) {
+                out.put(line, (double) n / by);
+            }
+        });
+        return out;
+    }
+
+    /** Visits to shared lines per I/O, all lines; NaN where visits were not counted. */
+    public double totalVisitsPerIo() {
+        return visitsPerIo == null ? Double.NaN : visitsPerIo.values().stream().mapToDouble(Double::doubleValue).sum();
     }
 
     /** {@code counts} (site -> kind -> operations) divided by {@code by}, zeros dropped. */

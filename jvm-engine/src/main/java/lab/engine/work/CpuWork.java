@@ -31,7 +31,7 @@ public abstract class CpuWork {
     /** No work: {@code base_ns=0}. */
     public static final CpuWork NONE = new NoWork();
 
-    /** Only this package makes work: {@link #NONE} and {@link CalibratedWork}. */
+    /** Only this package makes work: {@link #NONE}, {@link CalibratedWork} and the count run's {@link #marking marks}. */
     CpuWork() {
     }
 
@@ -52,6 +52,39 @@ public abstract class CpuWork {
             throw new IllegalArgumentException("negative work: " + ns + " ns");
         }
         return ns == 0 ? NONE : new CalibratedWork(ns);
+    }
+
+    /**
+     * For the count run (lab.engine.count.LineTally#boundary): work that spends nothing and runs
+     * {@code mark} where work would be spent, so that the tally sees where an I/O's uncontended
+     * work separates one visit to a shared line from the next. Never in a timed run.
+     */
+    public static CpuWork marking(Runnable mark) {
+        return new MarkWork(java.util.Objects.requireNonNull(mark, "mark"));
+    }
+}
+
+/** {@link CpuWork#marking}. */
+final class MarkWork extends CpuWork {
+    private final Runnable mark;
+
+    MarkWork(Runnable mark) {
+        this.mark = mark;
+    }
+
+    @Override
+    public void spend() {
+        mark.run();
+    }
+
+    @Override
+    public long ns() {
+        return 0;
+    }
+
+    @Override
+    public String toString() {
+        return "a mark where work would be spent";
     }
 }
 

@@ -37,6 +37,7 @@ class BenchParamsTest {
             Map.entry("Primitives$Shared.primitive", "PrimitiveKind ids"),
             Map.entry("Primitives$Shared.line", "Primitives.Line ids"),
             Map.entry("Primitives$Shared.gapNs", "numbers: ns of calibrated work between pairs"),
+            Map.entry("Primitives$Shared.userGapNs", "numbers: ns of calibrated work after every second pair"),
             Map.entry("ZramInitLock$Device.baseNs", "numbers: ns of calibrated work per I/O"),
             Map.entry("PartAcct$Disk.baseNs", "numbers: ns of calibrated work per I/O"),
             Map.entry("PartAcct$Disk.userNs", "numbers: ns of calibrated work per I/O in the submitter"),
@@ -74,7 +75,7 @@ class BenchParamsTest {
     void workParamsAreNanosecondCounts() {
         for (List<String> values : List.of(params(PartAcct.Disk.class, "baseNs"), params(PartAcct.Disk.class, "userNs"),
                 params(ZramInitLock.Device.class, "baseNs"),
-                params(Primitives.Shared.class, "gapNs"))) {
+                params(Primitives.Shared.class, "gapNs"), params(Primitives.Shared.class, "userGapNs"))) {
             assertEquals("0", values.get(0), "the default is no work: the raw model");
             for (String v : values) {
                 assertTrue(Long.parseLong(v) >= 0, v);

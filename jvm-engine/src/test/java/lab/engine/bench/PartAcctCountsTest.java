@@ -107,4 +107,23 @@ class PartAcctCountsTest {
         // 4 per I/O; one stamp store per tick: at 1000 Hz and 10^6 I/O/s, 0.001 per I/O
         assertEquals(Map.of("cas", 1.0, "rmw", 3.0, "store", 0.001), c.byKindAt(1e6, 1000));
     }
+
+    /**
+     * Visits per I/O to each line: the start accounting (blk_account_io_start) and the end
+     * (blk_account_io_done) are one visit each, the device's work between them; with the
+     * submitter's work between one I/O's end and the next one's start they stay two, without it
+     * they run back to back and make one.
+     */
+    @Test
+    void visitsAreTheAccountingsTwoEndsUnlessTheyRunBackToBack() {
+        assertEquals(Map.of("part0", 2.0), PartAcctCounts.of("atomic", "disk", IOS, true).visitsPerIo());
+        assertEquals(Map.of("part0", 1.0), PartAcctCounts.of("atomic", "disk", IOS, false).visitsPerIo());
+        assertEquals(Map.of("part", 2.0, "part0", 2.0), PartAcctCounts.of("atomic", "part", IOS, true).visitsPerIo());
+        // patches 1-2 take one operation off each visit, not a visit
+        assertEquals(Map.of("part0", 2.0), PartAcctCounts.of("percpu-ref", "disk", IOS, true).visitsPerIo());
+        assertEquals(Map.of("part0", 1.0), PartAcctCounts.of("percpu-ref", "disk", IOS, false).visitsPerIo());
+        for (String v : java.util.List.of("percpu-ref+percpu-inflight", "lazy-ticks", "iostats=0")) {
+            assertEquals(Map.of(), PartAcctCounts.of(v, "disk", IOS, true).visitsPerIo(), v + ": no shared line per I/O");
+        }
+    }
 }

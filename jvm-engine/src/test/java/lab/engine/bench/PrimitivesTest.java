@@ -1,5 +1,6 @@
 package lab.engine.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,14 +45,15 @@ class PrimitivesTest {
                 }
                 cpu.tearDown();
             }
-            assertSame(CpuWork.NONE, a.gap, "gapNs=0: no work object");
+            assertEquals(1, a.gaps.length, "no userGapNs: one gap");
+            assertSame(CpuWork.NONE, a.gaps[0], "gapNs=0: no work object");
         }
     }
 
     @Test
     void aGapIsSpentAfterEachPair() {
         Primitives.Shared s = shared("padded-slot", "shared", 1000);
-        assertTrue(s.gap.ns() == 1000, s.gap.toString());
+        assertTrue(s.gaps[0].ns() == 1000, s.gaps[0].toString());
         Primitives.Cpu c = cpu(s);
         Primitives bench = new Primitives();
         long best = Long.MAX_VALUE;
@@ -64,5 +66,27 @@ class PrimitivesTest {
         }
         c.tearDown();
         assertTrue(best >= 500 && best <= 3000, "padded-slot with a 1000 ns gap: " + best + " ns a pair");
+    }
+
+    /** userGapNs: pairs take the device's gap and the submitter's in turn, each thread from its first pair. */
+    @Test
+    void withAUserGapPairsTakeTheTwoGapsInTurn() {
+        Primitives.Shared s = new Primitives.Shared();
+        s.primitive = "atomic-refcount";
+        s.line = "shared";
+        s.gapNs = 2000;
+        s.userGapNs = 300;
+        s.setUp();
+        assertEquals(2, s.gaps.length);
+        assertEquals(2000, s.gaps[0].ns());
+        assertEquals(300, s.gaps[1].ns());
+        Primitives.Cpu a = cpu(s);
+        Primitives.Cpu b = cpu(s);
+        for (Primitives.Cpu c : new Primitives.Cpu[] {a, b}) {
+            for (int i = 0; i < 5; i++) {
+                assertSame(s.gaps[i % 2], c.gap(), "pair " + i);
+            }
+            c.tearDown();
+        }
     }
 }

@@ -58,4 +58,41 @@ class LineTallyTest {
         assertEquals(Map.of("rmw", 3.0, "cas", 1.0, "store", 0.001), c.byKindAt(1e6, 1000));
         assertEquals(java.util.List.of("part0.in_flight", "part0.ref"), java.util.List.copyOf(c.perIo().keySet()), "sorted");
     }
+
+    /** A visit: operations on one line (the site up to its last dot) with no boundary between them. */
+    @Test
+    void visitsAreRunsOfOperationsOnOneLineBetweenBoundaries() {
+        LineTally t = new LineTally();
+        LineCounter ref = t.counter("part0.ref", LineOp.CAS);
+        LineCounter inflight = t.counter("part0.in_flight", LineOp.RMW);
+        LineCounter stat = t.counter("zram.stats.reads", LineOp.RMW);
+        assertEquals("part0", LineTally.lineOf("part0.ref"));
+        assertEquals("zram.stats", LineTally.lineOf("zram.stats.reads"));
+        assertEquals("lock", LineTally.lineOf("lock"));
+        ref.add();
+        inflight.add();
+        assertEquals(Map.of(), t.visits(), "no boundary yet: no visits to tell apart");
+        assertEquals(false, t.marksVisits());
+        t.boundary();
+        t.reset();
+        for (int io = 0; io < 3; io++) {
+            ref.add();       // start: two operations on the hot line, one visit
+            inflight.add();
+            t.boundary();    // the device's work
+            inflight.add();  // end: two more, one visit
+            ref.add();
+            stat.add();      // another line in the same stretch: its own visit
+            t.boundary();    // the submitter's work
+        }
+        assertEquals(Map.of("part0", 6L, "zram.stats", 3L), t.visits());
+        assertEquals(Map.of("part0.in_flight", Map.of("rmw", 6L), "part0.ref", Map.of("cas", 6L),
+                "zram.stats.reads", Map.of("rmw", 3L)), t.snapshot());
+        t.reset();
+        ref.add();          // after the submitter's work: a visit
+        t.boundary();
+        ref.add();          // after the device's: another, and the operation after it in the same one
+        ref.add();
+        assertEquals(Map.of("part0", 2L), t.visits(), "visits start again from zero at a reset");
+        assertEquals(Map.of("part0", 1.0), SharedLineCounts.perVisits(t.visits(), 2));
+    }
 }
