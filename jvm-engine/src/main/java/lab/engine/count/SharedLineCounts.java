@@ -62,11 +62,6 @@ public record SharedLineCounts(String model, String variant, Map<String, String>
         return out;
     }
 
-    /** Visits to shared lines per I/O, all lines; NaN where visits were not counted. */
-    public double totalVisitsPerIo() {
-        return visitsPerIo == null ? Double.NaN : visitsPerIo.values().stream().mapToDouble(Double::doubleValue).sum();
-    }
-
     /** {@code counts} (site -> kind -> operations) divided by {@code by}, zeros dropped. */
     public static Map<String, Map<String, Double>> per(Map<String, Map<String, Long>> counts, long by) {
         if (by < 1) {
