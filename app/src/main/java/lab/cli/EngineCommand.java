@@ -3,8 +3,11 @@ package lab.cli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import lab.engine.blkcg.CssForward;
 import lab.engine.load.DeviceKind;
+import lab.engine.load.StackSpec;
 import lab.engine.load.Workload;
+import lab.jobspec.Inject;
 import lab.jobspec.JobFile;
 import lab.jobspec.JobFileParser;
 import lab.jobspec.JobSpecException;
@@ -33,6 +36,20 @@ final class EngineCommand {
                 description = "engine device: null (null_blk) or ram (brd); default: ${DEFAULT-VALUE}")
         String device;
 
+        @Option(names = "--dm-linear", defaultValue = "0", paramLabel = "N",
+                description = "stack N nested dm-linear devices over the engine device (the dm-css-ref seed's 5); default: ${DEFAULT-VALUE}")
+        int dmLinear;
+
+        @Option(names = "--css", defaultValue = "percpu", paramLabel = "none|atomic|atomic-cmpxchg|percpu",
+                description = "how bios and their dm clones hold their cgroup (the dm-css-ref switch); default: ${DEFAULT-VALUE} (today)")
+        String css;
+
+        @Option(names = "--inject", paramLabel = "STAGE:KIND[:COUNT],...",
+                description = {"contention points on every bio's path, instead of the job file's inject key:",
+                        "stages submit, clone, map, complete, end_io (clone, map, end_io need --dm-linear);",
+                        "kinds atomic, cmpxchg, mutex, rwsem-read, percpu; e.g. clone:cmpxchg,end_io:cmpxchg"})
+        String inject;
+
         @Option(names = "--output", paramLabel = "FILE", description = "write the JSON here instead of standard output")
         Path output;
 
@@ -40,20 +57,32 @@ final class EngineCommand {
                 description = "write an async-profiler CPU flamegraph of the run here")
         Path flamegraph;
 
+        /** {@code --inject}'s value, with the option named in the message. */
+        private static java.util.List<Inject> injectOption(String value) {
+            try {
+                return Inject.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--inject: " + e.getMessage(), e);
+            }
+        }
+
         @Override
         public Integer call() throws IOException {
             DeviceKind kind;
             JobFile jobs;
+            StackSpec stack;
             try {
                 kind = DeviceKind.parse(device);
+                stack = new StackSpec(dmLinear, CssForward.of(css), inject == null ? null : injectOption(inject));
                 jobs = JobFileParser.parse(file);
+                stack.injections(jobs.jobs()); // refused here, before anything runs or is written
             } catch (IllegalArgumentException | JobSpecException e) {
                 System.err.println("lab: " + e.getMessage());
                 return Lab.EXIT_BAD_INPUT;
             }
             FioReport report;
             try (Flamegraph fg = Flamegraph.start(flamegraph, System.err)) {
-                report = Workload.run(jobs, kind, System.err);
+                report = Workload.run(jobs, kind, stack, System.err);
             }
             emit(report, output);
             return failures(report) == 0 ? 0 : Lab.EXIT_FAILED;

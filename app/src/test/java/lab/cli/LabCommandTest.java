@@ -121,6 +121,38 @@ class LabCommandTest extends CapturedStreams {
         }
     }
 
+    /** The seed's experiment from the command line: 3 dm-linear layers, the atomic css, injected points. */
+    @Test
+    void engineRunThroughADmStackWithInjections() throws Exception {
+        Path f = jobFile("[a]\nrw=randrw\nbs=512\nsize=4m\nnumjobs=2\nruntime=200ms\ntime_based\n");
+        Path output = dir.resolve("r.json");
+        assertEquals(0, Lab.run("engine", "run", f.toString(), "--device", "ram", "--dm-linear", "3", "--css", "atomic",
+                "--inject", "clone:cmpxchg,end_io:atomic:2", "--output", output.toString()));
+        JsonNode job = new ObjectMapper().readTree(output.toFile()).get("jobs").get(0);
+        assertTrue(job.get("read").get("iops").asDouble() > 0, job.toString());
+        assertEquals(0, job.get("error").asInt(), job.toString());
+        String notes = job.get("lab").get("notes").toString();
+        assertTrue(notes.contains("dm: 3 nested dm-linear") && notes.contains("css=atomic:")
+                && notes.contains("inject=clone:cmpxchg,end_io:atomic:2"), notes);
+    }
+
+    /** A bad injection, on the command line or in the job file, exits 2 before anything is written. */
+    @Test
+    void badInjectionsExit2AndWriteNothing() throws Exception {
+        Path output = dir.resolve("out/r.json");
+        Path f = jobFile("[a]\nsize=1m\n");
+        assertEquals(2, Lab.run("engine", "run", f.toString(), "--inject", "clone:cmpxchg", "--output", output.toString()));
+        assertTrue(err.toString().contains("stage clone lies inside a dm layer"), err.toString());
+        assertEquals(2, Lab.run("engine", "run", f.toString(), "--dm-linear", "2", "--inject", "clone:cas", "--output", output.toString()));
+        assertTrue(err.toString().contains("--inject: 'cas' in 'clone:cas' is not a kind"), err.toString());
+        assertEquals(2, Lab.run("engine", "run", f.toString(), "--css", "sometimes", "--output", output.toString()));
+        assertTrue(err.toString().contains("unknown css forwarding 'sometimes'"), err.toString());
+        Path bad = jobFile("[a]\nsize=1m\ninject=map:atomic:99\n");
+        assertEquals(2, Lab.run("engine", "run", bad.toString(), "--dm-linear", "1", "--output", output.toString()));
+        assertTrue(err.toString().contains(bad + ":3: key 'inject'"), err.toString());
+        assertFalse(Files.exists(output.getParent()), "no output folder on bad input");
+    }
+
     @Test
     void everySubcommandHasHelp() {
         for (String[] cmd : new String[][] {{"--help"}, {"demo", "--help"}, {"test", "--help"}, {"kernel", "--help"}, {"bridge", "run", "--help"}, {"engine", "run", "--help"},

@@ -1,5 +1,7 @@
 package lab.jobspec;
 
+import java.util.List;
+
 /**
  * One job of a job file, with {@code [global]} already merged in and fio's defaults applied.
  * Sizes are bytes, times nanoseconds. Immutable; produced only by {@link JobFileParser}.
@@ -9,7 +11,7 @@ package lab.jobspec;
  * ramp_time=0, direct=0, ioengine=psync, zero_buffers=0, scramble_buffers=1,
  * buffer_compress_percentage=0 (unset), refill_buffers=0, randrepeat=1, randseed=0x89 (fio's default seed),
  * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, verify=none;
- * and the lab's own key base_ns=0.
+ * and the lab's own keys base_ns=0 and inject= (none).
  *
  * @param name        the section name, or {@code name=} if given
  * @param filename    target file or device, or null when the job file names none
@@ -17,6 +19,8 @@ package lab.jobspec;
  * @param runtimeNs   0 when the job runs until {@code size} is done once
  * @param baseNs      {@code base_ns}, a lab key (not fio's): ns of uncontended CPU the JVM engine's
  *                    device spends per I/O, for the kernel's own per-I/O work; 0 for none
+ * @param inject      {@code inject}, a lab key (not fio's): contention points the JVM engine adds
+ *                    on the bio's path ({@link Inject}); empty for none
  * @param line        line of the section header in {@code source}, for later error messages
  * @param source      the job file, as given on the command line
  */
@@ -51,6 +55,7 @@ public record Job(
         boolean sqthreadPoll,
         Verify verify,
         long baseNs,
+        List<Inject> inject,
         String source,
         int line) {
 

@@ -31,6 +31,10 @@ import java.util.function.ToLongFunction;
  * meant for fio must leave it out; the lab itself accepts it everywhere (the bridge, which drives
  * real devices, ignores it). {@link lab.jobspec.report.FioOptions} echoes it when set.
  *
+ * <p>{@code inject} is the lab's other key ({@link Inject}): contention points the JVM engine adds
+ * on every bio's path, {@code STAGE:KIND[:COUNT]} separated by commas; like {@code base_ns} fio
+ * would refuse it, and the bridge ignores it.
+ *
  * <p>{@code size} is required: fio would take the size of an existing file, but the JVM engine
  * has no file to ask. A problem between two keys ({@code size < bs}) is reported at whichever
  * of the two was written last. With {@code randrepeat=0} and no {@code randseed}, fio seeds from
@@ -118,6 +122,7 @@ final class JobBuilder {
                 flag("sqthread_poll", false),
                 verify(),
                 count("base_ns", 0, 0, MAX_BASE_NS),
+                inject(),
                 file.toString(),
                 sectionLine);
     }
@@ -237,6 +242,19 @@ final class JobBuilder {
                         + engine.name().toLowerCase(Locale.ROOT) + " (fio refuses an option its engine"
                         + " lacks); drop it, or set ioengine=io_uring");
             }
+        }
+    }
+
+    /** {@code inject}: the lab's contention points ({@link Inject}); none when absent. */
+    private List<Inject> inject() throws JobSpecException {
+        Setting s = settings.get("inject");
+        if (s == null) {
+            return List.of();
+        }
+        try {
+            return Inject.parse(s.value());
+        } catch (IllegalArgumentException e) {
+            throw fail(s, e.getMessage());
         }
     }
 

@@ -6,7 +6,7 @@ import java.util.Set;
 /**
  * The job-file keys the lab accepts, fio's aliases for them, and which are flags.
  * Anything else is an unknown key: the lab refuses a job it would run differently from fio.
- * One key is the lab's own, not fio's: {@code base_ns} (see {@link JobBuilder}).
+ * Two keys are the lab's own, not fio's: {@code base_ns} (see {@link JobBuilder}) and {@code inject} ({@link Inject}).
  */
 final class Keys {
     /** Every accepted spelling, mapped to the name the rest of the parser uses. */
@@ -44,7 +44,8 @@ final class Keys {
             Map.entry("hipri", "hipri"),
             Map.entry("sqthread_poll", "sqthread_poll"),
             Map.entry("verify", "verify"),
-            Map.entry("base_ns", "base_ns"));
+            Map.entry("base_ns", "base_ns"),
+            Map.entry("inject", "inject"));
 
     /** Keys that may stand alone, meaning {@code =1}, and otherwise take 0 or 1. */
     private static final Set<String> FLAGS = Set.of(

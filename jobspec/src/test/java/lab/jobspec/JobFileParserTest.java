@@ -189,6 +189,31 @@ class JobFileParserTest {
         assertEquals(2000, only("[global]\nbase_ns=2000\n[j]\nsize=1m\n").baseNs());
     }
 
+    /** inject is the lab's key: STAGE:KIND[:COUNT] entries separated by commas, none when absent. */
+    @Test
+    void injectIsALabKeyOfContentionPoints() throws Exception {
+        assertEquals(List.of(), job("rw=randrw").inject());
+        List<Inject> two = job("inject=clone:cmpxchg, end_io:atomic:3").inject();
+        assertEquals(List.of(new Inject(Inject.Stage.CLONE, Inject.Kind.CMPXCHG, 1),
+                new Inject(Inject.Stage.END_IO, Inject.Kind.ATOMIC, 3)), two);
+        assertEquals("clone:cmpxchg,end_io:atomic:3", Inject.format(two));
+        assertEquals(List.of(new Inject(Inject.Stage.SUBMIT, Inject.Kind.RWSEM_READ, 1)),
+                only("[global]\ninject=submit:rwsem-read\n[j]\nsize=1m\n").inject());
+        assertEquals(List.of(), job("inject=none").inject());
+    }
+
+    /** A bad inject names file, line and key, and what it allows. */
+    @Test
+    void badInjectIsRefusedAtItsLine() throws Exception {
+        for (String bad : List.of("inject=clone", "inject=clone:cas", "inject=queue:atomic", "inject=clone:atomic:0",
+                "inject=clone:atomic:65", "inject=clone:atomic:x", "inject=clone:atomic,", "inject=a:b:c:d")) {
+            assertRefused("[j]\nsize=1m\n" + bad + "\n", 3, "inject");
+        }
+        Path file = write("[j]\nsize=1m\ninject=clone:cas\n");
+        JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
+        assertTrue(e.getMessage().contains("atomic, cmpxchg, mutex, rwsem-read, percpu"), e.getMessage());
+    }
+
     @Test
     void globalAppliesToLaterJobsOnly() throws Exception {
         List<Job> jobs = jobs("""

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import lab.jobspec.Inject;
 import lab.jobspec.IoEngine;
 import lab.jobspec.Job;
 import lab.jobspec.Verify;
@@ -54,6 +55,7 @@ public final class FioOptions {
         put(m, "sqthread_poll", bool(job.sqthreadPoll()), "0");
         put(m, "verify", job.verify() == Verify.CRC32C ? "crc32c" : "none", "none");
         put(m, "base_ns", job.baseNs(), 0L); // the lab's key: fio has none such
+        put(m, "inject", Inject.format(job.inject()), ""); // the lab's key too
         return m;
     }
 

@@ -144,14 +144,17 @@ public final class Gendisk {
 
     /**
      * The owner of slot {@code cpu} starts issuing I/O ({@link BlockDevice#cpuOnline}): online in
-     * the partitions' RCU, when the reference kind has one. Owner of {@code cpu} only.
+     * the partitions' RCU, when the reference kind has one, and in the driver's (a dm stack's).
+     * Owner of {@code cpu} only.
      */
     public void cpuOnline(int cpu) {
         partRef.cpuOnline(cpu);
+        driver.cpuOnline(cpu);
     }
 
-    /** The owner of slot {@code cpu} stops issuing I/O: offline, an extended quiescent state. */
+    /** The owner of slot {@code cpu} stops issuing I/O: offline, an extended quiescent state (the driver first). */
     public void cpuOffline(int cpu) {
+        driver.cpuOffline(cpu);
         partRef.cpuOffline(cpu);
     }
 

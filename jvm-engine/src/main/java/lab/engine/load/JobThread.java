@@ -6,6 +6,8 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import lab.engine.block.BlkStatus;
+import lab.engine.blkcg.Blkcg;
+import lab.engine.blkcg.CssForward;
 import lab.engine.block.Bio;
 import lab.engine.block.BioEndIo;
 import lab.engine.block.Bioset;
@@ -13,6 +15,10 @@ import lab.engine.block.BlockDevice;
 import lab.engine.block.ReqOp;
 import lab.jobspec.BufferPattern;
 import lab.jobspec.IoSequence;
+import lab.engine.inject.InjectPoint;
+import lab.engine.inject.Injection;
+import lab.engine.sync.Rcu;
+import lab.jobspec.Inject;
 import lab.jobspec.Job;
 import lab.jobspec.stats.JobWindow;
 import lab.jobspec.stats.StartGate;
@@ -50,6 +56,12 @@ final class JobThread implements BioEndIo, StartGate.Clone {
 
     private final BlockDevice dev;
     private final Bioset bioset;
+    /** The run's cgroup and how this clone's bios hold it ({@code bio_associate_blkg}). */
+    private final Blkcg cgroup;
+    private final CssForward css;
+    /** The job's injections at submit and at completion. */
+    private final InjectPoint injectSubmit;
+    private final InjectPoint injectComplete;
     private final IoSequence seq;
     private final BufferPattern pattern;
     /** Bios prepared and not yet submitted ({@code iodepth_batch_submit} of them at most). */
@@ -65,12 +77,20 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     private long cpu0;
     private long ctx0;
 
-    JobThread(Job job, int clone, int cpu, BlockDevice dev, Bioset bioset) {
+    /** The run's RCU (of the dm stack and the per-cpu css counts): this thread is online in it while it runs. */
+    private final Rcu rcu;
+
+    JobThread(Job job, int clone, int cpu, BlockDevice dev, Bioset bioset, Rcu rcu, Blkcg cgroup, Injection inject) {
+        this.rcu = rcu;
         this.job = job;
         this.clone = clone;
         this.cpu = cpu;
         this.dev = dev;
         this.bioset = bioset;
+        this.cgroup = cgroup;
+        this.css = cgroup.forward();
+        this.injectSubmit = inject.at(Inject.Stage.SUBMIT);
+        this.injectComplete = inject.at(Inject.Stage.COMPLETE);
         this.seq = IoSequence.forJob(job, clone);
         this.pattern = BufferPattern.forJob(job, clone);
         this.batch = new Bio[Math.max(1, Math.min(job.iodepthBatchSubmit(), job.iodepth()))];
@@ -98,11 +118,15 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     /** {@code thread_main()} from the start barrier at {@code t0} ({@code System.nanoTime()}). */
     @Override
     public void run(long t0) {
-        dev.cpuOnline(cpu); // this thread is slot cpu's CPU until the loop ends
+        rcu.online(cpu); // this thread is slot cpu's CPU until the loop ends
+        dev.cpuOnline(cpu);
         try {
             loop(t0);
         } finally {
             dev.cpuOffline(cpu);
+            if (rcu.isOnline(cpu)) {
+                rcu.offline(cpu);
+            }
         }
     }
 
@@ -143,6 +167,8 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             Bio bio = batch[i];
             batch[i] = null;
             inflight++;                     // before submitBio: endIo may run inside it
+            css.associate(bio, cgroup, cpu);
+            injectSubmit.hit(cpu);
             bio.issueTime = System.nanoTime();
             dev.submitBio(bio);
         }
@@ -186,6 +212,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     @Override
     public void endIo(Bio bio) {
         long now = System.nanoTime();
+        injectComplete.hit(cpu);
         inflight--;
         if (bio.status != BlkStatus.OK) {
             stats.error(bio.status.errno());
@@ -193,6 +220,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         } else if (ramped) {
             stats.dir(bio.op == ReqOp.READ).add(bio.issueTime - bio.startTime, now - bio.issueTime, now - bio.startTime, job.bs());
         }
+        css.disassociate(bio, cpu); // bio_uninit
         bioset.free(bio);
     }
 

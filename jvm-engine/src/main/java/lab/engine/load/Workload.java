@@ -11,6 +11,11 @@ import lab.engine.block.Bioset;
 import lab.engine.block.BlockDevice;
 import lab.engine.block.Gendisk;
 import lab.engine.block.RamDisk;
+import lab.engine.blkcg.Blkcg;
+import lab.engine.count.SharedLines;
+import lab.engine.dm.LinearStack;
+import lab.engine.inject.Injection;
+import lab.engine.sync.Rcu;
 import lab.engine.work.CpuWork;
 import lab.jobspec.Job;
 import lab.jobspec.JobFile;
@@ -57,27 +62,50 @@ public final class Workload {
      * @throws IllegalStateException when a worker fails (the cause says why)
      */
     public static FioReport run(JobFile file, DeviceKind device, PrintStream notes) {
-        return run(file.jobs(), device, notes);
+        return run(file.jobs(), device, StackSpec.PLAIN, notes);
+    }
+
+    /** {@link #run(JobFile, DeviceKind, PrintStream)} through {@code stack}. */
+    public static FioReport run(JobFile file, DeviceKind device, StackSpec stack, PrintStream notes) {
+        return run(file.jobs(), device, stack, notes);
     }
 
     /** {@link #run(JobFile, DeviceKind, PrintStream)} for jobs that come without a file. */
     public static FioReport run(List<Job> jobs, DeviceKind device, PrintStream notes) {
+        return run(jobs, device, StackSpec.PLAIN, notes);
+    }
+
+    /**
+     * The jobs through {@code spec}: its dm-linear layers over the device (the {@link Gendisk} then
+     * sits on the top layer), every bio associated with one cgroup (a child of the root) as
+     * {@code spec.css()} says, and the injections ({@link StackSpec#injections}).
+     *
+     * @throws IllegalArgumentException when the injections do not fit (see {@link StackSpec#injections})
+     */
+    public static FioReport run(List<Job> jobs, DeviceKind device, StackSpec spec, PrintStream notes) {
         long baseNs = baseNs(jobs);
         CpuWork work = CpuWork.forNs(baseNs);
+        int nrCpus = jobs.stream().mapToInt(Job::numjobs).sum();
+        Injection inject = new Injection(spec.injections(jobs), nrCpus, SharedLines.NONE);
         List<String> modelNotes = modelNotes(jobs, device, work, notes);
+        modelNotes.addAll(stackNotes(spec, inject, device));
         BlockDevice driver = device.create(capacity(jobs), work);
-        try (Bioset bioset = new Bioset(jobs.stream().mapToInt(Job::numjobs).sum(), maxBs(jobs))) {
-            Gendisk disk = new Gendisk(driver);
+        Rcu rcu = new Rcu(nrCpus);
+        LinearStack stack = LinearStack.over(driver, spec.dmLinear(), nrCpus, rcu, spec.css(), inject);
+        Blkcg cgroup = Blkcg.root(spec.css(), rcu, SharedLines.NONE).child("lab", rcu, SharedLines.NONE);
+        try (Bioset bioset = new Bioset(nrCpus, maxBs(jobs))) {
+            Gendisk disk = new Gendisk(stack.top());
             List<JobThread> tds = new ArrayList<>();
             for (Job job : jobs) {
                 for (int c = 0; c < job.numjobs(); c++) {
-                    tds.add(new JobThread(job, c, tds.size(), disk.part0(), bioset));
+                    tds.add(new JobThread(job, c, tds.size(), disk.part0(), bioset, rcu, cgroup, inject));
                 }
             }
             Instant wall = Instant.now();
             long t0 = runThreads(tds);
-            return report(jobs, tds, device, wall, t0, modelNotes);
+            return report(jobs, tds, device, wall, t0, List.copyOf(modelNotes));
         } finally {
+            stack.close();
             if (driver instanceof RamDisk ram) {
                 ram.close();
             }
@@ -122,7 +150,21 @@ public final class Workload {
         if (jobs.stream().anyMatch(j -> j.timeBased() && j.runtimeNs() == 0)) {
             notes.add("time_based without runtime: one pass of size, as without time_based");
         }
-        return List.copyOf(notes);
+        return notes;
+    }
+
+    /** What the stack adds: its layers, the cgroup forwarding, the injections. */
+    private static List<String> stackNotes(StackSpec spec, Injection inject, DeviceKind device) {
+        List<String> notes = new ArrayList<>();
+        if (spec.dmLinear() > 0) {
+            notes.add("dm: " + spec.dmLinear() + " nested dm-linear layer(s) over " + device.cliName()
+                    + ", each cloning every bio (bio_alloc_clone) and mapping it to the layer below");
+        }
+        notes.add("css=" + spec.css().id() + ": every bio in one cgroup; how bios and clones hold it (lab.engine.blkcg.CssForward)");
+        if (!inject.injects().isEmpty()) {
+            notes.add("inject=" + inject + ": shared-line operations added on the bio's path (lab.engine.inject)");
+        }
+        return notes;
     }
 
     /** The device's {@code base_ns}: the jobs' largest (they share the device). */

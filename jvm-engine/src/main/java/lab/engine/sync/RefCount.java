@@ -136,6 +136,17 @@ public final class RefCount implements Ref {
         }
     }
 
+    /**
+     * The dm-css-ref seed's probe, {@code cmpxchg(&refcnt, refcnt, refcnt)}: a compare-and-set
+     * of the count with its own value, which changes nothing but takes the line exclusive as
+     * every locked instruction does. Counted as one cas.
+     */
+    public void cmpxchgNoop() {
+        cas.add();
+        long c = (long) LONGS.getOpaque(words, at);
+        LONGS.compareAndSet(words, at, c, c);
+    }
+
     /** Drops the initial reference. */
     @Override
     public void kill() {

@@ -50,7 +50,12 @@ class BenchParamsTest {
             Map.entry("PartAcct$Disk.target", "PartAcct.Target ids"),
             Map.entry("PartAcct$Disk.hz", "a number: CONFIG_HZ"),
             Map.entry("PartAcct$Disk.slots", "a number; PartInFlightSum covers it"),
-            Map.entry("PartInFlightSum$Stats.slots", "numbers, covering PartAcct's"));
+            Map.entry("PartInFlightSum$Stats.slots", "numbers, covering PartAcct's"),
+            Map.entry("DmCssRef$Stack.variant", "CssForward ids"),
+            Map.entry("DmCssRef$Stack.depth", "a number: dm-linear layers"),
+            Map.entry("DmCssRef$Stack.device", "DmCssRef's devices: ram, null"),
+            Map.entry("DmCssRef$Stack.inject", "none or a value Inject.parse takes"),
+            Map.entry("DmCssRef$Stack.baseNs", "numbers: ns of calibrated work per I/O"));
 
     static List<String> params(Class<?> state, String field) {
         try {
@@ -74,7 +79,7 @@ class BenchParamsTest {
     @Test
     void workParamsAreNanosecondCounts() {
         for (List<String> values : List.of(params(PartAcct.Disk.class, "baseNs"), params(PartAcct.Disk.class, "userNs"),
-                params(ZramInitLock.Device.class, "baseNs"),
+                params(ZramInitLock.Device.class, "baseNs"), params(DmCssRef.Stack.class, "baseNs"),
                 params(Primitives.Shared.class, "gapNs"), params(Primitives.Shared.class, "userGapNs"))) {
             assertEquals("0", values.get(0), "the default is no work: the raw model");
             for (String v : values) {
@@ -87,6 +92,7 @@ class BenchParamsTest {
     @Test
     void noControlIsListed() {
         for (List<String> values : List.of(params(PartAcct.Disk.class, "variant"), params(ZramInitLock.Device.class, "guard"),
+                params(DmCssRef.Stack.class, "variant"),
                 params(Primitives.Shared.class, "primitive"))) {
             for (String v : values) {
                 assertEquals(v, Variants.id(v));
@@ -118,6 +124,19 @@ class BenchParamsTest {
         Class<?> s = PartAcct.Disk.class;
         assertEquals(AcctMode.ids(), params(s, "variant"));
         assertEquals(Arrays.stream(PartAcct.Target.values()).map(PartAcct.Target::id).toList(), params(s, "target"));
+    }
+
+    @Test
+    void dmCssRefParamsAreTheEnginesIds() {
+        Class<?> s = DmCssRef.Stack.class;
+        assertEquals(lab.engine.blkcg.CssForward.ids(), params(s, "variant"));
+        for (String d : params(s, "depth")) {
+            assertTrue(Integer.parseInt(d) >= 0, d);
+        }
+        assertEquals(List.of("ram"), params(s, "device"), "the seed's device, brd, by default");
+        for (String i : params(s, "inject")) {
+            assertTrue(i.equals("none") || !lab.jobspec.Inject.parse(i).isEmpty(), i);
+        }
     }
 
     /** PartInFlightSum has no variant: its slots must include PartAcct's, whose per-tick sum it prices. */

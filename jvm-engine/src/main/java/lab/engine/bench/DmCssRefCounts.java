@@ -1,0 +1,68 @@
+package lab.engine.bench;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.engine.count.LineTally;
+import lab.engine.count.SharedLineCounts;
+
+/**
+ * The dm-css-ref count run: the shared-line operations of one {@link DmCssRef} op, per variant,
+ * depth and injection, for the lab's prediction (DESIGN.md, "Fidelity"). It runs the benchmark's
+ * own code ({@link DmCssRef.Stack}, {@link DmCssRef.Worker}, {@link DmCssRef#io}) on one thread
+ * with the stack's cgroups and injections reporting to a {@link LineTally}: {@value #WARMUP} I/Os
+ * of warm-up, then {@code ios} counted. Single-threaded, so every operation takes its fast path:
+ * what contention adds is in c(kind, n), not here. Operations only, no visits: the stack's work
+ * between a bio's clone-time and completion-time operations is the disk's alone.
+ */
+public final class DmCssRefCounts {
+    /** The {@link SharedLineCounts#model()} of these counts. */
+    public static final String MODEL = "dm-css-ref";
+    static final int WARMUP = 256;
+
+    private DmCssRefCounts() {
+    }
+
+    /**
+     * The counts of {@code variant} (a {@link lab.engine.blkcg.CssForward} id, or its control
+     * {@code id~aa}) at {@code depth} layers with {@code inject} ({@code none} or the job key's
+     * value), over {@code ios} I/Os (at least 1) of the fix's example job on the null disk.
+     */
+    public static SharedLineCounts of(String variant, int depth, String inject, long ios) {
+        if (ios < 1) {
+            throw new IllegalArgumentException("ios " + ios);
+        }
+        LineTally tally = new LineTally();
+        DmCssRef.Stack s = new DmCssRef.Stack();
+        s.variant = variant;
+        s.depth = depth;
+        s.device = "null"; // the device does no shared-line operation: the counts are the stack's
+        s.inject = inject;
+        s.baseNs = 0;
+        s.setUp(1, ExampleJob.load(DmCssRef.EXAMPLE, List.of()), tally);
+        DmCssRef.Worker w = new DmCssRef.Worker();
+        w.setUp(s);
+        DmCssRef bench = new DmCssRef();
+        Map<String, Map<String, Long>> perIo;
+        try {
+            for (int i = 0; i < WARMUP; i++) {
+                bench.io(s, w);
+            }
+            tally.reset();
+            for (long i = 0; i < ios; i++) {
+                bench.io(s, w);
+            }
+            perIo = tally.snapshot();
+        } finally {
+            w.tearDown();
+            s.tearDown();
+        }
+        if (w.completed != WARMUP + ios) {
+            throw new IllegalStateException("count run: " + w.completed + " of " + (WARMUP + ios) + " I/Os completed OK");
+        }
+        Map<String, String> point = new LinkedHashMap<>();
+        point.put("depth", Integer.toString(depth));
+        point.put("inject", inject);
+        return new SharedLineCounts(MODEL, Variants.id(variant), point, ios, SharedLineCounts.per(perIo, ios), 0, Map.of());
+    }
+}

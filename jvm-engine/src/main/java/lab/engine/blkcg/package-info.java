@@ -1,0 +1,6 @@
+/**
+ * The blkio cgroup controller's part in a bio's life: {@link Blkcg} (a cgroup of the controller,
+ * {@code struct blkcg} with its {@code cgroup_subsys_state}), and {@link CssForward}, how a bio
+ * and every clone of it carry their cgroup, which is the {@code dm-css-ref} fix's switch.
+ */
+package lab.engine.blkcg;
