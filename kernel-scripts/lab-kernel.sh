@@ -8,7 +8,8 @@
 #   down [DEV...]          remove the named lab devices, or everything `up` made
 #   run SCENARIO [--quick] [--flamegraph]
 #                          run kernel-scripts/scenarios/SCENARIO/run.sh; --flamegraph adds a
-#                          perf record -e cpu-clock -g run per workload (./lab draws the SVGs)
+#                          perf record -e cpu-clock -g run per workload (./lab draws the SVGs);
+#                          SCENARIO: smoke zram-floor zram-init-lock part-acct dm-css-ref
 #   cleanup                remove everything in the registry (and the guest VM); idempotent
 #   check DEV              exit 0 if the lab owns DEV, else refuse with exit 2
 #   fill DEV [PATTERN]     write DEV once with fio (random, zero, compressible50, or N: compressible %)
@@ -26,7 +27,7 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$KS_DIR/common/rc.sh"
 
 usage() {
-	sed -n '2,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 	exit "${1:-0}"
 }
 
@@ -97,6 +98,8 @@ cmd_down() {
 			zram) _zram_remove "$name" ;;
 			loop) _lab_require_owned "$name"; _loop_remove "$name" ;;
 			nullb) _nullb_remove "$name" ;;
+			dm) _dm_remove "$name" ;;
+			brd) _brd_remove "$name" ;;
 			*) _lab_require_owned "$d" ;;
 			esac
 			;;

@@ -4,8 +4,9 @@
 # Source it; it defines no traps and changes no device by itself. It holds messages,
 # predicates, the registry, ownership, cleanup and the scenario and test helpers, and sources
 # the rest of common/, one file per device or concern: zram.sh, loop.sh, null_blk.sh,
-# partition.sh, sysfs.sh, cgroup.sh, fio.sh (_fill), perf.sh (counters, kernel flamegraphs) and
-# jvm.sh (the bridge jar), so that `. common/rc.sh` gives a script everything.
+# partition.sh, sysfs.sh, cgroup.sh, fio.sh (_fill), perf.sh (counters, kernel flamegraphs),
+# jvm.sh (the bridge jar), brd.sh and dm.sh (ram disks, dm-linear), so that `. common/rc.sh`
+# gives a script everything.
 #
 # Safety rule: every function that writes, resizes, resets or removes a device first
 # calls _lab_require_owned, which refuses (message on stderr, exit 2, nothing touched)
@@ -19,6 +20,8 @@
 #   subtree /sys/fs/cgroup/cgroup.subtree_control   io             (v2: +io enabled by the lab)
 #   sysfs   /sys/block/loop5/queue/iostats          <old value>
 #   sched   /sys/block/loop5/queue/scheduler        <old scheduler>
+#   brd     ram0                                    <rd_size KiB>  (brd loaded by the lab)
+#   dm      lab-lin1                                LAB-lin1       (its uuid)
 # Lines are appended in creation order; cleanup undoes them in reverse order.
 
 LAB_ROOT=${LAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
@@ -159,13 +162,15 @@ _reg_get() {
 
 # ---------------------------------------------------------------- ownership
 
-# _dev_kind DEV: "KIND NAME" for a device path or name (zram zram3, loop /dev/loop5, dm NAME, other DEV).
+# _dev_kind DEV: "KIND NAME" for a device path or name (zram zram3, loop /dev/loop5, brd ram0,
+# dm NAME, other DEV).
 _dev_kind() {
 	local d=$1
 	case $d in
 	/dev/zram[0-9]* | zram[0-9]*) echo "zram ${d#/dev/}" ;;
 	/dev/loop[0-9]* | loop[0-9]*) echo "loop /dev/${d#/dev/}" ;;
 	/dev/nullb[0-9]* | nullb[0-9]* | /dev/labnb* | labnb*) echo "nullb ${d#/dev/}" ;;
+	/dev/ram[0-9]* | ram[0-9]*) echo "brd ${d#/dev/}" ;;
 	/dev/mapper/*) echo "dm ${d#/dev/mapper/}" ;;
 	/dev/dm-[0-9]* | dm-[0-9]*)
 		local n=${d#/dev/}
@@ -203,11 +208,17 @@ _lab_require_owned() {
 		[ "$name" = "${detail##*/}" ] || [ "$(cat "$detail/index" 2>/dev/null)" = "${name#nullb}" ] ||
 			_lab_refuse "$dev: $detail no longer backs $name"
 		;;
+	brd)
+		_reg_get brd "$name" >/dev/null || _lab_refuse "$dev: ram disk not made by the lab (brd not loaded by it; not in $LAB_REGISTRY)"
+		;;
 	dm)
 		_reg_get dm "$name" >/dev/null || _lab_refuse "$dev: dm device $name has no lab uuid and is not in $LAB_REGISTRY"
+		if command -v dmsetup >/dev/null 2>&1 && detail=$(_dm info -c --noheadings -o uuid "$name" 2>/dev/null); then
+			case $detail in LAB-* | "") ;; *) _lab_refuse "$dev: its dm uuid $detail is not a lab one (LAB-*)" ;; esac
+		fi
 		;;
 	*)
-		_lab_refuse "$dev: not a device the lab makes (zram, loop, nullb, dm) and not in $LAB_REGISTRY"
+		_lab_refuse "$dev: not a device the lab makes (zram, loop, nullb, brd, dm) and not in $LAB_REGISTRY"
 		;;
 	esac
 	if _dev_mounted "$dev"; then _lab_refuse "$dev: mounted or in use as swap"; fi
@@ -249,6 +260,8 @@ _remove_entry() {
 	zram) _zram_remove "$2" ;;
 	loop) _loop_remove "$2" ;;
 	nullb) _nullb_remove "$2" ;;
+	dm) _dm_remove "$2" ;;
+	brd) _brd_remove "$2" ;;
 	cgroup) _cgroup_remove "$2" ;;
 	subtree) _subtree_restore "$2" ;;
 	sysfs | sched) _restore "$1" "$2" ;;
@@ -360,3 +373,7 @@ LAB_COMMON=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$LAB_COMMON/perf.sh"
 # shellcheck source=SCRIPTDIR/jvm.sh
 . "$LAB_COMMON/jvm.sh"
+# shellcheck source=SCRIPTDIR/brd.sh
+. "$LAB_COMMON/brd.sh"
+# shellcheck source=SCRIPTDIR/dm.sh
+. "$LAB_COMMON/dm.sh"

@@ -1,0 +1,287 @@
+#!/usr/bin/env bash
+# dm-css-ref: the kernel side of the fix "dm-css-ref" (seed 000_c7038be60bc9096a.txt: 5 nested
+# dm-linear targets over a ramdisk, fio randrw bs=512 O_DIRECT, 12 jobs; one extra atomic on the
+# blkcg css refcount per clone and per completion took the run from 23 s to 40 s, 1.74x).
+#
+# Today's kernel has the fix (a dm clone takes its blkcg association through per-cpu refs), so
+# what is real here is the cost of what the fix's atomic rode on: the cost per dm-linear layer,
+# depth 0 (the brd device itself) to 5, and the cost of the job running in a child cgroup (the
+# io controller on: every clone associated with the child's blkg, its I/O counted there) vs the
+# root cgroup. Devices, all the lab's own: brd (it loads the module: ram0, 1 GiB, 256 MiB quick,
+# written once whole so every page is allocated, as in the seed), lab-lin1..lab-lin5 (dm-linear,
+# lab-lin1 over ram0 and lab-lin(k) over lab-lin(k-1), each all of the device below, by
+# major:minor, DM_DISABLE_UDEV=1), and the child cgroup lab-dmcss (v2 with +io in the root's
+# subtree_control, taken away again only if the lab put it there; v1: the blkio hierarchy's).
+# Natively where this kernel has brd and dm-mod and brd is not loaded; else in the guest VM
+# (Debian's kernel under qemu, guest/guest.sh run; scenarios/dm-css-ref/guest.sh inside), the
+# host rendering the job files (the guest has no JVM).
+#
+# Workload: examples/dm-css-ref.fio (randrw, bs=512, O_DIRECT, psync, group_reporting) rendered
+# time based, the span the whole device, numjobs 1 and numjobs = cores where the runs run (the
+# guest's 2 vCPUs there). Each run is started by a shell that moves itself into the root or the
+# child cgroup and execs fio, all under perf stat -r 1 with the run's device stat before and after
+# (_counted). fio always; the lab's bridge (psync) at depths 0 and 5, root cgroup, numjobs 1, only
+# without LAB_QUICK=1 (under TCG the JVM's start-up dominates: C1 only there). At depth 0 the
+# bridge runs on ram1, a second ram disk like ram0 (it refuses ram0, which dm holds).
+#
+# Rounds (LAB_ROUNDS, default 3, 2 quick): in each, every (depth, cgroup, numjobs) once; depths go
+# up in odd rounds and down in even ones, and for each (depth, numjobs) root and child run back to
+# back, which first flipping from pair to pair and from round to round.
+#
+# Writes into $LAB_OUT (required):
+#   d<D>-<CG>-j<N>-r<K>.<TOOL>.json  (D depth 0..5, CG root|child, N numjobs, K round from 1,
+#       TOOL fio|bridge), .perf.csv, .before.stat, .after.stat (the stat of the device the I/O
+#       went to: ram0 or ram1, or the top dm-N), .before.cgstat, .after.cgstat (the child
+#       cgroup's I/O counters, io.stat on v2, around every run: they move in child runs only)
+#   job-d<D>-j<N>.fio (fio and the bridge), dm-table.txt, perf-missing.txt, env.txt (key: value),
+#   guest/ (the guest's console.log, guest.txt, guest-run.log, dm-css-ref-guest.txt)
+# Environment: LAB_QUICK=1 (1 s runs, 2 rounds, 256 MiB; else 3 s, 3 rounds, 1 GiB),
+# LAB_RUNTIME (seconds, or a fio time such as 500ms), LAB_ROUNDS, LAB_DM_CSS_DEPTHS (default
+# "0 1 2 3 4 5"), LAB_JDK (common/jvm.sh: renders the job files), GUEST_MEM (the guest's MiB;
+# default enough for the ram disks). LAB_FLAMEGRAPH is ignored here.
+set -euo pipefail
+
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=SCRIPTDIR/../../common/rc.sh
+. "$KS_DIR/common/rc.sh"
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$KS_DIR/scenarios/dm-css-ref/lib.sh"
+
+OUT=${LAB_OUT:?LAB_OUT must name the output folder}
+QUICK=${LAB_QUICK:-0}
+if [ "$QUICK" = 1 ]; then RUNTIME=1 ROUNDS=2 SIZE_MB=256; else RUNTIME=3 ROUNDS=3 SIZE_MB=1024; fi
+RUNTIME=${LAB_RUNTIME:-$RUNTIME}
+ROUNDS=${LAB_ROUNDS:-$ROUNDS}
+read -r -a DEPTHS <<<"${LAB_DM_CSS_DEPTHS:-0 1 2 3 4 5}"
+[[ $RUNTIME =~ ^[1-9][0-9]*(ms)?$ ]] || { _lab_msg "dm-css-ref: LAB_RUNTIME must be seconds or Nms: $RUNTIME"; exit 1; }
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { _lab_msg "dm-css-ref: LAB_ROUNDS must be a count: $ROUNDS"; exit 1; }
+[ ${#DEPTHS[@]} -gt 0 ] || { _lab_msg "dm-css-ref: LAB_DM_CSS_DEPTHS names no depth"; exit 1; }
+prev=-1
+for d in "${DEPTHS[@]}"; do
+	if ! [[ $d =~ ^[0-5]$ ]] || [ "$d" -le "$prev" ]; then
+		_lab_msg "dm-css-ref: LAB_DM_CSS_DEPTHS must be ascending depths 0..5: ${DEPTHS[*]}"
+		exit 1
+	fi
+	prev=$d
+done
+# the runtime in seconds: exact for env.txt, rounded up for the guest's time limit
+if [[ $RUNTIME == *ms ]]; then
+	RUNTIME_S=$(awk -v m="${RUNTIME%ms}" 'BEGIN { print m / 1000 }')
+	RUNTIME_CEIL_S=$(((${RUNTIME%ms} + 999) / 1000))
+else
+	RUNTIME_S=$RUNTIME RUNTIME_CEIL_S=$RUNTIME
+fi
+
+DC_OUT=$OUT DC_RUNTIME=$RUNTIME DC_ROUNDS=$ROUNDS DC_SIZE_MB=$SIZE_MB
+DC_DEPTHS=("${DEPTHS[@]}")
+DC_BRIDGE=()
+
+# The guest runs in the background (so a signal reaches this shell at once); on the way out it
+# is stopped (guest.sh kills its qemu on TERM) before anything of the lab here goes.
+GUEST_PID=
+dc_teardown() {
+	local rc=$?
+	set +e # the status handed on below must not end this trap
+	if [ -n "$GUEST_PID" ]; then kill "$GUEST_PID" 2>/dev/null || true; wait "$GUEST_PID" 2>/dev/null || true; fi
+	(exit "$rc")
+	_scenario_teardown
+}
+_scenario_traps
+trap dc_teardown EXIT
+
+# native_why: why the runs cannot run on this kernel (nothing when they can)
+native_why() {
+	local d
+	for d in brd dm-mod; do
+		_driver_native "$d" || { echo "this kernel has no $d"; return; }
+	done
+	if [ -d /sys/module/brd ]; then echo "brd is loaded already (its ram disks are not the lab's)"; return; fi
+	command -v dmsetup >/dev/null 2>&1 || echo "dmsetup is not installed"
+}
+
+# guest_why: why the guest VM cannot run here (nothing when it can)
+guest_why() {
+	if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
+		echo "qemu-system-x86_64 is not installed (apt-get install --no-install-recommends qemu-system-x86)"
+	elif [ ! -x "$KS_DIR/guest/guest.sh" ]; then
+		echo "kernel-scripts/guest/guest.sh is missing"
+	elif [ ! -f "$LAB_STATE/guest/initramfs.cpio" ] && ! apt-cache show linux-image-amd64 >/dev/null 2>&1; then
+		echo "no built guest image and linux-image-amd64 is not known to apt (no Debian mirror?)"
+	fi
+}
+
+# bridge_why GUEST: why the bridge does not run (nothing when it does); GUEST 1 in the guest
+bridge_why() {
+	if [ "$QUICK" = 1 ]; then echo "not with LAB_QUICK=1 (under TCG the JVM's start-up dominates a run)"; return; fi
+	if [[ " ${DEPTHS[*]} " != *" 0 "* && " ${DEPTHS[*]} " != *" $DC_MAX_DEPTH "* ]]; then
+		echo "it runs at depths 0 and $DC_MAX_DEPTH only, and LAB_DM_CSS_DEPTHS has neither"
+		return
+	fi
+	if [ "$1" = 1 ]; then
+		[ -x "$LAB_JDK/bin/jlink" ] || { echo "LAB_JDK has no jlink to make the guest's runtime"; return; }
+		[ -e /usr/lib/x86_64-linux-gnu/liburing.so.2 ] || echo "no liburing.so.2 on the host (liburing2) for the guest's bridge"
+	fi
+}
+
+command -v fio >/dev/null 2>&1 || { _lab_msg "dm-css-ref: fio is not installed (./lab kernel installs it)"; exit 1; }
+_lab_jvm_init # renders every job file (spec render); runs the bridge natively
+mkdir -p "$OUT"
+
+nwhy=$(native_why)
+gwhy=
+if [ -n "$nwhy" ]; then gwhy=$(guest_why); fi
+if [ -n "$nwhy" ] && [ -n "$gwhy" ]; then
+	_lab_msg "dm-css-ref: cannot run: natively $nwhy; no guest VM: $gwhy"
+	{
+		echo "environment: none"
+		echo "guest: skipped: $gwhy"
+		echo "native: $nwhy"
+	} >"$OUT/env.txt"
+	exit 1
+fi
+
+# ---------------------------------------------------------------- native
+
+# run_native: the whole scenario on this kernel; sets TOOLS_LINE and writes FACTS_FILE
+run_native() {
+	local bwhy nr=1
+	command -v perf >/dev/null 2>&1 || { _lab_msg "dm-css-ref: perf is not installed (./lab kernel installs linux-perf)"; exit 1; }
+	DC_NUMJOBS=(1)
+	if [ "$(nproc)" -gt 1 ]; then DC_NUMJOBS+=("$(nproc)"); fi
+	bwhy=$(bridge_why 0)
+	TOOLS_LINE="fio (psync)"
+	if [ -z "$bwhy" ]; then
+		DC_BRIDGE=("${LAB_BRIDGE[@]}")
+		if [[ " ${DEPTHS[*]} " == *" 0 "* ]]; then nr=2; fi
+		TOOLS_LINE+="; bridge (psync; root cgroup, numjobs 1, at depth 0 on ram1, a second ram disk like ram0, and at depth 5)"
+	else
+		TOOLS_LINE+="; bridge skipped: $bwhy"
+		_lab_msg "dm-css-ref: bridge skipped: $bwhy"
+	fi
+	dc_jobs
+	dc_setup "$nr"
+	dc_rounds
+	_made_remove || { _lab_msg "dm-css-ref: could not remove everything it made"; exit 1; }
+	dc_facts "$TOOLS_LINE" >"$FACTS_FILE"
+}
+
+# ---------------------------------------------------------------- the guest VM
+
+GOUT=$OUT/guest
+
+# guest_params BRIDGE_WHY: dm-css-ref.params and jobs/ in the guest's output share: the guest has
+# no JVM to render its job files with, so the host renders them for numjobs 1 and the guest's
+# vCPUs (guest.sh boots qemu -smp 2), and the guest copies those it runs (dc_job_file)
+guest_params() {
+	local d n
+	mkdir -p "$GOUT/jobs"
+	{
+		echo "runtime=$RUNTIME"
+		echo "rounds=$ROUNDS"
+		echo "depths=${DEPTHS[*]}"
+		echo "size_mb=$SIZE_MB"
+		if [ -z "$1" ]; then echo "bridge=1"; else echo "bridge=0" && echo "bridge_why=$1"; fi
+	} >"$GOUT/dm-css-ref.params"
+	for d in "${DEPTHS[@]}"; do
+		for n in 1 2; do dc_job "d$d-j$n" "$n" >"$GOUT/jobs/job-d$d-j$n.fio"; done
+	done
+}
+
+# guest_collect: the guest's results into OUT (its console, logs and facts stay in guest/)
+guest_collect() {
+	local f
+	for f in "$GOUT"/d[0-9]-* "$GOUT"/tcg-zram-guest-* "$GOUT"/job-d* "$GOUT"/perf-missing.txt "$GOUT"/dm-table.txt; do
+		if [ -e "$f" ]; then mv "$f" "$OUT/"; fi
+	done
+	rm -rf "$GOUT/jobs"
+}
+
+# run_guest: the whole scenario in the guest VM; sets GUEST_STATUS and FACTS_FILE's contents (a
+# guest that fails: env.txt says so, and the scenario exits 1)
+run_guest() {
+	local bwhy nruns nbridge tmo mem d grc=0 nr=1
+	bwhy=$(bridge_why 1)
+	if [ -n "$bwhy" ]; then _lab_msg "dm-css-ref: bridge skipped: $bwhy"; fi
+	mkdir -p "$GOUT"
+	guest_params "$bwhy"
+	nruns=$((ROUNDS * ${#DEPTHS[@]} * 2 * 2))
+	nbridge=0
+	if [ -z "$bwhy" ]; then
+		for d in "${DEPTHS[@]}"; do
+			if [ "$d" = 0 ] || [ "$d" = "$DC_MAX_DEPTH" ]; then nbridge=$((nbridge + ROUNDS)); fi
+		done
+		if [[ " ${DEPTHS[*]} " == *" 0 "* ]]; then nr=2; fi
+	fi
+	# a fio run is its runtime plus about 2 s under TCG, a bridge run about 25 s more (the JVM's
+	# start-up); boot, fill, perf's probe and the stack about 60 s
+	tmo=$((nruns * (RUNTIME_CEIL_S + 4) + nbridge * (RUNTIME_CEIL_S + 60) + 180))
+	mem=$((nr * SIZE_MB + 1024))
+	if [ "$mem" -lt 1536 ]; then mem=1536; fi
+	_lab_msg "dm-css-ref: guest VM ($nruns fio runs, $nbridge bridge runs), log in $GOUT/guest-run.log, at most ${tmo}s"
+	GUEST_TIMEOUT=$tmo GUEST_MEM=${GUEST_MEM:-$mem} "$KS_DIR/guest/guest.sh" run "$KS_DIR/scenarios/dm-css-ref/guest.sh" "$GOUT" \
+		>"$GOUT/guest-run.log" 2>&1 &
+	GUEST_PID=$!
+	wait "$GUEST_PID" || grc=$?
+	GUEST_PID=
+	guest_collect
+	if [ "$grc" -ne 0 ]; then
+		GUEST_STATUS="failed: guest.sh run exited $grc (see guest/guest-run.log and guest/console.log)"
+		_lab_msg "dm-css-ref: the guest failed (exit $grc), see $GOUT/guest-run.log"
+		env_write guest
+		exit 1
+	fi
+	GUEST_STATUS="ran: every run in the guest VM (guest/ has its console and log)"
+	cp "$GOUT/dm-css-ref-guest.txt" "$FACTS_FILE"
+}
+
+# ---------------------------------------------------------------- env.txt
+
+# env_write WHERE: env.txt from the facts of where the runs ran (WHERE native or guest)
+env_write() {
+	local where=$1 accel
+	{
+		if [ "$where" = native ]; then
+			echo "environment: native"
+		else
+			accel=$(sed -n 's/^env: //p' "$GOUT/guest.txt" 2>/dev/null)
+			echo "environment: guest VM, ${accel:-unknown}, qemu -smp 2 (Debian's kernel; absolute figures are emulation speed: use ratios within the run)"
+		fi
+		grep -E '^(kernel|cores): ' "$FACTS_FILE" 2>/dev/null || true
+		echo "perf_repeats: 1"
+		echo "rounds: $ROUNDS"
+		echo "runtime_s: $RUNTIME_S"
+		echo "depths: ${DEPTHS[*]}"
+		grep -E '^numjobs: ' "$FACTS_FILE" 2>/dev/null || true
+		echo "cgroups: root child"
+		grep -E '^(cgroup|device|tools|cgroup_moved|left_after): ' "$FACTS_FILE" 2>/dev/null || true
+		echo "span: the whole device (${SIZE_MB}M), at every depth"
+		echo "rw: randrw (fio's default 50/50), bs=512, O_DIRECT, psync (iodepth 1), time based, group_reporting"
+		echo "order: per round every (depth, numjobs, cgroup) once; depths up in odd rounds, down in even ones; root and child back to back, the first flipping from pair to pair and round to round"
+		echo "guest: $GUEST_STATUS"
+		if [ "$where" = guest ]; then
+			echo "host_kernel: $(uname -r)"
+			echo "emulation_probe: ${EMULATION_PROBE:-none}"
+		fi
+	} >"$OUT/env.txt"
+}
+
+FACTS_FILE=$FLAME_TMP/facts
+GUEST_STATUS=
+if [ -z "$nwhy" ]; then
+	GUEST_STATUS="skipped: not needed: this kernel has brd and dm-mod (the runs ran natively)"
+	run_native
+	env_write native
+else
+	_lab_msg "dm-css-ref: natively $nwhy: the runs go to the guest VM"
+	if _driver_native zram; then
+		# the same zram job here and in the guest: the emulation's slow-down, for the calibration
+		dc_emulation_probe host
+		_made_remove || { _lab_msg "dm-css-ref: could not remove the probe's zram"; exit 1; }
+		EMULATION_PROBE="zram 4k randread, 1 job, fio psync, on the host and in the guest (tcg-zram-host/guest-rK.fio)"
+	else
+		EMULATION_PROBE="none: this host has no zram to measure the emulation's slow-down with"
+	fi
+	run_guest
+	env_write guest
+fi
+_lab_msg "dm-css-ref: done, results in $OUT"

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# 025: the dm-css-ref scenario (quick, 300 ms runs, one round, depths 0 1 5; natively where this
+# kernel has brd and dm-mod, else in the guest VM) writes every file of its LAB_OUT contract, every
+# run has no error and non-zero read and write IOPS (randrw), the I/O went to the run's device (the
+# dm device's /sys stat counted reads and writes; ram0's is not checked: brd does no I/O accounting
+# on 6.1, where its stat stands at 0), the child runs ran in the child cgroup and the root runs did
+# not (the child's io.stat moved in every child run and in no root run, as env.txt's cgroup_moved
+# says), env.txt has its keys, and nothing of the lab is left afterwards, here or (env.txt's
+# left_after) where the runs ran. The checks read the files alone, in bash; the golden output says
+# what they found. Skips without root, fio, perf, the bridge (it renders the job files), or both
+# brd + dm-mod here and a guest VM.
+set -euo pipefail
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../common/rc.sh
+. "$KS_DIR/common/rc.sh"
+LK=$KS_DIR/lab-kernel.sh
+_have_root
+_have_cmd fio perf
+_have_bridge
+native=1
+if ! _driver_native brd || ! _driver_native dm-mod || [ -d /sys/module/brd ] || ! command -v dmsetup >/dev/null 2>&1; then
+	native=0
+	_have_guest
+fi
+real_state=$LAB_STATE
+_test_begin
+# the guest's image is cached under LAB_STATE: this test's own state shares the lab's cache
+mkdir -p "$real_state/guest"
+ln -s "$real_state/guest" "$LAB_STATE/guest"
+out=$LAB_STATE/out
+depths=(0 1 5)
+
+LAB_OUT=$out LAB_RUNTIME=300ms LAB_ROUNDS=1 LAB_DM_CSS_DEPTHS="${depths[*]}" "$LK" run dm-css-ref --quick 2>"$LAB_STATE/dm-css-ref.err" ||
+	{ tail -n 20 "$LAB_STATE/dm-css-ref.err" >&2; tail -n 30 "$out/guest/console.log" >&2 2>/dev/null; exit 1; }
+
+# ---------------------------------------------------------------- the checks, on the files alone
+
+# env KEY: the value of KEY in env.txt ("KEY: value" lines), or nothing
+env() { sed -n "s/^$1: //p" "$out/env.txt"; }
+# iops FILE: "ERROR READ_IOPS WRITE_IOPS" of the first job in fio's JSON (one key a line)
+iops() {
+	awk '/^ *"error" *:/ && e == "" { v = $0; sub(/^[^:]*: */, "", v); sub(/,$/, "", v); e = v }
+		/^ *"read" *: *\{/ { s = "r" } /^ *"write" *: *\{/ { s = "w" }
+		/^ *"iops" *:/ && s != "" && !(s in got) { v = $0; sub(/^[^:]*: */, "", v); sub(/,$/, "", v); got[s] = v }
+		("r" in got) && ("w" in got) { print e, got["r"], got["w"]; exit }' "$1"
+}
+positive() { awk -v i="${1:-0}" 'BEGIN { exit !(i > 0) }'; }
+yes() { if "$@"; then echo yes; else echo no; fi; }
+
+for k in environment kernel cores perf_repeats rounds runtime_s depths numjobs cgroups cgroup device \
+	tools cgroup_moved left_after guest; do
+	grep -q "^$k: " "$out/env.txt" || echo "env.txt lacks $k"
+done
+echo "env.txt: perf_repeats: $(env perf_repeats), rounds: $(env rounds), runtime_s: $(env runtime_s), depths: $(env depths), cgroups: $(env cgroups)"
+cores=$(env cores)
+jobs=(1)
+if [ "${cores:-1}" -gt 1 ]; then jobs+=("$cores"); fi
+echo "numjobs is 1 and the cores: $(yes [ "$(env numjobs)" = "${jobs[*]}" ])"
+if [ "$native" = 1 ]; then
+	where=$(yes [ "$(env environment)" = native ])
+	kernel=$(uname -r)
+else
+	where=$(yes grep -q '^guest VM, ' <<<"$(env environment)")
+	kernel=$(sed -n 's/^kernel: //p' "$out/guest/guest.txt")
+fi
+echo "environment says where the runs ran: $where"
+echo "kernel is the one the runs ran on: $(yes [ "$(env kernel)" = "$kernel" ])"
+echo "bridge skipped in quick: $(yes grep -q 'bridge skipped: not with LAB_QUICK=1' <<<"$(env tools)")"
+
+missing=() bad=() stat_still=() declare -A moved=() runs=()
+for d in "${depths[@]}"; do
+	for j in "${jobs[@]}"; do
+		f=job-d$d-j$j.fio
+		if [ ! -f "$out/$f" ]; then
+			missing+=("$f")
+		elif ! grep -qx 'rw=randrw' "$out/$f" || ! grep -qx 'bs=512' "$out/$f" || ! grep -qx "numjobs=$j" "$out/$f"; then
+			bad+=("$f: not randrw, bs=512, numjobs=$j")
+		fi
+		for cg in root child; do
+			name=d$d-$cg-j$j-r1.fio
+			ok=1
+			for ext in .json .perf.csv .before.stat .after.stat .before.cgstat .after.cgstat; do
+				[ -f "$out/$name$ext" ] || { missing+=("$name$ext"); ok=0; }
+			done
+			[ "$ok" = 1 ] || { bad+=("$name: files missing"); continue; }
+			read -r err r w <<<"$(iops "$out/$name.json")"
+			if [ "${err:-x}" != 0 ] || ! positive "$r" || ! positive "$w"; then
+				bad+=("$name: error ${err:-none}, read iops ${r:-none}, write iops ${w:-none}")
+			fi
+			grep -q ',task-clock,' "$out/$name.perf.csv" || bad+=("$name: no task-clock in perf.csv")
+			read -r b1 _ _ _ b5 _ <"$out/$name.before.stat"
+			read -r a1 _ _ _ a5 _ <"$out/$name.after.stat"
+			if [ "$d" != 0 ] && { [ "$a1" = "$b1" ] || [ "$a5" = "$b5" ]; }; then stat_still+=("$name"); fi
+			runs[$cg]=$((${runs[$cg]:-0} + 1))
+			if ! cmp -s "$out/$name.before.cgstat" "$out/$name.after.cgstat"; then
+				moved[$cg]=$((${moved[$cg]:-0} + 1))
+			fi
+		done
+	done
+done
+echo "missing files: ${missing[*]:-none}"
+echo "runs with an error or zero IOPS: ${bad[*]:-none}"
+echo "runs whose dm device stat did not count reads and writes: ${stat_still[*]:-none}"
+echo "child cgroup's io counters moved in every child run: $(yes [ "${moved[child]:-0}" = "${runs[child]:-x}" ])"
+echo "child cgroup's io counters moved in no root run: $(yes [ "${moved[root]:-0}" = 0 ])"
+echo "env.txt cgroup_moved agrees: $(yes grep -q "^child ${moved[child]:-0}/${runs[child]:-0}, root ${moved[root]:-0}/${runs[root]:-0} " <<<"$(env cgroup_moved)")"
+# the stack: lab-lin1 over the ram disk, each lab-lin(k) over the one below
+stack=yes
+for k in 1 2 3 4 5; do grep -q "^lab-lin$k: 0 [0-9]* linear [0-9]*:[0-9]* 0$" "$out/dm-table.txt" || stack=no; done
+echo "dm-table.txt: lab-lin1..lab-lin5, dm-linear: $stack"
+echo "perf-missing.txt: $(yes [ -f "$out/perf-missing.txt" ])"
+# the emulation probe: in the guest, the same zram job on both sides of qemu, each with a task-clock
+probe=yes
+if [ "$native" = 1 ]; then
+	probe=$(yes [ -z "$(compgen -G "$out/tcg-zram-*" || true)" ])
+else
+	for side in host guest; do
+		name=tcg-zram-$side-r1.fio
+		read -r err r _ <<<"$(iops "$out/$name.json" 2>/dev/null || true)"
+		if [ "${err:-x}" != 0 ] || ! positive "$r" || ! grep -q ',task-clock,' "$out/$name.perf.csv" 2>/dev/null; then probe=no; fi
+	done
+fi
+echo "emulation probe where emulated (zram on host and guest), none natively: $probe"
+echo "left where the runs ran: $(env left_after)"
+echo "registry lines here: $(wc -l <"$LAB_REGISTRY")"
+[ -z "$(compgen -G "$LAB_BLKIO/lab-dmcss")" ] && echo "no lab cgroup here"
+[ ! -e "$LAB_STATE/kernel/guest/qemu.pid" ] && echo "no guest VM left"
