@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import lab.fix.dmcssref.DmCssRef;
 import lab.fix.partacct.PartAcct;
 import lab.fix.primitives.Primitives;
 import lab.fix.zraminitlock.ZramInitLock;
@@ -23,10 +24,7 @@ public final class Fixes {
 
     public static final List<FixUnit> ALL = List.of(
             new Primitives(),
-            FixUnit.seedOnly(new Fix("dm-css-ref", "dm clones take the blkcg css reference per-cpu, never as a shared atomic",
-                    "000_c7038be60bc9096a.txt", "slow-down from one extra atomic per clone (time after / time before)", 1.74,
-                    "4 GiB ramdisk, 5 nested dm-linear; fio randrw bs=512 direct, 12 jobs on 12 cores: 23 s -> 40 s"
-                            + " with one extra cmpxchg on the css refcount in bio_clone_context (1.74x slower)")),
+            new DmCssRef(),
             new ZramInitLock(),
             new PartAcct(),
             FixUnit.seedOnly(new Fix("dm-blkcg-clone", "stacked dm devices copy the bio's blkcg association to their clones",

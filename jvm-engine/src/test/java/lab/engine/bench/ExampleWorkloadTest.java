@@ -71,6 +71,44 @@ class ExampleWorkloadTest {
         }
     }
 
+    // ---- DmCssRef ----
+
+    private static DmCssRef.Stack dmCssRef(Job job) {
+        DmCssRef.Stack s = new DmCssRef.Stack();
+        s.variant = "atomic";
+        s.depth = 2;
+        s.device = "ram";
+        s.inject = "none";
+        s.baseNs = 0;
+        s.setUp(1, job, lab.engine.count.SharedLines.NONE);
+        return s;
+    }
+
+    /** The dm-css-ref benchmark takes the seed's randrw at bs=512 from its example, and follows a changed one. */
+    @Test
+    void dmCssRefDoesTheExamplesIo() throws Exception {
+        Job example = repositoryJob(DmCssRef.EXAMPLE);
+        DmCssRef.Stack s = dmCssRef(ExampleJob.load(DmCssRef.EXAMPLE, List.of()));
+        assertEquals(IoMix.of(example).bs(), s.bs);
+        assertEquals(IoMix.of(example).readPercent(), s.readPercent);
+        assertEquals(512, s.bs, "the seed's bs=512");
+        DmCssRef.Worker w = new DmCssRef.Worker();
+        w.setUp(s);
+        DmCssRef bench = new DmCssRef();
+        for (int i = 0; i < OPS; i++) {
+            bench.io(s, w);
+        }
+        w.tearDown();
+        s.tearDown();
+        assertEquals(OPS, w.completed, "every bio through the stack completed OK");
+        DmCssRef.Stack changed = dmCssRef(with(DmCssRef.EXAMPLE, "bs", "4k"));
+        assertEquals(8, changed.sectorsPerIo, "bs=4k: 8 sectors an I/O");
+        changed.tearDown();
+        DmCssRef.Stack reads = dmCssRef(with(DmCssRef.EXAMPLE, "rw", "randread"));
+        assertEquals(100, reads.readPercent);
+        reads.tearDown();
+    }
+
     // ---- PartAcct ----
 
     private static PartAcct.Disk partAcct(int threads, Job job) {

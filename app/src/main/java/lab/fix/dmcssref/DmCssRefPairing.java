@@ -1,0 +1,128 @@
+package lab.fix.dmcssref;
+
+import static lab.fix.dmcssref.DmCssRef.*;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import lab.analysis.Stats;
+import lab.analysis.fidelity.Calibration;
+import lab.engine.bench.DmCssRefCounts;
+import lab.engine.count.SharedLineCounts;
+import lab.fix.Calibrations;
+import lab.fix.CostSweep;
+import lab.fix.Counting;
+import lab.fix.JmhFlamegraph;
+import lab.fix.JmhOptions;
+import lab.fix.Pairing;
+import lab.fix.Rounds;
+import lab.notebook.KernelRuns;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * dm-css-ref: the JMH benchmark {@code lab.engine.bench.DmCssRef} (randrw bs=512 bios through
+ * dm-linear x depth over the ram disk, each clone carrying the cgroup as the variant says) and the
+ * kernel scenario {@code dm-css-ref} (real dm-linear stacks over brd, root and child cgroup), into
+ * the files of {@link DmCssRefRaw}: per round and thread count the variant x depth table and the
+ * seed's experiment injected over the same depths, both raw, and the calibrated variants at the
+ * seed's depth; the counts at the seed's depth and the cost sweep of their kinds.
+ */
+final class DmCssRefPairing implements Pairing {
+    /** Forks per trial of the calibrated table in a full run (as part-acct's: the fix's share of a µs I/O is a percent or so). */
+    static final int CALIBRATED_FORKS = 3;
+
+    @Override
+    public String fixId() { return ID; }
+
+    @Override
+    public String kernelScenario() { return ID; }
+
+    @Override
+    public String jmhSettings(boolean quick) {
+        return JmhOptions.describe(quick) + (quick ? "" : "; the calibrated table " + CALIBRATED_FORKS + " forks per trial");
+    }
+
+    @Override
+    public void jvm(Ctx c) throws Exception {
+        Calibration cal = Calibrations.derive(c, ID, DmCssRefPairing::kernelFigure,
+                JmhOptions.of(DmCssRefRaw.BENCHMARK, 1, 1, 300, 3, 200).threads(1).param("variant", PERCPU)
+                        .param("depth", Integer.toString(SEED_DEPTH)).param("device", "ram").param("inject", "none").param("baseNs", "0"),
+                "`percpu` (today's css), dm-linear x" + SEED_DEPTH + " over the ram disk, 1 thread, without base:"
+                        + " raw/dm-css-ref/calibration-prerun.json");
+        List<SharedLineCounts> counts = new ArrayList<>();
+        for (String v : VARIANTS) {
+            counts.add(DmCssRefCounts.of(v, SEED_DEPTH, "none", Counting.IOS));
+        }
+        counts.add(DmCssRefCounts.of(NONE, SEED_DEPTH, SEED_INJECT, Counting.IOS));
+        Set<String> kinds = Counting.write(c.raw(), counts);
+        List<String> variants = new ArrayList<>(VARIANTS);
+        variants.add(CONTROL);
+        String[] depths = DEPTHS.stream().map(String::valueOf).toArray(String[]::new);
+        Rounds.interleave(sweep(c.threads()), c.rounds(), (r, t) -> {
+            c.progress().printf("lab: dm-css-ref round %d/%d, %d thread(s)%n", r, c.rounds(), t);
+            run(JmhOptions.of(DmCssRefRaw.BENCHMARK, c.quick()).threads(t).param("variant", variants.toArray(String[]::new))
+                    .param("depth", depths).param("device", "ram").param("inject", "none").param("baseNs", "0"),
+                    DmCssRefRaw.table(c.raw(), r, t));
+            run(JmhOptions.of(DmCssRefRaw.BENCHMARK, c.quick()).threads(t).param("variant", NONE)
+                    .param("depth", depths).param("device", "ram").param("inject", SEED_INJECT).param("baseNs", "0"),
+                    DmCssRefRaw.inject(c.raw(), r, t));
+            if (cal != null) {
+                run(JmhOptions.of(DmCssRefRaw.BENCHMARK, c.quick(), CALIBRATED_FORKS).threads(t)
+                        .param("variant", variants.toArray(String[]::new)).param("depth", Integer.toString(SEED_DEPTH))
+                        .param("device", "ram").param("inject", "none").param("baseNs", Long.toString(cal.baseNs())),
+                        DmCssRefRaw.calibrated(c.raw(), r, t));
+            }
+        });
+        CostSweep.run(c, DmCssRefRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs());
+    }
+
+    /**
+     * The kernel's CPU per I/O the model is calibrated to: the seed's job (randrw bs=512 direct,
+     * fio psync) on the seed's stack (dm-linear x5 over brd), one job, the root cgroup, median over
+     * rounds. Where the stack ran in the emulated guest, every instruction costs many times what it
+     * does natively, and the source says so.
+     */
+    static Calibrations.KernelFigure kernelFigure(KernelRuns k) {
+        List<Double> ns = new ArrayList<>();
+        for (KernelRuns.Row row : k.rows()) {
+            DmCssRefRaw.KernelRun run = DmCssRefRaw.KernelRun.parse(row.job());
+            if (run != null && run.depth() == SEED_DEPTH && run.cgroup().equals("root") && run.jobs() == 1 && row.tool().equals("fio")
+                    && Double.isFinite(row.taskClockNsPerIo())) {
+                ns.add(row.taskClockNsPerIo());
+            }
+        }
+        if (ns.isEmpty()) {
+            return null;
+        }
+        String env = k.env().getOrDefault("environment", "native");
+        String what = "dm-linear x" + SEED_DEPTH + " over brd (" + env + "), fio psync randrw bs=512 direct, 1 job, root cgroup,"
+                + " task-clock under perf stat, median of " + ns.size() + " round(s)";
+        DmKernel dk = DmKernel.of(k);
+        Stats.Spread factor = dk.emulationFactor();
+        if (dk.emulated() && factor != null) {
+            return new Calibrations.KernelFigure(Stats.median(ns) / factor.median(), what + " (" + Math.round(Stats.median(ns))
+                    + " ns emulated), divided by " + dk.probeText(factor));
+        }
+        return new Calibrations.KernelFigure(Stats.median(ns), dk.emulated() ? what + "; emulated and no probe to scale it by:"
+                + " an upper bound" : what);
+    }
+
+    private static void run(ChainedOptionsBuilder o, Path out) throws Exception {
+        new Runner(JmhOptions.toJson(o, out).build()).run();
+    }
+
+    /** One flamegraph per variant at the highest thread count, dm-linear x5 over the ram disk. */
+    @Override
+    public void flamegraphs(Ctx c) throws Exception {
+        int t = c.threads().stream().mapToInt(Integer::intValue).max().orElse(1);
+        for (String v : VARIANTS) {
+            JmhFlamegraph.record(JmhOptions.of(DmCssRefRaw.BENCHMARK, true).threads(t).param("variant", v)
+                    .param("depth", Integer.toString(SEED_DEPTH)).param("device", "ram").param("inject", "none").param("baseNs", "0")
+                    .measurementIterations(c.quick() ? 2 : 4).measurementTime(TimeValue.milliseconds(c.quick() ? 300 : 1000)),
+                    c.flamegraphs().resolve(v + ".html"));
+        }
+    }
+}

@@ -1,0 +1,213 @@
+package lab.fix.dmcssref;
+
+import static lab.fix.dmcssref.DmCssRef.*;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import lab.analysis.JmhSweep;
+import lab.analysis.Stats;
+import lab.analysis.chart.LineChart;
+import lab.analysis.fidelity.Calibration;
+import lab.analysis.fidelity.LineCost;
+import lab.analysis.fidelity.LineCounts;
+import lab.analysis.fidelity.NoiseFloor;
+import lab.fix.CostSweep;
+import lab.notebook.Fmt;
+import lab.notebook.Headline;
+import lab.notebook.KernelRuns;
+import lab.notebook.Page;
+import lab.notebook.Parts;
+import lab.notebook.Prediction;
+import lab.notebook.Section;
+import lab.notebook.SectionOutput;
+import lab.results.RunDir;
+
+/**
+ * The dm-css-ref section: the seed, the model's slow-downs at the seed's depth (raw, then
+ * calibrated, with the prediction from the counted css operations), the cost of a dm layer from
+ * the depth sweep, the seed's experiment as an injected option, today's kernel per layer and per
+ * child cgroup ({@link DmKernel}), and the headline. Reads the files of {@link DmCssRefRaw}.
+ */
+final class DmCssRefSection implements Section {
+
+    @Override
+    public String id() { return ID; }
+
+    @Override
+    public Optional<SectionOutput> render(RunDir run) throws IOException {
+        Path dir = run.raw().resolve(ID);
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        JmhSweep table = JmhSweep.read(dir, DmCssRefRaw.TABLE, run::gap);
+        JmhSweep inject = JmhSweep.read(dir, DmCssRefRaw.INJECT, run::gap);
+        Calibration cal = Calibration.read(dir);
+        JmhSweep calibrated = cal == null ? null : JmhSweep.read(dir, DmCssRefRaw.CALIBRATED, run::gap)
+                .where("baseNs", Long.toString(cal.baseNs()), "0");
+        KernelRuns kernelRuns = KernelRuns.read(run, dir.resolve("kernel"));
+        DmKernel kernel = DmKernel.of(kernelRuns);
+        String cores = run.manifest().path("cores").asText("?");
+        Page page = Page.of(run, ID).text("## dm-css-ref: " + FIX.title() + "\n\n" + seed());
+        Map<String, Object> jvm = new LinkedHashMap<>();
+        Headline head = Headline.of(FIX);
+        int t = table.isEmpty() ? 1 : table.threadCounts().last();
+        if (!table.isEmpty()) {
+            Map<String, Object> raw = new LinkedHashMap<>();
+            page.text("### JVM model, raw: the css forwardings at the seed's depth (dm-linear x" + SEED_DEPTH + " over the ram disk)\n\n"
+                    + "The seed ran " + SEED_WORKERS + " jobs on " + SEED_WORKERS + " cores; this machine has " + cores
+                    + ", so the thread sweep stops at " + t + ".\n\n")
+                    .text(StackTable.slowdownTable(table, SEED_DEPTH, "raw, depth " + SEED_DEPTH, raw))
+                    .chart("dm-css-ref-sweep.svg", sweepChart(table), "throughput by threads at depth " + SEED_DEPTH)
+                    .text(allocation(table, t));
+            jvm.put("raw", raw);
+            NoiseFloor f = StackTable.floor(table, SEED_DEPTH, t);
+            head.raw(StackTable.slowdown(table, CMPXCHG, PERCPU, SEED_DEPTH, t)).floor(f).rawFloor(f);
+            page.text(StackTable.depthTable(table, jvm)).chart("dm-css-ref-depth.svg", StackTable.depthChart(table), "ns per I/O by depth");
+            if (!inject.isEmpty()) {
+                page.text(StackTable.injected(table, inject, jvm));
+            }
+        } else {
+            page.text("### JVM model\n\nNo variant table in this run (`raw/dm-css-ref/dmcss-rR-tT.json`).\n\n");
+        }
+        page.text(calibrated(cal, calibrated, table, dir, run, head, jvm));
+        String links = page.flamegraphLinks(ID);
+        if (!links.isEmpty()) {
+            page.text("CPU flamegraphs (async-profiler; dm-linear x" + SEED_DEPTH + " over the ram disk, highest thread count), one per"
+                    + " variant: " + links + ".\n\n");
+        }
+        Map<String, Object> k = new LinkedHashMap<>();
+        if (!kernel.isEmpty()) {
+            page.text(kernel.text(k)).text(fidelity(table, kernel, k));
+            page.put("kernel", k);
+        } else {
+            page.text("### Today's kernel\n\nNot in this run (the kernel side runs as root: `sudo ./lab pair dm-css-ref`; on a host"
+                    + " without device-mapper it runs in the lab's guest VM, which needs qemu).\n\n");
+            page.put("kernel", null);
+        }
+        page.put("jvm", jvm.isEmpty() ? null : jvm);
+        return Optional.of(page.build(head.metric("time with / time without the css atomic: `atomic-cmpxchg` / `percpu`, dm-linear x"
+                        + SEED_DEPTH + " (seed: kernel (5) / (4), 12 jobs on 12 cores; JVM: " + t + (t == 1 ? " thread" : " threads")
+                        + " on " + cores + " cores)")
+                .kernel(null, "today's kernel takes the css reference per-cpu and cannot switch it; its runs measure a dm layer and a"
+                        + " child cgroup per I/O (in the section)")
+                .note("jvm: `atomic-cmpxchg` / `percpu` at depth " + SEED_DEPTH + " and the most threads, calibrated where the run has a"
+                        + " calibration, else raw; implied_op_ns: what one shared-line operation must cost for the seed's 1.74x between"
+                        + " its kernels (5) and (4), `atomic-cmpxchg` and `atomic` here")
+                .toMap()));
+    }
+
+    private static String seed() {
+        return "The seed (" + FIX.seedFile() + ", April 2013): Mikulas Patocka, arguing against Tejun Heo's request that dm forward"
+                + " the bio's cgroup to every clone with a css reference, measured what one atomic on that reference costs. With 5"
+                + " nested dm-linear devices over a 4 GiB ramdisk, `fio --rw=randrw --bs=512 --direct=1 --size=1G` as 12 jobs on a"
+                + " 12-core machine:\n\n| kernel | per clone | time |\n|---|---|---:|\n"
+                + "| (4) | forwarding: `css_tryget` at the clone, `css_put` as it is freed (shared atomics on the css count) | 23 s |\n"
+                + "| (5) | (4) + a no-op `cmpxchg` on the css count at the clone and where each bio lets go | 40 s ("
+                + Fmt.ratio(SEED_SLOWDOWN) + ") |\n\n"
+                + "\"Every single atomic reference in the block layer is measurable.\" Tejun's answer: make the css reference per-cpu;"
+                + " today it is a `percpu_ref`. The model's variants: `none` (nothing forwarded), `atomic` (kernel (4)),"
+                + " `atomic-cmpxchg` (kernel (5)), `percpu` (today). One op is one randrw 512-byte bio through the stack to a ram disk"
+                + " (brd), every bio of it holding the cgroup; the workers share one cgroup, as the seed's fio did.\n\n";
+    }
+
+    /** Total throughput by threads at the seed's depth, one series per variant. */
+    private static String sweepChart(JmhSweep s) {
+        return Parts.sweepChart("dm-linear x" + SEED_DEPTH + ": total throughput by threads", "M I/Os per second (all threads)",
+                VARIANTS, s.threadCounts(), (v, n) -> {
+                    List<Double> x = new ArrayList<>(s.scoresByRound(key(v, SEED_DEPTH), n).values());
+                    if (x.isEmpty()) {
+                        return null;
+                    }
+                    Stats.Spread sp = Stats.spread(x);
+                    return LineChart.Point.of(n, n * 1e3 / sp.median(), n * 1e3 / sp.max(), n * 1e3 / sp.min());
+                });
+    }
+
+    /** B/op of each variant at the seed's depth (JMH -prof gc): the hot path should allocate nothing. */
+    private static String allocation(JmhSweep s, int t) {
+        List<String> parts = new ArrayList<>();
+        for (String v : VARIANTS) {
+            double b = s.bytesPerOp(key(v, SEED_DEPTH), t);
+            parts.add("`" + v + "` " + (Double.isNaN(b) ? "n/a" : Fmt.f(b, 3)));
+        }
+        return "Allocation per op at depth " + SEED_DEPTH + ", " + t + (t == 1 ? " thread" : " threads") + " (JMH `-prof gc`, B/op): "
+                + String.join(", ", parts) + ".\n\n";
+    }
+
+    private static String calibrated(Calibration cal, JmhSweep calibrated, JmhSweep raw, Path dir, RunDir run, Headline head,
+                                     Map<String, Object> jvm) throws IOException {
+        StringBuilder b = new StringBuilder("### JVM model, calibrated to the device, and predicted from the css operations\n\n");
+        if (cal == null || calibrated == null || calibrated.isEmpty()) {
+            return b.append("Not in this run: no calibrated model (`raw/dm-css-ref/calibration.json`): neither its kernel side nor a"
+                    + " committed run measured the kernel's CPU per I/O for the seed's job.\n\n").toString();
+        }
+        int t = calibrated.threadCounts().last();
+        b.append(Parts.calibration(cal));
+        Map<String, Object> c = new LinkedHashMap<>();
+        b.append(StackTable.slowdownTable(calibrated, SEED_DEPTH, "calibrated (+" + cal.baseNs() + " ns per I/O in the ram disk), depth "
+                + SEED_DEPTH, c));
+        jvm.put("calibrated", c);
+        NoiseFloor floor = StackTable.floor(calibrated, SEED_DEPTH, t);
+        head.calibrated(StackTable.slowdown(calibrated, CMPXCHG, PERCPU, SEED_DEPTH, t)).floor(floor)
+                .base((double) cal.baseNs(), cal.kernelSource());
+        LineCounts counts = LineCounts.read(dir);
+        LineCost costs = CostSweep.read(dir, DmCssRefRaw.COSTS, run::gap);
+        if (counts == null || costs.isEmpty()) {
+            return b.append("No shared-line counts or cost sweep in this run: no prediction.\n\n").toString();
+        }
+        Map<String, String> point = Map.of("depth", Integer.toString(SEED_DEPTH), "inject", "none");
+        Prediction p = new Prediction(calibrated, raw.where("baseNs", "0", "0"), v -> key(v, SEED_DEPTH), v -> counts.get(v, point),
+                costs, cal.baseNs(), 0);
+        b.append("Predicted from the shared lines: each variant's one-thread time (the calibrated base plus the raw model's one-thread"
+                + " ns), its operations per I/O on the cgroup's css count as counted in the model (per bio of the stack: the"
+                + " submitter's `tryget` a `cas`, each clone's `get` and each bio's `put` an `rmw`, the seed's probes a `cas` each),"
+                + " and what one such operation costs here at this gap (the cost sweep, same run). The seed's figure is between its"
+                + " kernels (5) and (4), `atomic-cmpxchg` and `atomic` here, which is where the implied cost comes from:\n\n");
+        Map<String, Object> pj = p.report(b, List.of(
+                new Prediction.Pair(CMPXCHG, ATOMIC, "the seed's pair: `atomic` / `atomic-cmpxchg` (kernel (4) over (5))", floor),
+                new Prediction.Pair(CMPXCHG, PERCPU, "the headline: `percpu` / `atomic-cmpxchg`", floor),
+                new Prediction.Pair(ATOMIC, PERCPU, "Tejun's fix: `percpu` / `atomic`", floor)),
+                CMPXCHG, ATOMIC, t, SEED_SLOWDOWN, SEED_WORKERS, "The seed ran 12 jobs on 12 cores, where twelve threads, not "
+                        + t + ", meet on the css count's line.", head);
+        Double predicted = p.predict(CMPXCHG, PERCPU, t);
+        head.predicted(predicted);
+        pj.put("headline_predicted", predicted);
+        jvm.put("prediction", pj);
+        return b.toString();
+    }
+
+    /** Per layer and per cgroup, model beside kernel. */
+    private static String fidelity(JmhSweep table, DmKernel k, Map<String, Object> out) {
+        StringBuilder b = new StringBuilder("### Fidelity: a dm layer, model against kernel\n\n");
+        if (table.isEmpty()) {
+            return b.append("No model table in this run.\n\n").toString();
+        }
+        Stats.Spread model = StackTable.perLayer(table, PERCPU, 1);
+        List<Double> bare = new ArrayList<>(table.scoresByRound(key(PERCPU, 0), 1).values());
+        Stats.Spread kernel = k.perLayer("root", 1);
+        Stats.Spread share = k.perLayerShare("root", 1);
+        b.append("| side | a dm layer, ns per I/O (1 thread / job) | the bare device's I/O, ns | a layer / the bare I/O |\n|---|---:|---:|---:|\n")
+                .append("| JVM model, `percpu` (today), raw | ").append(model == null ? "—" : Fmt.spread(model, 1)).append(" | ")
+                .append(bare.isEmpty() ? "—" : Fmt.f(Stats.median(bare), 1)).append(" | ")
+                .append(model == null || bare.isEmpty() ? "—" : Fmt.f(100 * model.median() / Stats.median(bare), 0) + "%").append(" |\n")
+                .append("| kernel, root cgroup, fio").append(k.emulated() ? " (TCG: emulation speed)" : "").append(" | ")
+                .append(kernel == null ? "—" : Fmt.spread(kernel, 0)).append(" | ")
+                .append(k.ns(0, "root", 1) == null ? "—" : Fmt.f(k.ns(0, "root", 1).median(), 0)).append(" | ")
+                .append(share == null ? "—" : Fmt.f(100 * share.median(), 1) + "%").append(" |\n\n");
+        out.put("model_ns_per_layer_1t", Parts.json(model));
+        b.append("The model's layer is the dm core's work alone (clone, table lookup under RCU, map, completion) on a bio whose"
+                + " device work is a 512-byte copy; the kernel's also pays `submit_bio_noacct` and its checks per layer, the bio's"
+                + " blkg association and the accounting of every dm device (`dm_start_io_acct`), and its bare I/O is a system call"
+                + " through fio: the two columns of ns are different amounts of work, and the model's share of a layer says why its"
+                + " raw ratios exaggerate. Where the model simplifies (jvm-engine `lab.engine.dm.MappedDevice`): no SRCU (the live"
+                + " table is read under RCU, dm's REQ_NOWAIT path), no splits, no suspend (a table swap drains the old table's I/O),"
+                + " no io_context references (per task, never shared).\n\n");
+        return b.toString();
+    }
+}

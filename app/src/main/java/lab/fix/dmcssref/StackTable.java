@@ -1,0 +1,204 @@
+package lab.fix.dmcssref;
+
+import static lab.fix.dmcssref.DmCssRef.*;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.analysis.JmhSweep;
+import lab.analysis.Stats;
+import lab.analysis.chart.LineChart;
+import lab.analysis.fidelity.NoiseFloor;
+import lab.analysis.fidelity.RoundRatio;
+import lab.notebook.Fmt;
+import lab.notebook.Parts;
+
+/**
+ * The model's side of dm-css-ref from its JMH sweeps: each variant's slow-down against today's
+ * {@code percpu} at a depth and thread count (the notebook's estimator, checked against the A/A
+ * floor), the cost of one dm layer (the slope of ns per op over depth, per round), and the seed's
+ * experiment injected against the same stack without it.
+ */
+final class StackTable {
+    private StackTable() {}
+
+    /** The A/A floor at {@code depth} and {@code t}: percpu against its copy; null without a control. */
+    static NoiseFloor floor(JmhSweep s, int depth, int t) {
+        return NoiseFloor.of(s, key(PERCPU, depth), key(CONTROL, depth), t);
+    }
+
+    /** time(variant) / time(base) per round, median [min–max]: above 1, {@code variant} is slower. */
+    static Stats.Spread slowdown(JmhSweep s, String variant, String base, int depth, int t) {
+        return RoundRatio.of(s, key(variant, depth), key(base, depth), t);
+    }
+
+    private static String ns(JmhSweep s, String v, int depth, int t) {
+        List<Double> x = new ArrayList<>(s.scoresByRound(key(v, depth), t).values());
+        return x.isEmpty() ? "—" : Fmt.spread(Parts.spread(x), 1);
+    }
+
+    /**
+     * Per thread count at {@code depth}: ns per op of each variant, their slow-downs against percpu,
+     * the floor; and whether percpu stays within noise of none.
+     */
+    static String slowdownTable(JmhSweep s, int depth, String label, Map<String, Object> out) {
+        StringBuilder b = new StringBuilder("| threads | " + String.join(" | ", VARIANTS.stream().map(v -> "`" + v + "` ns/op").toList())
+                + " | `atomic` / `percpu` | `atomic-cmpxchg` / `percpu` | `percpu` / `none` | A/A floor |\n|---:|"
+                + "---:|".repeat(VARIANTS.size() + 4) + "\n");
+        for (int t : s.threadCounts()) {
+            NoiseFloor f = floor(s, depth, t);
+            Stats.Spread atomic = slowdown(s, ATOMIC, PERCPU, depth, t);
+            Stats.Spread cmpxchg = slowdown(s, CMPXCHG, PERCPU, depth, t);
+            Stats.Spread percpu = slowdown(s, PERCPU, NONE, depth, t);
+            b.append("| ").append(t);
+            for (String v : VARIANTS) {
+                b.append(" | ").append(ns(s, v, depth, t));
+            }
+            b.append(" | ").append(Parts.ratioCell(atomic, f)).append(" | ").append(Parts.ratioCell(cmpxchg, f)).append(" | ")
+                    .append(Parts.ratioCell(percpu, f)).append(" | ").append(f == null ? "—" : f.format()).append(" |\n");
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("atomic_vs_percpu", Parts.json(atomic));
+            row.put("atomic_cmpxchg_vs_percpu", Parts.json(cmpxchg));
+            row.put("percpu_vs_none", Parts.json(percpu));
+            row.put("percpu_within_noise_of_none", percpu == null || f == null ? null : !f.resolves(percpu.median()));
+            row.put("noise_floor", f == null ? null : f.floor());
+            out.put(Integer.toString(t), row);
+        }
+        return "**" + label + "**: ns per op per thread (median [min–max] over rounds) and slow-downs, time over `percpu`'s"
+                + " (today's css) within each round:\n\n" + b + '\n';
+    }
+
+    /** Least-squares slope of y over x. */
+    static double slope(List<double[]> xy) {
+        double n = xy.size();
+        double sx = 0;
+        double sy = 0;
+        double sxx = 0;
+        double sxy = 0;
+        for (double[] p : xy) {
+            sx += p[0];
+            sy += p[1];
+            sxx += p[0] * p[0];
+            sxy += p[0] * p[1];
+        }
+        double d = n * sxx - sx * sx;
+        return d == 0 ? Double.NaN : (n * sxy - sx * sy) / d;
+    }
+
+    /** ns per dm layer of {@code variant} at {@code t}: the slope over depths 0..5 of each round's ns per op; null without two depths. */
+    static Stats.Spread perLayer(JmhSweep s, String variant, int t) {
+        Map<Integer, List<double[]>> byRound = new LinkedHashMap<>();
+        for (int d : DEPTHS) {
+            s.scoresByRound(key(variant, d), t).forEach((r, ns) -> byRound.computeIfAbsent(r, k -> new ArrayList<>()).add(new double[] {d, ns}));
+        }
+        List<Double> slopes = new ArrayList<>();
+        byRound.values().forEach(xy -> {
+            if (xy.size() >= 2) {
+                slopes.add(slope(xy));
+            }
+        });
+        return Parts.spread(slopes);
+    }
+
+    /** The depth sweep: ns per op by depth at one and the most threads, and each variant's cost per layer. */
+    static String depthTable(JmhSweep s, Map<String, Object> out) {
+        int maxT = s.threadCounts().last();
+        List<Integer> ts = maxT == 1 ? List.of(1) : List.of(1, maxT);
+        StringBuilder b = new StringBuilder("### The cost of a dm layer (depth sweep, raw)\n\nns per op per thread by dm-linear depth"
+                + " (0: the ram disk alone), median over rounds; the last row is the slope, ns per layer, fitted per round over"
+                + " depths 0..5 (median [min–max]):\n\n| depth |");
+        for (int t : ts) {
+            for (String v : VARIANTS) {
+                b.append(" `").append(v).append("` ").append(t).append("t |");
+            }
+        }
+        b.append("\n|---:|").append("---:|".repeat(ts.size() * VARIANTS.size())).append('\n');
+        for (int d : DEPTHS) {
+            b.append("| ").append(d).append(" |");
+            for (int t : ts) {
+                for (String v : VARIANTS) {
+                    List<Double> x = new ArrayList<>(s.scoresByRound(key(v, d), t).values());
+                    b.append(' ').append(x.isEmpty() ? "—" : Fmt.f(Stats.median(x), 1)).append(" |");
+                }
+            }
+            b.append('\n');
+        }
+        b.append("| **ns per layer** |");
+        Map<String, Object> layers = new LinkedHashMap<>();
+        for (int t : ts) {
+            Map<String, Object> byV = new LinkedHashMap<>();
+            for (String v : VARIANTS) {
+                Stats.Spread p = perLayer(s, v, t);
+                b.append(' ').append(p == null ? "—" : Fmt.spread(p, 1)).append(" |");
+                byV.put(v, Parts.json(p));
+            }
+            layers.put(Integer.toString(t), byV);
+        }
+        out.put("ns_per_layer", layers);
+        b.append("\n\nA layer of `none` is the dm core's own work per bio (a clone from the layer's bioset, the live table under RCU,"
+                + " the target's map, the completion back up: no shared line); what each variant adds per layer over it is its css"
+                + " operations, one `get` at the clone and one `put` at its completion (and with `atomic-cmpxchg` the seed's two probes),"
+                + " on the cgroup's one count.\n\n");
+        return b.toString();
+    }
+
+    /** ns per op over depth at the most threads, one series per variant. */
+    static String depthChart(JmhSweep s) {
+        int t = s.threadCounts().last();
+        LineChart c = new LineChart("ns per I/O by dm-linear depth, " + t + (t == 1 ? " thread" : " threads"), "dm-linear depth",
+                "ns per op per thread").yFromZero(true);
+        for (String v : VARIANTS) {
+            List<LineChart.Point> pts = new ArrayList<>();
+            for (int d : DEPTHS) {
+                List<Double> x = new ArrayList<>(s.scoresByRound(key(v, d), t).values());
+                if (!x.isEmpty()) {
+                    Stats.Spread sp = Stats.spread(x);
+                    pts.add(LineChart.Point.of(d, sp.median(), sp.min(), sp.max()));
+                }
+            }
+            if (!pts.isEmpty()) {
+                c.series(v, pts);
+            }
+        }
+        return c.toSvg();
+    }
+
+    /**
+     * The seed's experiment by hand ({@code inject=clone:cmpxchg,end_io:cmpxchg} on {@code none}) against {@code none}
+     * in the same round: the slow-down by depth and threads, checked against the floor at that depth.
+     */
+    static String injected(JmhSweep table, JmhSweep inj, Map<String, Object> out) {
+        StringBuilder b = new StringBuilder("### The seed's experiment as an option: `inject=" + SEED_INJECT + "`\n\n"
+                + "What Mikulas Patocka added by hand, one no-op `cmpxchg` where each clone is made and one where it completes, is the"
+                + " job key `inject=" + SEED_INJECT + "` here (any job file, or `lab engine run --inject`); the injected points share"
+                + " one word of their own. Slow-down of `none` with it over `none` without it, measured in the same round (time"
+                + " with / time without), by depth and threads; at depth 0 no clone is made, so nothing fires (a control):\n\n| depth |");
+        List<Integer> ts = new ArrayList<>(inj.threadCounts());
+        ts.forEach(t -> b.append(' ').append(t).append(t == 1 ? " thread |" : " threads |"));
+        b.append("\n|---:|").append("---:|".repeat(ts.size())).append('\n');
+        Map<String, Object> rows = new LinkedHashMap<>();
+        for (int d : DEPTHS) {
+            b.append("| ").append(d).append(" |");
+            Map<String, Object> byT = new LinkedHashMap<>();
+            for (int t : ts) {
+                Map<Integer, Double> with = inj.scoresByRound(DmCssRef.injected(d), t);
+                Map<Integer, Double> without = table.scoresByRound(key(NONE, d), t);
+                List<Double> r = new ArrayList<>();
+                with.forEach((round, w) -> {
+                    Double o = without.get(round);
+                    if (o != null) {
+                        r.add(w / o);
+                    }
+                });
+                Stats.Spread sp = Parts.spread(r);
+                b.append(' ').append(Parts.ratioCell(sp, floor(table, d, t))).append(" |");
+                byT.put(Integer.toString(t), Parts.json(sp));
+            }
+            b.append('\n');
+            rows.put(Integer.toString(d), byT);
+        }
+        out.put("injected_vs_none", rows);
+        return b.append("\nThe floor of each cell is the A/A of the same depth and thread count (`percpu` against its copy).\n\n").toString();
+    }
+}

@@ -1,0 +1,189 @@
+package lab.fix.dmcssref;
+
+import static lab.fix.JmhJson.entry;
+import static lab.fix.JmhJson.write;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import lab.fix.Fixes;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The dm-css-ref section from a hand-made run: the raw table (every variant and the control x
+ * depth 0..5, 1 and 2 threads, 2 rounds) built as ns = 50 + round + depth x a per-layer cost, the
+ * injected experiment at 1.5x none's time wherever a layer exists, and a kernel side whose
+ * task-clock per I/O is 10000 + 1000 x depth (+200 in the child cgroup, +100 in round 2). Every
+ * figure asserted is worked out by hand beside it.
+ */
+class DmCssRefSectionTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String IO = "lab.engine.bench.DmCssRef.io";
+
+    @TempDir
+    Path tmp;
+    Path run;
+    Path raw;
+    Path kernel;
+
+    /** ns per layer by variant, at 1 and 2 threads. */
+    private static final Map<String, double[]> LAYER = Map.of("none", new double[] {20, 20}, "percpu", new double[] {20.1, 20.1},
+            "percpu~aa", new double[] {20.1, 20.1}, "atomic", new double[] {30, 60}, "atomic-cmpxchg", new double[] {40, 120});
+
+    private static Map<String, String> p(String variant, int depth, String inject) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("baseNs", "0");
+        m.put("depth", Integer.toString(depth));
+        m.put("device", "ram");
+        m.put("inject", inject);
+        m.put("variant", variant);
+        return m;
+    }
+
+    private static double ns(String v, int d, int t, int r) {
+        double jitter = v.endsWith("~aa") ? (r == 1 ? 1.02 : 0.98) : 1; // the A/A: ±2% around percpu
+        return (50 + r + d * LAYER.get(v)[t - 1]) * jitter;
+    }
+
+    private void kernelRun(String name, double nsPerIo) throws IOException {
+        long ios = 1000;
+        Files.writeString(kernel.resolve(name + ".fio.json"), String.format(Locale.ROOT, """
+                {"fio version": "fio-3.33", "jobs": [{"jobname": "%s", "groupid": 0, "error": 0, "elapsed": 2,
+                  "job options": {"numjobs": "1"},
+                  "read": {"iops": %.1f, "total_ios": %d, "runtime": 1000},
+                  "write": {"iops": 0, "total_ios": 0, "runtime": 0},
+                  "job_runtime": 1000, "usr_cpu": 20.0, "sys_cpu": 70.0, "ctx": 10}]}
+                """, name, 1e9 / nsPerIo, ios));
+        double ms = nsPerIo * ios / 1e6;
+        Files.writeString(kernel.resolve(name + ".fio.perf.csv"), String.format(Locale.ROOT,
+                "# started on Mon Nov 30 06:03:48 2026\n\n%.3f,msec,task-clock,%d,100.00,1.000,CPUs utilized\n", ms, (long) (ms * 1e6)));
+        Files.writeString(kernel.resolve(name + ".fio.before.stat"), "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+        Files.writeString(kernel.resolve(name + ".fio.after.stat"), ios + " 0 " + ios + " 100 0 0 0 0 0 100 100 0 0 0 0 0 0\n");
+    }
+
+    @BeforeEach
+    void fixture() throws IOException {
+        run = tmp.resolve("dm-run");
+        raw = run.resolve("raw/dm-css-ref");
+        kernel = raw.resolve("kernel");
+        Files.createDirectories(kernel);
+        Files.writeString(run.resolve("manifest.json"),
+                "{\"run_id\": \"dm-run\", \"command\": \"./lab pair dm-css-ref --rounds 2 --id dm-run\", \"cores\": 2}");
+        for (int t = 1; t <= 2; t++) {
+            for (int r = 1; r <= 2; r++) {
+                List<Object> table = new ArrayList<>();
+                List<Object> inject = new ArrayList<>();
+                for (int d = 0; d <= 5; d++) {
+                    for (String v : LAYER.keySet()) {
+                        table.add(entry(IO, t, p(v, d, "none"), ns(v, d, t, r), 0));
+                    }
+                    inject.add(entry(IO, t, p("none", d, DmCssRef.SEED_INJECT), ns("none", d, t, r) * (d == 0 ? 1 : 1.5)));
+                }
+                write(raw.resolve("dmcss-r" + r + "-t" + t + ".json"), table);
+                write(raw.resolve("dmcss-inject-r" + r + "-t" + t + ".json"), inject);
+            }
+        }
+        Files.writeString(kernel.resolve("env.txt"), "environment: guest VM, TCG, qemu -smp 2\nkernel: 6.1.0-lab\nrounds: 2\n"
+                + "runtime_s: 1\ncgroup: v2 /sys/fs/cgroup/lab-dmcss\nperf_repeats: 1\n");
+        for (int r = 1; r <= 2; r++) {
+            for (int d = 0; d <= 5; d++) {
+                kernelRun("d" + d + "-root-j1-r" + r, 10000 + 1000 * d + 100 * (r - 1));
+                kernelRun("d" + d + "-child-j1-r" + r, 10200 + 1000 * d + 100 * (r - 1));
+            }
+            kernelRun("tcg-zram-host-r" + r, 3000); // the emulation probe: the guest 8x the host
+            kernelRun("tcg-zram-guest-r" + r, 24000);
+        }
+    }
+
+    private String notebook() throws IOException {
+        Fixes.notebook(run);
+        return Files.readString(run.resolve("NOTEBOOK.md"));
+    }
+
+    @Test
+    void theHeadlineIsCmpxchgOverPercpuAtTheSeedsDepthAndMostThreads() throws IOException {
+        notebook();
+        JsonNode fix = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref");
+        JsonNode h = fix.path("headline");
+        // depth 5, 2 threads: (51 + 600) / (51 + 100.5) = 4.2970, (52 + 600) / (52 + 100.5) = 4.2754; median of two: their mean
+        assertEquals((651 / 151.5 + 652 / 152.5) / 2, h.path("jvm_raw").path("median").asDouble(), 1e-9);
+        assertEquals(1.74, h.path("seed").asDouble(), 1e-9);
+        assertTrue(h.path("kernel").isNull());
+        assertTrue(h.path("kernel_note").asText().contains("cannot switch it"), h.toString());
+        double floor = h.path("noise_floor").asDouble();
+        assertTrue(floor > 0.002 && floor < 0.03, "the A/A's ±2% jitter gives a floor, percpu/none's 0.33% lies inside it: " + h);
+    }
+
+    @Test
+    void percpuIsWithinNoiseOfNoneAndTheAtomicsFallBehind() throws IOException {
+        String md = notebook();
+        JsonNode rows = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref").path("jvm").path("raw");
+        for (String t : List.of("1", "2")) {
+            assertTrue(rows.path(t).path("percpu_within_noise_of_none").asBoolean(), rows.toString());
+        }
+        // atomic / percpu grows with threads: (51 + 150) / (51 + 100.5) at 1 thread, (51 + 300) / 151.5 at 2
+        assertTrue(rows.path("2").path("atomic_vs_percpu").path("median").asDouble()
+                > rows.path("1").path("atomic_vs_percpu").path("median").asDouble());
+        assertTrue(md.contains("within noise (floor"), md);
+    }
+
+    @Test
+    void theDepthSweepGivesEachVariantsCostPerLayer() throws IOException {
+        String md = notebook();
+        JsonNode layers = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref").path("jvm").path("ns_per_layer");
+        assertEquals(20.1, layers.path("1").path("percpu").path("median").asDouble(), 1e-9);
+        assertEquals(120, layers.path("2").path("atomic-cmpxchg").path("median").asDouble(), 1e-9);
+        assertEquals(20, layers.path("2").path("none").path("median").asDouble(), 1e-9);
+        assertTrue(md.contains("### The cost of a dm layer"), md);
+    }
+
+    @Test
+    void theInjectedExperimentIsSetAgainstTheSameStackWithoutIt() throws IOException {
+        String md = notebook();
+        JsonNode inj = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref").path("jvm").path("injected_vs_none");
+        assertEquals(1.5, inj.path("5").path("2").path("median").asDouble(), 1e-9);
+        assertEquals(1.0, inj.path("0").path("1").path("median").asDouble(), 1e-9);
+        assertTrue(md.contains("`inject=clone:cmpxchg,end_io:cmpxchg`"), md);
+        assertTrue(md.contains("\n| 5 | 1.50 [1.50–1.50]x | 1.50 [1.50–1.50]x |\n"), "one row per depth: " + md);
+    }
+
+    @Test
+    void theKernelGivesACostPerLayerAndPerChildCgroupAsRatiosUnderTcg() throws IOException {
+        String md = notebook();
+        JsonNode k = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref").path("kernel");
+        // 1000 ns per layer in every round; child − root 200 ns; a layer over the bare 10000 (round 1) / 10100 (round 2): median 10050
+        assertEquals(1000, k.path("per_layer").path("root-j1").path("ns_per_layer").path("median").asDouble(), 1e-6);
+        assertEquals(200, k.path("per_layer").path("root-j1").path("child_minus_root_ns").path("median").asDouble(), 1e-6);
+        assertEquals(1000 / 10050.0, k.path("per_layer").path("root-j1").path("layer_share_of_bare_io").asDouble(), 1e-9);
+        assertTrue(k.path("emulated").asBoolean());
+        assertEquals(8, k.path("emulation_factor").path("median").asDouble(), 1e-9);
+        assertTrue(md.contains("a dm layer would cost about 125 ns"), md); // 1000 / 8
+        assertTrue(md.contains("only ratios within the run"), md);
+        assertTrue(md.contains("### Fidelity: a dm layer, model against kernel"), md);
+    }
+
+    /**
+     * The calibration's kernel figure: the seed's stack (depth 5), root, 1 job, fio: 15000 and 15100 ns, median 15050, emulated,
+     * divided by the probe's 8x: 1881.25 ns.
+     */
+    @Test
+    void theCalibrationTakesTheSeedsStackScaledByTheEmulationProbe() throws IOException {
+        var k = DmCssRefPairing.kernelFigure(lab.notebook.KernelRuns.read(lab.results.RunDir.open(run), kernel));
+        assertEquals(15050 / 8.0, k.nsPerIo(), 1e-6);
+        assertTrue(k.source().contains("dm-linear x5 over brd (guest VM, TCG") && k.source().contains("(15050 ns emulated), divided by"),
+                k.source());
+        assertEquals(new DmCssRefRaw.KernelRun(5, "child", 12, 3), DmCssRefRaw.KernelRun.parse("d5-child-j12-r3"));
+        assertEquals(null, DmCssRefRaw.KernelRun.parse("d5-other-j1-r1"));
+    }
+}
