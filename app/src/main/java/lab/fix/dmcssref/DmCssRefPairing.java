@@ -52,11 +52,13 @@ final class DmCssRefPairing implements Pairing {
                         .param("depth", Integer.toString(SEED_DEPTH)).param("device", "ram").param("inject", "none").param("baseNs", "0"),
                 "`percpu` (today's css), dm-linear x" + SEED_DEPTH + " over the ram disk, 1 thread, without base:"
                         + " raw/dm-css-ref/calibration-prerun.json");
+        boolean visits = cal != null;
+        boolean submitterWork = cal != null && cal.userNs() > 0;
         List<SharedLineCounts> counts = new ArrayList<>();
         for (String v : VARIANTS) {
-            counts.add(DmCssRefCounts.of(v, SEED_DEPTH, "none", Counting.IOS));
+            counts.add(DmCssRefCounts.of(v, SEED_DEPTH, "none", Counting.IOS, visits, submitterWork));
         }
-        counts.add(DmCssRefCounts.of(NONE, SEED_DEPTH, SEED_INJECT, Counting.IOS));
+        counts.add(DmCssRefCounts.of(NONE, SEED_DEPTH, SEED_INJECT, Counting.IOS, visits, submitterWork));
         Set<String> kinds = Counting.write(c.raw(), counts);
         List<String> variants = new ArrayList<>(VARIANTS);
         variants.add(CONTROL);
@@ -72,28 +74,37 @@ final class DmCssRefPairing implements Pairing {
             if (cal != null) {
                 run(JmhOptions.of(DmCssRefRaw.BENCHMARK, c.quick(), CALIBRATED_FORKS).threads(t)
                         .param("variant", variants.toArray(String[]::new)).param("depth", Integer.toString(SEED_DEPTH))
-                        .param("device", "ram").param("inject", "none").param("baseNs", Long.toString(cal.baseNs())),
+                        .param("device", "ram").param("inject", "none").param("baseNs", Long.toString(cal.deviceNs()))
+                        .param("userNs", Long.toString(cal.userNs())),
                         DmCssRefRaw.calibrated(c.raw(), r, t));
             }
         });
-        CostSweep.run(c, DmCssRefRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs());
+        CostSweep.run(c, DmCssRefRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs(),
+                cal == null ? null : new long[] {cal.deviceNs(), cal.userNs()});
     }
 
     /**
      * The kernel's CPU per I/O the model is calibrated to: the seed's job (randrw bs=512 direct,
      * fio psync) on the seed's stack (dm-linear x5 over brd), one job, the root cgroup, median over
-     * rounds. Where the stack ran in the emulated guest, every instruction costs many times what it
-     * does natively, and the source says so.
+     * rounds, scaled by the emulation probe where the stack ran in the guest VM; and fio's user
+     * share of its CPU there (usr over usr + sys, the same rounds), which the calibrated model spends
+     * in the worker between a completion and the next submission ({@link Calibration}), so that
+     * one I/O's puts and the next one's gets meet the css line twice, as the kernel's do.
      */
     static Calibrations.KernelFigure kernelFigure(KernelRuns k) {
         List<Double> ns = new ArrayList<>();
+        List<Double> user = new ArrayList<>();
         for (KernelRuns.Row row : k.rows()) {
             DmCssRefRaw.KernelRun run = DmCssRefRaw.KernelRun.parse(row.job());
             if (run != null && run.depth() == SEED_DEPTH && run.cgroup().equals("root") && run.jobs() == 1 && row.tool().equals("fio")
                     && Double.isFinite(row.taskClockNsPerIo())) {
                 ns.add(row.taskClockNsPerIo());
+                if (Double.isFinite(row.userShare())) {
+                    user.add(row.userShare());
+                }
             }
         }
+        double userShare = user.isEmpty() ? Double.NaN : Stats.median(user);
         if (ns.isEmpty()) {
             return null;
         }
@@ -104,10 +115,10 @@ final class DmCssRefPairing implements Pairing {
         Stats.Spread factor = dk.emulationFactor();
         if (dk.emulated() && factor != null) {
             return new Calibrations.KernelFigure(Stats.median(ns) / factor.median(), what + " (" + Math.round(Stats.median(ns))
-                    + " ns emulated), divided by " + dk.probeText(factor));
+                    + " ns emulated), divided by " + dk.probeText(factor), userShare);
         }
         return new Calibrations.KernelFigure(Stats.median(ns), dk.emulated() ? what + "; emulated and no probe to scale it by:"
-                + " an upper bound" : what);
+                + " an upper bound" : what, userShare);
     }
 
     private static void run(ChainedOptionsBuilder o, Path out) throws Exception {

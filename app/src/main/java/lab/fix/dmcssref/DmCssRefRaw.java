@@ -18,7 +18,9 @@ import java.nio.file.Path;
  *   <li>{@code dmcss-costs-rR-tT.json} (and {@code -timed}): the cost sweep of those kinds ({@code lab.fix.CostSweep});</li>
  *   <li>{@code kernel/}: the scenario {@code dm-css-ref} (kernel-scripts/scenarios/dm-css-ref): per depth D, cgroup CG
  *       (root, child), numjobs N and round K, {@code dD-CG-jN-rK.TOOL.json} with its {@code .perf.csv} and
- *       {@code .before/.after.stat}, TOOL fio or bridge; {@code env.txt}.</li>
+ *       {@code .before/.after.stat}, TOOL fio or bridge; where the runs went to the guest VM, the emulation probe
+ *       {@code tcg-zram-host-rK.fio.*} and {@code tcg-zram-guest-rK.fio.*} (the same zram job on both sides of qemu);
+ *       {@code env.txt}.</li>
  * </ul>
  */
 final class DmCssRefRaw {

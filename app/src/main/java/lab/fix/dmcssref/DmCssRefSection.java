@@ -49,7 +49,7 @@ final class DmCssRefSection implements Section {
         JmhSweep inject = JmhSweep.read(dir, DmCssRefRaw.INJECT, run::gap);
         Calibration cal = Calibration.read(dir);
         JmhSweep calibrated = cal == null ? null : JmhSweep.read(dir, DmCssRefRaw.CALIBRATED, run::gap)
-                .where("baseNs", Long.toString(cal.baseNs()), "0");
+                .where("baseNs", Long.toString(cal.deviceNs()), "0").where("userNs", Long.toString(cal.userNs()), "0");
         KernelRuns kernelRuns = KernelRuns.read(run, dir.resolve("kernel"));
         DmKernel kernel = DmKernel.of(kernelRuns);
         String cores = run.manifest().path("cores").asText("?");
@@ -150,8 +150,8 @@ final class DmCssRefSection implements Section {
         int t = calibrated.threadCounts().last();
         b.append(Parts.calibration(cal));
         Map<String, Object> c = new LinkedHashMap<>();
-        b.append(StackTable.slowdownTable(calibrated, SEED_DEPTH, "calibrated (+" + cal.baseNs() + " ns per I/O in the ram disk), depth "
-                + SEED_DEPTH, c));
+        b.append(StackTable.slowdownTable(calibrated, SEED_DEPTH, "calibrated (+" + cal.baseNs() + " ns per I/O: " + cal.deviceNs()
+                + " in the ram disk, " + cal.userNs() + " in the worker between I/Os), depth " + SEED_DEPTH, c));
         jvm.put("calibrated", c);
         NoiseFloor floor = StackTable.floor(calibrated, SEED_DEPTH, t);
         head.calibrated(StackTable.slowdown(calibrated, CMPXCHG, PERCPU, SEED_DEPTH, t)).floor(floor)
@@ -164,7 +164,15 @@ final class DmCssRefSection implements Section {
         Map<String, String> point = Map.of("depth", Integer.toString(SEED_DEPTH), "inject", "none");
         Prediction p = new Prediction(calibrated, raw.where("baseNs", "0", "0"), v -> key(v, SEED_DEPTH), v -> counts.get(v, point),
                 costs, cal.baseNs(), 0);
-        b.append("Predicted from the shared lines: each variant's one-thread time (the calibrated base plus the raw model's one-thread"
+        b.append(p.byVisits(ATOMIC)
+                ? "Predicted from the shared lines: each variant's one-thread time (the calibrated base plus the raw model's one-thread"
+                + " ns) and its visits per I/O to the cgroup's css count as counted in the model (a visit: the operations on the line"
+                + " between two stretches of the I/O's work, back to back: the submitter's `tryget` with every clone's `get` and the"
+                + " seed's probes on the way down, every `put` on the way up; the disk's work and the worker's lie between them), and"
+                + " what one visit costs here at the I/O's rhythm (the cost sweep, same run: an RMW pair per visit with the same work"
+                + " between pairs; on two cores a line is paid for once per visit, by its first operation). The seed's figure is"
+                + " between its kernels (5) and (4), `atomic-cmpxchg` and `atomic` here, which is where the implied cost comes from:\n\n"
+                : "Predicted from the shared lines: each variant's one-thread time (the calibrated base plus the raw model's one-thread"
                 + " ns), its operations per I/O on the cgroup's css count as counted in the model (per bio of the stack: the"
                 + " submitter's `tryget` a `cas`, each clone's `get` and each bio's `put` an `rmw`, the seed's probes a `cas` each),"
                 + " and what one such operation costs here at this gap (the cost sweep, same run). The seed's figure is between its"

@@ -145,10 +145,6 @@ final class DmKernel {
         return Parts.spread(d);
     }
 
-    int maxJobs() {
-        return jobs.isEmpty() ? 1 : jobs.last();
-    }
-
     String text(Map<String, Object> out) {
         StringBuilder b = new StringBuilder("### Today's kernel: dm-linear over brd, root and child cgroup\n\n")
                 .append("Real dm-linear stacks (").append(runs.env().getOrDefault("device", "brd under lab-lin1..lab-lin5"))

@@ -67,6 +67,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *   baseNs   ns of calibrated uncontended CPU the disk spends per I/O in its
  *            submit (CpuWork): the kernel's per-I/O work, for the calibrated
  *            model; 0 spends nothing
+ *   userNs   ns of the same work the worker spends after its bio completes,
+ *            before it submits the next: the kernel's per-I/O work outside the
+ *            stack (fio's loop, the system call's way out and in); without it
+ *            one I/O's puts and the next one's gets run back to back and meet
+ *            the css count's line once, where the kernel's meet it twice
  *
  * What the model fixes by itself, not the job file: threads from -t (not
  * numjobs); a 64 MiB disk written once at setup (the seed's 4 GiB ramdisk
@@ -109,8 +114,14 @@ public class DmCssRef {
         @Param({"0"})
         public long baseNs;
 
-        /** The work for {@link #baseNs}: calibrated; the count run's marks instead. */
+        /** ns of calibrated CPU per I/O in the submitter, between a completion and the next submission; 0 for none. */
+        @Param({"0"})
+        public long userNs;
+
+        /** The work for {@link #baseNs} and {@link #userNs}: calibrated; the count run's marks instead. */
         java.util.function.LongFunction<CpuWork> works = CpuWork::forNs;
+        /** What {@link #userNs} spends. */
+        CpuWork user;
 
         Rcu rcu;
         CssForward forward;
@@ -154,6 +165,7 @@ public class DmCssRef {
             root = Blkcg.root(forward, rcu, lines);
             cgroup = root.child("fio", rcu, lines);
             CpuWork work = works.apply(baseNs);
+            user = works.apply(userNs);
             disk = switch (device) {
                 case "ram" -> new RamDisk("ram0", CAPACITY, work);
                 case "null" -> NullBlk.immediate("nullb0", CAPACITY, 512, work);
@@ -237,6 +249,7 @@ public class DmCssRef {
         s.top.submitBio(bio);
         s.forward.disassociate(bio, cpu); // bio_uninit: the original lets its cgroup go as it is put
         s.bioset.free(bio);
+        s.user.spend();
         return w.completed;
     }
 }

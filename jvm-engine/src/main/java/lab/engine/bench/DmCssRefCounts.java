@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import lab.engine.count.LineTally;
 import lab.engine.count.SharedLineCounts;
+import lab.engine.work.CpuWork;
 
 /**
  * The dm-css-ref count run: the shared-line operations of one {@link DmCssRef} op, per variant,
@@ -12,8 +13,10 @@ import lab.engine.count.SharedLineCounts;
  * own code ({@link DmCssRef.Stack}, {@link DmCssRef.Worker}, {@link DmCssRef#io}) on one thread
  * with the stack's cgroups and injections reporting to a {@link LineTally}: {@value #WARMUP} I/Os
  * of warm-up, then {@code ios} counted. Single-threaded, so every operation takes its fast path:
- * what contention adds is in c(kind, n), not here. Operations only, no visits: the stack's work
- * between a bio's clone-time and completion-time operations is the disk's alone.
+ * what contention adds is in c(kind, n), not here. With {@code visits}, the disk's work
+ * ({@code baseNs}) marks a boundary in every I/O, between its clone-time operations and its
+ * completion-time ones, and with {@code submitterWork} the worker's ({@code userNs}) one between an
+ * I/O's last put and the next one's tryget ({@link LineTally}); as in PartAcctCounts.
  */
 public final class DmCssRefCounts {
     /** The {@link SharedLineCounts#model()} of these counts. */
@@ -29,6 +32,11 @@ public final class DmCssRefCounts {
      * value), over {@code ios} I/Os (at least 1) of the fix's example job on the null disk.
      */
     public static SharedLineCounts of(String variant, int depth, String inject, long ios) {
+        return of(variant, depth, inject, ios, false, false);
+    }
+
+    /** {@link #of(String, int, String, long)}, with the visits of a calibrated run (see the class notes). */
+    public static SharedLineCounts of(String variant, int depth, String inject, long ios, boolean visits, boolean submitterWork) {
         if (ios < 1) {
             throw new IllegalArgumentException("ios " + ios);
         }
@@ -38,12 +46,15 @@ public final class DmCssRefCounts {
         s.depth = depth;
         s.device = "null"; // the device does no shared-line operation: the counts are the stack's
         s.inject = inject;
-        s.baseNs = 0;
+        s.baseNs = visits ? 1 : 0; // any work: a mark
+        s.userNs = visits && submitterWork ? 1 : 0;
+        s.works = ns -> ns == 0 ? CpuWork.NONE : CpuWork.marking(tally::boundary);
         s.setUp(1, ExampleJob.load(DmCssRef.EXAMPLE, List.of()), tally);
         DmCssRef.Worker w = new DmCssRef.Worker();
         w.setUp(s);
         DmCssRef bench = new DmCssRef();
         Map<String, Map<String, Long>> perIo;
+        Map<String, Long> visited;
         try {
             for (int i = 0; i < WARMUP; i++) {
                 bench.io(s, w);
@@ -53,6 +64,7 @@ public final class DmCssRefCounts {
                 bench.io(s, w);
             }
             perIo = tally.snapshot();
+            visited = tally.visits();
         } finally {
             w.tearDown();
             s.tearDown();
@@ -63,6 +75,7 @@ public final class DmCssRefCounts {
         Map<String, String> point = new LinkedHashMap<>();
         point.put("depth", Integer.toString(depth));
         point.put("inject", inject);
-        return new SharedLineCounts(MODEL, Variants.id(variant), point, ios, SharedLineCounts.per(perIo, ios), 0, Map.of());
+        return new SharedLineCounts(MODEL, Variants.id(variant), point, ios, SharedLineCounts.per(perIo, ios), 0, Map.of(),
+                visits ? SharedLineCounts.perVisits(visited, ios) : null);
     }
 }

@@ -25,8 +25,6 @@ public final class DmTargetIo {
     Bio clone;
     /** The clone's {@code bi_bdev}: where the core submits a remapped clone (a device, not a partition). */
     BlockDevice dev;
-    /** The slot whose cache this came from and whose pending count it raised. */
-    int cpu;
     /** Per-cpu free-list link. */
     DmTargetIo next;
 

@@ -32,10 +32,6 @@ public record LinearStack(List<MappedDevice> layers, BlockDevice top) {
         return new LinearStack(List.copyOf(layers), below);
     }
 
-    public int depth() {
-        return layers.size();
-    }
-
     /** Frees every layer's clone bioset; nothing may be in flight. */
     public void close() {
         layers.forEach(MappedDevice::close);

@@ -203,7 +203,6 @@ public final class MappedDevice implements BlockDevice, BioEndIo {
         } else {
             c.free = tio.next;
         }
-        tio.cpu = cpu;
         return tio;
     }
 
@@ -268,11 +267,6 @@ public final class MappedDevice implements BlockDevice, BioEndIo {
             n += d.poll(cpu);
         }
         return n;
-    }
-
-    /** Bios of slot {@code cpu}'s clone cache ever made (stops growing after warm-up; owner or quiescent). */
-    public int clonesCreated(int cpu) {
-        return clones.created(cpu);
     }
 
     /** Frees the clone bioset; nothing may be in flight. */

@@ -55,7 +55,8 @@ class BenchParamsTest {
             Map.entry("DmCssRef$Stack.depth", "a number: dm-linear layers"),
             Map.entry("DmCssRef$Stack.device", "DmCssRef's devices: ram, null"),
             Map.entry("DmCssRef$Stack.inject", "none or a value Inject.parse takes"),
-            Map.entry("DmCssRef$Stack.baseNs", "numbers: ns of calibrated work per I/O"));
+            Map.entry("DmCssRef$Stack.baseNs", "numbers: ns of calibrated work per I/O"),
+            Map.entry("DmCssRef$Stack.userNs", "numbers: ns of calibrated work per I/O in the worker"));
 
     static List<String> params(Class<?> state, String field) {
         try {
@@ -79,7 +80,7 @@ class BenchParamsTest {
     @Test
     void workParamsAreNanosecondCounts() {
         for (List<String> values : List.of(params(PartAcct.Disk.class, "baseNs"), params(PartAcct.Disk.class, "userNs"),
-                params(ZramInitLock.Device.class, "baseNs"), params(DmCssRef.Stack.class, "baseNs"),
+                params(ZramInitLock.Device.class, "baseNs"), params(DmCssRef.Stack.class, "baseNs"), params(DmCssRef.Stack.class, "userNs"),
                 params(Primitives.Shared.class, "gapNs"), params(Primitives.Shared.class, "userGapNs"))) {
             assertEquals("0", values.get(0), "the default is no work: the raw model");
             for (String v : values) {

@@ -46,4 +46,22 @@ class DmCssRefCountsTest {
         assertEquals(Map.of(), perIo("none", 0, "clone:cmpxchg,end_io:cmpxchg"), "no layer, no clone: nothing fires");
         assertEquals(Map.of("inject.line", Map.of("rmw", 2.0)), perIo("none", 3, "submit:atomic,complete:atomic"));
     }
+
+    /**
+     * Visits, as a calibrated run spaces the operations: the way down (tryget, the clones' gets and probes) is one run of
+     * operations on the css line, the way up (every put and probe) another, the disk's work between them; with the worker's
+     * work between one I/O's puts and the next one's tryget two visits per I/O, without it the ups and the next downs merge
+     * into one. percpu and none visit no shared line.
+     */
+    @Test
+    void aCalibratedIoVisitsTheCssLineOnTheWayDownAndOnTheWayUp() {
+        for (String v : new String[] {"atomic", "atomic-cmpxchg"}) {
+            assertEquals(Map.of("blkcg.css", 2.0), DmCssRefCounts.of(v, 5, "none", 1000, true, true).visitsPerIo(), v);
+            assertEquals(Map.of("blkcg.css", 1.0), DmCssRefCounts.of(v, 5, "none", 1000, true, false).visitsPerIo(), v);
+        }
+        assertEquals(Map.of(), DmCssRefCounts.of("percpu", 5, "none", 1000, true, true).visitsPerIo());
+        assertEquals(null, DmCssRefCounts.of("atomic", 5, "none", 1000).visitsPerIo(), "no marks, no visits");
+        assertEquals(perIo("atomic", 5, "none"), DmCssRefCounts.of("atomic", 5, "none", 1000, true, true).perIo(),
+                "the marks change no count");
+    }
 }
