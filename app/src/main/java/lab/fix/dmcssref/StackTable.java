@@ -199,6 +199,8 @@ final class StackTable {
             rows.put(Integer.toString(d), byT);
         }
         out.put("injected_vs_none", rows);
-        return b.append("\nThe floor of each cell is the A/A of the same depth and thread count (`percpu` against its copy).\n\n").toString();
+        return b.append("\nThe floor of each cell is the A/A of the same depth and thread count (`percpu` against its copy), measured"
+                + " within one JMH invocation; the injected runs are an invocation of their own, and depth 0, where nothing fires, is"
+                + " how far the two invocations differ without any injection: read every row against that row too.\n\n").toString();
     }
 }
