@@ -136,6 +136,34 @@ public final class Bio {
         next = null;
     }
 
+    /**
+     * {@code __bio_clone()} on a fresh bio: every field set once from {@code src} or to
+     * {@link #reset}'s value, without resetting first (the clone path of every dm layer).
+     */
+    void initClone(Bio src, int owner, BioEndIo end) {
+        sector = src.sector;
+        size = src.size;
+        idx = src.idx;
+        bvecDone = src.bvecDone;
+        op = src.op;
+        opFlags = src.opFlags;
+        flags = BIO_CLONED | (src.flags & BIO_REMAPPED);
+        status = BlkStatus.OK;
+        bdev = src.bdev;
+        vec = src.vec;
+        endIo = end;
+        privateData = null;
+        parent = src;
+        blkcgAssociation = null;
+        cpu = owner;
+        issueTime = 0;
+        startTime = 0;
+        acctPart = null;
+        acctStart = 0;
+        acctSectors = 0;
+        next = null;
+    }
+
     /** Bytes the I/O covers, in 512-byte sectors ({@code bio_sectors()}). */
     public long sectors() {
         return size >>> SECTOR_SHIFT;

@@ -90,17 +90,16 @@ public final class Bioset implements AutoCloseable {
      * must outlive the clone (see {@link Bio}). Must run on the thread that owns {@code cpu}.
      */
     public Bio allocClone(Bio src, int cpu, BioEndIo endIo) {
-        Bio clone = alloc(cpu, endIo);
-        clone.vec = src.vec;
-        clone.sector = src.sector;
-        clone.size = src.size;
-        clone.idx = src.idx;
-        clone.bvecDone = src.bvecDone;
-        clone.op = src.op;
-        clone.opFlags = src.opFlags;
-        clone.bdev = src.bdev;
-        clone.flags = Bio.BIO_CLONED | (src.flags & Bio.BIO_REMAPPED);   // __bio_clone()
-        clone.parent = src;
+        BioCache c = cache[cpu];
+        Bio clone = c.freeList;
+        if (clone == null) {
+            clone = new Bio(this, vecBytes == 0 ? null : BioVec.alloc(arena, vecBytes));
+            c.created++;
+        } else {
+            c.freeList = clone.next;
+            c.nr--;
+        }
+        clone.initClone(src, cpu, endIo); // __bio_clone(): each field once
         return clone;
     }
 

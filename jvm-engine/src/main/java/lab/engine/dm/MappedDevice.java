@@ -208,11 +208,7 @@ public final class MappedDevice implements BlockDevice, BioEndIo {
 
     private void freeTio(DmTargetIo tio, int cpu) {
         TioCache c = tios[cpu];
-        tio.orig = null;
-        tio.clone = null;
-        tio.table = null;
-        tio.ti = null;
-        tio.dev = null;
+        tio.table = null; // a swapped-out table must not stay reachable from the cache; the rest is overwritten at the next alloc
         tio.next = c.free;
         c.free = tio;
     }
