@@ -35,4 +35,30 @@ public final class Stats {
         Arrays.sort(s);
         return median(s);
     }
+
+    /** A straight line {@code y = a + b x}. */
+    public record Line(double a, double b) {}
+
+    /**
+     * The least-squares line through {@code points} ({@code {x, y}} pairs), in the centred form
+     * (slope from the deviations about the means); null with fewer than two distinct x.
+     */
+    public static Line line(java.util.List<double[]> points) {
+        if (points.size() < 2) {
+            return null;
+        }
+        double mx = points.stream().mapToDouble(p -> p[0]).average().orElseThrow();
+        double my = points.stream().mapToDouble(p -> p[1]).average().orElseThrow();
+        double sxy = 0;
+        double sxx = 0;
+        for (double[] p : points) {
+            sxy += (p[0] - mx) * (p[1] - my);
+            sxx += (p[0] - mx) * (p[0] - mx);
+        }
+        if (sxx == 0) {
+            return null;
+        }
+        double b = sxy / sxx;
+        return new Line(my - b * mx, b);
+    }
 }

@@ -69,21 +69,10 @@ final class StackTable {
                 + " (today's css) within each round:\n\n" + b + '\n';
     }
 
-    /** Least-squares slope of y over x. */
+    /** Least-squares slope of y over x ({@link Stats#line}); NaN without two distinct x. */
     static double slope(List<double[]> xy) {
-        double n = xy.size();
-        double sx = 0;
-        double sy = 0;
-        double sxx = 0;
-        double sxy = 0;
-        for (double[] p : xy) {
-            sx += p[0];
-            sy += p[1];
-            sxx += p[0] * p[0];
-            sxy += p[0] * p[1];
-        }
-        double d = n * sxx - sx * sx;
-        return d == 0 ? Double.NaN : (n * sxy - sx * sy) / d;
+        Stats.Line l = Stats.line(xy);
+        return l == null ? Double.NaN : l.b();
     }
 
     /** ns per dm layer of {@code variant} at {@code t}: the slope over depths 0..5 of each round's ns per op; null without two depths. */

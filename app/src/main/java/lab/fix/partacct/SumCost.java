@@ -44,19 +44,10 @@ final class SumCost {
     }
 
     Fit fit() {
-        if (ns.size() < 2) {
-            return null;
-        }
-        double mx = ns.keySet().stream().mapToDouble(Integer::doubleValue).average().orElseThrow();
-        double my = ns.values().stream().mapToDouble(Stats.Spread::median).average().orElseThrow();
-        double sxy = 0;
-        double sxx = 0;
-        for (var e : ns.entrySet()) {
-            sxy += (e.getKey() - mx) * (e.getValue().median() - my);
-            sxx += (e.getKey() - mx) * (e.getKey() - mx);
-        }
-        double b = sxy / sxx;
-        return new Fit(my - b * mx, b);
+        List<double[]> xy = new ArrayList<>();
+        ns.forEach((slots, v) -> xy.add(new double[] {slots, v.median()}));
+        Stats.Line l = Stats.line(xy);
+        return l == null ? null : new Fit(l.a(), l.b());
     }
 
     String text() {
