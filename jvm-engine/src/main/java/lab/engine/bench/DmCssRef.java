@@ -7,7 +7,6 @@ import lab.engine.blkcg.CssForward;
 import lab.engine.block.Bio;
 import lab.engine.block.BioEndIo;
 import lab.engine.block.Bioset;
-import lab.engine.block.BlkStatus;
 import lab.engine.block.BlockDevice;
 import lab.engine.block.NullBlk;
 import lab.engine.block.RamDisk;
@@ -20,7 +19,6 @@ import lab.engine.sync.Rcu;
 import lab.engine.work.CpuWork;
 import lab.jobspec.Inject;
 import lab.jobspec.Job;
-import lab.jobspec.SplitMix;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -137,9 +135,7 @@ public class DmCssRef {
         Injection injection;
         InjectPoint injectSubmit;
         InjectPoint injectComplete;
-        int readPercent;
-        int bs;
-        int sectorsPerIo;
+        IoMix mix;
         long blocks;
 
         @Setup(Level.Trial)
@@ -149,13 +145,11 @@ public class DmCssRef {
 
         /** The trial's setup for {@code threads} workers doing {@code job}'s I/O, counting to {@code lines}. */
         void setUp(int threads, Job job, SharedLines lines) {
-            IoMix mix = IoMix.of(job);
-            readPercent = mix.readPercent();
-            bs = mix.bs();
+            mix = IoMix.of(job);
+            int bs = mix.bs();
             if (bs % 512 != 0) {
                 throw new IllegalArgumentException(ExampleJob.where(job) + ": bs=" + bs + " is not a multiple of 512");
             }
-            sectorsPerIo = bs >>> Bio.SECTOR_SHIFT;
             int nrCpus = threads;
             rcu = new Rcu(nrCpus);
             forward = CssForward.of(Variants.id(variant));
@@ -202,19 +196,15 @@ public class DmCssRef {
         }
     }
 
-    /** One fio job: its cpu (per-cpu slot), random stream, and completion callback. */
+    /** One fio job ({@link BioWorker}), online in the stack's RCU; its completions pass the complete injection point. */
     @State(Scope.Thread)
-    public static class Worker implements BioEndIo {
-        int cpu;
-        SplitMix stream;
-        long completed;
+    public static class Worker extends BioWorker {
         Stack stack;
 
         @Setup(Level.Trial)
         public void setUp(Stack s) {
             stack = s;
-            cpu = s.cpus.take();
-            stream = new SplitMix(0x9E3779B97F4A7C15L * (cpu + 1));
+            start(s.cpus);
             s.rcu.online(cpu); // a busy CPU: per-cpu css operations cost no fence
             s.top.cpuOnline(cpu);
         }
@@ -230,20 +220,15 @@ public class DmCssRef {
         @Override
         public void endIo(Bio bio) {
             stack.injectComplete.hit(cpu);
-            if (bio.status == BlkStatus.OK) {
-                completed++;
-            }
+            super.endIo(bio);
         }
     }
 
     @Benchmark
     public long io(Stack s, Worker w) {
-        long r = w.stream.nextLong();
         int cpu = w.cpu;
         Bio bio = s.bioset.alloc(cpu, w);
-        bio.op = IoMix.isRead(s.readPercent, r) ? ReqOp.READ : ReqOp.WRITE;
-        bio.sector = Long.remainderUnsigned(r, s.blocks) * s.sectorsPerIo;
-        bio.size = s.bs;
+        s.mix.prepare(bio, w.stream.nextLong(), s.blocks);
         s.forward.associate(bio, s.cgroup, cpu);
         s.injectSubmit.hit(cpu);
         s.top.submitBio(bio);

@@ -11,7 +11,7 @@ import lab.engine.work.CpuWork;
  * The dm-css-ref count run: the shared-line operations of one {@link DmCssRef} op, per variant,
  * depth and injection, for the lab's prediction (DESIGN.md, "Fidelity"). It runs the benchmark's
  * own code ({@link DmCssRef.Stack}, {@link DmCssRef.Worker}, {@link DmCssRef#io}) on one thread
- * with the stack's cgroups and injections reporting to a {@link LineTally}: {@value #WARMUP} I/Os
+ * with the stack's cgroups and injections reporting to a {@link LineTally}: {@value CountRun#WARMUP} I/Os
  * of warm-up, then {@code ios} counted. Single-threaded, so every operation takes its fast path:
  * what contention adds is in c(kind, n), not here. With {@code visits}, the disk's work
  * ({@code baseNs}) marks a boundary in every I/O, between its clone-time operations and its
@@ -21,7 +21,6 @@ import lab.engine.work.CpuWork;
 public final class DmCssRefCounts {
     /** The {@link SharedLineCounts#model()} of these counts. */
     public static final String MODEL = "dm-css-ref";
-    static final int WARMUP = 256;
 
     private DmCssRefCounts() {
     }
@@ -37,9 +36,6 @@ public final class DmCssRefCounts {
 
     /** {@link #of(String, int, String, long)}, with the visits of a calibrated run (see the class notes). */
     public static SharedLineCounts of(String variant, int depth, String inject, long ios, boolean visits, boolean submitterWork) {
-        if (ios < 1) {
-            throw new IllegalArgumentException("ios " + ios);
-        }
         LineTally tally = new LineTally();
         DmCssRef.Stack s = new DmCssRef.Stack();
         s.variant = variant;
@@ -53,29 +49,17 @@ public final class DmCssRefCounts {
         DmCssRef.Worker w = new DmCssRef.Worker();
         w.setUp(s);
         DmCssRef bench = new DmCssRef();
-        Map<String, Map<String, Long>> perIo;
-        Map<String, Long> visited;
+        CountRun.Counted counted;
         try {
-            for (int i = 0; i < WARMUP; i++) {
-                bench.io(s, w);
-            }
-            tally.reset();
-            for (long i = 0; i < ios; i++) {
-                bench.io(s, w);
-            }
-            perIo = tally.snapshot();
-            visited = tally.visits();
+            counted = CountRun.run(tally, ios, () -> bench.io(s, w), () -> w.completed);
         } finally {
             w.tearDown();
             s.tearDown();
         }
-        if (w.completed != WARMUP + ios) {
-            throw new IllegalStateException("count run: " + w.completed + " of " + (WARMUP + ios) + " I/Os completed OK");
-        }
         Map<String, String> point = new LinkedHashMap<>();
         point.put("depth", Integer.toString(depth));
         point.put("inject", inject);
-        return new SharedLineCounts(MODEL, Variants.id(variant), point, ios, SharedLineCounts.per(perIo, ios), 0, Map.of(),
-                visits ? SharedLineCounts.perVisits(visited, ios) : null);
+        return new SharedLineCounts(MODEL, Variants.id(variant), point, ios, SharedLineCounts.per(counted.perIo(), ios), 0, Map.of(),
+                visits ? SharedLineCounts.perVisits(counted.visits(), ios) : null);
     }
 }

@@ -1,5 +1,7 @@
 package lab.engine.bench;
 
+import lab.engine.block.Bio;
+import lab.engine.block.ReqOp;
 import lab.jobspec.Job;
 import lab.jobspec.Rw;
 
@@ -34,5 +36,12 @@ record IoMix(Rw rw, int readPercent, int bs) {
      */
     static boolean isRead(int readPercent, long r) {
         return readPercent == 100 || (readPercent != 0 && (int) ((r >>> 40) % 100) < readPercent);
+    }
+
+    /** The I/O of draw {@code r} over {@code blocks} blocks of {@code bs}: its direction, sector and size, into {@code bio}. */
+    void prepare(Bio bio, long r, long blocks) {
+        bio.op = isRead(readPercent, r) ? ReqOp.READ : ReqOp.WRITE;
+        bio.sector = Long.remainderUnsigned(r, blocks) * (bs >>> Bio.SECTOR_SHIFT);
+        bio.size = bs;
     }
 }

@@ -189,6 +189,19 @@ public final class Bio {
         bio.bvecDone = done;
     }
 
+    /** {@code zero_fill_bio()}: zeroes the data the bio's iterator covers (a read of a hole). */
+    public static void zeroFill(Bio bio) {
+        BioVec vec = bio.vec;
+        int left = bio.size;
+        int done = bio.bvecDone;
+        for (int i = bio.idx; left > 0; i++) {
+            int len = Math.min(vec.len[i] - done, left);
+            vec.page[i].asSlice(vec.offset[i] + done, len).fill((byte) 0);
+            left -= len;
+            done = 0;
+        }
+    }
+
     /**
      * {@code bio_check_eod()} and the block layer's alignment check: true when the bio lies within
      * {@code nrSectors} and is a whole number of {@code logicalBlockSize} blocks at a multiple of it.

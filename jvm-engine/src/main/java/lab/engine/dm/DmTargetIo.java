@@ -25,6 +25,8 @@ public final class DmTargetIo {
     Bio clone;
     /** The clone's {@code bi_bdev}: where the core submits a remapped clone (a device, not a partition). */
     BlockDevice dev;
+    /** {@code dm_per_bio_data()}: the target's own word of per-bio state, 0 at map. */
+    long perBio;
     /** Per-cpu free-list link. */
     DmTargetIo next;
 
@@ -44,6 +46,15 @@ public final class DmTargetIo {
     /** {@code bio_set_dev(clone, dev)}: where the core submits the clone after a remap. */
     public void setDev(BlockDevice dev) {
         this.dev = dev;
+    }
+
+    /** The target's per-bio word ({@code dm_per_bio_data}). */
+    public long perBio() {
+        return perBio;
+    }
+
+    public void setPerBio(long v) {
+        perBio = v;
     }
 
     /** The clone's status as it completed. */

@@ -158,6 +158,7 @@ public final class MappedDevice implements BlockDevice, BioEndIo {
         tio.table = t;
         tio.ti = ti;
         tio.dev = null;
+        tio.perBio = 0;
         Bio clone = clones.allocClone(bio, cpu, this);
         clone.privateData = tio;
         tio.clone = clone;

@@ -10,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Usage: {@code for (int round = 0; !condition(); ) round = Backoff.pause(round);}
  */
-final class Backoff {
+public final class Backoff {
     static final int SPINS = 64;
     static final int YIELDS = 16;
     static final long MAX_PARK_NS = 1_000_000;
@@ -19,7 +19,7 @@ final class Backoff {
     }
 
     /** Waits once, by an amount that grows with {@code round}; returns the next round. */
-    static int pause(int round) {
+    public static int pause(int round) {
         if (round < SPINS) {
             Thread.onSpinWait();
         } else if (round < SPINS + YIELDS) {
@@ -32,7 +32,7 @@ final class Backoff {
     }
 
     /** True once the spinning phase is over (the owner is probably not running). */
-    static boolean spunOut(int round) {
+    public static boolean spunOut(int round) {
         return round >= SPINS;
     }
 }

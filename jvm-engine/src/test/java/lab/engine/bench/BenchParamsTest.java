@@ -56,7 +56,12 @@ class BenchParamsTest {
             Map.entry("DmCssRef$Stack.device", "DmCssRef's devices: ram, null"),
             Map.entry("DmCssRef$Stack.inject", "none or a value Inject.parse takes"),
             Map.entry("DmCssRef$Stack.baseNs", "numbers: ns of calibrated work per I/O"),
-            Map.entry("DmCssRef$Stack.userNs", "numbers: ns of calibrated work per I/O in the worker"));
+            Map.entry("DmCssRef$Stack.userNs", "numbers: ns of calibrated work per I/O in the worker"),
+            Map.entry("ThinBufioLock$Stack.variant", "BufioLocking ids"),
+            Map.entry("ThinBufioLock$Stack.target", "ThinBufioLock.TARGETS"),
+            Map.entry("ThinBufioLock$Stack.cache", "ThinBufioLock.CACHES"),
+            Map.entry("ThinBufioLock$Stack.baseNs", "numbers: ns of calibrated work per I/O"),
+            Map.entry("ThinBufioLock$Stack.userNs", "numbers: ns of calibrated work per I/O in the worker"));
 
     static List<String> params(Class<?> state, String field) {
         try {
@@ -81,6 +86,7 @@ class BenchParamsTest {
     void workParamsAreNanosecondCounts() {
         for (List<String> values : List.of(params(PartAcct.Disk.class, "baseNs"), params(PartAcct.Disk.class, "userNs"),
                 params(ZramInitLock.Device.class, "baseNs"), params(DmCssRef.Stack.class, "baseNs"), params(DmCssRef.Stack.class, "userNs"),
+                params(ThinBufioLock.Stack.class, "baseNs"), params(ThinBufioLock.Stack.class, "userNs"),
                 params(Primitives.Shared.class, "gapNs"), params(Primitives.Shared.class, "userGapNs"))) {
             assertEquals("0", values.get(0), "the default is no work: the raw model");
             for (String v : values) {
@@ -93,7 +99,7 @@ class BenchParamsTest {
     @Test
     void noControlIsListed() {
         for (List<String> values : List.of(params(PartAcct.Disk.class, "variant"), params(ZramInitLock.Device.class, "guard"),
-                params(DmCssRef.Stack.class, "variant"),
+                params(DmCssRef.Stack.class, "variant"), params(ThinBufioLock.Stack.class, "variant"),
                 params(Primitives.Shared.class, "primitive"))) {
             for (String v : values) {
                 assertEquals(v, Variants.id(v));
@@ -141,6 +147,16 @@ class BenchParamsTest {
     }
 
     /** PartInFlightSum has no variant: its slots must include PartAcct's, whose per-tick sum it prices. */
+    @Test
+    void thinBufioLockParamsAreTheEnginesIds() {
+        Class<?> s = ThinBufioLock.Stack.class;
+        assertEquals(lab.engine.bufio.BufioLocking.ids(), params(s, "variant"));
+        assertEquals("thin", params(s, "target").get(0), "the default run is the thin device");
+        assertTrue(ThinBufioLock.TARGETS.containsAll(params(s, "target")), params(s, "target").toString());
+        assertEquals("whole", params(s, "cache").get(0), "the default run caches the whole tree, as the seed's steady state");
+        assertTrue(ThinBufioLock.CACHES.containsAll(params(s, "cache")), params(s, "cache").toString());
+    }
+
     @Test
     void partInFlightSumSlotsCoverPartAcct() {
         List<String> sums = params(PartInFlightSum.Stats.class, "slots");

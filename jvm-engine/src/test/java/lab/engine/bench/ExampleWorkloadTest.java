@@ -89,9 +89,8 @@ class ExampleWorkloadTest {
     void dmCssRefDoesTheExamplesIo() throws Exception {
         Job example = repositoryJob(DmCssRef.EXAMPLE);
         DmCssRef.Stack s = dmCssRef(ExampleJob.load(DmCssRef.EXAMPLE, List.of()));
-        assertEquals(IoMix.of(example).bs(), s.bs);
-        assertEquals(IoMix.of(example).readPercent(), s.readPercent);
-        assertEquals(512, s.bs, "the seed's bs=512");
+        assertEquals(IoMix.of(example), s.mix);
+        assertEquals(512, s.mix.bs(), "the seed's bs=512");
         DmCssRef.Worker w = new DmCssRef.Worker();
         w.setUp(s);
         DmCssRef bench = new DmCssRef();
@@ -102,11 +101,37 @@ class ExampleWorkloadTest {
         s.tearDown();
         assertEquals(OPS, w.completed, "every bio through the stack completed OK");
         DmCssRef.Stack changed = dmCssRef(with(DmCssRef.EXAMPLE, "bs", "4k"));
-        assertEquals(8, changed.sectorsPerIo, "bs=4k: 8 sectors an I/O");
+        assertEquals(4096, changed.mix.bs(), "bs=4k");
         changed.tearDown();
         DmCssRef.Stack reads = dmCssRef(with(DmCssRef.EXAMPLE, "rw", "randread"));
-        assertEquals(100, reads.readPercent);
+        assertEquals(100, reads.mix.readPercent());
         reads.tearDown();
+    }
+
+    /** The thin-bufio-lock benchmark takes the seed's randrw at bs=4k from its example, through thin and through linear. */
+    @Test
+    void thinBufioLockDoesTheExamplesIo() throws Exception {
+        Job example = repositoryJob(ThinBufioLock.EXAMPLE);
+        for (String target : ThinBufioLock.TARGETS) {
+            ThinBufioLock.Stack s = new ThinBufioLock.Stack();
+            s.variant = "rwsem-walk";
+            s.target = target;
+            s.cache = "whole";
+            s.setUp(2, ExampleJob.load(ThinBufioLock.EXAMPLE, List.of()), lab.engine.count.SharedLines.NONE);
+            assertEquals(IoMix.of(example), s.mix);
+            assertEquals(4096, s.mix.bs(), "the seed's bs=4k");
+            assertEquals(50, s.mix.readPercent(), "the seed's randrw, 50/50");
+            ThinBufioLock.Worker w = new ThinBufioLock.Worker();
+            w.setUp(s);
+            ThinBufioLock bench = new ThinBufioLock();
+            for (int i = 0; i < OPS; i++) {
+                bench.io(s, w);
+            }
+            w.tearDown();
+            assertEquals(OPS, w.completed, target + ": every bio completed OK");
+            assertEquals(List.of(), s.pool.metadata().check(0), target);
+            s.tearDown();
+        }
     }
 
     // ---- PartAcct ----

@@ -1,0 +1,86 @@
+package lab.engine.bench;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.engine.count.LineTally;
+import lab.engine.count.SharedLineCounts;
+import lab.engine.work.CpuWork;
+
+/**
+ * The thin-bufio-lock count run: the shared-line operations of one {@link ThinBufioLock} op, per
+ * variant, target and cache, for the lab's prediction (DESIGN.md, "Fidelity"). It runs the
+ * benchmark's own code ({@link ThinBufioLock.Stack}, {@link ThinBufioLock.Worker},
+ * {@link ThinBufioLock#io}) on one thread with the pool reporting to a {@link LineTally}:
+ * {@value CountRun#WARMUP} I/Os of warm-up, then {@code ios} counted. Single-threaded, so every operation
+ * takes its fast path. With {@code visits}, the data disk's work ({@code baseNs}) marks a boundary
+ * in every I/O, and with {@code submitterWork} the worker's ({@code userNs}) one between I/Os, as
+ * in DmCssRefCounts.
+ *
+ * <p>Sites: {@code bufio.lock} (the client lock: mutex pairs, or rwsem-read pairs), {@code
+ * bufio.tree} (striped: the trees' rw locks), {@code bufio.hold} (atomic hold counts, rmw),
+ * {@code thin.prison}, {@code thin.all_io_ds} (spinlock pairs), {@code thin.root_lock} (rwsem-read).
+ */
+public final class ThinBufioLockCounts {
+    /** The {@link SharedLineCounts#model()} of these counts. */
+    public static final String MODEL = "thin-bufio-lock";
+    /** The sites of the bufio lock acquisitions: the client's lock and the striped trees'. */
+    public static final List<String> LOCK_SITES = List.of("bufio.lock", "bufio.tree");
+
+    private ThinBufioLockCounts() {
+    }
+
+    /** {@link #of(String, String, String, long, boolean, boolean)} without visits. */
+    public static SharedLineCounts of(String variant, String target, String cache, long ios) {
+        return of(variant, target, cache, ios, false, false);
+    }
+
+    /**
+     * The counts of {@code variant} (a {@link lab.engine.bufio.BufioLocking} id, or its control
+     * {@code id~aa}) on {@code target} (thin, linear) with the {@code cache} (whole, small), over
+     * {@code ios} I/Os (at least 1) of the fix's example job. The point also says how many nodes a
+     * lookup visits ({@code nodes_per_lookup}) and the metadata's nodes ({@code nodes}).
+     */
+    public static SharedLineCounts of(String variant, String target, String cache, long ios, boolean visits, boolean submitterWork) {
+        LineTally tally = new LineTally();
+        ThinBufioLock.Stack s = new ThinBufioLock.Stack();
+        s.variant = variant;
+        s.target = target;
+        s.cache = cache;
+        s.baseNs = visits ? 1 : 0; // any work: a mark
+        s.userNs = visits && submitterWork ? 1 : 0;
+        s.works = ns -> ns == 0 ? CpuWork.NONE : CpuWork.marking(tally::boundary);
+        s.setUp(1, ExampleJob.load(ThinBufioLock.EXAMPLE, List.of()), tally);
+        ThinBufioLock.Worker w = new ThinBufioLock.Worker();
+        w.setUp(s);
+        ThinBufioLock bench = new ThinBufioLock();
+        int nodesPerLookup = ThinBufioLock.nodesPerLookup(s.pool.metadata());
+        CountRun.Counted counted;
+        try {
+            counted = CountRun.run(tally, ios, () -> bench.io(s, w), () -> w.completed);
+        } finally {
+            w.tearDown();
+            s.tearDown();
+        }
+        Map<String, String> point = new LinkedHashMap<>();
+        point.put("target", target);
+        point.put("cache", cache);
+        point.put("nodes_per_lookup", Integer.toString(nodesPerLookup));
+        point.put("nodes", Integer.toString(s.nodes));
+        point.put("cache_blocks", Integer.toString(s.cacheBlocks));
+        return new SharedLineCounts(MODEL, Variants.id(variant), point, ios, SharedLineCounts.per(counted.perIo(), ios), 0, Map.of(),
+                visits ? SharedLineCounts.perVisits(counted.visits(), ios) : null);
+    }
+
+    /** Lock acquisitions of the bufio cache per I/O in {@code c}: every kind at {@link #LOCK_SITES}. */
+    public static double lockAcquisitionsPerIo(SharedLineCounts c) {
+        double n = 0;
+        for (String site : LOCK_SITES) {
+            Map<String, Double> kinds = c.perIo().get(site);
+            if (kinds != null) {
+                n += kinds.values().stream().mapToDouble(Double::doubleValue).sum();
+            }
+        }
+        return n;
+    }
+}
