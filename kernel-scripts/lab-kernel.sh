@@ -10,6 +10,7 @@
 #                          run kernel-scripts/scenarios/SCENARIO/run.sh; --flamegraph adds a
 #                          perf record -e cpu-clock -g run per workload (./lab draws the SVGs);
 #                          SCENARIO: smoke zram-floor zram-init-lock part-acct dm-css-ref
+#                          thin-bufio-lock
 #   cleanup                remove everything in the registry (and the guest VM); idempotent
 #   check DEV              exit 0 if the lab owns DEV, else refuse with exit 2
 #   fill DEV [PATTERN]     write DEV once with fio (random, zero, compressible50, or N: compressible %)
@@ -27,7 +28,7 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$KS_DIR/common/rc.sh"
 
 usage() {
-	sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	sed -n '2,23s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 	exit "${1:-0}"
 }
 

@@ -49,6 +49,27 @@ _counted() {
 	_blk_snap "$dev" "$out/$name.after"
 }
 
+# _emulation_probe OUT SIDE ROUNDS RUNTIME WHO: how much slower a guest's kernel runs than the
+# host's, measured, for the calibration of the model (analysis: DmKernel): ROUNDS runs of one fio
+# job (psync 4k randread, 1 job, RUNTIME: a fio time, 3s or 500ms) on a 64 MiB zram the lab makes
+# and fills half-compressible, under perf stat as OUT/tcg-zram-SIDE-rK.fio (SIDE host or guest):
+# the same device and job on both sides of qemu. The zram joins MADE (removed with the rest);
+# not in $(...). WHO names the scenario in the messages. In the guest, zram must be loaded first
+# (labmod zram num_devices=0).
+_emulation_probe() {
+	local out=$1 side=$2 rounds=$3 runtime=$4 who=$5 z k name
+	z=$(_zram_add 64M)
+	MADE+=("zram $z")
+	_fill "/dev/$z" 50
+	for ((k = 1; k <= rounds; k++)); do
+		name=tcg-zram-$side-r$k.fio
+		_lab_msg "$who: emulation probe, $side, round $k/$rounds: zram 4k randread, 1 job"
+		_counted "$out" "$name" "/dev/$z" 1 \
+			fio --name="tcg-zram-$side" --filename="/dev/$z" --rw=randread --bs=4k --direct=1 --ioengine=psync \
+			--time_based --runtime="$runtime" --size=100% --eta=never --output-format=json --output="$out/$name.json"
+	done
+}
+
 # _stack_collapse: perf script (-F comm,tid,ip,sym,dso, callchains) on stdin to collapsed
 # stacks on stdout, "comm;root;...;leaf COUNT", one line per distinct stack, sorted. Kernel
 # frames get the suffix _[k] (flamegraph.pl's convention); offsets (+0x..) are dropped; an
@@ -96,5 +117,7 @@ _kernel_flamegraph() {
 		rm -f "$out/$name.kernel.collapsed"
 		return 0
 	fi
-	gzip -n -f "$out/$name.kernel.collapsed" # raw stacks kept, small: results are committed
+	# raw stacks kept, small: results are committed. -n: no name or time in the header; the
+	# guest's busybox gzip has no -n
+	gzip -n -f "$out/$name.kernel.collapsed" 2>/dev/null || gzip -f "$out/$name.kernel.collapsed"
 }

@@ -29,23 +29,11 @@ dc_runtime_opt() {
 	case $DC_RUNTIME in *[!0-9]*) echo "$DC_RUNTIME" ;; *) echo "${DC_RUNTIME}s" ;; esac
 }
 
-# dc_emulation_probe SIDE: how much slower the guest's kernel runs than the host's, measured, for
-# the calibration of the model (analysis: DmKernel): DC_ROUNDS runs of one fio job (psync 4k
-# randread, 1 job, DC_RUNTIME) on a 64 MiB zram the lab makes and fills half-compressible, under
-# perf stat as tcg-zram-SIDE-rK.fio (SIDE host or guest): the same device and job on both sides
-# of qemu. The zram joins MADE (removed with the rest).
+# dc_emulation_probe SIDE: the emulation probe (common/perf.sh, _emulation_probe) with this
+# scenario's rounds and runtime: tcg-zram-SIDE-rK.fio.* (SIDE host or guest) into DC_OUT. The zram
+# joins MADE (removed with the rest).
 dc_emulation_probe() {
-	local side=$1 z k name
-	z=$(_zram_add 64M)
-	MADE+=("zram $z")
-	_fill "/dev/$z" 50
-	for ((k = 1; k <= DC_ROUNDS; k++)); do
-		name=tcg-zram-$side-r$k.fio
-		_lab_msg "dm-css-ref: emulation probe, $side, round $k/$DC_ROUNDS: zram 4k randread, 1 job"
-		_counted "$DC_OUT" "$name" "/dev/$z" 1 \
-			fio --name="tcg-zram-$side" --filename="/dev/$z" --rw=randread --bs=4k --direct=1 --ioengine=psync \
-			--time_based --runtime="$(dc_runtime_opt)" --size=100% --eta=never --output-format=json --output="$DC_OUT/$name.json"
-	done
+	_emulation_probe "$DC_OUT" "$1" "$DC_ROUNDS" "$(dc_runtime_opt)" dm-css-ref
 }
 
 # dc_job NAME N: the job file of one (depth, numjobs) on stdout: the fix's examples/dm-css-ref.fio

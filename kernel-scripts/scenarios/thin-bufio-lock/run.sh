@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# thin-bufio-lock: the kernel side of the fix "thin-bufio-lock" (seed 004_779fcd164b83d477.txt:
+# a thin volume over pmem, written fully first, then fio psync randrw bs=4k O_DIRECT, 12 jobs;
+# dm-bufio's client lock taken once per btree walk, and made a rw_semaphore, took the run from
+# 286+286 MiB/s to 442+442).
+#
+# Today's kernel has the fix, so what is real here is what the fix's lock rode on: the cost of a
+# thin volume's I/O (a btree lookup through dm-bufio per bio, on provisioned blocks) against the
+# same I/O through dm-linear over the same data device, at 1 job and at the cores. Devices, all
+# the lab's own: brd (it loads the module: ram0 the pool's data, ram1 its metadata, both 576 MiB,
+# 192 MiB quick: brd takes one rd_size for all its disks and allocates a page only when written),
+# the thin pool lab-pool (64 KiB data blocks as LVM's default, skip_block_zeroing), its thin
+# volume 0 as lab-thin (512 MiB, 128 MiB quick), written once whole so every block is
+# provisioned (as in the seed), and lab-lin, dm-linear over the first 512 MiB (128 MiB) of ram0,
+# the brd pages the fill gave the thin volume. Natively where this kernel has brd, dm-mod and
+# dm-thin-pool and brd is not loaded; else in the guest VM (Debian's kernel under qemu,
+# guest/guest.sh run; scenarios/thin-bufio-lock/guest.sh inside), the host rendering the job
+# files (the guest has no JVM).
+#
+# Workload: examples/thin-bufio-lock.fio (randrw, bs=4k, O_DIRECT, psync, time based,
+# group_reporting) rendered with iodepth 1, the span the whole volume, numjobs 1 and numjobs =
+# cores where the runs run (the guest's 2 vCPUs there), under perf stat -r 1 with the device's
+# /sys stat before and after (_counted). fio only: the seed's own tool (the bridge is skipped,
+# env.txt says why). Where the runs go to the guest, the emulation probe (common/perf.sh,
+# _emulation_probe) runs on both sides of qemu first, as in dm-css-ref.
+#
+# Rounds (LAB_ROUNDS, default 3, 2 quick): one unrecorded warm-up run on each device, then in each
+# round every (numjobs, device) once: numjobs ascending in odd rounds, descending in even ones;
+# thin and linear back to back, which first flipping from numjobs to numjobs and round to round.
+#
+# Writes into $LAB_OUT (required):
+#   <DEV>-j<N>-r<K>.fio.json  (DEV thin|linear, N numjobs, K round from 1), .fio.perf.csv,
+#       .fio.before.stat, .fio.after.stat (the stat of the dm device the I/O went to)
+#   job-<DEV>-j<N>.fio, thin-status.txt (dmsetup status lab-pool after the fill and after the
+#   rounds), dm-table.txt, perf-missing.txt, env.txt (key: value), guest/ (the guest's
+#   console.log, guest.txt, guest-run.log, thin-bufio-lock-guest.txt); in the guest
+#   tcg-zram-host-rK.fio.* and tcg-zram-guest-rK.fio.*; with LAB_FLAMEGRAPH=1
+#   thin-j<N>.fio.kernel.collapsed.gz (N the highest numjobs) or
+#   thin-j<N>.fio.kernel-flamegraph-missing.txt
+# Environment: LAB_QUICK=1 (1 s runs, 2 rounds, a 128 MiB volume; else 5 s, 3 rounds, 512 MiB),
+# LAB_RUNTIME (seconds, or a fio time such as 500ms), LAB_ROUNDS, LAB_FLAMEGRAPH=1, LAB_JDK
+# (common/jvm.sh: renders the job files), GUEST_MEM (the guest's MiB; default enough for the
+# ram disks).
+set -euo pipefail
+
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=SCRIPTDIR/../../common/rc.sh
+. "$KS_DIR/common/rc.sh"
+# shellcheck source=SCRIPTDIR/lib.sh
+. "$KS_DIR/scenarios/thin-bufio-lock/lib.sh"
+
+OUT=${LAB_OUT:?LAB_OUT must name the output folder}
+QUICK=${LAB_QUICK:-0}
+if [ "$QUICK" = 1 ]; then RUNTIME=1 ROUNDS=2 VOLUME_MB=128; else RUNTIME=5 ROUNDS=3 VOLUME_MB=512; fi
+DATA_MB=$((VOLUME_MB + 64)) # the pool's data device: the volume and headroom
+RUNTIME=${LAB_RUNTIME:-$RUNTIME}
+ROUNDS=${LAB_ROUNDS:-$ROUNDS}
+FLAME=${LAB_FLAMEGRAPH:-0}
+[[ $RUNTIME =~ ^[1-9][0-9]*(ms)?$ ]] || { _lab_msg "thin-bufio-lock: LAB_RUNTIME must be seconds or Nms: $RUNTIME"; exit 1; }
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { _lab_msg "thin-bufio-lock: LAB_ROUNDS must be a count: $ROUNDS"; exit 1; }
+# the runtime in seconds: exact for env.txt, rounded up for the guest's time limit
+if [[ $RUNTIME == *ms ]]; then
+	RUNTIME_S=$(awk -v m="${RUNTIME%ms}" 'BEGIN { print m / 1000 }')
+	RUNTIME_CEIL_S=$(((${RUNTIME%ms} + 999) / 1000))
+else
+	RUNTIME_S=$RUNTIME RUNTIME_CEIL_S=$RUNTIME
+fi
+
+TB_OUT=$OUT TB_RUNTIME=$RUNTIME TB_ROUNDS=$ROUNDS TB_VOLUME_MB=$VOLUME_MB TB_DATA_MB=$DATA_MB TB_FLAME=$FLAME
+BRIDGE_WHY="not needed: fio is the seed's own tool and thin vs linear compares two kernel paths under one runner (under TCG the JVM's start-up would dominate the short runs)"
+
+# The guest runs in the background (so a signal reaches this shell at once); on the way out it
+# is stopped (guest.sh kills its qemu on TERM) before anything of the lab here goes.
+GUEST_PID=
+tb_teardown() {
+	local rc=$?
+	set +e # the status handed on below must not end this trap
+	if [ -n "$GUEST_PID" ]; then kill "$GUEST_PID" 2>/dev/null || true; wait "$GUEST_PID" 2>/dev/null || true; fi
+	(exit "$rc")
+	_scenario_teardown
+}
+_scenario_traps
+trap tb_teardown EXIT
+
+# native_why: why the runs cannot run on this kernel (nothing when they can)
+native_why() {
+	local d
+	for d in brd dm-mod dm-thin-pool; do
+		_driver_native "$d" || { echo "this kernel has no $d"; return; }
+	done
+	if [ -d /sys/module/brd ]; then echo "brd is loaded already (its ram disks are not the lab's)"; return; fi
+	command -v dmsetup >/dev/null 2>&1 || echo "dmsetup is not installed"
+}
+
+# guest_why: why the guest VM cannot run here (nothing when it can)
+guest_why() {
+	if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
+		echo "qemu-system-x86_64 is not installed (apt-get install --no-install-recommends qemu-system-x86)"
+	elif [ ! -x "$KS_DIR/guest/guest.sh" ]; then
+		echo "kernel-scripts/guest/guest.sh is missing"
+	elif [ ! -f "$LAB_STATE/guest/initramfs.cpio" ] && ! apt-cache show linux-image-amd64 >/dev/null 2>&1; then
+		echo "no built guest image and linux-image-amd64 is not known to apt (no Debian mirror?)"
+	fi
+}
+
+command -v fio >/dev/null 2>&1 || { _lab_msg "thin-bufio-lock: fio is not installed (./lab kernel installs it)"; exit 1; }
+command -v perf >/dev/null 2>&1 || { _lab_msg "thin-bufio-lock: perf is not installed (./lab kernel installs linux-perf)"; exit 1; }
+_lab_jvm_init # renders every job file (spec render)
+mkdir -p "$OUT"
+
+nwhy=$(native_why)
+gwhy=
+if [ -n "$nwhy" ]; then gwhy=$(guest_why); fi
+if [ -n "$nwhy" ] && [ -n "$gwhy" ]; then
+	_lab_msg "thin-bufio-lock: cannot run: natively $nwhy; no guest VM: $gwhy"
+	{
+		echo "environment: none"
+		echo "guest: skipped: $gwhy"
+		echo "native: $nwhy"
+	} >"$OUT/env.txt"
+	exit 1
+fi
+
+# ---------------------------------------------------------------- native
+
+# run_native: the whole scenario on this kernel; writes FACTS_FILE
+run_native() {
+	TB_NUMJOBS=(1)
+	if [ "$(nproc)" -gt 1 ]; then TB_NUMJOBS+=("$(nproc)"); fi
+	tb_jobs
+	tb_setup
+	tb_rounds
+	_made_remove || { _lab_msg "thin-bufio-lock: could not remove everything it made"; exit 1; }
+	tb_facts "fio (psync); bridge skipped: $BRIDGE_WHY" >"$FACTS_FILE"
+}
+
+# ---------------------------------------------------------------- the guest VM
+
+GOUT=$OUT/guest
+
+# guest_params: thin-bufio-lock.params and jobs/ in the guest's output share: the guest has no JVM
+# to render its job files with, so the host renders them for numjobs 1 and the guest's vCPUs
+# (guest.sh boots qemu -smp 2), and the guest copies those it runs (tb_job_file)
+guest_params() {
+	local dev n
+	mkdir -p "$GOUT/jobs"
+	{
+		echo "runtime=$RUNTIME"
+		echo "rounds=$ROUNDS"
+		echo "volume_mb=$VOLUME_MB"
+		echo "data_mb=$DATA_MB"
+		echo "flame=$FLAME"
+		echo "bridge_why=$BRIDGE_WHY"
+	} >"$GOUT/thin-bufio-lock.params"
+	for dev in "${TB_DEVS[@]}"; do
+		for n in 1 2; do tb_job "$dev-j$n" "$n" >"$GOUT/jobs/job-$dev-j$n.fio"; done
+	done
+}
+
+# guest_collect: the guest's results into OUT (its console, logs and facts stay in guest/)
+guest_collect() {
+	local f
+	for f in "$GOUT"/thin-j[0-9]* "$GOUT"/linear-j[0-9]* "$GOUT"/tcg-zram-guest-* "$GOUT"/job-* \
+		"$GOUT"/perf-missing.txt "$GOUT"/dm-table.txt "$GOUT"/thin-status.txt; do
+		if [ -e "$f" ]; then mv "$f" "$OUT/"; fi
+	done
+	rm -rf "$GOUT/jobs"
+}
+
+# run_guest: the whole scenario in the guest VM; sets GUEST_STATUS and FACTS_FILE's contents (a
+# guest that fails: env.txt says so, and the scenario exits 1)
+run_guest() {
+	local nruns tmo mem grc=0
+	mkdir -p "$GOUT"
+	guest_params
+	# the rounds, the warm-ups, the probe's and the flamegraph's runs
+	nruns=$((ROUNDS * 2 * 2 + 2 + ROUNDS + FLAME))
+	# a fio run is its runtime plus about 3 s under TCG; boot, the fill (about 10 s a 100 MiB),
+	# perf's probe and the devices about 60 s
+	tmo=$((nruns * (RUNTIME_CEIL_S + 5) + VOLUME_MB / 10 + 180))
+	mem=$((DATA_MB + 1024))
+	if [ "$mem" -lt 1536 ]; then mem=1536; fi
+	_lab_msg "thin-bufio-lock: guest VM ($nruns fio runs), log in $GOUT/guest-run.log, at most ${tmo}s"
+	GUEST_TIMEOUT=$tmo GUEST_MEM=${GUEST_MEM:-$mem} "$KS_DIR/guest/guest.sh" run "$KS_DIR/scenarios/thin-bufio-lock/guest.sh" "$GOUT" \
+		>"$GOUT/guest-run.log" 2>&1 &
+	GUEST_PID=$!
+	wait "$GUEST_PID" || grc=$?
+	GUEST_PID=
+	guest_collect
+	if [ "$grc" -ne 0 ]; then
+		GUEST_STATUS="failed: guest.sh run exited $grc (see guest/guest-run.log and guest/console.log)"
+		_lab_msg "thin-bufio-lock: the guest failed (exit $grc), see $GOUT/guest-run.log"
+		env_write guest
+		exit 1
+	fi
+	GUEST_STATUS="ran: every run in the guest VM (guest/ has its console and log)"
+	cp "$GOUT/thin-bufio-lock-guest.txt" "$FACTS_FILE"
+}
+
+# ---------------------------------------------------------------- env.txt
+
+# env_write WHERE: env.txt from the facts of where the runs ran (WHERE native or guest)
+env_write() {
+	local where=$1 accel
+	{
+		if [ "$where" = native ]; then
+			echo "environment: native"
+		else
+			accel=$(sed -n 's/^env: //p' "$GOUT/guest.txt" 2>/dev/null)
+			echo "environment: guest VM, ${accel:-unknown}, qemu -smp 2 (Debian's kernel; absolute figures are emulation speed: use ratios within the run)"
+		fi
+		grep -E '^(kernel|cores): ' "$FACTS_FILE" 2>/dev/null || true
+		echo "perf_repeats: 1"
+		echo "rounds: $ROUNDS"
+		echo "runtime_s: $RUNTIME_S"
+		grep -E '^(numjobs|devices|volume_mb|data_block_kb|provisioned|dm_bufio|tools|flamegraph|left_after): ' "$FACTS_FILE" 2>/dev/null || true
+		echo "span: the whole volume (${VOLUME_MB}M), on thin and on linear"
+		echo "rw: randrw (fio's default 50/50), bs=4k, O_DIRECT, psync (iodepth 1), time based, group_reporting"
+		echo "order: one unrecorded warm-up run on each device, then per round every (numjobs, device) once; numjobs ascending in odd rounds, descending in even ones; thin and linear back to back, the first flipping from numjobs to numjobs and round to round"
+		echo "guest: $GUEST_STATUS"
+		if [ "$where" = guest ]; then
+			echo "host_kernel: $(uname -r)"
+			echo "emulation_probe: ${EMULATION_PROBE:-none}"
+		fi
+	} >"$OUT/env.txt"
+}
+
+FACTS_FILE=$FLAME_TMP/facts
+GUEST_STATUS=
+if [ -z "$nwhy" ]; then
+	GUEST_STATUS="skipped: not needed: this kernel has brd, dm-mod and dm-thin-pool (the runs ran natively)"
+	run_native
+	env_write native
+else
+	_lab_msg "thin-bufio-lock: natively $nwhy: the runs go to the guest VM"
+	if _driver_native zram; then
+		# the same zram job here and in the guest: the emulation's slow-down, for the calibration
+		_emulation_probe "$OUT" host "$ROUNDS" "$(tb_runtime_opt)" thin-bufio-lock
+		_made_remove || { _lab_msg "thin-bufio-lock: could not remove the probe's zram"; exit 1; }
+		EMULATION_PROBE="zram 4k randread, 1 job, fio psync, on the host and in the guest (tcg-zram-host/guest-rK.fio)"
+	else
+		EMULATION_PROBE="none: this host has no zram to measure the emulation's slow-down with"
+	fi
+	run_guest
+	env_write guest
+fi
+_lab_msg "thin-bufio-lock: done, results in $OUT"
