@@ -8,6 +8,7 @@ import java.util.Optional;
 import lab.fix.dmcssref.DmCssRef;
 import lab.fix.partacct.PartAcct;
 import lab.fix.primitives.Primitives;
+import lab.fix.thinbufiolock.ThinBufioLock;
 import lab.fix.zraminitlock.ZramInitLock;
 import lab.notebook.Fix;
 import lab.notebook.Notebook;
@@ -31,10 +32,7 @@ public final class Fixes {
                     "003_e853cddf414699dc.txt", "throughput ratio of blkio.weight 1000 vs 500 (buffered, with the fix)", 1.92,
                     "two containers on LVM-thin, dd bs=1M count=3000, weight 500 vs 1000: with the fix, buffered"
                             + " 29.9 vs 15.6 MB/s (~1.9:1); direct 20.8 vs 20.0 MB/s (not yet fixed)")),
-            FixUnit.seedOnly(new Fix("thin-bufio-lock", "dm-bufio's client lock: mutex -> rw_semaphore, taken once per btree walk",
-                    "004_779fcd164b83d477.txt", "throughput after / before, fio randrw psync 12 jobs on a thin volume", 1.55,
-                    "32 GiB pool on emulated pmem, 16 GiB thin volume written first; fio psync randrw 4k direct"
-                            + " numjobs=12: 286 + 286 MiB/s -> 442 + 442 MiB/s (1.55x)")));
+            new ThinBufioLock());
 
     public static Optional<FixUnit> byId(String id) {
         return ALL.stream().filter(u -> u.fix().id().equals(id)).findFirst();

@@ -3,6 +3,8 @@ package lab.fix;
 import java.nio.file.Path;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -41,6 +43,14 @@ public final class JmhOptions {
         return describe((int) p[0], (int) p[1], p[2], (int) p[3], p[4]);
     }
 
+    /**
+     * {@link #describe(boolean)} and, in a full run, the forks per trial of a fix's {@code trials}
+     * ("the calibrated table"), which run more forks than the rest ({@link #of(String, boolean, int)}).
+     */
+    public static String describe(boolean quick, String trials, int fullForks) {
+        return describe(quick) + (quick ? "" : "; " + trials + " " + fullForks + " forks per trial");
+    }
+
     /** JMH settings in words: "1 fork(s), 2 x 500 ms warm-up, 5 x 500 ms measured". */
     public static String describe(int forks, int warmups, long warmupMs, int iterations, long iterationMs) {
         return forks + " fork(s), " + warmups + " x " + warmupMs + " ms warm-up, " + iterations + " x " + iterationMs + " ms measured";
@@ -53,6 +63,11 @@ public final class JmhOptions {
                 .measurementIterations(iterations).measurementTime(TimeValue.milliseconds(iterationMs))
                 .jvmArgs("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow") // not the parent's -Dlab.* paths
                 .verbosity(VerboseMode.SILENT);
+    }
+
+    /** Runs {@code o} ({@link #toJson}: with the GC profiler) and writes JMH's JSON to {@code out}. */
+    public static void run(ChainedOptionsBuilder o, Path out) throws RunnerException {
+        new Runner(toJson(o, out).build()).run();
     }
 
     /** {@code o} with the GC profiler on (B/op: the hot path should allocate nothing) and JMH's JSON written to {@code out}. */

@@ -70,7 +70,7 @@ class LabCommandTest extends CapturedStreams {
     void pairOfAnUnknownOrUnmodelledFixExits2AndWritesNoRun() throws Exception {
         assertEquals(2, Lab.run("pair", "no-such-fix", "--results", dir.toString()));
         assertTrue(err.toString().contains("unknown fix 'no-such-fix'"), err.toString());
-        assertEquals(2, Lab.run("pair", "thin-bufio-lock", "--results", dir.toString()));
+        assertEquals(2, Lab.run("pair", "dm-blkcg-clone", "--results", dir.toString()));
         assertTrue(err.toString().contains("not yet modelled"), err.toString());
         assertEquals(2, Lab.run("pair", "primitives", "--threads", "2", "--results", dir.toString()));
         assertEquals(1, filesIn(dir), "nothing but the temp dir itself");

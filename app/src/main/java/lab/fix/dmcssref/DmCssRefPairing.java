@@ -1,25 +1,23 @@
 package lab.fix.dmcssref;
 
 import static lab.fix.dmcssref.DmCssRef.*;
+import static lab.fix.JmhOptions.run;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import lab.analysis.Stats;
 import lab.analysis.fidelity.Calibration;
 import lab.engine.bench.DmCssRefCounts;
 import lab.engine.count.SharedLineCounts;
 import lab.fix.Calibrations;
 import lab.fix.CostSweep;
 import lab.fix.Counting;
+import lab.fix.EmulationProbe;
 import lab.fix.JmhFlamegraph;
 import lab.fix.JmhOptions;
 import lab.fix.Pairing;
 import lab.fix.Rounds;
 import lab.notebook.KernelRuns;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
@@ -42,7 +40,7 @@ final class DmCssRefPairing implements Pairing {
 
     @Override
     public String jmhSettings(boolean quick) {
-        return JmhOptions.describe(quick) + (quick ? "" : "; the calibrated table " + CALIBRATED_FORKS + " forks per trial");
+        return JmhOptions.describe(quick, "the calibrated table", CALIBRATED_FORKS);
     }
 
     @Override
@@ -92,37 +90,11 @@ final class DmCssRefPairing implements Pairing {
      * one I/O's puts and the next one's gets meet the css line twice, as the kernel's do.
      */
     static Calibrations.KernelFigure kernelFigure(KernelRuns k) {
-        List<Double> ns = new ArrayList<>();
-        List<Double> user = new ArrayList<>();
-        for (KernelRuns.Row row : k.rows()) {
+        return EmulationProbe.figure(k, row -> {
             DmCssRefRaw.KernelRun run = DmCssRefRaw.KernelRun.parse(row.job());
-            if (run != null && run.depth() == SEED_DEPTH && run.cgroup().equals("root") && run.jobs() == 1 && row.tool().equals("fio")
-                    && Double.isFinite(row.taskClockNsPerIo())) {
-                ns.add(row.taskClockNsPerIo());
-                if (Double.isFinite(row.userShare())) {
-                    user.add(row.userShare());
-                }
-            }
-        }
-        double userShare = user.isEmpty() ? Double.NaN : Stats.median(user);
-        if (ns.isEmpty()) {
-            return null;
-        }
-        String env = k.env().getOrDefault("environment", "native");
-        String what = "dm-linear x" + SEED_DEPTH + " over brd (" + env + "), fio psync randrw bs=512 direct, 1 job, root cgroup,"
-                + " task-clock under perf stat, median of " + ns.size() + " round(s)";
-        DmKernel dk = DmKernel.of(k);
-        Stats.Spread factor = dk.emulationFactor();
-        if (dk.emulated() && factor != null) {
-            return new Calibrations.KernelFigure(Stats.median(ns) / factor.median(), what + " (" + Math.round(Stats.median(ns))
-                    + " ns emulated), divided by " + dk.probeText(factor), userShare);
-        }
-        return new Calibrations.KernelFigure(Stats.median(ns), dk.emulated() ? what + "; emulated and no probe to scale it by:"
-                + " an upper bound" : what, userShare);
-    }
-
-    private static void run(ChainedOptionsBuilder o, Path out) throws Exception {
-        new Runner(JmhOptions.toJson(o, out).build()).run();
+            return run != null && run.depth() == SEED_DEPTH && run.cgroup().equals("root") && run.jobs() == 1;
+        }, (env, rounds) -> "dm-linear x" + SEED_DEPTH + " over brd (" + env + "), fio psync randrw bs=512 direct, 1 job, root cgroup,"
+                + " task-clock under perf stat, median of " + rounds + " round(s)");
     }
 
     /** One flamegraph per variant at the highest thread count, dm-linear x5 over the ram disk. */

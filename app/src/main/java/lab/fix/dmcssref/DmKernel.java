@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import lab.analysis.Stats;
+import lab.fix.EmulationProbe;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
 import lab.notebook.Parts;
@@ -27,17 +28,14 @@ final class DmKernel {
     private final TreeSet<Integer> depths = new TreeSet<>();
     private final KernelRuns runs;
     private final List<KernelRuns.Row> bridge = new ArrayList<>();
-    /** The emulation probe: zram 4k randread, 1 job, on the host and in the guest, by round (scenario's dc_emulation_probe). */
-    private final Map<Integer, KernelRuns.Row> probeHost = new TreeMap<>();
-    private final Map<Integer, KernelRuns.Row> probeGuest = new TreeMap<>();
-    private static final java.util.regex.Pattern PROBE = java.util.regex.Pattern.compile("tcg-zram-(host|guest)-r(\\d+)");
+    /** The emulation probe, where the runs went to the guest VM. */
+    private final EmulationProbe probe;
 
     private DmKernel(KernelRuns runs) {
         this.runs = runs;
+        this.probe = EmulationProbe.of(runs);
         for (KernelRuns.Row row : runs.rows()) {
-            java.util.regex.Matcher m = PROBE.matcher(row.job());
-            if (m.matches() && row.tool().equals("fio") && Double.isFinite(row.taskClockNsPerIo())) {
-                (m.group(1).equals("host") ? probeHost : probeGuest).put(Integer.parseInt(m.group(2)), row);
+            if (EmulationProbe.isProbe(row)) {
                 continue;
             }
             DmCssRefRaw.KernelRun k = DmCssRefRaw.KernelRun.parse(row.job());
@@ -64,28 +62,7 @@ final class DmKernel {
 
     /** Whether the runs ran under emulation (TCG): then only in-run ratios are data. */
     boolean emulated() {
-        return runs.env().getOrDefault("environment", "").toLowerCase(java.util.Locale.ROOT).contains("tcg");
-    }
-
-    /**
-     * How many times slower the guest's kernel ran the probe's I/O than the host's (task-clock per
-     * I/O, guest over host, per round): null where the run has no probe on both sides.
-     */
-    Stats.Spread emulationFactor() {
-        List<Double> f = new ArrayList<>();
-        probeGuest.forEach((r, g) -> {
-            KernelRuns.Row h = probeHost.get(r);
-            if (h != null) {
-                f.add(g.taskClockNsPerIo() / h.taskClockNsPerIo());
-            }
-        });
-        return Parts.spread(f);
-    }
-
-    /** The probe in words, for the notebook and the calibration's source. */
-    String probeText(Stats.Spread f) {
-        return "the emulation probe (the same zram 4k randread, fio psync, 1 job, on the host and in the guest): the guest's"
-                + " kernel took " + Fmt.spread(f, 1) + " times the host's task-clock per I/O";
+        return probe.emulated();
     }
 
     private static String cell(int depth, String cg, int jobs) {
@@ -207,11 +184,11 @@ final class DmKernel {
             b.append("\nUnder emulation the JVM's start-up and C1 code weigh in each bridge run's task-clock; its IOPS are the figure to read.\n");
         }
         b.append('\n');
-        Stats.Spread factor = emulationFactor();
+        Stats.Spread factor = probe.factor();
         if (factor != null) {
             out.put("emulation_factor", Parts.json(factor));
             Stats.Spread p = perLayer("root", 1);
-            b.append("Scaled to the host by ").append(probeText(factor)).append(": a dm layer would cost about ")
+            b.append("Scaled to the host by ").append(EmulationProbe.text(factor)).append(": a dm layer would cost about ")
                     .append(p == null ? "—" : Fmt.f(p.median() / factor.median(), 0)).append(" ns and the seed's stack (depth ")
                     .append(SEED_DEPTH).append(", root, 1 job) ").append(ns(SEED_DEPTH, "root", 1) == null ? "—"
                             : Fmt.f(ns(SEED_DEPTH, "root", 1).median() / factor.median(), 0))
@@ -219,9 +196,7 @@ final class DmKernel {
                             + " code (zram: lookup, decompression, copy) is not dm's.\n\n");
         }
         if (emulated()) {
-            b.append("These runs are emulated (qemu TCG: the host kernel has no device-mapper): every instruction costs many times its"
-                    + " native cost, so the ns columns are emulation speed; only ratios within the run (a layer against the bare I/O,"
-                    + " child against root) are data.\n\n");
+            b.append(EmulationProbe.emulatedNote("a layer against the bare I/O, child against root"));
         }
         return b.toString();
     }

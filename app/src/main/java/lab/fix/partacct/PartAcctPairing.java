@@ -1,6 +1,7 @@
 package lab.fix.partacct;
 
 import static lab.fix.partacct.PartAcct.*;
+import static lab.fix.JmhOptions.run;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,9 +19,6 @@ import lab.fix.JmhOptions;
 import lab.fix.Pairing;
 import lab.fix.Rounds;
 import lab.notebook.KernelRuns;
-import java.nio.file.Path;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
@@ -44,7 +42,7 @@ final class PartAcctPairing implements Pairing {
 
     @Override
     public String jmhSettings(boolean quick) {
-        return JmhOptions.describe(quick) + (quick ? "" : "; the calibrated table " + CALIBRATED_FORKS + " forks per trial");
+        return JmhOptions.describe(quick, "the calibrated table", CALIBRATED_FORKS);
     }
 
     @Override
@@ -135,10 +133,6 @@ final class PartAcctPairing implements Pairing {
 
     static String[] sumSlots(boolean quick) {
         return quick ? new String[] {"2", "16", "64", "256"} : new String[] {"2", "4", "8", "16", "32", "64", "128", "256"};
-    }
-
-    private static void run(ChainedOptionsBuilder o, Path out) throws Exception {
-        new Runner(JmhOptions.toJson(o, out).build()).run();
     }
 
     /** One flamegraph per variant at the highest thread count, bios to the whole disk, HZ 1000, 64 slots. */

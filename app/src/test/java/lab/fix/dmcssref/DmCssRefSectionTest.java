@@ -13,9 +13,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import lab.fix.Fixes;
+import lab.fix.KernelFiles;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,19 +57,7 @@ class DmCssRefSectionTest {
     }
 
     private void kernelRun(String name, double nsPerIo) throws IOException {
-        long ios = 1000;
-        Files.writeString(kernel.resolve(name + ".fio.json"), String.format(Locale.ROOT, """
-                {"fio version": "fio-3.33", "jobs": [{"jobname": "%s", "groupid": 0, "error": 0, "elapsed": 2,
-                  "job options": {"numjobs": "1"},
-                  "read": {"iops": %.1f, "total_ios": %d, "runtime": 1000},
-                  "write": {"iops": 0, "total_ios": 0, "runtime": 0},
-                  "job_runtime": 1000, "usr_cpu": 20.0, "sys_cpu": 70.0, "ctx": 10}]}
-                """, name, 1e9 / nsPerIo, ios));
-        double ms = nsPerIo * ios / 1e6;
-        Files.writeString(kernel.resolve(name + ".fio.perf.csv"), String.format(Locale.ROOT,
-                "# started on Mon Nov 30 06:03:48 2026\n\n%.3f,msec,task-clock,%d,100.00,1.000,CPUs utilized\n", ms, (long) (ms * 1e6)));
-        Files.writeString(kernel.resolve(name + ".fio.before.stat"), "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
-        Files.writeString(kernel.resolve(name + ".fio.after.stat"), ios + " 0 " + ios + " 100 0 0 0 0 0 100 100 0 0 0 0 0 0\n");
+        KernelFiles.fio(kernel, name, nsPerIo, 1e9 / nsPerIo);
     }
 
     @BeforeEach

@@ -1,0 +1,233 @@
+package lab.fix.thinbufiolock;
+
+import static lab.fix.thinbufiolock.ThinBufioLock.*;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import lab.analysis.JmhSweep;
+import lab.analysis.Stats;
+import lab.analysis.fidelity.Calibration;
+import lab.analysis.fidelity.LineCost;
+import lab.analysis.fidelity.LineCounts;
+import lab.analysis.fidelity.NoiseFloor;
+import lab.fix.CostSweep;
+import lab.notebook.Fmt;
+import lab.notebook.Headline;
+import lab.notebook.KernelRuns;
+import lab.notebook.Page;
+import lab.notebook.Parts;
+import lab.notebook.Prediction;
+import lab.notebook.Section;
+import lab.notebook.SectionOutput;
+import lab.results.RunDir;
+
+/**
+ * The thin-bufio-lock section: the seed, the model's bufio lockings against the mutex per cache
+ * size and thread count with dm-linear beside them (raw), then calibrated with the prediction from
+ * the counted lock operations and the op cost the seed's 1.55x implies, the lock acquisitions per
+ * I/O as counted, today's kernel (thin against linear per job count, beside the model's
+ * {@code striped} and {@code mutex} against dm-linear, {@link ThinKernel}), and the headline.
+ * Reads the files of {@link ThinBufioLockRaw}.
+ */
+final class ThinBufioLockSection implements Section {
+
+    @Override
+    public String id() { return ID; }
+
+    @Override
+    public Optional<SectionOutput> render(RunDir run) throws IOException {
+        Path dir = run.raw().resolve(ID);
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        JmhSweep table = JmhSweep.read(dir, ThinBufioLockRaw.TABLE, run::gap);
+        JmhSweep linear = JmhSweep.read(dir, ThinBufioLockRaw.LINEAR, run::gap);
+        Calibration cal = Calibration.read(dir);
+        JmhSweep calibrated = cal == null ? null : calibratedSweep(dir, ThinBufioLockRaw.CALIBRATED, cal, run);
+        ThinKernel kernel = ThinKernel.of(KernelRuns.read(run, dir.resolve("kernel")));
+        String cores = run.manifest().path("cores").asText("?");
+        Page page = Page.of(run, ID).text("## thin-bufio-lock: " + FIX.title() + "\n\n" + seed());
+        Map<String, Object> jvm = new LinkedHashMap<>();
+        Headline head = Headline.of(FIX);
+        int t = table.isEmpty() ? 1 : table.threadCounts().last();
+        if (!table.isEmpty()) {
+            Map<String, Object> raw = new LinkedHashMap<>();
+            page.text("### JVM model, raw: the bufio lockings on a fully provisioned thin volume\n\nThe seed ran " + SEED_JOBS
+                    + " psync jobs; this machine has " + cores + " cores, so the thread sweep stops at " + t + ": every figure \"at the"
+                    + " most threads\" below is at " + t + (t == 1 ? " thread" : " threads") + ", and the headline too. dm-linear over"
+                    + " the same ram disk (no btree, no dm-bufio) is its own JMH run in the same rounds.\n\n");
+            for (String cache : CACHES) {
+                Map<String, Object> byT = new LinkedHashMap<>();
+                page.text(LockTable.table(table, linear, cache, "raw, cache " + cache + (cache.equals(WHOLE) ? " (the whole btree cached)"
+                        : " (fewer buffers than the btree: misses, evictions, re-reads)"), byT));
+                raw.put(cache, byT);
+            }
+            page.chart("thin-bufio-lock-sweep.svg", LockTable.sweepChart(table, linear), "throughput by threads, whole tree cached")
+                    .text(LockTable.allocation(table, t));
+            jvm.put("raw", raw);
+            NoiseFloor f = LockTable.floor(table, WHOLE, t);
+            head.raw(LockTable.ratio(table, LockTable.HEADLINE, WHOLE, t)).floor(f).rawFloor(f);
+        } else {
+            page.text("### JVM model\n\nNo variant table in this run (`raw/" + ID + "/thin-rR-tT.json`).\n\n");
+        }
+        LineCounts counts = LineCounts.read(dir);
+        page.text(calibrated(cal, calibrated, table, counts, dir, run, head, jvm));
+        Map<String, Object> locks = new LinkedHashMap<>();
+        page.text(LockCounts.text(counts, locks));
+        jvm.put("lock_counts", counts == null ? null : locks);
+        String links = page.flamegraphLinks(ID);
+        if (!links.isEmpty()) {
+            page.text("CPU flamegraphs (async-profiler; the thin volume, whole tree cached, highest thread count), one per variant: "
+                    + links + ".\n\n");
+        }
+        if (!kernel.isEmpty()) {
+            Map<String, Object> k = new LinkedHashMap<>();
+            page.text(kernel.text(run, dir.resolve("kernel"), table, linear, k));
+            page.put("kernel", k);
+        } else {
+            page.text("### The kernel\n\nNot in this run (the kernel side runs as root: `sudo ./lab pair " + ID + "`; on a host"
+                    + " without device-mapper's thin pool it runs in the lab's guest VM, which needs qemu).\n\n");
+            page.put("kernel", null);
+        }
+        page.put("jvm", jvm.isEmpty() ? null : jvm);
+        return Optional.of(page.build(head.metric("throughput `" + WALK + "` / `" + MUTEX + "` (mutex ns/op over rwsem-walk's), thin"
+                        + " volume, whole tree cached (seed: " + SEED_JOBS + " psync jobs, 442 / 286 MiB/s; JVM: " + t
+                        + (t == 1 ? " thread" : " threads") + ", the most here, on " + cores + " cores)")
+                .kernel(null, "the lab has no kernel switch between dm-bufio's locks yet (issue 18, the lab kernel), so no kernel"
+                        + " runs both sides of the fix: the kernel's runs measure a thin volume against dm-linear per job count, set"
+                        + " beside the model's variant that kernel's dm-bufio is (in the section)")
+                .note("jvm: `" + WALK + "` / `" + MUTEX + "` throughput with the whole tree cached at the most threads, calibrated"
+                        + " where the run has a calibration, else raw; predicted: from the counted lock operations; implied_op_ns: what"
+                        + " one shared-line operation must cost for the seed's 1.55x on top of the calibrated I/O")
+                .toMap()));
+    }
+
+    /** The calibrated sweep of {@code prefix} at the calibration's base. */
+    private static JmhSweep calibratedSweep(Path dir, String prefix, Calibration cal, RunDir run) throws IOException {
+        return JmhSweep.read(dir, prefix, run::gap).where("baseNs", Long.toString(cal.deviceNs()), "0")
+                .where("userNs", Long.toString(cal.userNs()), "0");
+    }
+
+    private static String seed() {
+        return "The seed (" + FIX.seedFile() + ", October 2022): Mikulas Patocka's four patches to dm-bufio and dm-thin \"reduce lock"
+                + " contention when processing I/Os on already provisioned space\": (1) a dm-bufio call to lock the client once and"
+                + " look up several buffers, (2) the client lock from a mutex to an rw_semaphore, so that lookups of several processes"
+                + " proceed together, (3) a simpler `ro_spine`, (4) dm-thin walking a btree under one lock. On persistent memory"
+                + " emulated with `memmap`: a 32 GiB thin pool, a 16 GiB thin volume written whole with dd, then `fio"
+                + " --ioengine=psync --iodepth=1 --rw=randrw --bs=4k --direct=1 --numjobs=12 --time_based --runtime=10"
+                + " --group_reporting`:\n\n| kernel | read | write |\n|---|---:|---:|\n| before | 286 MiB/s | 286 MiB/s |\n"
+                + "| the four patches | 442 MiB/s | 442 MiB/s (" + Fmt.ratio(SEED_SPEEDUP) + ") |\n\n"
+                + "In 2023 dm-bufio was reworked into lock-striped caches: rw locks over cache-aligned trees, one picked per block."
+                + " The model's variants: `" + MUTEX + "` (before: the client mutex for every node read), `" + RWSEM + "` (patch 2"
+                + " alone: the rw_semaphore, read-locked per node), `" + WALK + "` (the series: read-locked once per btree walk), `"
+                + STRIPED + "` (the 2023 rework: the per-tree rw locks). One op is one psync randrw 4k I/O through a thin volume whose"
+                + " every block is provisioned (each I/O's mapping found in the pool's btree: no allocation, as after the seed's dd),"
+                + " down to a ram disk; `linear` runs the same job through dm-linear over the same ram disk: what the thin target"
+                + " costs in all.\n\n";
+    }
+
+    private static String calibrated(Calibration cal, JmhSweep calibrated, JmhSweep raw, LineCounts counts,
+                                     Path dir, RunDir run, Headline head, Map<String, Object> jvm) throws IOException {
+        StringBuilder b = new StringBuilder("### JVM model, calibrated to the device, and predicted from the lock operations\n\n");
+        if (cal == null || calibrated == null || calibrated.isEmpty()) {
+            return b.append("Not in this run: no calibrated model (`raw/" + ID + "/calibration.json`): neither its kernel side nor a"
+                    + " committed run measured the kernel's CPU per I/O for the seed's job on a thin volume.\n\n").toString();
+        }
+        int t = calibrated.threadCounts().last();
+        b.append(Parts.calibration(cal));
+        Map<String, Object> c = new LinkedHashMap<>();
+        b.append(LockTable.table(calibrated, null, WHOLE, "calibrated (+" + cal.baseNs() + " ns per I/O: " + cal.deviceNs()
+                + " in the ram disk, " + cal.userNs() + " in the worker between I/Os), whole tree cached", c));
+        jvm.put("calibrated", c);
+        NoiseFloor floor = LockTable.floor(calibrated, WHOLE, t);
+        head.calibrated(LockTable.ratio(calibrated, LockTable.HEADLINE, WHOLE, t)).floor(floor)
+                .base((double) cal.baseNs(), cal.kernelSource());
+        JmhSweep scored = JmhSweep.read(dir, ThinBufioLockRaw.COSTS, run::gap);
+        JmhSweep timed = JmhSweep.read(dir, CostSweep.timedPrefix(ThinBufioLockRaw.COSTS), run::gap);
+        LineCost costs = LineCost.of(scored, timed, CostSweep.PROBES);
+        LineCost withVisits = LineCost.of(scored, timed, JmhSweep.read(dir, CostSweep.visitsPrefix(ThinBufioLockRaw.COSTS), run::gap),
+                CostSweep.PROBES);
+        // priced per operation (the costs without the visits' sweep): every variant visits the same lines as often
+        Prediction p = counts == null || costs.isEmpty() ? null : new Prediction(calibrated, raw.where("baseNs", "0", "0"),
+                v -> key(v, WHOLE), v -> counts.get(v, point(THIN, WHOLE)), costs, cal.baseNs(), 0);
+        b.append(sideBySide(raw, calibrated, p, jvm));
+        if (p == null) {
+            return b.append("No shared-line counts or cost sweep in this run: no prediction.\n\n").toString();
+        }
+        b.append("Predicted from the counted lock operations: each variant's one-thread time (the calibrated base plus the raw model's"
+                + " one-thread ns), its operations per I/O on shared lines as counted in the model (the bufio locks as `mutex` or"
+                + " `rwsem-read` pairs, a write lock's `cas` and `rmw`, the hold counts as `rmw`s, the bio prison's, `all_io_ds`' and the"
+                + " pool's `root_lock`), and what one such operation costs here at the calibrated gap (the cost sweep, same run). The"
+                + " seed's figure is `" + WALK + "` over `" + MUTEX + "`, which is where the implied cost comes from:\n\n");
+        List<Prediction.Pair> pairs = LockTable.COMPARISONS.stream()
+                .map(x -> new Prediction.Pair(x.base(), x.cand(), x.label() + (x == LockTable.HEADLINE ? " (the seed's, the headline)"
+                        : ""), floor)).toList();
+        Map<String, Object> pj = p.report(b, pairs, MUTEX, WALK, t, SEED_SPEEDUP, SEED_JOBS, "The seed ran " + SEED_JOBS
+                + " psync jobs (its machine's cores unstated), where up to twelve threads, not " + t + ", meet on the client lock's line.",
+                head);
+        b.append(perVisit(calibrated, raw, counts, withVisits, cal, t, pj));
+        jvm.put("prediction", pj);
+        return b.toString();
+    }
+
+    /**
+     * The headline's prediction priced per visit instead ({@code costs} with the visits' sweep),
+     * where the run counted visits and measured one at the I/O's rhythm, as dm-css-ref's is: where
+     * the variants visit the same lines as often, only their one-thread times differ.
+     */
+    private static String perVisit(JmhSweep calibrated, JmhSweep raw, LineCounts counts, LineCost costs, Calibration cal, int t,
+                                   Map<String, Object> pj) {
+        Prediction v = new Prediction(calibrated, raw.where("baseNs", "0", "0"), x -> key(x, WHOLE),
+                x -> counts.get(x, point(THIN, WHOLE)), costs, cal.baseNs(), 0);
+        if (!v.byVisits(MUTEX) || !v.byVisits(WALK)) {
+            pj.put("predicted_per_visit", null);
+            return "";
+        }
+        Double pv = v.predict(MUTEX, WALK, t);
+        pj.put("predicted_per_visit", pv);
+        LineCounts.Entry m = counts.get(MUTEX, point(THIN, WHOLE));
+        LineCounts.Entry w = counts.get(WALK, point(THIN, WHOLE));
+        return "Priced per visit instead (a visit: a thread's operations on one line between two stretches of the I/O's work, the"
+                + " line paid for once, at the I/O's rhythm, as dm-css-ref prices them): `" + MUTEX + "` visits shared lines "
+                + Fmt.f(m.visits(), 2) + " times per I/O and `" + WALK + "` " + Fmt.f(w.visits(), 2) + ", so the prediction is "
+                + (pv == null ? "n/a" : Fmt.f(pv, 3) + "x") + (m.visits() == w.visits() ? ", their one-thread times alone: the series"
+                + " changes how many lock operations a visit to dm-bufio's line holds, not how often it is visited, which is why the"
+                + " headline's prediction prices operations" : "") + ".\n\n";
+    }
+
+    /**
+     * Every comparison at every thread count of the calibrated sweep, whole tree cached: the raw
+     * model's ratio, the calibrated one (each against its own A/A floor) and the prediction.
+     */
+    private static String sideBySide(JmhSweep raw, JmhSweep calibrated, Prediction p, Map<String, Object> jvm) {
+        StringBuilder b = new StringBuilder("Raw, calibrated and predicted side by side (whole tree cached; throughput of the candidate"
+                + " over the base; raw and calibrated each checked against their own A/A floor; the prediction as below):\n\n"
+                + "| threads | comparison | raw | calibrated | predicted |\n|---:|---|---:|---:|---:|\n");
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (int t : calibrated.threadCounts()) {
+            NoiseFloor rf = LockTable.floor(raw, WHOLE, t);
+            NoiseFloor cf = LockTable.floor(calibrated, WHOLE, t);
+            Map<String, Object> row = new LinkedHashMap<>();
+            for (LockTable.Comparison c : LockTable.COMPARISONS) {
+                Stats.Spread r = LockTable.ratio(raw, c, WHOLE, t);
+                Stats.Spread k = LockTable.ratio(calibrated, c, WHOLE, t);
+                Double pr = p == null ? null : p.predict(c.base(), c.cand(), t);
+                b.append("| ").append(t).append(" | ").append(c.label()).append(" | ").append(Parts.ratioCell(r, rf)).append(" | ")
+                        .append(Parts.ratioCell(k, cf)).append(" | ").append(pr == null ? "n/a" : Fmt.f(pr, 3) + "x").append(" |\n");
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("raw", Parts.json(r));
+                m.put("calibrated", Parts.json(k));
+                m.put("predicted", pr);
+                row.put(c.json(), m);
+            }
+            out.put(Integer.toString(t), row);
+        }
+        jvm.put("raw_calibrated_predicted", out);
+        return b.append('\n').toString();
+    }
+}

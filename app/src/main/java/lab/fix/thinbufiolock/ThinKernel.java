@@ -1,0 +1,283 @@
+package lab.fix.thinbufiolock;
+
+import static lab.fix.thinbufiolock.ThinBufioLock.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.DoubleBinaryOperator;
+import java.util.function.ToDoubleFunction;
+import lab.analysis.JmhSweep;
+import lab.analysis.Stats;
+import lab.fix.EmulationProbe;
+import lab.notebook.Fmt;
+import lab.notebook.KernelRuns;
+import lab.notebook.Parts;
+import lab.results.RunDir;
+
+/**
+ * The kernel side of thin-bufio-lock (scenario {@code thin-bufio-lock}): a thin volume of a real
+ * thin pool over brd, written whole first, and dm-linear over the pool's data disk, fio psync
+ * randrw 4k direct at numjobs 1..cores, each run under perf stat. The lab has no kernel switch
+ * between the bufio locks yet, so what it measures is what the thin volume costs over dm-linear
+ * per job count (task-clock per I/O and IOPS, thin over linear within each round), set beside the
+ * model's variant that this kernel's dm-bufio is ({@link #kernelVariant}: before 6.4 the
+ * per-client mutex, the seed's "before", as Debian 12's 6.1 in the guest; from 6.4 the striped
+ * trees) and the other, at the same thread counts.
+ */
+final class ThinKernel {
+    /** (device, jobs) -> round -> the run's row. */
+    private final Map<String, Map<Integer, KernelRuns.Row>> fio = new TreeMap<>();
+    private final TreeSet<Integer> jobs = new TreeSet<>();
+    private final KernelRuns runs;
+    private final EmulationProbe probe;
+
+    private ThinKernel(KernelRuns runs) {
+        this.runs = runs;
+        this.probe = EmulationProbe.of(runs);
+        for (KernelRuns.Row row : runs.rows()) {
+            ThinBufioLockRaw.KernelRun k = ThinBufioLockRaw.KernelRun.parse(row.job());
+            if (k != null && row.tool().equals("fio")) {
+                fio.computeIfAbsent(cell(k.device(), k.jobs()), x -> new TreeMap<>()).put(k.round(), row);
+                jobs.add(k.jobs());
+            }
+        }
+    }
+
+    static ThinKernel of(KernelRuns runs) {
+        return new ThinKernel(runs);
+    }
+
+    boolean isEmpty() {
+        return fio.isEmpty();
+    }
+
+    private static String cell(String device, int jobs) {
+        return device + "/" + jobs;
+    }
+
+    private Map<Integer, KernelRuns.Row> rounds(String device, int j) {
+        return fio.getOrDefault(cell(device, j), Map.of());
+    }
+
+    /** Task-clock ns per I/O of {@code device} at {@code j} jobs over rounds. */
+    Stats.Spread ns(String device, int j) {
+        return Parts.spread(rounds(device, j).values().stream().map(KernelRuns.Row::taskClockNsPerIo).filter(Double::isFinite).toList());
+    }
+
+    private Stats.Spread iops(String device, int j) {
+        return Parts.spread(rounds(device, j).values().stream().map(KernelRuns.Row::iops).toList());
+    }
+
+    /** {@code ratio(f(thin), f(linear))} in each round that has both (finite), median [min–max]; null where none. */
+    private Stats.Spread perRound(int j, ToDoubleFunction<KernelRuns.Row> f, DoubleBinaryOperator ratio) {
+        Map<Integer, KernelRuns.Row> thin = rounds(THIN, j);
+        List<Double> r = new ArrayList<>();
+        rounds(LINEAR, j).forEach((round, lin) -> {
+            KernelRuns.Row t = thin.get(round);
+            if (t != null && f.applyAsDouble(t) > 0 && f.applyAsDouble(lin) > 0) {
+                r.add(ratio.applyAsDouble(f.applyAsDouble(t), f.applyAsDouble(lin)));
+            }
+        });
+        return Parts.spread(r);
+    }
+
+    /** thin over linear throughput, IOPS within each round: below 1 the thin volume is slower. */
+    Stats.Spread thinOverLinearIops(int j) {
+        return perRound(j, KernelRuns.Row::iops, (thin, lin) -> thin / lin);
+    }
+
+    /** thin over linear I/Os per CPU: linear's task-clock per I/O over thin's, within each round. */
+    Stats.Spread thinOverLinearCpu(int j) {
+        return perRound(j, KernelRuns.Row::taskClockNsPerIo, (thin, lin) -> lin / thin);
+    }
+
+    /**
+     * The model's {@code variant} on the thin volume (whole tree cached) over dm-linear, throughput
+     * at {@code t} threads: dm-linear's ns per op over the variant's, within each round (the two are
+     * JMH runs of their own in the same round); null where the model has no such round.
+     */
+    static Stats.Spread modelOverLinear(JmhSweep thin, JmhSweep linear, String variant, int t) {
+        Map<Integer, Double> v = thin.scoresByRound(key(variant, WHOLE), t);
+        List<Double> r = new ArrayList<>();
+        linear.scoresByRound(linear(), t).forEach((round, lin) -> {
+            Double x = v.get(round);
+            if (x != null) {
+                r.add(lin / x);
+            }
+        });
+        return Parts.spread(r);
+    }
+
+    /**
+     * What the model's thin volume ({@code variant}, whole tree cached) adds to an I/O over dm-linear
+     * at {@code t} threads: its ns per op less dm-linear's, within each round; null where none.
+     */
+    static Stats.Spread modelExtraNs(JmhSweep thin, JmhSweep linear, String variant, int t) {
+        Map<Integer, Double> v = thin.scoresByRound(key(variant, WHOLE), t);
+        List<Double> r = new ArrayList<>();
+        linear.scoresByRound(linear(), t).forEach((round, lin) -> {
+            Double x = v.get(round);
+            if (x != null) {
+                r.add(x - lin);
+            }
+        });
+        return Parts.spread(r);
+    }
+
+    /**
+     * What the kernel's thin volume adds to an I/O's CPU over dm-linear at {@code j} jobs: thin's
+     * task-clock per I/O less linear's, within each round, divided by the emulation probe's median
+     * where the runs were emulated and a probe ran (else as measured); null where none.
+     */
+    Stats.Spread kernelExtraNs(int j) {
+        Stats.Spread factor = probe.factor();
+        double by = factor == null ? 1 : factor.median();
+        Map<Integer, KernelRuns.Row> thin = rounds(THIN, j);
+        List<Double> r = new ArrayList<>();
+        rounds(LINEAR, j).forEach((round, lin) -> {
+            KernelRuns.Row t = thin.get(round);
+            if (t != null && Double.isFinite(t.taskClockNsPerIo()) && Double.isFinite(lin.taskClockNsPerIo())) {
+                r.add((t.taskClockNsPerIo() - lin.taskClockNsPerIo()) / by);
+            }
+        });
+        return Parts.spread(r);
+    }
+
+    /**
+     * The kernel table, thin beside linear per job count, and beside it the model's at the same
+     * thread counts: throughput over dm-linear, and the ns the thin volume adds to an I/O (the
+     * kernel's scaled to the host by the probe where emulated).
+     */
+    String text(RunDir run, Path dir, JmhSweep thin, JmhSweep linear, Map<String, Object> out) {
+        Map<String, String> env = runs.env();
+        StringBuilder b = new StringBuilder("### The kernel: a thin volume against dm-linear over the same brd\n\n")
+                .append("Kernel ").append(env.getOrDefault("kernel", "?")).append(", ").append(env.getOrDefault("environment", "native"))
+                .append(", ").append(env.getOrDefault("cores", "?")).append(" cores. Devices: ").append(env.getOrDefault("devices", "?"))
+                .append(". Provisioned: ").append(env.getOrDefault("provisioned", "?")).append(". fio psync randrw 4k direct over the whole ")
+                .append(env.getOrDefault("volume_mb", "?")).append(" MiB volume (data blocks of ").append(env.getOrDefault("data_block_kb", "?"))
+                .append(" KiB), numjobs ").append(env.getOrDefault("numjobs", "?")).append(", ").append(env.getOrDefault("runtime_s", "?"))
+                .append(" s per run, ").append(rounds()).append(" round(s), thin and linear back to back for each job count")
+                .append(env.containsKey("dm_bufio") ? "; dm-bufio: " + env.get("dm_bufio") : "")
+                .append(files(run, dir)).append(". ").append(counterpart())
+                .append(" Task-clock ns per I/O (perf stat; fio's whole process) and IOPS,")
+                .append(" median [min–max] over rounds; thin over linear within each round (throughput: IOPS, and I/Os per CPU: linear's")
+                .append(" task-clock per I/O over thin's), and what the thin volume adds to an I/O's CPU, thin's task-clock per I/O less")
+                .append(" linear's in each round").append(probe.factor() == null ? "" : ", divided by the emulation probe's median (below)")
+                .append("; beside them the model's, at as many threads as jobs with the whole tree cached: throughput over dm-linear and")
+                .append(" ns per op over dm-linear's, raw (a calibration would add the same base to both sides and hide the difference;")
+                .append(" the thin volume's added cost is the figure to compare):\n\n| jobs | thin ns/I/O | thin IOPS | linear ns/I/O |")
+                .append(" linear IOPS | thin / linear, IOPS | thin / linear, per CPU | thin adds, ns per I/O |");
+        for (String v : List.of(STRIPED, MUTEX)) {
+            b.append(" model `").append(v).append("` / linear | model `").append(v).append("` adds, ns |");
+        }
+        b.append("\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        Map<String, Object> byJobs = new LinkedHashMap<>();
+        for (int j : jobs) {
+            Stats.Spread iopsRatio = thinOverLinearIops(j);
+            Stats.Spread cpuRatio = thinOverLinearCpu(j);
+            b.append("| ").append(j);
+            for (String dev : List.of(THIN, LINEAR)) {
+                Stats.Spread ns = ns(dev, j);
+                Stats.Spread io = iops(dev, j);
+                b.append(" | ").append(ns == null ? "—" : Fmt.spread(ns, 0)).append(" | ").append(io == null ? "—" : Fmt.spread(io, 0));
+            }
+            Stats.Spread extra = kernelExtraNs(j);
+            b.append(" | ").append(ratio(iopsRatio)).append(" | ").append(ratio(cpuRatio)).append(" | ")
+                    .append(extra == null ? "—" : Fmt.spread(extra, 0));
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("thin_ns_per_io", Parts.json(ns(THIN, j)));
+            row.put("linear_ns_per_io", Parts.json(ns(LINEAR, j)));
+            row.put("thin_iops", Parts.json(iops(THIN, j)));
+            row.put("linear_iops", Parts.json(iops(LINEAR, j)));
+            row.put("thin_vs_linear_iops", Parts.json(iopsRatio));
+            row.put("thin_vs_linear_per_cpu", Parts.json(cpuRatio));
+            row.put("thin_extra_ns_per_io", Parts.json(extra));
+            for (String v : List.of(STRIPED, MUTEX)) {
+                Stats.Spread r = modelOverLinear(thin, linear, v, j);
+                Stats.Spread x = modelExtraNs(thin, linear, v, j);
+                b.append(" | ").append(ratio(r)).append(" | ").append(x == null ? "—" : Fmt.spread(x, 0));
+                row.put("model_" + v + "_vs_linear", Parts.json(r));
+                row.put("model_" + v + "_extra_ns", Parts.json(x));
+            }
+            b.append(" |\n");
+            byJobs.put(Integer.toString(j), row);
+        }
+        out.put("by_jobs", byJobs);
+        out.put("kernel_variant", kernelVariant());
+        out.put("emulated", probe.emulated());
+        b.append('\n');
+        Stats.Spread factor = probe.factor();
+        if (factor != null) {
+            out.put("emulation_factor", Parts.json(factor));
+            Stats.Spread one = ns(THIN, 1);
+            Stats.Spread lin = ns(LINEAR, 1);
+            b.append("Scaled to the host by ").append(EmulationProbe.text(factor)).append(": an I/O through the thin volume would take about ")
+                    .append(one == null ? "—" : Fmt.f(one.median() / factor.median(), 0)).append(" ns of CPU natively at 1 job, through")
+                    .append(" dm-linear about ").append(lin == null ? "—" : Fmt.f(lin.median() / factor.median(), 0))
+                    .append("; an estimate: emulation slows kernel code by different factors, and the probe's code (zram) is not dm's.\n\n");
+        }
+        if (probe.emulated()) {
+            b.append(EmulationProbe.emulatedNote("thin against linear, in the same round and job count"));
+        }
+        b.append("The raw model's I/O costs less than the kernel's (no system call, no fio), so the thin volume's work and its locks"
+                + " weigh more in its ratios than in the kernel's; the ns it adds per I/O are the like-for-like figure. With more jobs than"
+                + " the machine has cores, the kernel's jobs share CPUs, which its IOPS show and its task-clock per I/O does not.\n\n");
+        return b.toString();
+    }
+
+    /**
+     * The model's variant this kernel's dm-bufio is, from env.txt's {@code dm_bufio} (the scenario
+     * reads /proc/kallsyms): {@code mutex} before 6.4's rework, {@code striped} after it; null if
+     * the run does not say.
+     */
+    String kernelVariant() {
+        String d = runs.env().getOrDefault("dm_bufio", "");
+        if (d.startsWith("before 6.4")) {
+            return MUTEX;
+        }
+        return d.startsWith("no __relink_lru") ? STRIPED : null;
+    }
+
+    /** The most rounds any (device, jobs) ran. */
+    private int rounds() {
+        return fio.values().stream().mapToInt(Map::size).max().orElse(0);
+    }
+
+    private static String ratio(Stats.Spread s) {
+        return s == null ? "—" : Fmt.spread(s, 2) + "x";
+    }
+
+    /** Which of the model's variants the kernel's thin over linear is to be read against, and why. */
+    private String counterpart() {
+        String v = kernelVariant();
+        String base = "The lab cannot switch this kernel's bufio lock, so what it measures is what the thin volume costs over dm-linear; ";
+        if (MUTEX.equals(v)) {
+            return base + "this kernel's dm-bufio predates 6.4's rework and the seed's series (never merged as posted), so its thin"
+                    + " volume takes the client mutex at every node read: the model's `" + MUTEX + "` over dm-linear is its"
+                    + " counterpart (`" + STRIPED + "` over dm-linear is 6.4's).";
+        }
+        if (STRIPED.equals(v)) {
+            return base + "this kernel's dm-bufio is 6.4's striped cache: the model's `" + STRIPED + "` over dm-linear is its"
+                    + " counterpart (`" + MUTEX + "` over dm-linear is the seed's before).";
+        }
+        return base + "the run does not say which dm-bufio the kernel has: the model's `" + MUTEX + "` (before 6.4) and `" + STRIPED
+                + "` (6.4's) over dm-linear are both shown.";
+    }
+
+    /** Links to the pool's status and the dm table, where the scenario wrote them. */
+    private static String files(RunDir run, Path dir) {
+        List<String> links = new ArrayList<>();
+        for (String f : List.of(ThinBufioLockRaw.THIN_STATUS, ThinBufioLockRaw.DM_TABLE)) {
+            if (Files.exists(dir.resolve(f))) {
+                links.add("[" + f + "](" + run.relative(dir.resolve(f)) + ")");
+            }
+        }
+        return links.isEmpty() ? "" : " (" + String.join(", ", links) + ")";
+    }
+}

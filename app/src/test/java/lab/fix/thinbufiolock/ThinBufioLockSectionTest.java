@@ -1,0 +1,338 @@
+package lab.fix.thinbufiolock;
+
+import static lab.fix.JmhJson.entry;
+import static lab.fix.JmhJson.metric;
+import static lab.fix.JmhJson.write;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.analysis.fidelity.Calibration;
+import lab.engine.count.SharedLineCounts;
+import lab.fix.Counting;
+import lab.fix.Fixes;
+import lab.fix.KernelFiles;
+import lab.notebook.KernelRuns;
+import lab.results.RunDir;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The thin-bufio-lock section from a hand-made run, every figure asserted worked out by hand
+ * beside it: 1 and 2 threads, 2 rounds; the raw table ns = base(cache) + round + a lock cost per
+ * variant and thread count (base 100 with the whole tree cached, 200 with the small cache), the
+ * A/A control the mutex ±2%, dm-linear 60 + round; the calibrated table (base 1000 ns: 800 in the
+ * disk, 200 in the worker) ns = 1100 + round + a calibrated lock cost; counts per I/O by site; a
+ * cost sweep in which a mutex costs 40 ns more at 2 threads, an rwsem read 30 and an RMW 10; and a
+ * kernel side in the TCG guest whose thin volume takes 20000 + 1000 x (jobs − 1) ns of task-clock
+ * per I/O, dm-linear 16000 (+100 in round 2), the emulation probe 8x.
+ */
+class ThinBufioLockSectionTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String IO = "lab.engine.bench.ThinBufioLock.io";
+
+    @TempDir
+    Path tmp;
+    Path run;
+    Path raw;
+    Path kernel;
+
+    /** The raw model's lock cost per I/O by variant, at 1 and 2 threads (the same at either cache). */
+    private static final Map<String, double[]> LOCK = Map.of("mutex", new double[] {20, 120}, "rwsem", new double[] {22, 80},
+            "rwsem-walk", new double[] {5, 25}, "striped", new double[] {5, 10}, "mutex~aa", new double[] {20, 120});
+    /** The calibrated model's, whole tree cached: striped and rwsem-walk alike at 2 threads. */
+    private static final Map<String, double[]> CAL_LOCK = Map.of("mutex", new double[] {20, 300}, "rwsem", new double[] {22, 200},
+            "rwsem-walk", new double[] {5, 10}, "striped", new double[] {6, 10}, "mutex~aa", new double[] {20, 300});
+
+    private static Map<String, String> p(String variant, String target, String cache, long baseNs, long userNs) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("baseNs", Long.toString(baseNs));
+        m.put("cache", cache);
+        m.put("target", target);
+        m.put("userNs", Long.toString(userNs));
+        m.put("variant", variant);
+        return m;
+    }
+
+    /** The A/A: ±2% around the mutex, by round. */
+    private static double jitter(String v, int r) {
+        return v.endsWith("~aa") ? (r == 1 ? 1.02 : 0.98) : 1;
+    }
+
+    private static double ns(String v, String cache, int t, int r) {
+        return ((cache.equals("whole") ? 100 : 200) + r + LOCK.get(v)[t - 1]) * jitter(v, r);
+    }
+
+    private static double calNs(String v, int t, int r) {
+        return (1100 + r + CAL_LOCK.get(v)[t - 1]) * jitter(v, r);
+    }
+
+    private void kernelRun(String name, double nsPerIo, double iops) throws IOException {
+        KernelFiles.fio(kernel, name, nsPerIo, iops);
+    }
+
+    private static SharedLineCounts counts(String variant, String target, String cache, Map<String, Map<String, Double>> perIo) {
+        Map<String, String> point = new LinkedHashMap<>();
+        point.put("target", target);
+        point.put("cache", cache);
+        point.put("nodes_per_lookup", cache.equals("whole") ? "4" : "5");
+        point.put("nodes", "40");
+        point.put("cache_blocks", cache.equals("whole") ? "1024" : "10");
+        // every variant visits the bufio line once and the thin lines twice per I/O; dm-linear none
+        Map<String, Double> visits = target.equals("thin") ? Map.of("bufio", 1.0, "thin", 2.0) : Map.of();
+        return new SharedLineCounts("thin-bufio-lock", variant, point, 100_000, perIo, 0, Map.of(), visits);
+    }
+
+    /** The sites every thin I/O shares: the bio prison (2 mutex pairs) and the pool's root_lock (1 rwsem read). */
+    private static Map<String, Map<String, Double>> thin(String site, String kind, double n, double holds) {
+        Map<String, Map<String, Double>> m = new LinkedHashMap<>();
+        m.put(site, Map.of(kind, n));
+        if (holds > 0) {
+            m.put("bufio.hold", Map.of("rmw", holds));
+        }
+        m.put("thin.prison", Map.of("mutex", 2.0));
+        m.put("thin.root_lock", Map.of("rwsem-read", 1.0));
+        return m;
+    }
+
+    @BeforeEach
+    void fixture() throws IOException {
+        run = tmp.resolve("thin-run");
+        raw = run.resolve("raw/thin-bufio-lock");
+        kernel = raw.resolve("kernel");
+        Files.createDirectories(kernel);
+        Files.writeString(run.resolve("manifest.json"),
+                "{\"run_id\": \"thin-run\", \"command\": \"./lab pair thin-bufio-lock --rounds 2 --id thin-run\", \"cores\": 2}");
+        for (int t = 1; t <= 2; t++) {
+            for (int r = 1; r <= 2; r++) {
+                List<Object> table = new ArrayList<>();
+                List<Object> cal = new ArrayList<>();
+                for (String v : List.of("mutex", "rwsem", "rwsem-walk", "striped", "mutex~aa")) {
+                    for (String cache : List.of("whole", "small")) {
+                        table.add(entry(IO, t, p(v, "thin", cache, 0, 0), ns(v, cache, t, r), 0));
+                    }
+                    cal.add(entry(IO, t, p(v, "thin", "whole", 800, 200), calNs(v, t, r)));
+                }
+                write(raw.resolve("thin-r" + r + "-t" + t + ".json"), table);
+                write(raw.resolve("thin-linear-r" + r + "-t" + t + ".json"), List.of(entry(IO, t, p("mutex", "linear", "whole", 0, 0), 60 + r)));
+                write(raw.resolve("thin-cal-r" + r + "-t" + t + ".json"), cal);
+                List<Object> costs = new ArrayList<>();
+                for (String prim : List.of("mutex", "rwsem-read", "atomic-refcount")) {
+                    double perOp = t == 1 ? 0 : switch (prim) { case "mutex" -> 40; case "rwsem-read" -> 30; default -> 10; };
+                    double ops = prim.equals("atomic-refcount") ? 2 : 1;
+                    costs.add(entry("lab.engine.bench.Primitives.getPut", t, Map.of("primitive", prim, "line", "private", "gapNs", "0"), 20));
+                    costs.add(entry("lab.engine.bench.Primitives.getPut", t, Map.of("primitive", prim, "line", "shared", "gapNs", "0"),
+                            20 + ops * perOp));
+                }
+                write(raw.resolve("thin-costs-r" + r + "-t" + t + ".json"), costs);
+                // a visit at the I/O's rhythm: the timed pair 20 ns private, 70 shared at 2 threads: 50 ns more
+                List<Object> pairs = new ArrayList<>();
+                for (String line : List.of("private", "shared")) {
+                    double pair = line.equals("private") || t == 1 ? 20 : 70;
+                    Map<String, Object> e = entry("lab.engine.bench.Primitives.timedGetPut", t, Map.of("primitive", "atomic-refcount",
+                            "line", line, "gapNs", "800", "userGapNs", "200"), 1020);
+                    e.put("secondaryMetrics", Map.of("pairNs", metric(pair * 1e6), "pairs", metric(1e6)));
+                    pairs.add(e);
+                }
+                write(raw.resolve("thin-costs-visits-r" + r + "-t" + t + ".json"), pairs);
+            }
+        }
+        new Calibration(1000, 200, 1121, "thin over brd, test", 121, "striped, test").write(raw);
+        List<SharedLineCounts> counts = new ArrayList<>();
+        for (String cache : List.of("whole", "small")) {
+            double nodes = cache.equals("whole") ? 4 : 5; // node reads per walk; a get and a release each
+            counts.add(counts("mutex", "thin", cache, thin("bufio.lock", "mutex", 2 * nodes, 0)));
+            counts.add(counts("rwsem", "thin", cache, thin("bufio.lock", "rwsem-read", 2 * nodes, 2 * nodes)));
+            counts.add(counts("rwsem-walk", "thin", cache, thin("bufio.lock", "rwsem-read", 1, 0)));
+            counts.add(counts("striped", "thin", cache, thin("bufio.tree", "rwsem-read", 2 * nodes, 2 * nodes)));
+        }
+        counts.add(counts("mutex", "linear", "whole", Map.of("dm.table", Map.of("rmw", 2.0))));
+        Counting.write(raw, counts);
+        Files.writeString(kernel.resolve("env.txt"), "environment: guest VM, TCG, qemu -smp 2\nkernel: 6.1.0-lab\ncores: 2\nnumjobs: 1 2\n"
+                + "runtime_s: 1\nvolume_mb: 256\ndata_block_kb: 64\nprovisioned: 4096 data blocks used (all provisioned)\n"
+                + "devices: thin: lab-thin; linear: lab-lin\nperf_repeats: 1\n"
+                + "dm_bufio: before 6.4's rework (__relink_lru in /proc/kallsyms): one lock per bufio client\n");
+        Files.writeString(kernel.resolve("thin-status.txt"), "# after the fill\n0 1 thin-pool 0 12/65536 4096/8192 - rw\n");
+        for (int r = 1; r <= 2; r++) {
+            for (int j = 1; j <= 2; j++) {
+                kernelRun("thin-j" + j + "-r" + r, 20000 + 1000 * (j - 1) + 100 * (r - 1), j == 1 ? 40000 : 70000);
+                kernelRun("linear-j" + j + "-r" + r, 16000 + 100 * (r - 1), j == 1 ? 50000 : 100000);
+            }
+            kernelRun("tcg-zram-host-r" + r, 3000, 1e9 / 3000); // the emulation probe: the guest 8x the host
+            kernelRun("tcg-zram-guest-r" + r, 24000, 1e9 / 24000);
+        }
+    }
+
+    private String notebook() throws IOException {
+        Fixes.notebook(run);
+        return Files.readString(run.resolve("NOTEBOOK.md"));
+    }
+
+    private JsonNode fix() throws IOException {
+        return JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("thin-bufio-lock");
+    }
+
+    @Test
+    void theHeadlineIsRwsemWalkOverMutexAtTheMostThreadsRawCalibratedAndPredicted() throws IOException {
+        String md = notebook();
+        JsonNode h = fix().path("headline");
+        assertEquals(1.55, h.path("seed").asDouble(), 1e-9);
+        // raw, whole tree, 2 threads: mutex 100 + r + 120, rwsem-walk 100 + r + 25: 221 / 126 and 222 / 127, the median their mean
+        assertEquals((221 / 126.0 + 222 / 127.0) / 2, h.path("jvm_raw").path("median").asDouble(), 1e-9);
+        // calibrated: 1100 + r + 300 over 1100 + r + 10
+        assertEquals((1401 / 1111.0 + 1402 / 1112.0) / 2, h.path("jvm_calibrated").path("median").asDouble(), 1e-9);
+        assertEquals(h.path("jvm_calibrated").path("median").asDouble(), h.path("jvm").asDouble(), 1e-12);
+        // predicted: one-thread times 1000 + 121.5 (mutex) and 1000 + 106.5 (rwsem-walk); mutex 10 mutex + 1 rwsem-read per I/O,
+        // rwsem-walk 2 mutex + 2 rwsem-read; 40 and 30 ns more each at 2 threads
+        double predicted = (1121.5 + 10 * 40 + 1 * 30) / (1106.5 + 2 * 40 + 2 * 30);
+        assertEquals(predicted, h.path("predicted").asDouble(), 1e-9);
+        // implied: c = T (R − 1) / (m_before − R m_after), T = 1121.5, R = 442 / 286, 11 against 4 operations per I/O
+        double r = 442.0 / 286.0;
+        assertEquals(1121.5 * (r - 1) / (11 - r * 4), h.path("implied_op_ns").asDouble(), 1e-9);
+        // priced per visit instead: 3 visits per I/O each, 50 ns more each at 2 threads: the one-thread times alone
+        assertEquals((1121.5 + 3 * 50) / (1106.5 + 3 * 50), fix().path("jvm").path("prediction").path("predicted_per_visit").asDouble(), 1e-9);
+        assertEquals("operation", fix().path("jvm").path("prediction").path("priced_per").asText());
+        assertEquals(1000, h.path("base_ns").asDouble(), 1e-9);
+        assertEquals("thin over brd, test", h.path("base_source").asText());
+        assertTrue(h.path("kernel").isNull());
+        assertTrue(h.path("kernel_note").asText().contains("no kernel switch"), h.toString());
+        assertTrue(h.path("metric").asText().contains("2 threads, the most here"), h.toString());
+        double floor = h.path("noise_floor").asDouble();
+        assertTrue(floor > 0.005 && floor < 0.03, "the A/A's ±2% gives the floor: " + h);
+        assertTrue(md.contains("| `thin-bufio-lock` | throughput `rwsem-walk` / `mutex`"), "a row of the headline table: " + md);
+        assertTrue(md.contains("+1000 ns per I/O: 800 in the ram disk, 200 in the worker"), md);
+    }
+
+    @Test
+    void aRatioInsideTheFloorPrintsWithinNoiseAndOneOutsideItDoesNot() throws IOException {
+        String md = notebook();
+        JsonNode jvm = fix().path("jvm");
+        // calibrated, 2 threads: striped and rwsem-walk both 1100 + r + 10: 1.00x, inside the A/A's ±2%
+        JsonNode cal2 = jvm.path("calibrated").path("2");
+        assertEquals(1.0, cal2.path("striped_vs_rwsem_walk").path("median").asDouble(), 1e-12);
+        assertTrue(cal2.path("striped_vs_rwsem_walk_within_noise").asBoolean(), cal2.toString());
+        assertFalse(cal2.path("rwsem_walk_vs_mutex_within_noise").asBoolean(), cal2.toString());
+        // raw, 1 thread: striped and rwsem-walk both 100 + r + 5: 1.00x, inside; at 2 threads 126/111 and 127/112 resolve
+        JsonNode raw = jvm.path("raw").path("whole");
+        assertTrue(raw.path("1").path("striped_vs_rwsem_walk_within_noise").asBoolean(), raw.toString());
+        assertFalse(raw.path("2").path("striped_vs_rwsem_walk_within_noise").asBoolean(), raw.toString());
+        assertEquals((126 / 111.0 + 127 / 112.0) / 2, raw.path("2").path("striped_vs_rwsem_walk").path("median").asDouble(), 1e-9);
+        assertTrue(md.contains("within noise (floor ±"), md);
+        // the side-by-side row: raw resolved, calibrated within noise, the prediction (both 2 mutex + 2 rwsem-read + holds)
+        String row = md.lines().filter(l -> l.startsWith("| 2 | `striped` / `rwsem-walk` |")).findFirst().orElse("");
+        assertTrue(row.contains("1.13 [1.13–1.14]x | within noise (floor ±"), row);
+    }
+
+    @Test
+    void theSmallCacheHasItsOwnRawTableAndTheLinearBaselineIsBeside() throws IOException {
+        String md = notebook();
+        JsonNode small = fix().path("jvm").path("raw").path("small");
+        // small cache, 2 threads: mutex 200 + r + 120 over rwsem-walk 200 + r + 25
+        assertEquals((321 / 226.0 + 322 / 227.0) / 2, small.path("2").path("rwsem_walk_vs_mutex").path("median").asDouble(), 1e-9);
+        assertTrue(md.contains("**raw, cache small (fewer buffers than the btree"), md);
+        assertTrue(md.contains("| 2 | 221.5 [221.0–222.0] | 181.5 [181.0–182.0] | 126.5 [126.0–127.0] | 111.5 [111.0–112.0] | 61.5 [61.0–62.0] |"),
+                "ns per variant and dm-linear at 2 threads, whole tree: " + md);
+    }
+
+    @Test
+    void theLockAcquisitionsPerIoComeFromTheCounts() throws IOException {
+        String md = notebook();
+        JsonNode locks = fix().path("jvm").path("lock_counts");
+        assertEquals(8, locks.path("whole").path("mutex").path("lock_acquisitions_per_io").asDouble(), 1e-12);
+        assertEquals(1, locks.path("whole").path("rwsem-walk").path("lock_acquisitions_per_io").asDouble(), 1e-12);
+        assertEquals(10, locks.path("small").path("striped").path("lock_acquisitions_per_io").asDouble(), 1e-12);
+        assertEquals(10, locks.path("small").path("striped").path("hold_rmw_per_io").asDouble(), 1e-12);
+        assertEquals(3, locks.path("small").path("striped").path("other_ops_per_io").asDouble(), 1e-12);
+        assertEquals(0, locks.path("linear").path("lock_acquisitions_per_io").asDouble(), 1e-12);
+        assertEquals(2, locks.path("linear").path("other_ops_per_io").asDouble(), 1e-12);
+        // with the whole tree cached: a get and a release per node visited, 2 x 4 nodes per lookup; rwsem-walk once per lookup
+        JsonNode whole = locks.path("per_lookup");
+        assertEquals(1, whole.path("lookups_per_io").asDouble(), 1e-12);
+        assertEquals(4, whole.path("nodes_per_lookup").asDouble(), 1e-12);
+        assertEquals(8, whole.path("mutex_per_lookup").asDouble(), 1e-12);
+        assertEquals(2, whole.path("mutex_per_node").asDouble(), 1e-12);
+        assertTrue(md.contains("With the whole tree cached (the model's metadata 40 nodes, the cache 1024 buffers; a lookup visits 4"
+                + " nodes) no lookup misses, and `rwsem-walk` takes its lock once per lookup: 1.00 lookups per I/O; per lookup `mutex` takes"
+                + " its lock 8.00 times (2.00 per node visited: its get and its release) and `rwsem` takes its lock 8.00 times"), md);
+        assertTrue(md.contains("| whole | `mutex` | 8.00 | `mutex` 8.00 | 0.00 | 3.00 | 3.00 |"), md);
+        assertTrue(md.contains("| small | `striped` | 10.00 | `rwsem-read` 10.00 | 10.00 | 3.00 | 3.00 |"), md);
+    }
+
+    @Test
+    void theKernelSetsThinAgainstLinearPerJobCountBesideTheModel() throws IOException {
+        String md = notebook();
+        JsonNode k = fix().path("kernel");
+        assertTrue(k.path("emulated").asBoolean());
+        assertEquals(8, k.path("emulation_factor").path("median").asDouble(), 1e-9);
+        JsonNode j1 = k.path("by_jobs").path("1");
+        JsonNode j2 = k.path("by_jobs").path("2");
+        assertEquals(0.8, j1.path("thin_vs_linear_iops").path("median").asDouble(), 1e-6);
+        assertEquals(0.7, j2.path("thin_vs_linear_iops").path("median").asDouble(), 1e-6);
+        // per CPU: linear's task-clock over thin's, 16000 / 20000 and 16100 / 20100
+        assertEquals((16000 / 20000.0 + 16100 / 20100.0) / 2, j1.path("thin_vs_linear_per_cpu").path("median").asDouble(), 1e-6);
+        assertEquals((16000 / 21000.0 + 16100 / 21100.0) / 2, j2.path("thin_vs_linear_per_cpu").path("median").asDouble(), 1e-6);
+        // the model at as many threads: dm-linear 60 + r over striped 100 + r + 10 and mutex 100 + r + 120, at 2 threads
+        assertEquals((61 / 111.0 + 62 / 112.0) / 2, j2.path("model_striped_vs_linear").path("median").asDouble(), 1e-9);
+        assertEquals((61 / 221.0 + 62 / 222.0) / 2, j2.path("model_mutex_vs_linear").path("median").asDouble(), 1e-9);
+        // what the thin volume adds per I/O: the model's striped 100 + r + 10 less dm-linear's 60 + r at 2 threads, 50 ns in
+        // each round; the kernel's thin less linear in each round, 21000 - 16000 and 21100 - 16100, over the probe's 8x
+        assertEquals(50, j2.path("model_striped_extra_ns").path("median").asDouble(), 1e-9);
+        assertEquals(5000 / 8.0, j2.path("thin_extra_ns_per_io").path("median").asDouble(), 1e-9);
+        assertTrue(md.contains("an I/O through the thin volume would take about 2506 ns"), md); // 20050 / 8
+        assertTrue(md.contains("(thin against linear, in the same round and job count) are data"), md);
+        assertTrue(md.contains("[thin-status.txt](raw/thin-bufio-lock/kernel/thin-status.txt)"), md);
+        assertEquals("mutex", k.path("kernel_variant").asText(), "a 6.1 dm-bufio is the model's mutex");
+        assertTrue(md.contains("the model's `mutex` over dm-linear is its counterpart"), md);
+        assertTrue(md.contains("over the whole 256 MiB volume (data blocks of 64 KiB), numjobs 1 2, 1 s per run, 2 round(s)"), md);
+    }
+
+    /** The calibration's kernel figure: thin, 1 job, fio: 20000 and 20100 ns, median 20050, emulated, divided by the probe's 8x. */
+    @Test
+    void theCalibrationTakesTheThinVolumeAtOneJobScaledByTheEmulationProbe() throws IOException {
+        var k = ThinBufioLockPairing.kernelFigure(KernelRuns.read(RunDir.open(run), kernel));
+        assertEquals(20050 / 8.0, k.nsPerIo(), 1e-6);
+        assertEquals(20 / 90.0, k.userShare(), 1e-9);
+        assertTrue(k.source().contains("(guest VM, TCG") && k.source().contains("(20050 ns emulated), divided by"), k.source());
+    }
+
+    @Test
+    void theKernelRunNamesParse() {
+        assertEquals(new ThinBufioLockRaw.KernelRun("thin", 12, 3), ThinBufioLockRaw.KernelRun.parse("thin-j12-r3"));
+        assertEquals(new ThinBufioLockRaw.KernelRun("linear", 1, 1), ThinBufioLockRaw.KernelRun.parse("linear-j1-r1"));
+        assertNull(ThinBufioLockRaw.KernelRun.parse("tcg-zram-host-r1"));
+        assertNull(ThinBufioLockRaw.KernelRun.parse("thin-j1"));
+        assertNull(ThinBufioLockRaw.KernelRun.parse("d5-root-j1-r1"));
+    }
+
+    @Test
+    void theNotebookRegeneratesByteIdentically() throws IOException {
+        notebook();
+        byte[] md = Files.readAllBytes(run.resolve("NOTEBOOK.md"));
+        byte[] summary = Files.readAllBytes(run.resolve("summary.json"));
+        byte[] chart = Files.readAllBytes(run.resolve("charts/thin-bufio-lock-sweep.svg"));
+        notebook();
+        assertArrayEquals(md, Files.readAllBytes(run.resolve("NOTEBOOK.md")));
+        assertArrayEquals(summary, Files.readAllBytes(run.resolve("summary.json")));
+        assertArrayEquals(chart, Files.readAllBytes(run.resolve("charts/thin-bufio-lock-sweep.svg")));
+    }
+
+    @Test
+    void theUnitIsModelledWithTheEnginesVariants() {
+        assertEquals(List.of("mutex", "rwsem", "rwsem-walk", "striped"), ThinBufioLock.VARIANTS);
+        assertEquals("mutex~aa", ThinBufioLock.CONTROL);
+        assertTrue(Fixes.pairable().contains("thin-bufio-lock"));
+        assertEquals("thin-bufio-lock", Fixes.byId("thin-bufio-lock").orElseThrow().pairing().kernelScenario());
+    }
+}
