@@ -11,9 +11,12 @@ import lab.engine.count.SharedLines;
  * lock() is one CAS 0 -> 1 (the kernel's atomic_try_cmpxchg_acquire); a
  * loser reads the word until it looks free and tries again
  * (test-and-test-and-set: the kernel queues its spinners on per-CPU MCS nodes
- * so that each spins on its own line; a JVM thread may be descheduled while
- * spinning, which a CPU with interrupts off is not, so the model's waiters
- * back off to yield and sleep, Backoff). unlock() is a release store of 0
+ * so that each spins on its own line). A waiter never sleeps, as a kernel
+ * spinner does not; but a JVM thread holding the lock can be descheduled,
+ * which a CPU with preemption off is not, so every SPINS_PER_YIELD rounds the
+ * waiter yields its core, to a holder that may be waiting for it. (Backoff's
+ * growing sleeps, right for a sleeping lock, made a waiter oversleep a
+ * holder's 50 ns by up to a millisecond.) unlock() is a release store of 0
  * (smp_store_release).
  *
  * Ordering: the CAS that takes the lock is the acquire; unlock's release store
@@ -25,6 +28,9 @@ import lab.engine.count.SharedLines;
 
 /** A spinlock: CAS to take, release store to give back, test-and-test-and-set waiting. */
 public final class Spinlock {
+    /** Spins between two yields of a waiter. */
+    static final int SPINS_PER_YIELD = 128;
+
     private final PaddedLong word = new PaddedLong(0);
     private final LineCounter pairs;
 
@@ -60,12 +66,15 @@ public final class Spinlock {
     }
 
     private void lockSlow() {
-        int round = 0;
-        for (;;) {
+        for (int round = 1;; round++) {
             if (word.getOpaque() == 0 && word.compareAndSet(0, 1)) { // [acquire]
                 return;
             }
-            round = Backoff.pause(round);
+            if (round % SPINS_PER_YIELD == 0) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
         }
     }
 }
