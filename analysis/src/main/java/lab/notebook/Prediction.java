@@ -34,9 +34,19 @@ import lab.analysis.fidelity.SharedLineModel;
  * @param costs      the cost sweep
  * @param gapNs      the calibrated base: added to each one-thread time, and the gap operations are priced at
  * @param hz         ticks per second for per-tick operations; 0 for a model without a clock
+ * @param commonBase the variant whose one-thread time every variant starts from, where the raw
+ *                   model's one-thread times cannot tell the variants apart (their A/A floor
+ *                   exceeds what differs: then a difference between them is noise, and only the
+ *                   counted operations separate the variants); null: each its own
  */
 public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map<String, String>> key,
-                         Function<String, LineCounts.Entry> counts, LineCost costs, long gapNs, int hz) {
+                         Function<String, LineCounts.Entry> counts, LineCost costs, long gapNs, int hz, String commonBase) {
+
+    /** Each variant from its own one-thread time. */
+    public Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map<String, String>> key,
+                      Function<String, LineCounts.Entry> counts, LineCost costs, long gapNs, int hz) {
+        this(calibrated, raw, key, counts, costs, gapNs, hz, null);
+    }
 
     /** The pseudo-kind visits are priced under. */
     public static final String VISIT = "visit";
@@ -57,9 +67,12 @@ public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map
         return v.isEmpty() ? Double.NaN : Stats.median(v.values());
     }
 
-    /** The one-thread time the prediction starts from: the base plus the raw model's one-thread ns; NaN if absent. */
+    /**
+     * The one-thread time the prediction starts from: the base plus the raw model's one-thread ns
+     * (of {@link #commonBase} where there is one); NaN if absent.
+     */
     public double oneThread(String variant) {
-        Map<Integer, Double> v = raw.scoresByRound(key.apply(variant), 1);
+        Map<Integer, Double> v = raw.scoresByRound(key.apply(commonBase == null ? variant : commonBase), 1);
         return v.isEmpty() ? Double.NaN : gapNs + Stats.median(v.values());
     }
 
@@ -214,7 +227,8 @@ public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map
         });
         for (String v : variants) {
             Map<String, Double> ops = ops(v, n);
-            parts.add("`" + v + "` " + Fmt.f(oneThread(v), 1) + " ns at 1 thread (the base and the raw model's), " + (ops == null || ops.isEmpty() ? "no shared-line op"
+            parts.add("`" + v + "` " + Fmt.f(oneThread(v), 1) + " ns at 1 thread (the base and the raw model's"
+                    + (commonBase == null || commonBase.equals(v) ? "" : " `" + commonBase + "`'s") + "), " + (ops == null || ops.isEmpty() ? "no shared-line op"
                     : ops.entrySet().stream().map(e -> Fmt.f(e.getValue(), 3) + " " + e.getKey()).collect(java.util.stream.Collectors.joining(" + "))));
         }
         b.append(String.join("; ", parts)).append(". Extra ns per shared-line ").append(pricedPerVisit(pairs) ? "visit or operation" : "operation")

@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
                 "thin-bufio-lock), into one",
                 "results/demo-<UTC time>/ with manifest.json, raw/, charts/, flamegraphs/, summary.json",
                 "and NOTEBOOK.md.",
-                "About 10 minutes on 2 cores as root. The kernel side needs root; without it, it is skipped and said so."})
+                "About 25 minutes on 2 cores as root. The kernel side needs root; without it, it is skipped and said so."})
 final class DemoCommand implements Callable<Integer> {
     @Option(names = "--results", paramLabel = "DIR", description = "results folder (default: results/ in the lab)")
     Path results;

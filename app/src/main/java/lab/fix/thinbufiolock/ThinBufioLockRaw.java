@@ -23,7 +23,9 @@ import java.util.regex.Pattern;
  *       data disk), numjobs N and round K, {@code DEV-jN-rK.fio.json} with its {@code .perf.csv} and
  *       {@code .before/.after.stat}; where the runs went to the guest VM, the emulation probe
  *       {@code tcg-zram-host-rK.fio.*} and {@code tcg-zram-guest-rK.fio.*}; {@code env.txt},
- *       {@code thin-status.txt} (the pool's status after the fill and after the rounds), {@code dm-table.txt}.</li>
+ *       {@code thin-status.txt} (the pool's status after the fill and after the rounds), {@code dm-table.txt}; with
+ *       the scenario's flamegraph, {@code thin-jN.fio.kernel.collapsed.gz} and {@code .svg} (perf record -g of one more
+ *       thin run at the most jobs).</li>
  * </ul>
  */
 final class ThinBufioLockRaw {
@@ -37,6 +39,11 @@ final class ThinBufioLockRaw {
     /** The kernel side's files of the pool, beside its runs. */
     static final String THIN_STATUS = "thin-status.txt";
     static final String DM_TABLE = "dm-table.txt";
+
+    /** The kernel flamegraph of the thin volume at {@code jobs}: {@code thin-jN.fio.kernel.collapsed.gz}, or its {@code .svg}. */
+    static String kernelFlamegraph(int jobs, boolean svg) {
+        return "thin-j" + jobs + ".fio.kernel." + (svg ? "svg" : "collapsed.gz");
+    }
 
     static Path file(Path raw, String prefix, int round, int threads) {
         return raw.resolve(prefix + "-r" + round + "-t" + threads + ".json");

@@ -154,13 +154,16 @@ final class ThinBufioLockSection implements Section {
                 CostSweep.PROBES);
         // priced per operation (the costs without the visits' sweep): every variant visits the same lines as often
         Prediction p = counts == null || costs.isEmpty() ? null : new Prediction(calibrated, raw.where("baseNs", "0", "0"),
-                v -> key(v, WHOLE), v -> counts.get(v, point(THIN, WHOLE)), costs, cal.baseNs(), 0);
+                v -> key(v, WHOLE), v -> counts.get(v, point(THIN, WHOLE)), costs, cal.baseNs(), 0, MUTEX);
         b.append(sideBySide(raw, calibrated, p, jvm));
         if (p == null) {
             return b.append("No shared-line counts or cost sweep in this run: no prediction.\n\n").toString();
         }
-        b.append("Predicted from the counted lock operations: each variant's one-thread time (the calibrated base plus the raw model's"
-                + " one-thread ns), its operations per I/O on shared lines as counted in the model (the bufio locks as `mutex` or"
+        b.append("Predicted from the counted lock operations: one one-thread time for every variant, `" + MUTEX + "`'s (the calibrated"
+                + " base plus the raw model's one-thread ns: the variants' raw one-thread times differ by less than their A/A floor here,"
+                + " the 4 KiB copy in 512 MiB of ram disk varying from fork to fork, so a difference between them would be noise; left out"
+                + " with it, the locked instructions' own uncontended cost), each variant's operations per I/O on shared lines as"
+                + " counted in the model (the bufio locks as `mutex` or"
                 + " `rwsem-read` pairs, a write lock's `cas` and `rmw`, the hold counts as `rmw`s, the bio prison's, `all_io_ds`' and the"
                 + " pool's `root_lock`), and what one such operation costs here at the calibrated gap (the cost sweep, same run). The"
                 + " seed's figure is `" + WALK + "` over `" + MUTEX + "`, which is where the implied cost comes from:\n\n");
@@ -183,7 +186,7 @@ final class ThinBufioLockSection implements Section {
     private static String perVisit(JmhSweep calibrated, JmhSweep raw, LineCounts counts, LineCost costs, Calibration cal, int t,
                                    Map<String, Object> pj) {
         Prediction v = new Prediction(calibrated, raw.where("baseNs", "0", "0"), x -> key(x, WHOLE),
-                x -> counts.get(x, point(THIN, WHOLE)), costs, cal.baseNs(), 0);
+                x -> counts.get(x, point(THIN, WHOLE)), costs, cal.baseNs(), 0, MUTEX);
         if (!v.byVisits(MUTEX) || !v.byVisits(WALK)) {
             pj.put("predicted_per_visit", null);
             return "";
@@ -195,8 +198,8 @@ final class ThinBufioLockSection implements Section {
         return "Priced per visit instead (a visit: a thread's operations on one line between two stretches of the I/O's work, the"
                 + " line paid for once, at the I/O's rhythm, as dm-css-ref prices them): `" + MUTEX + "` visits shared lines "
                 + Fmt.f(m.visits(), 2) + " times per I/O and `" + WALK + "` " + Fmt.f(w.visits(), 2) + ", so the prediction is "
-                + (pv == null ? "n/a" : Fmt.f(pv, 3) + "x") + (m.visits() == w.visits() ? ", their one-thread times alone: the series"
-                + " changes how many lock operations a visit to dm-bufio's line holds, not how often it is visited, which is why the"
+                + (pv == null ? "n/a" : Fmt.f(pv, 3) + "x") + (m.visits() == w.visits() ? ": no difference, the series"
+                + " changing how many lock operations a visit to dm-bufio's line holds, not how often it is visited, which is why the"
                 + " headline's prediction prices operations" : "") + ".\n\n";
     }
 

@@ -2,6 +2,7 @@ package lab.fix.thinbufiolock;
 
 import static lab.fix.thinbufiolock.ThinBufioLock.*;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +14,9 @@ import java.util.TreeSet;
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.ToDoubleFunction;
 import lab.analysis.JmhSweep;
+import lab.analysis.MalformedResultException;
 import lab.analysis.Stats;
+import lab.analysis.flame.FrameShares;
 import lab.fix.EmulationProbe;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
@@ -225,6 +228,7 @@ final class ThinKernel {
         if (probe.emulated()) {
             b.append(EmulationProbe.emulatedNote("thin against linear, in the same round and job count"));
         }
+        b.append(flamegraph(run, dir, out));
         b.append("The raw model's I/O costs less than the kernel's (no system call, no fio), so the thin volume's work and its locks"
                 + " weigh more in its ratios than in the kernel's; the ns it adds per I/O are the like-for-like figure. With more jobs than"
                 + " the machine has cores, the kernel's jobs share CPUs, which its IOPS show and its task-clock per I/O does not.\n\n");
@@ -268,6 +272,53 @@ final class ThinKernel {
         }
         return base + "the run does not say which dm-bufio the kernel has: the model's `" + MUTEX + "` (before 6.4) and `" + STRIPED
                 + "` (6.4's) over dm-linear are both shown.";
+    }
+
+    /** The kernel frames the flamegraph paragraph weighs, in its order: thin's map, its lookup, dm-bufio's, the locks', the copy. */
+    static final List<String> FRAMES = List.of("thin_map", "dm_thin_find_block", "new_read", "dm_bufio_release", "__mutex_lock.constprop.0",
+            "mutex_spin_on_owner", "dm_bio_detain", "dm_deferred_entry_inc", "thin_endio", "brd_submit_bio");
+
+    /**
+     * The kernel flamegraph of the thin volume at the most jobs (the scenario's {@code
+     * thin-jN.fio.kernel.collapsed.gz}, perf record with call graphs where the runs ran), weighed:
+     * the share of all samples inside each of {@link #FRAMES}; nothing where the run has none.
+     */
+    private String flamegraph(RunDir run, Path dir, Map<String, Object> out) {
+        Integer j = jobs.descendingSet().stream().filter(n -> Files.exists(dir.resolve(ThinBufioLockRaw.kernelFlamegraph(n, false))))
+                .findFirst().orElse(null);
+        if (j == null) {
+            out.put("flamegraph", null);
+            return "";
+        }
+        Path collapsed = dir.resolve(ThinBufioLockRaw.kernelFlamegraph(j, false));
+        FrameShares f;
+        try {
+            f = FrameShares.of(collapsed, FRAMES);
+        } catch (IOException | MalformedResultException e) {
+            out.put("flamegraph", null);
+            return "The kernel flamegraph " + run.relative(collapsed) + " could not be read: " + e.getMessage() + ".\n\n";
+        }
+        Map<String, Object> fj = new LinkedHashMap<>();
+        fj.put("file", run.relative(collapsed));
+        fj.put("jobs", j);
+        fj.put("samples", f.samples());
+        fj.put("shares", f.shares());
+        out.put("flamegraph", fj);
+        Path svg = dir.resolve(ThinBufioLockRaw.kernelFlamegraph(j, true));
+        Map<String, Double> sh = f.shares();
+        return "Where the kernel's CPU went, thin volume, " + j + (j == 1 ? " job" : " jobs") + " (perf record -g, " + f.samples()
+                + " samples of the whole " + (probe.emulated() ? "guest" : "machine") + (Files.exists(svg) ? ", [flamegraph]("
+                + run.relative(svg) + ")" : "") + "; a frame's share is of all samples, its callees included): `thin_map` "
+                + pct(sh, "thin_map") + ", of it the btree lookup `dm_thin_find_block` " + pct(sh, "dm_thin_find_block")
+                + " (dm-bufio's gets, `new_read`, " + pct(sh, "new_read") + ", its releases " + pct(sh, "dm_bufio_release")
+                + "), the client mutex's slow path `__mutex_lock` " + pct(sh, "__mutex_lock.constprop.0") + " (spinning on its owner, `"
+                + "mutex_spin_on_owner`, " + pct(sh, "mutex_spin_on_owner") + "), the bio prison's `dm_bio_detain` " + pct(sh, "dm_bio_detain")
+                + " and `all_io_ds`' `dm_deferred_entry_inc` " + pct(sh, "dm_deferred_entry_inc") + "; `thin_endio` " + pct(sh, "thin_endio")
+                + "; brd's copy, `brd_submit_bio`, " + pct(sh, "brd_submit_bio") + ".\n\n";
+    }
+
+    private static String pct(Map<String, Double> shares, String frame) {
+        return Fmt.f(100 * shares.getOrDefault(frame, 0.0), 1) + "%";
     }
 
     /** Links to the pool's status and the dm table, where the scenario wrote them. */
