@@ -80,7 +80,7 @@ public final class BufioClient implements BioEndIo, AutoCloseable {
     private Buffer lruTail;
     /** Buffers made; guarded by the exclusive lock. */
     private int count;
-    /** Blocks read and written, evictions made; guarded by the exclusive lock. */
+    /** Blocks read (counted as the read is set up) and written, evictions made; guarded by the exclusive lock. */
     private long reads;
     private long writes;
     private long evictions;
@@ -265,6 +265,7 @@ public final class BufioClient implements BioEndIo, AutoCloseable {
                 b.state = 0;
             } else {
                 b.state = Buffer.B_READING;
+                reads++;
             }
             lruAddHead(b);
             lock.insert(this, b);
@@ -275,9 +276,6 @@ public final class BufioClient implements BioEndIo, AutoCloseable {
             boolean ok = io(b, ReqOp.READ, cpu) && validator.check(block, b.data);
             b.readError = !ok;
             Buffer.STATE.setRelease(b, b.state & ~Buffer.B_READING); // pairs with the acquire in Buffer.reading()
-            synchronized (this) {
-                reads++;
-            }
         }
         return b;
     }
@@ -379,7 +377,7 @@ public final class BufioClient implements BioEndIo, AutoCloseable {
     }
 
     /** Counters, read once everything is quiet: buffers, reads, writes, evictions, the cached blocks. */
-    public synchronized Stats stats() {
+    public Stats stats() {
         int cached = 0;
         for (BufferTree t : trees) {
             cached += t.size();
