@@ -141,9 +141,9 @@ final class LockCounts {
                             + " and its release)");
         }
         out.put("per_lookup", m);
-        return b.append(". With the small cache a lookup that misses is made again as the pool's worker would, reading the node"
-                + " under the lock taken for writing (the pool's `root_lock`, once per lookup, is taken "
-                + (rootLock(counts, SMALL) == null ? "—" : Fmt.f(rootLock(counts, SMALL), 2)) + " times per I/O there), so there the"
-                + " counts hold the misses too.\n\n").toString();
+        return b.append(". With the small cache a lookup that misses is made again, blocking, as the pool's worker would (the pool's"
+                + " `root_lock`, once per lookup, is taken " + (rootLock(counts, SMALL) == null ? "—" : Fmt.f(rootLock(counts, SMALL), 2))
+                + " times per I/O there), and the missing node is read in under dm-bufio's lock taken for writing (its `cas` and"
+                + " `rmw`), so there the counts hold the misses too.\n\n").toString();
     }
 }
