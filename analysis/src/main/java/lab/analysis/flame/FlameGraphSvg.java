@@ -59,16 +59,8 @@ public final class FlameGraphSvg {
             if (line.isBlank()) {
                 continue;
             }
+            long count = count(file, n, line);
             int sp = line.lastIndexOf(' ');
-            long count;
-            try {
-                count = sp < 0 ? -1 : Long.parseLong(line.substring(sp + 1).trim());
-            } catch (NumberFormatException e) {
-                count = -1;
-            }
-            if (count < 0) {
-                throw new MalformedResultException(file, "line " + n + ": not a collapsed stack (\"frames COUNT\")");
-            }
             Node at = root;
             root.samples += count;
             for (String frame : line.substring(0, sp).split(";")) {
@@ -80,6 +72,21 @@ public final class FlameGraphSvg {
             throw new MalformedResultException(file, "no samples");
         }
         return root;
+    }
+
+    /** The sample count of collapsed-stack line {@code n} ("frame;frame;... COUNT"); an error naming file and line if it has none. */
+    static long count(Path file, int n, String line) throws MalformedResultException {
+        int sp = line.lastIndexOf(' ');
+        long count;
+        try {
+            count = sp < 0 ? -1 : Long.parseLong(line.substring(sp + 1).trim());
+        } catch (NumberFormatException e) {
+            count = -1;
+        }
+        if (count < 0) {
+            throw new MalformedResultException(file, "line " + n + ": not a collapsed stack (\"frames COUNT\")");
+        }
+        return count;
     }
 
     /** Renders {@code collapsed} to {@code svg} with {@code title}; returns the sample count. */

@@ -42,16 +42,8 @@ public record FrameShares(long samples, Map<String, Double> shares) {
                 if (line.isBlank()) {
                     continue;
                 }
+                long count = FlameGraphSvg.count(file, n, line);
                 int sp = line.lastIndexOf(' ');
-                long count;
-                try {
-                    count = sp < 0 ? -1 : Long.parseLong(line.substring(sp + 1).trim());
-                } catch (NumberFormatException e) {
-                    count = -1;
-                }
-                if (count < 0) {
-                    throw new MalformedResultException(file, "line " + n + ": not a collapsed stack (\"frames COUNT\")");
-                }
                 total += count;
                 Set<String> seen = new HashSet<>();
                 for (String frame : line.substring(0, sp).split(";")) {
