@@ -20,15 +20,29 @@ import lab.engine.sync.RefCount;
  * Callers pass their own per-cpu slot; {@link #child} and {@link #kill} take none and write no
  * slot, so any thread may call them.
  *
- * <p>What the model leaves out: weights, blkgs (the per-queue {@code blkcg_gq} a bio points at
+ * <p>Its {@link #weight()} is the proportional-share weight an io scheduler below gives the
+ * cgroup's I/O (BFQ's {@code io.bfq.weight}, CFQ's {@code blkio.weight} in the seed of
+ * {@code dm-blkcg-clone}). Which cgroup a task is in is {@link #current()}: the model's
+ * {@code task_css(current, io_cgrp_id)}, bound for the duration of {@link #runAs}.
+ *
+ * <p>What the model leaves out: blkgs (the per-queue {@code blkcg_gq} a bio points at
  * today: the association here is the css itself, as in the seed's 3.9 {@code bio->bi_css}),
  * io contexts (per task: their atomics are on no line other tasks share), the other
- * controllers, and the reference a child cgroup holds on its parent ({@code css_release_work_fn}
- * puts it from a workqueue; no model path removes a parent before its children). {@code dm-blkcg-clone} adds weights.
+ * controllers, weights per device ({@code io.bfq.weight}'s "MAJ:MIN W" lines: one weight for
+ * every device here), and the reference a child cgroup holds on its parent ({@code css_release_work_fn}
+ * puts it from a workqueue; no model path removes a parent before its children).
  */
 public final class Blkcg {
     /** Where a css count's shared operations are counted. */
     public static final String SITE = "blkcg.css.refcnt";
+    /** {@code BFQ_WEIGHT_LEGACY_DFL}: a new cgroup's weight (cgroup v2's io.bfq.weight default). */
+    public static final int DEFAULT_WEIGHT = 100;
+    /** The range of a weight: {@code BFQ_MIN_WEIGHT}..{@code BFQ_MAX_WEIGHT}, CFQ's blkio.weight alike (10..1000 there). */
+    public static final int MIN_WEIGHT = 1;
+    public static final int MAX_WEIGHT = 1000;
+
+    /** {@code current}'s cgroup: bound by {@link #runAs} for the task's run; unbound = the root. */
+    private static final ScopedValue<Blkcg> TASK_CSS = ScopedValue.newInstance();
 
     private final String name;
     private final Blkcg parent;
@@ -36,6 +50,8 @@ public final class Blkcg {
     private final Ref ref;
     /** The release's runs: 1 once released, never more (checked). */
     private final AtomicInteger released = new AtomicInteger();
+    /** The weight: written by {@link #setWeight} (a write to the cgroup file), read by the scheduler at each activation. */
+    private volatile int weight = DEFAULT_WEIGHT;
 
     private Blkcg(String name, Blkcg parent, CssForward forward, Rcu rcu, SharedLines lines) {
         this.name = Objects.requireNonNull(name, "name");
@@ -74,6 +90,32 @@ public final class Blkcg {
     /** The css count itself, for the forwarding's code and the tests. */
     Ref ref() {
         return ref;
+    }
+
+    /** The cgroup's proportional-share weight now. */
+    public int weight() {
+        return weight;
+    }
+
+    /** {@code echo W > io.bfq.weight}: takes effect as the scheduler next activates the cgroup's queue. */
+    public void setWeight(int w) {
+        if (w < MIN_WEIGHT || w > MAX_WEIGHT) {
+            throw new IllegalArgumentException("blkcg " + name + ": weight " + w + " outside " + MIN_WEIGHT + ".." + MAX_WEIGHT);
+        }
+        weight = w;
+    }
+
+    /**
+     * {@code task_css(current, io_cgrp_id)}: the cgroup of the task running this code, or null for
+     * the root (a kernel thread: the writeback flusher, dm-thin's pool worker).
+     */
+    public static Blkcg current() {
+        return TASK_CSS.isBound() ? TASK_CSS.get() : null;
+    }
+
+    /** {@code echo $pid > cgroup.procs}, for {@code task}'s whole run on this thread. */
+    public static void runAs(Blkcg cg, Runnable task) {
+        ScopedValue.where(TASK_CSS, Objects.requireNonNull(cg, "cg")).run(task);
     }
 
     /** {@code css_tryget}: a reference unless the count has reached zero. */

@@ -19,6 +19,19 @@ import lab.engine.block.Bio;
  *                   go (the seed's kernel (5): 23 s -> 40 s)
  *   percpu          atomic's operations on a percpu_ref (Tejun's answer, today's css)
  *
+ *
+ * How a clone carries the association: the dm-blkcg-clone switch (seed
+ * 003_e853cddf414699dc.txt, Mike Snitzer's "transfer source bio's cgroup tags to
+ * clone via bio_associate_blkcg()", 2016), on percpu counts as in 2016:
+ *
+ *   lost            __bio_clone_fast before the fix: the clone starts with no
+ *                   association, so an io controller below charges it to the task
+ *                   that submits it (the issuer for a synchronous dm-linear; a kernel
+ *                   thread, the root, for writeback and dm-thin's worker); the source
+ *                   bio keeps its own reference
+ *   transfer        the fix: the clone copies the source's association (css_get),
+ *                   percpu's operations exactly
+ *
  * Each is one subclass, chosen once (forward(id)), as a kernel ops table is.
  * The association lives in Bio.blkcgAssociation (the seed's bio->bi_css).
  */
@@ -41,8 +54,13 @@ public abstract class CssForward {
     public static final CssForward ATOMIC = new Holding("atomic", false, false);
     public static final CssForward ATOMIC_CMPXCHG = new Holding("atomic-cmpxchg", false, true);
     public static final CssForward PERCPU = new Holding("percpu", true, false);
+    public static final CssForward LOST = new Holding("lost", true, false, false);
+    public static final CssForward TRANSFER = new Holding("transfer", true, false);
 
+    /** The dm-css-ref variants. */
     private static final List<CssForward> ALL = List.of(NONE, ATOMIC, ATOMIC_CMPXCHG, PERCPU);
+    /** The dm-blkcg-clone variants: before the fix, the fix. */
+    private static final List<CssForward> CLONE = List.of(LOST, TRANSFER);
 
     private final String id;
     private final boolean perCpu;
@@ -67,14 +85,22 @@ public abstract class CssForward {
         return ALL.stream().map(CssForward::id).toList();
     }
 
-    /** The variant named {@code id}. */
+    /** The dm-blkcg-clone variants' ids, in order: lost (before), transfer (the fix). */
+    public static List<String> cloneIds() {
+        return CLONE.stream().map(CssForward::id).toList();
+    }
+
+    /** The variant named {@code id}, of either fix. */
     public static CssForward of(String id) {
-        for (CssForward f : ALL) {
-            if (f.id.equals(id)) {
-                return f;
+        for (List<CssForward> l : List.of(ALL, CLONE)) {
+            for (CssForward f : l) {
+                if (f.id.equals(id)) {
+                    return f;
+                }
             }
         }
-        throw new IllegalArgumentException("unknown css forwarding '" + id + "' (" + String.join(", ", ids()) + ")");
+        throw new IllegalArgumentException("unknown css forwarding '" + id + "' (" + String.join(", ", ids()) + ", "
+                + String.join(", ", cloneIds()) + ")");
     }
 
     /**
@@ -94,13 +120,22 @@ public abstract class CssForward {
         return id;
     }
 
-    /** atomic, atomic-cmpxchg, percpu: the same reference operations on the count the tree was built with. */
+    /**
+     * atomic, atomic-cmpxchg, percpu, transfer: the same reference operations on the count the tree
+     * was built with; lost: the same, but a clone takes no association.
+     */
     private static final class Holding extends CssForward {
         private final boolean probe;
+        private final boolean copies;
 
         Holding(String id, boolean perCpu, boolean probe) {
+            this(id, perCpu, probe, true);
+        }
+
+        Holding(String id, boolean perCpu, boolean probe, boolean copies) {
             super(id, perCpu);
             this.probe = probe;
+            this.copies = copies;
         }
 
         @Override
@@ -112,7 +147,7 @@ public abstract class CssForward {
 
         @Override
         public void cloneAssociation(Bio clone, Bio src, int cpu) {
-            if (src.blkcgAssociation instanceof Blkcg cg) {
+            if (copies && src.blkcgAssociation instanceof Blkcg cg) {
                 cg.get(cpu); // the source holds a reference: css_get, no tryget needed
                 if (probe) {
                     cg.probe();

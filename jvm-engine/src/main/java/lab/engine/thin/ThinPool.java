@@ -24,6 +24,8 @@ public final class ThinPool implements AutoCloseable {
     final BioPrison prison;
     final DeferredSet allIo;
     private final long nrDataBlocks;
+    /** The pool's worker, once {@link #startWorker}; null: writes to unprovisioned blocks are provisioned by the submitter. */
+    volatile PoolWorker worker;
 
     /**
      * {@code pool_ctr}: formats {@code metadata} for the blocks of {@code data}; the metadata cache
@@ -56,6 +58,18 @@ public final class ThinPool implements AutoCloseable {
         return new ThinTarget(this, devId, 0, lenSectors);
     }
 
+    /**
+     * Starts the pool's worker ({@code pool->wq}) on per-cpu slot {@code cpu} of the pool: from
+     * now on a write to an unprovisioned block is deferred to it and issued from its thread (a
+     * kernel thread: the root cgroup). Before any I/O; once.
+     */
+    public void startWorker(int cpu) {
+        if (worker != null) {
+            throw new IllegalStateException("thin-pool: worker already started");
+        }
+        worker = new PoolWorker(this, cpu, "thin-pool-worker");
+    }
+
     public ThinMetadata metadata() {
         return pmd;
     }
@@ -81,6 +95,10 @@ public final class ThinPool implements AutoCloseable {
     /** Frees the metadata cache; nothing may be in flight. */
     @Override
     public void close() {
+        PoolWorker w = worker;
+        if (w != null) {
+            w.stop();
+        }
         pmd.close();
     }
 }

@@ -16,8 +16,12 @@ import lab.engine.dm.DmTargetIo;
  *   dm_thin_find_block, non-blocking        root_lock read, btree walk
  *     WOULDBLOCK: the pool worker's lookup  (the model: the same thread,
  *                 blocking, at once)         root_lock read, walk with reads
- *     NODATA, read: zero-fill, complete; write: provision (the worker's
- *                 alloc + insert, the model: at once, under the cell)
+ *     NODATA, read: zero-fill, complete; write: provision: with the pool's
+ *                 worker started (PoolWorker), the cell is deferred to it and
+ *                 the worker allocates, inserts and issues the bio from its own
+ *                 thread, as the kernel does; without it (the thin-bufio-lock
+ *                 benchmark, whose volume is provisioned first) at once, under
+ *                 the cell
  *   detain the data cell                    prison lock pair
  *   inc_all_io_entry                        all_io_ds lock pair
  *   release the data cell, the virtual cell two prison lock pairs
@@ -82,7 +86,6 @@ public final class ThinTarget implements DmTarget {
         if (r == ThinMetadata.WOULDBLOCK) {
             r = pool.pmd.findBlock(devId, block, true, cpu); // deferred: the worker's lookup may read
         }
-        long dataBlock;
         if (r == ThinMetadata.NODATA) {
             if (!bio.op.isWrite()) {
                 pool.prison.release(vkey);
@@ -90,14 +93,34 @@ public final class ThinTarget implements DmTarget {
                 Bio.bioEndio(bio);
                 return DM_MAPIO_SUBMITTED;
             }
-            dataBlock = pool.pmd.provision(devId, block, cpu);
-            if (dataBlock < 0) {
-                pool.prison.release(vkey);
-                return DM_MAPIO_KILL; // out of data space
+            if (pool.worker != null) {
+                pool.worker.defer(this, tio, vkey); // thin_defer_cell: the worker provisions and issues it
+                return DM_MAPIO_SUBMITTED;
             }
-        } else {
-            dataBlock = r >>> 24;
+            return provisionAndRemap(tio, vkey, cpu); // the model without a worker: at once, here
         }
+        return remap(tio, vkey, r >>> 24);
+    }
+
+    /**
+     * {@code provision_block} then {@code remap_and_issue}'s remap: a data block for the clone's
+     * virtual block, whose cell {@code vkey} the caller holds; slot {@code cpu} is the caller's.
+     */
+    int provisionAndRemap(DmTargetIo tio, long vkey, int cpu) {
+        long block = (tio.clone().sector - begin) >>> pool.blockShift;
+        long dataBlock = pool.pmd.provision(devId, block, cpu);
+        if (dataBlock < 0) {
+            pool.prison.release(vkey);
+            return DM_MAPIO_KILL; // out of data space
+        }
+        return remap(tio, vkey, dataBlock);
+    }
+
+    /** Holds the data cell, counts the bio in all_io_ds, lets both cells go, points the clone at {@code dataBlock}. */
+    private int remap(DmTargetIo tio, long vkey, long dataBlock) {
+        Bio bio = tio.clone();
+        int shift = pool.blockShift;
+        long offset = bio.sector - begin;
         long dkey = BioPrison.key(false, 0, dataBlock);
         pool.prison.detain(dkey);
         pool.allIo.inc();
