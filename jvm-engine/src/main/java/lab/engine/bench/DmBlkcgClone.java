@@ -44,6 +44,9 @@ import lab.engine.writeback.BdiWriteback;
  *   path     direct: the writer submits its bio itself, with no association
  *            (2016: only writeback associated a bio; the disk charges a bio
  *            without one to the task that submits it);
+ *            direct-assoc: the same, the bio associated with the writer's
+ *            cgroup as it is made (bio_associate_blkg at submit: every bio
+ *            since 5.0, so today's direct writes);
  *            buffered: the writer dirties its cgroup's pages (BdiWriteback,
  *            throttled at its dirty limit) and the cgroup's flusher, a kernel
  *            thread, writes them back in bios associated with the cgroup
@@ -55,7 +58,8 @@ import lab.engine.writeback.BdiWriteback;
  * depth, and thin's provisioning writes. Direct writes through dm-linear reach
  * the disk from the writer's own thread and keep their weights either way;
  * direct writes through thin carry no association to keep and lose them
- * either way (the seed: "direct writes were not yet fixed").
+ * either way (the seed: "direct writes were not yet fixed"); associated at
+ * submit, as today, they keep them through thin with transfer only.
  *
  * The measurement: all threads start together; after rampMs the bytes each
  * writer has written (direct: completed; buffered: dirtied, what dd counts)
@@ -71,8 +75,9 @@ public final class DmBlkcgClone {
     public static final String THIN = "thin";
     public static final List<String> STACKS = List.of("linear1", "linear2", "linear3", THIN);
     public static final String DIRECT = "direct";
+    public static final String DIRECT_ASSOC = "direct-assoc";
     public static final String BUFFERED = "buffered";
-    public static final List<String> PATHS = List.of(DIRECT, BUFFERED);
+    public static final List<String> PATHS = List.of(DIRECT, DIRECT_ASSOC, BUFFERED);
     /** The seed's dd bs=1M. */
     public static final int BS = 1 << 20;
     /** The raw model's disk bandwidth, MiB/s. */
@@ -178,7 +183,7 @@ public final class DmBlkcgClone {
         Stack stack = Stack.build(c.stack(), disk, rcu, forward);
         long half = (stack.top.capacitySectors() / 2) & ~((long) BLOCK_SECTORS - 1);
         List<Writer> writers = List.of(new Writer("a", a, WRITER_A, FLUSH_A, 0, half), new Writer("b", b, WRITER_B, FLUSH_B, half, half));
-        Bioset bios = new Bioset(NR_CPUS, c.path().equals(DIRECT) ? BS : 0);
+        Bioset bios = new Bioset(NR_CPUS, c.path().equals(BUFFERED) ? 0 : BS);
         try {
             for (Writer w : writers) {
                 w.start(c, stack.top, forward, bios);
@@ -278,6 +283,8 @@ public final class DmBlkcgClone {
         Thread thread;
         BdiWriteback wb;
         Bioset bios;
+        /** Direct: how the writer's bios are associated at submit; null: they are not (2016). */
+        CssForward assoc;
         /** Direct: the bio out, its status; errors. Writer's thread only (errors read after join). */
         boolean done;
         long errors;
@@ -298,6 +305,7 @@ public final class DmBlkcgClone {
                         DIRTY_LIMIT);
                 thread = Thread.ofPlatform().name("dd-" + name).start(() -> Blkcg.runAs(cg, this::buffered));
             } else {
+                assoc = c.path().equals(DIRECT_ASSOC) ? forward : null;
                 thread = Thread.ofPlatform().name("dd-" + name).start(() -> Blkcg.runAs(cg, () -> direct(top)));
             }
         }
@@ -322,7 +330,10 @@ public final class DmBlkcgClone {
             }
         }
 
-        /** dd bs=1M oflag=direct: one bio at a time, submitted by this thread, no association (2016). */
+        /**
+         * dd bs=1M oflag=direct: one bio at a time, submitted by this thread; associated with the
+         * cgroup through {@link #assoc} (today), or not at all (null: 2016).
+         */
         private void direct(BlockDevice top) {
             top.cpuOnline(cpu);
             try {
@@ -333,6 +344,9 @@ public final class DmBlkcgClone {
                     bio.op = ReqOp.WRITE;
                     bio.sector = sector;
                     bio.size = BS;
+                    if (assoc != null) {
+                        assoc.associate(bio, cg, cpu);
+                    }
                     sector = sector + 2 * step > regionStart + regionSectors ? regionStart : sector + step;
                     done = false;
                     top.submitBio(bio);
@@ -353,6 +367,9 @@ public final class DmBlkcgClone {
                 bytes.setOpaque(bytes.getPlain() + BS);
             } else {
                 errors++;
+            }
+            if (assoc != null) {
+                assoc.disassociate(bio, cpu); // bio_put
             }
             bios.free(bio);
             done = true;

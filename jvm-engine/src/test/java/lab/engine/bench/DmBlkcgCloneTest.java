@@ -39,6 +39,18 @@ class DmBlkcgCloneTest {
         assertEquals(0, l.charged().get("/").bytes());
     }
 
+    /** Through thin the worker issues the write: a 2016 direct bio (no association) is the root's either way; one associated at submit (today) keeps its cgroup only with transfer. */
+    @Test
+    void directWritesThroughThinNeedAnAssociationAndTransfer() throws InterruptedException {
+        DmBlkcgClone.Result old = DmBlkcgClone.run(new DmBlkcgClone.Config("transfer", "thin", "direct", 1000, 500, 1000, 150, 400));
+        DmBlkcgClone.Result today = DmBlkcgClone.run(new DmBlkcgClone.Config("transfer", "thin", "direct-assoc", 1000, 500, 1000, 150, 400));
+        DmBlkcgClone.Result lost = DmBlkcgClone.run(new DmBlkcgClone.Config("lost", "thin", "direct-assoc", 1000, 500, 1000, 150, 400));
+        assertEquals(1.0, old.ratio(), 0.15, "transfer, direct (2016): " + old);
+        assertEquals(2.0, today.ratio(), 0.3, "transfer, direct-assoc: " + today);
+        assertEquals(1.0, lost.ratio(), 0.15, "lost, direct-assoc: " + lost);
+        assertEquals(today.charged().get("/a").bios(), today.charged().get("/a").tagged());
+    }
+
     @Test
     void badConfigsAreRefused() {
         for (Runnable r : List.<Runnable>of(
