@@ -139,7 +139,8 @@ public final class KernelRuns {
         return j.jobRuntime() / clones;
     }
 
-    private static Map<String, String> readEnv(Path f) throws IOException {
+    /** A kernel folder's {@code env.txt}: its {@code key: value} lines, by key; empty where there is no file. */
+    public static Map<String, String> readEnv(Path f) throws IOException {
         Map<String, String> env = new TreeMap<>();
         if (Files.exists(f)) {
             for (String line : Files.readAllLines(f)) {

@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"The main job: ./lab pair --quick for every modelled fix (today: the primitives",
-                "calibration with zram as the per-I/O floor, dm-css-ref, zram-init-lock, part-acct and",
-                "thin-bufio-lock), into one",
+                "calibration with zram as the per-I/O floor, dm-css-ref, zram-init-lock, part-acct,",
+                "dm-blkcg-clone and thin-bufio-lock), into one",
                 "results/demo-<UTC time>/ with manifest.json, raw/, charts/, flamegraphs/, summary.json",
                 "and NOTEBOOK.md.",
                 "About 25 minutes on 2 cores as root. The kernel side needs root; without it, it is skipped and said so."})

@@ -50,10 +50,9 @@ final class PairRun {
             env.put(fix + "/jvm", "jvm");
             // the kernel side first: its CPU per I/O calibrates the model's base cost
             failed |= !kernel(root, p, c, quick, env);
-            failed |= !step(steps, fix, "jvm", "JMH over threads " + p.sweep(threads), () -> p.jvm(c));
+            failed |= !step(steps, fix, "jvm", p.jvmStep(threads), () -> p.jvm(c));
             if (flamegraphs) {
-                failed |= !step(steps, fix, "flamegraphs", "async-profiler, one per variant at the highest thread count",
-                        () -> p.flamegraphs(c));
+                failed |= !step(steps, fix, "flamegraphs", p.flamegraphStep(), () -> p.flamegraphs(c));
             } else {
                 steps.end(fix, "flamegraphs", "skipped", "--no-flamegraphs");
             }

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import lab.fix.dmblkcgclone.DmBlkcgClone;
 import lab.fix.dmcssref.DmCssRef;
 import lab.fix.partacct.PartAcct;
 import lab.fix.primitives.Primitives;
@@ -28,10 +29,7 @@ public final class Fixes {
             new DmCssRef(),
             new ZramInitLock(),
             new PartAcct(),
-            FixUnit.seedOnly(new Fix("dm-blkcg-clone", "stacked dm devices copy the bio's blkcg association to their clones",
-                    "003_e853cddf414699dc.txt", "throughput ratio of blkio.weight 1000 vs 500 (buffered, with the fix)", 1.92,
-                    "two containers on LVM-thin, dd bs=1M count=3000, weight 500 vs 1000: with the fix, buffered"
-                            + " 29.9 vs 15.6 MB/s (~1.9:1); direct 20.8 vs 20.0 MB/s (not yet fixed)")),
+            new DmBlkcgClone(),
             new ThinBufioLock());
 
     public static Optional<FixUnit> byId(String id) {

@@ -21,6 +21,16 @@ public interface Pairing {
         return threads;
     }
 
+    /** What the JVM step runs, in words, for {@code raw/steps.tsv}. */
+    default String jvmStep(List<Integer> threads) {
+        return "JMH over threads " + sweep(threads);
+    }
+
+    /** What the flamegraphs step makes, in words, for {@code raw/steps.tsv}. */
+    default String flamegraphStep() {
+        return "async-profiler, one per variant at the highest thread count";
+    }
+
     /** The JVM model's benchmark into {@code raw/<fix>/}. */
     void jvm(Ctx c) throws Exception;
 

@@ -18,10 +18,15 @@ public final class Rounds {
     /** Calls {@code body} for rounds 1..{@code rounds}, each over {@code threads} in that round's order. */
     public static <E extends Exception> void interleave(List<Integer> threads, int rounds, Body<E> body) throws E {
         for (int r = 1; r <= rounds; r++) {
-            for (int t : r % 2 == 0 ? threads.reversed() : threads) {
+            for (int t : ordered(threads, r)) {
                 body.run(r, t);
             }
         }
+    }
+
+    /** {@code items} in round {@code round}'s order: as given in odd rounds, reversed in even ones. */
+    public static <T> List<T> ordered(List<T> items, int round) {
+        return round % 2 == 0 ? items.reversed() : items;
     }
 
     /** The default sweep: 1..cores. */

@@ -49,6 +49,25 @@ public record NoiseFloor(double floor, Stats.Spread aa, int rounds) {
         return of(a, b, observed);
     }
 
+    /**
+     * The floor from each round's iterations of the base ({@code a}) and of its copy ({@code b}),
+     * for a control that is no JMH sweep's (an experiment's sub-windows, say): the A/A's estimate is
+     * the per-round ratio of the means of {@code a} over those of {@code b}; null for no round.
+     */
+    public static NoiseFloor ofIterations(List<double[]> a, List<double[]> b) {
+        if (a.size() != b.size()) {
+            throw new IllegalArgumentException("rounds of the base " + a.size() + " and of its copy " + b.size() + " differ");
+        }
+        List<Double> perRound = new ArrayList<>();
+        for (int r = 0; r < a.size(); r++) {
+            if (a.get(r).length == 0 || b.get(r).length == 0) {
+                throw new IllegalArgumentException("round " + (r + 1) + " has no iterations");
+            }
+            perRound.add(mean(a.get(r)) / mean(b.get(r)));
+        }
+        return perRound.isEmpty() ? null : of(a, b, Stats.spread(perRound));
+    }
+
     /** The floor from each round's iterations of the base ({@code a}) and of its copy ({@code b}). */
     static NoiseFloor of(List<double[]> a, List<double[]> b, Stats.Spread observed) {
         SplittableRandom rnd = new SplittableRandom(SEED);
@@ -65,6 +84,10 @@ public record NoiseFloor(double floor, Stats.Spread aa, int rounds) {
         double lo = medians[(int) Math.floor(0.025 * (RESAMPLES - 1))];
         double hi = medians[(int) Math.ceil(0.975 * (RESAMPLES - 1))];
         return new NoiseFloor(Math.max(Math.abs(lo - 1), Math.abs(hi - 1)), observed, a.size());
+    }
+
+    private static double mean(double[] xs) {
+        return java.util.Arrays.stream(xs).average().orElseThrow();
     }
 
     private static double resampledMean(double[] xs, SplittableRandom rnd) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -102,5 +103,22 @@ class FidelityMathTest {
                 Stats.spread(List.of(1.0, 1.0))).floor(), "a fixed seed: the same floor every time");
         assertFalse(calm.format().isEmpty());
         assertNotNull(calm.aa());
+    }
+
+    @Test
+    void aFloorFromPerRoundIterationsTakesTheAaFromTheRoundsMeans() {
+        // round 1: a's mean 100, b's 80 -> 1.25; round 2: a's 90, b's 100 -> 0.9: the A/A is 1.075 [0.9–1.25]
+        List<double[]> a = List.of(new double[] {90, 110}, new double[] {90, 90});
+        List<double[]> b = List.of(new double[] {80, 80}, new double[] {95, 105});
+        NoiseFloor f = NoiseFloor.ofIterations(a, b);
+        assertEquals(1.075, f.aa().median(), 1e-12);
+        assertEquals(0.9, f.aa().min(), 1e-12);
+        assertEquals(1.25, f.aa().max(), 1e-12);
+        assertEquals(2, f.rounds());
+        assertEquals(NoiseFloor.of(a, b, f.aa()).floor(), f.floor(), "the same bootstrap as a JMH control's");
+        assertTrue(f.floor() >= 0.075, "an A/A 7.5% off 1 is inside its own floor: " + f.floor());
+        assertNull(NoiseFloor.ofIterations(List.of(), List.of()), "no round: no floor");
+        assertThrows(IllegalArgumentException.class, () -> NoiseFloor.ofIterations(a, List.of(b.getFirst())));
+        assertThrows(IllegalArgumentException.class, () -> NoiseFloor.ofIterations(List.of(new double[0]), List.of(new double[] {1})));
     }
 }

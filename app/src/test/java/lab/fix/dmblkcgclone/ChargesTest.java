@@ -1,0 +1,96 @@
+package lab.fix.dmblkcgclone;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import lab.analysis.fidelity.NoiseFloor;
+import lab.engine.bench.DmBlkcgClone.Config;
+import lab.engine.bench.DmBlkcgClone.Result;
+import lab.engine.iosched.RequestQueue.Charge;
+import lab.fix.dmblkcgclone.DmBlkcgClone.Weights;
+import lab.fix.dmblkcgclone.ModelRuns.Point;
+import org.junit.jupiter.api.Test;
+
+/** The prediction from the counted charges, and the model's rounds looked up by point: ratios, spans, the A/A floor. */
+class ChargesTest {
+    private static final long MIB = 1 << 20;
+
+    /** Writer a wrote 300 MiB and b 150 in the window at 1000:500; the disk charged {@code root}, {@code a}, {@code b} MiB. */
+    private static Result measured(long root, long a, long b, boolean tagged) {
+        Map<String, Charge> c = new LinkedHashMap<>();
+        c.put("/", new Charge(root, root * MIB, 0));
+        c.put("/a", new Charge(a, a * MIB, tagged ? a : 0));
+        c.put("/b", new Charge(b, b * MIB, tagged ? b : 0));
+        return new Result(new Config("transfer", "thin", "buffered", 1000, 500, 1000, 200, 500), 300 * MIB, 150 * MIB, 500_000_000L, c,
+                List.of(), 0);
+    }
+
+    @Test
+    void everyByteInTheWritersGroupsPredictsTheWeightsRatio() {
+        // 298 + 151 MiB to a and b, tagged: the edges cut 2 of a's bios and add one of b's (99.3% and 100.7% own)
+        Charges c = Charges.of(measured(0, 298, 151, true));
+        assertEquals(2.0, c.predicted());
+        assertEquals(298.0 / 449, c.a(), 1e-12);
+        assertEquals(151.0 / 449, c.b(), 1e-12);
+        assertEquals(0, c.root());
+        assertEquals(298.0 / 300, c.ownA(), 1e-12);
+        assertEquals(151.0 / 150, c.ownB(), 1e-12);
+        assertEquals("tagged", c.how());
+        assertEquals("by task", Charges.of(measured(0, 300, 150, false)).how(), "no association: charged to the submitting task");
+        assertEquals(2.0, Charges.of(measured(4, 296, 150, true)).predicted(), "the root's 4 of 450 MiB: 0.9%, inside 1%");
+    }
+
+    @Test
+    void everyByteInTheRootGroupPredictsOneAndAMixPredictsNothing() {
+        Charges root = Charges.of(measured(450, 0, 0, false));
+        assertEquals(1.0, root.predicted());
+        assertEquals(1.0, root.root());
+        assertEquals(0, root.ownA());
+        assertNull(root.how(), "no bio charged to a or b");
+        Charges mixed = Charges.of(measured(225, 150, 75, true));
+        assertNull(mixed.predicted(), "half in the root group: no prediction");
+        assertNull(Charges.of(measured(0, 450, 0, true)).predicted(), "all in one writer's group: no prediction");
+        assertEquals("mixed", Charges.of(new Result(measured(0, 300, 150, true).config(), 300 * MIB, 150 * MIB, 500_000_000L,
+                Map.of("/a", new Charge(300, 300 * MIB, 300), "/b", new Charge(150, 150 * MIB, 0)), List.of(), 0)).how());
+    }
+
+    @Test
+    void roundsAgreeingGiveThePredictionAndDisagreeingGiveNone() {
+        Point p = new Point("thin", "buffered", new Weights(1000, 500));
+        ModelRuns agree = new ModelRuns(Map.of(1, List.of(measured(0, 300, 150, true)), 2, List.of(measured(0, 290, 150, true))));
+        assertEquals(2.0, agree.predicted("transfer", p));
+        ModelRuns differ = new ModelRuns(Map.of(1, List.of(measured(0, 300, 150, true)), 2, List.of(measured(450, 0, 0, false))));
+        assertNull(differ.predicted("transfer", p));
+        assertNull(differ.predicted("lost", p), "no such measurement");
+    }
+
+    @Test
+    void theModelsRoundsGiveTheEstimatorAndTheAaFloorFromSubWindows() {
+        ModelRuns m = new ModelRuns(Map.of(1, Fixture.round(1, 1000), 2, Fixture.round(2, 1000)));
+        Point head = new Point("thin", "buffered", new Weights(1000, 500));
+        // transfer 2.0 then 1.9; lost 1.0 then 1.02
+        assertEquals(1.95, m.ratio("transfer", head).median(), 1e-6);
+        assertEquals(1.90, m.ratio("transfer", head).min(), 1e-6);
+        assertEquals(1.01, m.ratio("lost", head).median(), 1e-6);
+        assertEquals(10, m.convergeMs("transfer", head).median(), "a linear timeline is at its ratio from the first sample");
+        assertEquals(8, m.points().size(), "linear1 and thin x direct and buffered x 1000:500 and 500:500");
+        assertEquals(new Point("linear1", "direct", new Weights(1000, 500)), m.points().getFirst());
+        // the A/A's window, 200..700 ms, in 100 ms spans: b's 40 MiB +2%, -2%, +2%, -2%, 0; a's 40 MiB each
+        Result aa = m.byRound("transfer", new Point("thin", "buffered", new Weights(500, 500))).get(1);
+        List<long[]> spans = ModelRuns.spans(aa);
+        assertEquals(5, spans.size());
+        assertEquals(40 * MIB, spans.get(0)[0]);
+        assertEquals(Math.round(4 * MIB * 1.02) * 10, spans.get(0)[1]);
+        assertEquals(Math.round(4 * MIB * 0.98) * 10, spans.get(1)[1]);
+        assertEquals(40 * MIB, spans.get(4)[1]);
+        NoiseFloor f = m.floor("thin", "buffered");
+        assertEquals(2, f.rounds());
+        assertEquals(1.0, f.aa().median(), 1e-9, "b's jitter sums to nothing over the window");
+        assertTrue(f.floor() > 0.001 && f.floor() < 0.03, "spans ±2%: floor " + f.floor());
+        assertNull(m.floor("linear2", "buffered"), "no control there");
+    }
+}

@@ -1,0 +1,177 @@
+package lab.fix.dmblkcgclone;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import lab.fix.Fixes;
+import lab.notebook.Notebook;
+import lab.results.RunDir;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The dm-blkcg-clone section from the hand-made run of {@link Fixture}, each figure worked out there. */
+class DmBlkcgCloneSectionTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+    Path run;
+    Path kernel;
+
+    @BeforeEach
+    void fixture() throws Exception {
+        run = Fixture.run(tmp);
+        kernel = run.resolve("raw/dm-blkcg-clone/kernel");
+    }
+
+    private JsonNode fix() throws Exception {
+        return JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-blkcg-clone");
+    }
+
+    @Test
+    void theHeadlineHasTheModelRawCalibratedLostPredictedAndTheGuestsFigure() throws Exception {
+        Notebook.Written w = Fixes.notebook(run);
+        assertTrue(w.gaps().isEmpty(), w.gaps().toString());
+        JsonNode h = fix().path("headline");
+        assertEquals(1.92, h.path("seed").asDouble());
+        // calibrated transfer, thin, buffered, 1000:500: 1.8 then 2.0; raw 2.0 then 1.9
+        assertEquals(1.9, h.path("jvm").asDouble(), 1e-6);
+        assertEquals(1.9, h.path("jvm_calibrated").path("median").asDouble(), 1e-6);
+        assertEquals(1.8, h.path("jvm_calibrated").path("min").asDouble(), 1e-6);
+        assertEquals(1.95, h.path("jvm_raw").path("median").asDouble(), 1e-6);
+        assertEquals(2, h.path("jvm_raw").path("rounds").asInt());
+        // lost 1.0 then 1.02 in either set
+        assertEquals(1.01, h.path("jvm_lost").asDouble(), 1e-6);
+        assertEquals(1.01, h.path("jvm_lost_raw").path("median").asDouble(), 1e-6);
+        assertEquals(1.02, h.path("jvm_lost_calibrated").path("max").asDouble(), 1e-6);
+        assertEquals(2.0, h.path("predicted").asDouble(), "every byte tagged to the writers' groups: the weights' 2.0");
+        // the guest's thin, buffered, 1000:500: 20 / 10 then 21 / 10 MiB/s
+        assertEquals(2.05, h.path("kernel").asDouble(), 1e-9);
+        assertEquals(2.0, h.path("kernel_spread").path("min").asDouble(), 1e-9);
+        assertEquals(2.1, h.path("kernel_spread").path("max").asDouble(), 1e-9);
+        assertTrue(h.path("kernel_note").isNull(), h.toString());
+        assertEquals("guest VM, tcg, qemu -smp 2 (Debian's kernel), kernel 6.1.0-57-amd64", h.path("kernel_environment").asText());
+        assertTrue(h.path("noise_floor").asDouble() > 0 && h.path("noise_floor_raw").asDouble() > 0, h.toString());
+        assertEquals(h.path("noise_floor").asDouble(), fix().path("jvm").path("calibrated_noise_floor").asDouble());
+        assertEquals(295, fix().path("jvm").path("calibrated_mib_per_sec").asDouble());
+        assertTrue(h.path("base_ns").isNull(), "the base is a bandwidth, not ns per I/O");
+        assertTrue(h.path("base_source").asText().startsWith("the disk's bandwidth, 295.0 MiB/s: today's kernel natively (6.18.44), loop"
+                + " devices over files in a tmpfs: fio rw=write bs=1M direct=1"), h.toString());
+    }
+
+    @Test
+    void theSectionRendersEveryTableFromTheRawFilesAndRegeneratesByteIdentically() throws Exception {
+        Fixes.notebook(run);
+        String md = Files.readString(run.resolve("NOTEBOOK.md"));
+        byte[] first = Files.readAllBytes(run.resolve("NOTEBOOK.md"));
+        byte[] summary = Files.readAllBytes(run.resolve("summary.json"));
+        Fixes.notebook(run);
+        assertArrayEquals(first, Files.readAllBytes(run.resolve("NOTEBOOK.md")));
+        assertArrayEquals(summary, Files.readAllBytes(run.resolve("summary.json")));
+        assertTrue(md.contains("## dm-blkcg-clone: stacked dm devices copy the bio's blkcg association to their clones"), md);
+        assertTrue(md.contains("| buffered, 6 GB vs 3 GB | 1000:500 | 29.9 MB/s | 15.6 MB/s | 1.92x |"), md);
+        // (1) the model: thin buffered 1000:500, lost within noise, transfer 1.95 [1.90–2.00], the check holds, all in root / tagged
+        assertTrue(md.contains("| thin | buffered | 1000:500 | within noise (floor ±"), md);
+        assertTrue(md.contains("| 1.95 [1.90–2.00]x | 2.00x | yes | 10 [10–10] / 10 [10–10] | 0% / 0% / 100% | 66% / 34% / 0%, tagged |"), md);
+        // direct through linear keeps the weights either way, by task; through thin loses them either way, to the root group
+        assertTrue(md.contains("| linear1 | direct | 1000:500 | 2.00 [2.00–2.00]x | 2.00 [2.00–2.00]x | 2.00x | no: `lost` keeps the weights"
+                + " too, its bios charged"
+                + " by task"), md);
+        assertTrue(md.contains("| thin | direct | 1000:500 |"), md);
+        assertTrue(md.contains("no: `transfer` loses them too, every byte charged to the root group"), md);
+        assertTrue(md.contains("holds at linear1 buffered 1000:500, thin buffered 1000:500; not at linear1 direct 1000:500, thin direct"
+                + " 1000:500"), md);
+        // (2) calibrated beside raw, and the prediction
+        assertTrue(md.contains("the disk's bandwidth set to the kernel's, 295.0 MiB/s (today's kernel natively (6.18.44), loop devices"
+                + " over files in a tmpfs: fio rw=write bs=1M direct=1, one job in each of two cgroups at blkio weights 500:500, the two jobs' write bandwidths"
+                + " (fio's bw_bytes) summed, median of 2 round(s)): the real device's time per 1 MiB write, at linear1, thin, every path,"
+                + " 1000:500, 500:500, 2 round(s); the model's two writers together reached 1160 [1120–1200] MiB/s of it at thin,"
+                + " buffered, 1000:500"), md);
+        assertTrue(md.contains("| thin | buffered | 1000:500 | 1.00x | within noise"), md);
+        assertTrue(md.contains("| 2.00x | 1.95 [1.90–2.00]x | 1.90 [1.80–2.00]x | 100% / 100% |"), md);
+        // (3) the kernel
+        assertTrue(md.contains("| guest | thin | buffered | 1000:500 | 2.05 [2.00–2.10]x | held | 20.5 | 10.0 | 60% / 30% / 10% | 2 |"), md);
+        assertTrue(md.contains("| native | loop | buffered | 1000:500 | 1.00x | lost (1:1) | 10.0 | 10.0 | — | 1 |"), md);
+        assertTrue(md.contains("| native | loop | direct | 500:500 | 0.97 [0.93–1.00]x | 1:1 as asked | 145.0 | 150.0 | — | 2 |"), md);
+        assertTrue(md.contains("- cgroup: native: v1 blkio at /sys/fs/cgroup/blkio"), md);
+        // (4) the charts, each with its command
+        assertTrue(md.contains("![the cumulative a/b ratio over time, thin buffered 1000:500, both variants, round 1]"
+                + "(charts/dm-blkcg-clone-converge.svg)\n\nData: `./lab pair dm-blkcg-clone --rounds 2 --id dbc-run`"), md);
+        assertTrue(Files.exists(run.resolve("charts/headline-dm-blkcg-clone.svg")));
+        // (5) the reading, and no flamegraph said once with its reason
+        assertTrue(md.contains("Today's kernel at 1000:500 (the table above; its environment in env.txt): native loop buffered 1.00x"
+                + " (lost (1:1)); guest thin buffered 2.05 [2.00–2.10]x (held). Natively the cgroups are v1 (env.txt), which has no"
+                + " cgroup writeback"), md);
+        assertTrue(md.contains("The model, thin volume, 1000:500: buffered `lost` 1.01 [1.00–1.02]x, `transfer` 1.95 [1.90–2.00]x; direct"
+                + " `lost` 1.01 [1.00–1.02]x, `transfer` 1.01 [1.00–1.02]x; direct through one dm-linear `lost` 2.00 [2.00–2.00]x,"
+                + " `transfer` 2.00 [2.00–2.00]x."), md);
+        assertFalse(md.contains("`direct-assoc`, thin, 1000:500"), "the run has no direct-assoc: nothing said of it");
+        assertTrue(md.contains("CPU flamegraphs: none"), md);
+        assertTrue(md.contains("Every figure of this section: `./lab pair dm-blkcg-clone`"), md);
+    }
+
+    @Test
+    void withoutAKernelSideThereIsNoCalibrationAndTheNotebookSaysWhy() throws Exception {
+        try (var s = Files.walk(kernel)) {
+            s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        for (int r = 1; r <= 2; r++) {
+            Files.delete(DmBlkcgCloneRaw.file(run.resolve("raw/dm-blkcg-clone"), DmBlkcgCloneRaw.CALIBRATED, r));
+        }
+        Fixes.notebook(run);
+        String md = Files.readString(run.resolve("NOTEBOOK.md"));
+        assertTrue(md.contains("No calibrated model in this run (`raw/dm-blkcg-clone/calibrated-rK.json`): the kernel side did not run."), md);
+        assertTrue(md.contains("No kernel table in this run: the kernel side did not run."), md);
+        JsonNode h = fix().path("headline");
+        assertEquals(1.95, h.path("jvm").asDouble(), 1e-6, "the raw figure where there is no calibrated one");
+        assertTrue(h.path("jvm_calibrated").isNull());
+        assertTrue(h.path("kernel").isNull());
+        assertEquals("the kernel side did not run", h.path("kernel_note").asText());
+        assertEquals(h.path("noise_floor").asDouble(), h.path("noise_floor_raw").asDouble());
+    }
+
+    @Test
+    void aMalformedRunsTsvIsAGapAndTheModelIsStillRendered() throws Exception {
+        Files.writeString(kernel.resolve("runs.tsv"), Files.readString(kernel.resolve("runs.tsv")) + "guest\tthin\n");
+        Notebook.Written w = Fixes.notebook(run);
+        assertEquals(1, w.gaps().size(), w.gaps().toString());
+        assertTrue(w.gaps().getFirst().contains("`raw/dm-blkcg-clone/kernel/runs.tsv`: line 7: 2 tab-separated fields, not 12"),
+                w.gaps().toString());
+        String md = Files.readString(run.resolve("NOTEBOOK.md"));
+        assertTrue(md.contains("No kernel table in this run: raw/dm-blkcg-clone/kernel/runs.tsv could not be read (line 7:"), md);
+        assertTrue(md.contains("| thin | buffered | 1000:500 |"), "the model's table is still there");
+        assertTrue(fix().path("headline").path("kernel").isNull());
+    }
+
+    @Test
+    void aMissingFioFileIsAGapAndItsRowIsLeftOut() throws Exception {
+        Files.delete(kernel.resolve("guest-thin-buffered-1000-500-r2-a.fio.json"));
+        Notebook.Written w = Fixes.notebook(run);
+        assertEquals(1, w.gaps().size(), w.gaps().toString());
+        assertTrue(w.gaps().getFirst().contains("guest-thin-buffered-1000-500-r2-a.fio.json"), w.gaps().toString());
+        assertEquals(2.0, fix().path("headline").path("kernel").asDouble(), 1e-9, "round 1 alone");
+    }
+
+    @Test
+    void theKernelsBandwidthCalibratesTheModel() throws Exception {
+        DmBlkcgCloneKernel k = DmBlkcgCloneKernel.read(RunDir.open(run), kernel);
+        DmBlkcgCloneKernel.Bandwidth bw = k.bandwidth();
+        assertNotNull(bw);
+        assertEquals(295, bw.mibPerSec(), 1e-9, "150 + 150 and 140 + 150 MiB/s: the median of 300 and 290");
+        Files.writeString(kernel.resolve("runs.tsv"), Fixture.HEADER + "\n");
+        Files.writeString(kernel.resolve("env.txt"), "native_why: cgroup v1 has no io.weight here\n");
+        DmBlkcgCloneKernel none = DmBlkcgCloneKernel.read(RunDir.open(run), kernel);
+        assertNull(none.bandwidth());
+        assertEquals("no native loop direct 500:500 row in runs.tsv (native: cgroup v1 has no io.weight here)", none.whyNoBandwidth());
+        assertFalse(none.whyNoFigure().isEmpty());
+    }
+}

@@ -1,0 +1,163 @@
+package lab.fix.dmblkcgclone;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import lab.engine.bench.DmBlkcgClone.Config;
+import lab.engine.bench.DmBlkcgClone.Result;
+import lab.engine.bench.DmBlkcgClone.Sample;
+import lab.engine.iosched.RequestQueue.Charge;
+
+/**
+ * A hand-made dm-blkcg-clone run folder, every figure chosen so the tests can work it out by
+ * hand: 2 rounds of the model (1000 MiB/s) and of the calibrated model (295 MiB/s) at linear1 and
+ * thin, direct and buffered, 1000:500 and 500:500, 200 ms ramp and 500 ms window, a timeline every
+ * 10 ms from 10 to 700 ms; writer b writes 200 MiB in every window, writer a as the ratio says:
+ *
+ * <ul>
+ *   <li>buffered: {@code transfer} the weights' ratio (at 1000:500 x 0.95 in round 2 of the model,
+ *       x 0.9 in round 1 of the calibrated), its bytes charged to /a and /b, tagged; {@code lost} 1.0 then
+ *       1.02, all charged to the root group;</li>
+ *   <li>direct through linear1: both variants the weights' ratio, charged to /a and /b by task;</li>
+ *   <li>direct through thin: both variants 1.0 then 1.02, the root group's;</li>
+ *   <li>the A/A ({@code transfer}, thin, buffered, 500:500): b's bytes per 100 ms span +2%, -2%,
+ *       +2%, -2%, 0 over the window, a's even: a ratio of exactly 1.</li>
+ * </ul>
+ *
+ * The kernel side ({@code kernel/runs.tsv}): native loop direct 500:500, writers at 150 + 150 MiB/s
+ * then 140 + 150 (the calibration: 295 MiB/s, the median of 300 and 290); native loop buffered
+ * 1000:500 at 10 + 10 MiB/s, charges unknown ({@code -}); guest thin buffered 1000:500 at 20 / 10
+ * then 21 / 10 MiB/s (2.05 [2.00–2.10]), 600 + 300 of 1000 bytes charged to a and b; env.txt as
+ * the scenario writes it.
+ */
+final class Fixture {
+    private Fixture() {}
+
+    static final long MIB = 1 << 20;
+    static final String RUN_ID = "dbc-run";
+    static final double CALIBRATED_MIB = 295;
+
+    /** The a/b ratio of a model measurement, as the class comment says. */
+    static double ratio(String variant, String stack, String path, int wa, int wb, int round, boolean calibrated) {
+        double weights = (double) wa / wb;
+        double one = round == 1 ? 1.0 : 1.02;
+        if (path.equals("buffered")) {
+            if (variant.equals("lost")) {
+                return one;
+            }
+            return wa == wb ? 1.0 : weights * (calibrated ? (round == 1 ? 0.9 : 1.0) : (round == 1 ? 1.0 : 0.95));
+        }
+        return stack.equals("thin") ? one : weights;
+    }
+
+    /** One measurement with a linear timeline (the A/A's b jittered per span), its window's bytes and charges. */
+    static Result result(String variant, String stack, String path, int wa, int wb, int round, double mib) {
+        boolean cal = mib != 1000;
+        double r = ratio(variant, stack, path, wa, wb, round, cal);
+        boolean aa = variant.equals("transfer") && stack.equals("thin") && path.equals("buffered") && wa == wb;
+        // per 10 ms: b 4 MiB (200 MiB in the 500 ms window), a r times as much
+        long incB = 4 * MIB;
+        long incA = Math.round(r * 4 * MIB);
+        List<Sample> t = new ArrayList<>();
+        long a = 0;
+        long b = 0;
+        for (long ms = 10; ms <= 700; ms += 10) {
+            long span = (ms - 10) / 100; // the span this 10 ms ends in: 200..300 is span 2
+            double jitter = !aa || span < 2 || span > 5 ? 0 : span % 2 == 0 ? 0.02 : -0.02;
+            a += incA;
+            b += Math.round(incB * (1 + jitter));
+            t.add(new Sample(ms, a, b));
+        }
+        long bytesA = 50 * incA;
+        long bytesB = 50 * incB;
+        Map<String, Charge> charged = new LinkedHashMap<>();
+        boolean root = path.equals("buffered") ? variant.equals("lost") : stack.equals("thin");
+        boolean tagged = path.equals("buffered");
+        charged.put("/", root ? new Charge((bytesA + bytesB) / MIB, bytesA + bytesB, 0) : new Charge(0, 0, 0));
+        if (!root) {
+            charged.put("/a", new Charge(bytesA / MIB, bytesA, tagged ? bytesA / MIB : 0));
+            charged.put("/b", new Charge(bytesB / MIB, bytesB, tagged ? bytesB / MIB : 0));
+        }
+        return new Result(new Config(variant, stack, path, wa, wb, mib, 200, 500), bytesA, bytesB, 500_000_000L, charged, List.copyOf(t), 0);
+    }
+
+    /** Every point of a round at {@code mib}, both variants in the round's order. */
+    static List<Result> round(int round, double mib) {
+        List<Result> out = new ArrayList<>();
+        for (String stack : List.of("linear1", "thin")) {
+            for (String path : List.of("direct", "buffered")) {
+                for (int[] w : new int[][] {{1000, 500}, {500, 500}}) {
+                    for (String v : round == 1 ? List.of("lost", "transfer") : List.of("transfer", "lost")) {
+                        out.add(result(v, stack, path, w[0], w[1], round, mib));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A fio JSON file of one writer at {@code mibPerSec}. */
+    static void fio(Path f, String job, double mibPerSec) throws IOException {
+        long bw = Math.round(mibPerSec * MIB);
+        Files.writeString(f, String.format(Locale.ROOT, """
+                {"fio version": "fio-3.33", "jobs": [{"jobname": "%s", "groupid": 0, "error": 0, "elapsed": 5,
+                  "job options": {"rw": "write", "bs": "1M"},
+                  "read": {"io_bytes": 0, "bw_bytes": 0, "iops": 0, "runtime": 0, "total_ios": 0},
+                  "write": {"io_bytes": %d, "bw_bytes": %d, "iops": %.1f, "runtime": 5000, "total_ios": %d},
+                  "job_runtime": 5000, "usr_cpu": 1.0, "sys_cpu": 5.0, "ctx": 100}]}
+                """, job, 5 * bw, bw, mibPerSec, 5 * bw / MIB));
+    }
+
+    static final String HEADER = String.join("\t", DmBlkcgCloneRaw.COLUMNS);
+
+    /** The kernel folder of the class comment. */
+    static void kernel(Path k) throws IOException {
+        Files.createDirectories(k);
+        List<String> rows = new ArrayList<>(List.of(HEADER));
+        Object[][] runs = {
+            {"native", "loop", "direct", 500, 500, 1, 150.0, 150.0, "-", "-", "-"},
+            {"native", "loop", "direct", 500, 500, 2, 140.0, 150.0, "-", "-", "-"},
+            {"native", "loop", "buffered", 1000, 500, 1, 10.0, 10.0, "-", "-", "2000"},
+            {"guest", "thin", "buffered", 1000, 500, 1, 20.0, 10.0, "600", "300", "1000"},
+            {"guest", "thin", "buffered", 1000, 500, 2, 21.0, 10.0, "600", "300", "1000"},
+        };
+        for (Object[] r : runs) {
+            String name = r[0] + "-" + r[1] + "-" + r[2] + "-" + r[3] + "-" + r[4] + "-r" + r[5];
+            fio(k.resolve(name + "-a.fio.json"), "a", (double) r[6]);
+            fio(k.resolve(name + "-b.fio.json"), "b", (double) r[7]);
+            rows.add(String.join("\t", r[0].toString(), r[1].toString(), r[2].toString(), r[3].toString(), r[4].toString(),
+                    r[5].toString(), name + "-a.fio.json", name + "-b.fio.json", r[8].toString(), r[9].toString(), r[10].toString(),
+                    "6.5"));
+        }
+        Files.writeString(k.resolve(DmBlkcgCloneRaw.RUNS), String.join("\n", rows) + "\n");
+        Files.writeString(k.resolve("env.txt"), """
+                environment: native (loop) and guest VM, tcg, qemu -smp 2
+                kernel: native: 6.18.44
+                guest_environment: guest VM, tcg, qemu -smp 2 (Debian's kernel)
+                guest_kernel: 6.1.0-57-amd64
+                cgroup: native: v1 blkio at /sys/fs/cgroup/blkio
+                bottom: native: loop devices over files in a tmpfs
+                scheduler: bfq
+                """);
+    }
+
+    /** The whole run folder under {@code dir}: manifest, the model's and the calibrated model's rounds, the kernel side. */
+    static Path run(Path dir) throws IOException {
+        Path run = dir.resolve(RUN_ID);
+        Path raw = run.resolve("raw/dm-blkcg-clone");
+        Files.createDirectories(raw);
+        Files.writeString(run.resolve("manifest.json"), "{\"run_id\": \"" + RUN_ID + "\", \"command\": \"./lab pair dm-blkcg-clone --rounds 2"
+                + " --id " + RUN_ID + "\", \"cores\": 2}");
+        for (int r = 1; r <= 2; r++) {
+            DmBlkcgCloneRaw.write(DmBlkcgCloneRaw.file(raw, DmBlkcgCloneRaw.MODEL, r), round(r, 1000));
+            DmBlkcgCloneRaw.write(DmBlkcgCloneRaw.file(raw, DmBlkcgCloneRaw.CALIBRATED, r), round(r, CALIBRATED_MIB));
+        }
+        kernel(raw.resolve(DmBlkcgCloneRaw.KERNEL));
+        return run;
+    }
+}
