@@ -1,5 +1,6 @@
 package lab.engine.bench;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +28,10 @@ import lab.engine.sync.PaddedLong;
 import lab.engine.sync.Rcu;
 import lab.engine.thin.ThinPool;
 import lab.engine.writeback.BdiWriteback;
+import lab.jobspec.Job;
+import lab.jobspec.JobFileParser;
+import lab.jobspec.JobSpecException;
+import lab.jobspec.Rw;
 
 /*
  * dm-blkcg-clone's experiment (seed 003_e853cddf414699dc.txt): two cgroups,
@@ -78,14 +83,16 @@ public final class DmBlkcgClone {
     public static final String DIRECT_ASSOC = "direct-assoc";
     public static final String BUFFERED = "buffered";
     public static final List<String> PATHS = List.of(DIRECT, DIRECT_ASSOC, BUFFERED);
-    /** The seed's dd bs=1M. */
-    public static final int BS = 1 << 20;
+    /** The example job file both sides run: two sections, one per cgroup, sequential writes. */
+    static final String EXAMPLE = "dm-blkcg-clone";
+    /** The seed's dd bs=1M, as examples/dm-blkcg-clone.fio states it. */
+    public static final int BS = exampleBs();
     /** The raw model's disk bandwidth, MiB/s. */
     public static final double RAW_MIB_PER_SEC = 1000;
     /** BFQ's max_budget: 4 MiB a slot. */
     public static final long MAX_BUDGET_SECTORS = 8192;
-    /** BFQ's slice_idle, scaled down with the model's faster disk (8 ms in the kernel). */
-    public static final long SLICE_IDLE_NS = 2_000_000;
+    /** BFQ's slice_idle: the kernel's default, 8 ms (bfq_slice_idle = NSEC_PER_SEC / 125). */
+    public static final long SLICE_IDLE_NS = 8_000_000;
     /** A cgroup's dirty limit (buffered): 8 MiB. */
     public static final long DIRTY_LIMIT = 8L << 20;
     /** Writeback bios a flusher keeps out. */
@@ -106,6 +113,24 @@ public final class DmBlkcgClone {
     static final int NR_CPUS = 5;
 
     private DmBlkcgClone() {
+    }
+
+    /** The writers' bs from the example: both its jobs sequential writes of one bs, a whole number of sectors. */
+    private static int exampleBs() {
+        Path source = Path.of("examples", EXAMPLE + ".fio");
+        List<Job> jobs;
+        try {
+            jobs = JobFileParser.parse(source, ExampleJob.text(EXAMPLE)).jobs();
+        } catch (JobSpecException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        if (jobs.size() != 2 || jobs.stream().anyMatch(j -> j.rw() != Rw.WRITE || j.bs() != jobs.get(0).bs())
+                || jobs.get(0).bs() % 512 != 0) {
+            throw new IllegalStateException(source + ": dm-blkcg-clone's model runs two sequential writers (rw=write) of one bs, a"
+                    + " multiple of 512; the file has " + jobs.size() + " job(s): "
+                    + jobs.stream().map(j -> j.name() + " rw=" + j.rw() + " bs=" + j.bs()).toList());
+        }
+        return jobs.get(0).bs();
     }
 
     /** One measurement: variant, stack, path, the two weights, the disk's bandwidth (MiB/s), ramp and window (ms). */
