@@ -10,7 +10,7 @@
 #                          run kernel-scripts/scenarios/SCENARIO/run.sh; --flamegraph adds a
 #                          perf record -e cpu-clock -g run per workload (./lab draws the SVGs);
 #                          SCENARIO: smoke zram-floor zram-init-lock part-acct dm-css-ref
-#                          thin-bufio-lock
+#                          thin-bufio-lock dm-blkcg-clone
 #   cleanup                remove everything in the registry (and the guest VM); idempotent
 #   check DEV              exit 0 if the lab owns DEV, else refuse with exit 2
 #   fill DEV [PATTERN]     write DEV once with fio (random, zero, compressible50, or N: compressible %)

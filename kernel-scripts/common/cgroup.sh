@@ -13,17 +13,29 @@ else
 	LAB_BLKIO=${LAB_CGROUP2:-/sys/fs/cgroup} LAB_CG_VER=2
 fi
 
-# _cgroup_io_enable: v2 only: make the io controller available to children of the root
-# (+io in cgroup.subtree_control), recorded so cleanup takes it away again (-io) only if
-# the lab was the one that added it.
-_cgroup_io_enable() {
-	local ctl=$LAB_BLKIO/cgroup.subtree_control
+# _cgroup_subtree_enable CTRL...: v2 only: make the controllers CTRL available to children of
+# the root (+CTRL in cgroup.subtree_control). What the lab adds is recorded, so cleanup takes it
+# away again (-CTRL) only where the lab was the one that added it: one registry line for the
+# root's subtree_control, its detail the controllers the lab added there (io, or "io memory").
+_cgroup_subtree_enable() {
+	local ctl=$LAB_BLKIO/cgroup.subtree_control c add=() had
 	[ "$LAB_CG_VER" = 2 ] || return 0
-	grep -qw io "$ctl" && return 0
-	grep -qw io "$LAB_BLKIO/cgroup.controllers" || { _lab_msg "cgroup v2 at $LAB_BLKIO has no io controller"; return 1; }
-	_reg_add subtree "$ctl" io
-	echo +io >"$ctl"
+	for c in "$@"; do
+		grep -qw "$c" "$ctl" && continue
+		grep -qw "$c" "$LAB_BLKIO/cgroup.controllers" || { _lab_msg "cgroup v2 at $LAB_BLKIO has no $c controller"; return 1; }
+		add+=("$c")
+	done
+	[ ${#add[@]} -gt 0 ] || return 0
+	if had=$(_reg_get subtree "$ctl"); then
+		_reg_set subtree "$ctl" "$had ${add[*]}"
+	else
+		_reg_add subtree "$ctl" "${add[*]}"
+	fi
+	echo "${add[*]/#/+}" >"$ctl"
 }
+
+# _cgroup_io_enable: v2 only: the io controller for children of the root (_cgroup_subtree_enable io)
+_cgroup_io_enable() { _cgroup_subtree_enable io; }
 
 # _cgroup_add NAME: make $LAB_BLKIO/lab-NAME (v1 blkio or v2 with +io), print its path.
 _cgroup_add() {
@@ -83,11 +95,31 @@ _cgroup_remove() {
 	_reg_del cgroup "$path"
 }
 
-# _subtree_restore CTL: take away the controller the lab enabled in CTL (v2 subtree_control).
+# _subtree_restore CTL: take away the controllers the lab enabled in CTL (v2 subtree_control).
 _subtree_restore() {
-	local ctl=$1 c
+	local ctl=$1 c off=()
 	c=$(_reg_get subtree "$ctl") || return 0
 	case $ctl in */cgroup.subtree_control) ;; *) _lab_refuse "$ctl: not a cgroup.subtree_control" ;; esac
-	if [ -e "$ctl" ]; then echo "-$c" >"$ctl" 2>/dev/null || _lab_msg "could not take $c away from $ctl (still in use?)"; fi
+	read -r -a off <<<"$c"
+	if [ -e "$ctl" ]; then echo "${off[*]/#/-}" >"$ctl" 2>/dev/null || _lab_msg "could not take $c away from $ctl (still in use?)"; fi
 	_reg_del subtree "$ctl"
+}
+
+# _cgroup_io_stat_file CGROUP: the file with CGROUP's bytes per device (v2 io.stat: "MAJ:MIN
+# rbytes=N wbytes=N ..."; v1 blkio.bfq.io_service_bytes, the bytes BFQ served the cgroup on each
+# device where it schedules, else blkio.throttle.io_service_bytes: "MAJ:MIN Write N"; 6.18 fills
+# the latter only for a cgroup with throttle limits), or nothing when it has none
+_cgroup_io_stat_file() {
+	local f
+	for f in io.stat blkio.bfq.io_service_bytes blkio.throttle.io_service_bytes; do
+		if [ -r "$1/$f" ]; then echo "$1/$f"; return; fi
+	done
+}
+
+# _cgroup_wbytes FILE DEVT: the bytes written to the device DEVT (MAJ:MIN) that FILE (a copy of a
+# _cgroup_io_stat_file, either format) counts; 0 when it has no line for DEVT
+_cgroup_wbytes() {
+	awk -v d="$2" '$1 == d && $2 == "Write" { n = $3 }
+		$1 == d { for (i = 2; i <= NF; i++) if ($i ~ /^wbytes=/) n = substr($i, 8) }
+		END { printf "%.0f\n", n }' "$1"
 }

@@ -3,13 +3,30 @@
 # lab's loops from anyone else's), and the orphans a killed run leaves. Sourced by common/rc.sh;
 # changes nothing by itself.
 
-# _loop_add SIZE [partscan]: backing file under $LAB_KDIR/loop, attach, print /dev/loopN.
+# _loop_add SIZE [OPTION...]: a sparse backing file of SIZE under $LAB_KDIR/loop, attached; print
+# /dev/loopN. OPTIONs: partscan (the kernel scans its partition table), dio (losetup
+# --direct-io=on: the loop reads and writes its file with O_DIRECT where the file's filesystem
+# takes it, else buffered as without; /sys/block/loopN/loop/dio says which), dir=DIR (the file in
+# DIR, a folder under $LAB_KDIR/loop such as a tmpfs of _tmpfs_add's). An empty OPTION is ignored.
 _loop_add() {
-	local size=$1 scan=${2:-} file dev opts=()
+	local size=$1 o dir file dev opts=()
+	shift
 	_reg_init
-	file=$(mktemp "$LAB_KDIR/loop/lab-XXXXXX.img")
+	dir=$LAB_KDIR/loop
+	for o in "$@"; do
+		case $o in
+		'') ;;
+		partscan) opts+=(--partscan) ;;
+		dio) opts+=(--direct-io=on) ;;
+		dir=*)
+			dir=${o#dir=}
+			case $dir in "$LAB_KDIR"/loop/*) ;; *) _lab_msg "loop: $dir is not under $LAB_KDIR/loop"; return 1 ;; esac
+			;;
+		*) _lab_msg "loop: unknown option $o"; return 1 ;;
+		esac
+	done
+	file=$(mktemp "$dir/lab-XXXXXX.img")
 	truncate -s "$size" "$file"
-	[ "$scan" = partscan ] && opts=(--partscan)
 	dev=$(losetup --find --show "${opts[@]}" "$file") || { rm -f "$file"; return 1; }
 	_reg_add loop "$dev" "$file"
 	echo "$dev"

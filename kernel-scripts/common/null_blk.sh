@@ -2,14 +2,20 @@
 # common/null_blk.sh: null_blk devices through configfs (items labnb*). Sourced by
 # common/rc.sh; changes nothing by itself.
 
-# _nullb_add SIZE [mem]: a null_blk device through configfs (separate from the module's own
-# nr_devices ones), blk-mq, 4k blocks; print its node. The configfs item is labnbXXXXXX; the
-# kernel names the disk after the item (newer kernels) or nullb<index> (older ones).
-# SIZE in MiB (suffix M or G accepted). With "mem" the device keeps what is written
-# (memory_backed=1: a partition table survives; unwritten blocks still read as zeros and
-# take no memory), else writes are dropped.
+# _nullb_add SIZE [mem] [ATTR=VALUE...]: a null_blk device through configfs (separate from the
+# module's own nr_devices ones), blk-mq, 4k blocks; print its node. The configfs item is
+# labnbXXXXXX; the kernel names the disk after the item (newer kernels) or nullb<index> (older
+# ones). SIZE in MiB (suffix M or G accepted). With "mem" the device keeps what is written
+# (memory_backed=1: a partition table survives; unwritten blocks still read as zeros and take no
+# memory), else writes are dropped ("" for neither). Each ATTR=VALUE after that is written to the
+# item's configfs attribute ATTR before the device is powered on (mbps=N: a bandwidth limit in
+# MiB/s; discard=1 with mem: discards free the memory; max_sectors=N ...); an unknown ATTR fails.
 _nullb_add() {
-	local size=$1 mem=${2:-} mb dir idx name
+	local size=$1 mem=${2:-} mb dir idx name a
+	shift $(($# < 2 ? $# : 2))
+	for a in "$@"; do
+		[[ $a =~ ^[a-z_]+=[0-9]+$ ]] || { _lab_msg "nullb: bad attribute $a (ATTR=NUMBER)"; return 1; }
+	done
 	[ -d "$LAB_NULLB" ] || { _lab_msg "no null_blk configfs at $LAB_NULLB (modprobe null_blk; mount configfs)"; return 1; }
 	case $size in *G) mb=$((${size%G} * 1024)) ;; *M) mb=${size%M} ;; *) mb=$size ;; esac
 	[[ $mb =~ ^[0-9]+$ ]] || { _lab_msg "nullb: bad size $size"; return 1; }
@@ -21,6 +27,13 @@ _nullb_add() {
 	echo 4096 >"$dir/blocksize"
 	echo 2 >"$dir/queue_mode"
 	if [ "$mem" = mem ]; then echo 1 >"$dir/memory_backed"; fi
+	for a in "$@"; do
+		if [ ! -e "$dir/${a%%=*}" ] || ! echo "${a#*=}" >"$dir/${a%%=*}"; then
+			_lab_msg "nullb: could not set ${a%%=*} to ${a#*=} (this null_blk has no such attribute, or refused the value)"
+			rmdir "$dir" && _reg_del nullb "${dir##*/}"
+			return 1
+		fi
+	done
 	echo 1 >"$dir/power"
 	name=${dir##*/}
 	if [ ! -e "/sys/block/$name" ]; then

@@ -4,9 +4,10 @@
 # Source it; it defines no traps and changes no device by itself. It holds messages,
 # predicates, the registry, ownership, cleanup and the scenario and test helpers, and sources
 # the rest of common/, one file per device or concern: zram.sh, loop.sh, null_blk.sh,
-# partition.sh, sysfs.sh, cgroup.sh, fio.sh (_fill), perf.sh (counters, kernel flamegraphs),
-# jvm.sh (the bridge jar), brd.sh and dm.sh (ram disks, dm-linear), so that `. common/rc.sh`
-# gives a script everything.
+# partition.sh, sysfs.sh, cgroup.sh, fs.sh (filesystems, mounts, dirty limits), fio.sh (_fill),
+# perf.sh (counters, kernel flamegraphs), jvm.sh (the bridge jar), brd.sh and dm.sh (ram disks,
+# dm-linear), guest-scenario.sh (the scaffolding of the scenarios with a guest half), so that
+# `. common/rc.sh` gives a script everything.
 #
 # Safety rule: every function that writes, resizes, resets or removes a device first
 # calls _lab_require_owned, which refuses (message on stderr, exit 2, nothing touched)
@@ -17,11 +18,16 @@
 #   loop    /dev/loop5                              <backing file under $LAB_STATE/kernel/loop>
 #   nullb   nullb1                                  <configfs dir /sys/kernel/config/nullb/lab-*>
 #   cgroup  /sys/fs/cgroup/blkio/lab-x              -              (v1; v2: /sys/fs/cgroup/lab-x)
-#   subtree /sys/fs/cgroup/cgroup.subtree_control   io             (v2: +io enabled by the lab)
+#   subtree /sys/fs/cgroup/cgroup.subtree_control   io             (v2: +io enabled by the lab;
+#                                                                   "io memory": both)
 #   sysfs   /sys/block/loop5/queue/iostats          <old value>
 #   sched   /sys/block/loop5/queue/scheduler        <old scheduler>
 #   brd     ram0                                    <rd_size KiB>  (brd loaded by the lab)
 #   dm      lab-lin1                                LAB-lin1       (its uuid)
+#   mount   $LAB_KDIR/mnt/lab-XXXXXX                <the device>   (a lab device mounted; fs.sh)
+#   mount   $LAB_KDIR/loop/lab-tmpfs-XXXXXX         tmpfs          (a tmpfs for loop files; fs.sh)
+#   dirty   /proc/sys/vm/dirty_bytes                ratio=20       (or bytes=N: what to write back;
+#                                                                   dirty_background_bytes too)
 # Lines are appended in creation order; cleanup undoes them in reverse order.
 
 LAB_ROOT=${LAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
@@ -154,6 +160,17 @@ _reg_del() {
 	) 9>"$LAB_REGISTRY.lock"
 }
 
+# _reg_set KIND NAME DETAIL: the entry's DETAIL replaced, where the line stands (cleanup's order
+# is the lines' order).
+_reg_set() {
+	(
+		_reg_lock
+		awk -F'\t' -v k="$1" -v n="$2" -v d="$3" 'BEGIN { OFS = "\t" } $1 == k && $2 == n { $3 = d } { print }' \
+			"$LAB_REGISTRY" >"$LAB_REGISTRY.new"
+		mv "$LAB_REGISTRY.new" "$LAB_REGISTRY"
+	) 9>"$LAB_REGISTRY.lock"
+}
+
 # _reg_get KIND NAME: print DETAIL and succeed if the entry exists.
 _reg_get() {
 	[ -e "$LAB_REGISTRY" ] || return 1
@@ -264,6 +281,8 @@ _remove_entry() {
 	brd) _brd_remove "$2" ;;
 	cgroup) _cgroup_remove "$2" ;;
 	subtree) _subtree_restore "$2" ;;
+	mount) _mount_remove "$2" ;;
+	dirty) _dirty_restore "$2" ;;
 	sysfs | sched) _restore "$1" "$2" ;;
 	*) _lab_msg "unknown registry kind $1 ($2); dropping the line"; _reg_del "$1" "$2" ;;
 	esac
@@ -291,7 +310,8 @@ _cleanup_all() {
 # ---------------------------------------------------------------- scenarios
 
 # A scenario appends "kind name" to MADE for each object it makes; _scenario_traps installs
-# the EXIT/INT/TERM traps that remove them newest first (and the scratch folder FLAME_TMP).
+# the EXIT/INT/TERM traps that end its background jobs, then remove them newest first (and the
+# scratch folder FLAME_TMP).
 # _made_remove does the same on the way out of a good run and returns 1 if any stays.
 MADE=()
 FLAME_TMP=
@@ -306,8 +326,16 @@ _made_remove() {
 }
 
 _scenario_teardown() {
-	local rc=$?
+	local rc=$? pids
 	trap - EXIT INT TERM
+	# a workload still running in the background (a run cut short) ends before its devices go
+	pids=$(jobs -p)
+	if [ -n "$pids" ]; then
+		# shellcheck disable=SC2086 # one pid a word
+		kill $pids 2>/dev/null || true
+		# shellcheck disable=SC2086
+		wait $pids 2>/dev/null || true
+	fi
 	if [ -n "$FLAME_TMP" ]; then rm -rf "$FLAME_TMP"; fi
 	_made_remove || rc=1
 	exit "$rc"
@@ -318,6 +346,12 @@ _scenario_traps() {
 	trap _scenario_teardown EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
+}
+
+# _left_say ITEM...: a scenario's left_after: the ITEMs (what of its own objects is still there)
+# comma-joined, or "nothing"
+_left_say() {
+	if [ $# -eq 0 ]; then echo nothing; else (IFS=,; echo "$*") | sed 's/,/, /g'; fi
 }
 
 # ---------------------------------------------------------------- tests
@@ -334,6 +368,15 @@ _test_begin() {
 	trap _test_end EXIT
 }
 
+# _test_begin_guest: _test_begin, the test's own state sharing the lab's guest image cache
+# (LAB_STATE/guest), so the tests that boot the guest build it at most once
+_test_begin_guest() {
+	local real_state=$LAB_STATE
+	_test_begin
+	mkdir -p "$real_state/guest"
+	ln -s "$real_state/guest" "$LAB_STATE/guest"
+}
+
 _test_end() {
 	local rc=$?
 	trap - EXIT
@@ -341,6 +384,17 @@ _test_end() {
 	(_cleanup_all) || rc=1
 	rm -rf "$LAB_STATE"
 	exit "$rc"
+}
+
+# _test_guest_files NATIVE OUT SCENARIO: the line saying whether OUT/guest has the guest's
+# console.log, guest.txt, guest-run.log and SCENARIO-guest.txt (its facts), where the runs ran in
+# the guest (NATIVE 0; natively there is nothing to have)
+_test_guest_files() {
+	local f ok=yes
+	if [ "$1" = 0 ]; then
+		for f in console.log guest.txt guest-run.log "$3-guest.txt"; do [ -f "$2/guest/$f" ] || ok=no; done
+	fi
+	echo "guest/ has its console, guest.txt, log and facts where the guest ran: $ok"
 }
 
 # _expect_refusal WHAT CMD...: run CMD, print "WHAT: exit N" (2 is a refusal).
@@ -367,6 +421,8 @@ LAB_COMMON=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$LAB_COMMON/sysfs.sh"
 # shellcheck source=SCRIPTDIR/cgroup.sh
 . "$LAB_COMMON/cgroup.sh"
+# shellcheck source=SCRIPTDIR/fs.sh
+. "$LAB_COMMON/fs.sh"
 # shellcheck source=SCRIPTDIR/fio.sh
 . "$LAB_COMMON/fio.sh"
 # shellcheck source=SCRIPTDIR/perf.sh
@@ -377,3 +433,5 @@ LAB_COMMON=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$LAB_COMMON/brd.sh"
 # shellcheck source=SCRIPTDIR/dm.sh
 . "$LAB_COMMON/dm.sh"
+# shellcheck source=SCRIPTDIR/guest-scenario.sh
+. "$LAB_COMMON/guest-scenario.sh"

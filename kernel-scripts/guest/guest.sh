@@ -25,12 +25,13 @@ MARKER=LAB-GUEST-UP
 
 # Packages for the guest. The kernel package name is resolved from the
 # linux-image-amd64 metapackage so the image tracks Debian's current ABI.
-PKGS=(busybox-static bash-static dmsetup libdevmapper1.02.1 fio kmod linux-perf)
+PKGS=(busybox-static bash-static dmsetup libdevmapper1.02.1 fio kmod linux-perf e2fsprogs libext2fs2)
 # Modules loaded by /init, dependencies resolved via modules.dep. crc32c_generic
 # must precede libcrc32c/dm-persistent-data (a crypto soft dependency that
-# modules.dep does not list); virtio_pci is not anybody's dependency either.
+# modules.dep does not list); virtio_pci is not anybody's dependency either. ext4 (with jbd2,
+# mbcache, crc16) for the filesystems a scenario makes with mkfs.ext4 (e2fsprogs' mke2fs).
 BASE_MODS=(virtio_pci 9pnet_virtio 9p configfs crc32c_generic libcrc32c
-  dm-mod dm-bufio dm-persistent-data dm-thin-pool zsmalloc bfq)
+  dm-mod dm-bufio dm-persistent-data dm-thin-pool zsmalloc bfq ext4)
 # Modules that take parameters: shipped, but loaded by the scenario via
 # `labmod NAME params...` (their dependencies are loaded by /init).
 PARAM_MODS=(brd null_blk zram)
@@ -228,6 +229,9 @@ build_initramfs() {
   # perf stat around every guest workload (software events under TCG); the libraries come
   # from the host, which has linux-perf installed (./lab kernel installs it).
   copy_with_libs "$stage/usr/bin/perf" "$root" "$stage" /bin/perf
+  # mkfs.ext4 (busybox's mke2fs makes ext2 only), with Debian's mke2fs.conf
+  copy_with_libs "$stage/sbin/mke2fs" "$root" "$stage" /sbin/mkfs.ext4
+  install -D -m 0644 "$stage/etc/mke2fs.conf" "$root/etc/mke2fs.conf"
   stage_modules "$stage" "$root"
   install -m 0755 "$HERE/init.sh" "$root/init"
   install -m 0755 "$HERE/labmod.sh" "$root/bin/labmod"

@@ -22,11 +22,7 @@ if ! _driver_native brd || ! _driver_native dm-mod || [ -d /sys/module/brd ] || 
 	native=0
 	_have_guest
 fi
-real_state=$LAB_STATE
-_test_begin
-# the guest's image is cached under LAB_STATE: this test's own state shares the lab's cache
-mkdir -p "$real_state/guest"
-ln -s "$real_state/guest" "$LAB_STATE/guest"
+_test_begin_guest
 out=$LAB_STATE/out
 depths=(0 1 5)
 

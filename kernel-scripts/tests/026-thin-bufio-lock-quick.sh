@@ -25,11 +25,7 @@ if ! _driver_native brd || ! _driver_native dm-mod || ! _driver_native dm-thin-p
 	native=0
 	_have_guest
 fi
-real_state=$LAB_STATE
-_test_begin
-# the guest's image is cached under LAB_STATE: this test's own state shares the lab's cache
-mkdir -p "$real_state/guest"
-ln -s "$real_state/guest" "$LAB_STATE/guest"
+_test_begin_guest
 out=$LAB_STATE/out
 volume_mb=128 # the quick volume
 blocks=$((volume_mb * 1024 / 64))
@@ -133,11 +129,7 @@ else
 	done
 fi
 echo "emulation probe where emulated (zram on host and guest), none natively: $probe"
-guest=yes
-if [ "$native" = 0 ]; then
-	for f in console.log guest.txt guest-run.log thin-bufio-lock-guest.txt; do [ -f "$out/guest/$f" ] || guest=no; done
-fi
-echo "guest/ has its console, guest.txt, log and facts where the guest ran: $guest"
+_test_guest_files "$native" "$out" thin-bufio-lock
 echo "left where the runs ran: $(env left_after)"
 echo "registry lines here: $(wc -l <"$LAB_REGISTRY")"
 [ ! -e "$LAB_STATE/kernel/guest/qemu.pid" ] && echo "no guest VM left"

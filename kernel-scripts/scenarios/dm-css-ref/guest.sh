@@ -30,13 +30,7 @@ export LAB_STATE=/tmp/lab-state
 . "$KS/scenarios/dm-css-ref/lib.sh"
 BRIDGE_DIR=/mnt/in/bridge
 
-declare -A P=()
-while IFS='=' read -r k v; do
-	[ -n "$k" ] && P[$k]=$v
-done <"$OUT/dm-css-ref.params"
-for k in runtime rounds depths size_mb bridge; do
-	[ -n "${P[$k]:-}" ] || { _lab_msg "dm-css-ref-guest: $k missing from dm-css-ref.params"; exit 1; }
-done
+_guest_params "$OUT/dm-css-ref.params" runtime rounds depths size_mb bridge # into P
 
 DC_OUT=$OUT DC_RUNTIME=${P[runtime]} DC_ROUNDS=${P[rounds]} DC_SIZE_MB=${P[size_mb]}
 read -r -a DC_DEPTHS <<<"${P[depths]}"
@@ -44,26 +38,7 @@ DC_NUMJOBS=(1)
 if [ "$(nproc)" -gt 1 ]; then DC_NUMJOBS+=("$(nproc)"); fi
 DC_JOBS_FROM=$OUT/jobs
 DC_BRIDGE=()
-CG_MOUNTED=0
-
-# guest_teardown: the lab's objects (newest first), then cgroup2 if this script mounted it
-guest_teardown() {
-	local rc=$?
-	set +e
-	_made_remove || rc=1
-	if [ "$CG_MOUNTED" = 1 ]; then umount "$LAB_BLKIO" || rc=1; fi
-	(exit "$rc")
-	_scenario_teardown
-}
-_scenario_traps
-trap guest_teardown EXIT
-
-# cgroup_mount: cgroup2 at LAB_BLKIO (/sys/fs/cgroup: rc.sh found no v1 blkio here) unless there
-cgroup_mount() {
-	[ -e "$LAB_BLKIO/cgroup.controllers" ] && return 0
-	mount -t cgroup2 cgroup2 "$LAB_BLKIO"
-	CG_MOUNTED=1
-}
+_guest_cgroup2_traps # removes the lab's objects, then unmounts the cgroup2 mounted here
 
 # bridge_init: DC_BRIDGE when the host asked for the bridge and shared it; else BRIDGE_WHY says
 # why not
@@ -75,7 +50,7 @@ bridge_init() {
 		-XX:TieredStopAtLevel=1 -Dlab.registry="$LAB_REGISTRY" -jar "$BRIDGE_DIR/bridge.jar")
 }
 
-cgroup_mount
+_guest_cgroup2_mount
 bridge_init
 nr=1
 if [ ${#DC_BRIDGE[@]} -gt 0 ] && [[ " ${DC_DEPTHS[*]} " == *" 0 "* ]]; then nr=2; fi

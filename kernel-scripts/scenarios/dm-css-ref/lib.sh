@@ -255,5 +255,5 @@ dc_left() {
 	if [ "$DC_IO_ENABLED" = 1 ] && grep -qw io "$LAB_BLKIO/cgroup.subtree_control" 2>/dev/null; then
 		left+=("io in $LAB_BLKIO/cgroup.subtree_control")
 	fi
-	if [ ${#left[@]} -eq 0 ]; then echo nothing; else (IFS=,; echo "${left[*]}") | sed 's/,/, /g'; fi
+	_left_say "${left[@]}"
 }

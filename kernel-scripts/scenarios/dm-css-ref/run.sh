@@ -53,8 +53,7 @@ if [ "$QUICK" = 1 ]; then RUNTIME=1 ROUNDS=2 SIZE_MB=256; else RUNTIME=3 ROUNDS=
 RUNTIME=${LAB_RUNTIME:-$RUNTIME}
 ROUNDS=${LAB_ROUNDS:-$ROUNDS}
 read -r -a DEPTHS <<<"${LAB_DM_CSS_DEPTHS:-0 1 2 3 4 5}"
-[[ $RUNTIME =~ ^[1-9][0-9]*(ms)?$ ]] || { _lab_msg "dm-css-ref: LAB_RUNTIME must be seconds or Nms: $RUNTIME"; exit 1; }
-[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { _lab_msg "dm-css-ref: LAB_ROUNDS must be a count: $ROUNDS"; exit 1; }
+_scenario_runtime dm-css-ref "$RUNTIME" "$ROUNDS" # sets RUNTIME_S, RUNTIME_CEIL_S
 [ ${#DEPTHS[@]} -gt 0 ] || { _lab_msg "dm-css-ref: LAB_DM_CSS_DEPTHS names no depth"; exit 1; }
 prev=-1
 for d in "${DEPTHS[@]}"; do
@@ -64,51 +63,14 @@ for d in "${DEPTHS[@]}"; do
 	fi
 	prev=$d
 done
-# the runtime in seconds: exact for env.txt, rounded up for the guest's time limit
-if [[ $RUNTIME == *ms ]]; then
-	RUNTIME_S=$(awk -v m="${RUNTIME%ms}" 'BEGIN { print m / 1000 }')
-	RUNTIME_CEIL_S=$(((${RUNTIME%ms} + 999) / 1000))
-else
-	RUNTIME_S=$RUNTIME RUNTIME_CEIL_S=$RUNTIME
-fi
 
 DC_OUT=$OUT DC_RUNTIME=$RUNTIME DC_ROUNDS=$ROUNDS DC_SIZE_MB=$SIZE_MB
 DC_DEPTHS=("${DEPTHS[@]}")
 DC_BRIDGE=()
 
-# The guest runs in the background (so a signal reaches this shell at once); on the way out it
-# is stopped (guest.sh kills its qemu on TERM) before anything of the lab here goes.
-GUEST_PID=
-dc_teardown() {
-	local rc=$?
-	set +e # the status handed on below must not end this trap
-	if [ -n "$GUEST_PID" ]; then kill "$GUEST_PID" 2>/dev/null || true; wait "$GUEST_PID" 2>/dev/null || true; fi
-	(exit "$rc")
-	_scenario_teardown
-}
-_scenario_traps
-trap dc_teardown EXIT
-
-# native_why: why the runs cannot run on this kernel (nothing when they can)
-native_why() {
-	local d
-	for d in brd dm-mod; do
-		_driver_native "$d" || { echo "this kernel has no $d"; return; }
-	done
-	if [ -d /sys/module/brd ]; then echo "brd is loaded already (its ram disks are not the lab's)"; return; fi
-	command -v dmsetup >/dev/null 2>&1 || echo "dmsetup is not installed"
-}
-
-# guest_why: why the guest VM cannot run here (nothing when it can)
-guest_why() {
-	if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
-		echo "qemu-system-x86_64 is not installed (apt-get install --no-install-recommends qemu-system-x86)"
-	elif [ ! -x "$KS_DIR/guest/guest.sh" ]; then
-		echo "kernel-scripts/guest/guest.sh is missing"
-	elif [ ! -f "$LAB_STATE/guest/initramfs.cpio" ] && ! apt-cache show linux-image-amd64 >/dev/null 2>&1; then
-		echo "no built guest image and linux-image-amd64 is not known to apt (no Debian mirror?)"
-	fi
-}
+# the guest (run_guest) runs in the background; on the way out it is stopped before anything of
+# the lab here goes
+_guest_scenario_traps
 
 # bridge_why GUEST: why the bridge does not run (nothing when it does); GUEST 1 in the guest
 bridge_why() {
@@ -127,18 +89,10 @@ command -v fio >/dev/null 2>&1 || { _lab_msg "dm-css-ref: fio is not installed (
 _lab_jvm_init # renders every job file (spec render); runs the bridge natively
 mkdir -p "$OUT"
 
-nwhy=$(native_why)
+nwhy=$(_dm_native_why brd dm-mod)
 gwhy=
-if [ -n "$nwhy" ]; then gwhy=$(guest_why); fi
-if [ -n "$nwhy" ] && [ -n "$gwhy" ]; then
-	_lab_msg "dm-css-ref: cannot run: natively $nwhy; no guest VM: $gwhy"
-	{
-		echo "environment: none"
-		echo "guest: skipped: $gwhy"
-		echo "native: $nwhy"
-	} >"$OUT/env.txt"
-	exit 1
-fi
+if [ -n "$nwhy" ]; then gwhy=$(_guest_why); fi
+if [ -n "$nwhy" ] && [ -n "$gwhy" ]; then _guest_scenario_none dm-css-ref "$nwhy" "$gwhy" "$OUT"; fi
 
 # ---------------------------------------------------------------- native
 
@@ -173,33 +127,18 @@ GOUT=$OUT/guest
 # no JVM to render its job files with, so the host renders them for numjobs 1 and the guest's
 # vCPUs (guest.sh boots qemu -smp 2), and the guest copies those it runs (dc_job_file)
 guest_params() {
-	local d n
-	mkdir -p "$GOUT/jobs"
-	{
-		echo "runtime=$RUNTIME"
-		echo "rounds=$ROUNDS"
-		echo "depths=${DEPTHS[*]}"
-		echo "size_mb=$SIZE_MB"
-		if [ -z "$1" ]; then echo "bridge=1"; else echo "bridge=0" && echo "bridge_why=$1"; fi
-	} >"$GOUT/dm-css-ref.params"
+	local d n bridge=(bridge=1)
+	if [ -n "$1" ]; then bridge=(bridge=0 "bridge_why=$1"); fi
+	_guest_params_write "$GOUT" dm-css-ref "runtime=$RUNTIME" "rounds=$ROUNDS" "depths=${DEPTHS[*]}" "size_mb=$SIZE_MB" "${bridge[@]}"
 	for d in "${DEPTHS[@]}"; do
 		for n in 1 2; do dc_job "d$d-j$n" "$n" >"$GOUT/jobs/job-d$d-j$n.fio"; done
 	done
 }
 
-# guest_collect: the guest's results into OUT (its console, logs and facts stay in guest/)
-guest_collect() {
-	local f
-	for f in "$GOUT"/d[0-9]-* "$GOUT"/tcg-zram-guest-* "$GOUT"/job-d* "$GOUT"/perf-missing.txt "$GOUT"/dm-table.txt; do
-		if [ -e "$f" ]; then mv "$f" "$OUT/"; fi
-	done
-	rm -rf "$GOUT/jobs"
-}
-
 # run_guest: the whole scenario in the guest VM; sets GUEST_STATUS and FACTS_FILE's contents (a
 # guest that fails: env.txt says so, and the scenario exits 1)
 run_guest() {
-	local bwhy nruns nbridge tmo mem d grc=0 nr=1
+	local bwhy nruns nbridge tmo mem d nr=1
 	bwhy=$(bridge_why 1)
 	if [ -n "$bwhy" ]; then _lab_msg "dm-css-ref: bridge skipped: $bwhy"; fi
 	mkdir -p "$GOUT"
@@ -218,35 +157,18 @@ run_guest() {
 	mem=$((nr * SIZE_MB + 1024))
 	if [ "$mem" -lt 1536 ]; then mem=1536; fi
 	_lab_msg "dm-css-ref: guest VM ($nruns fio runs, $nbridge bridge runs), log in $GOUT/guest-run.log, at most ${tmo}s"
-	GUEST_TIMEOUT=$tmo GUEST_MEM=${GUEST_MEM:-$mem} "$KS_DIR/guest/guest.sh" run "$KS_DIR/scenarios/dm-css-ref/guest.sh" "$GOUT" \
-		>"$GOUT/guest-run.log" 2>&1 &
-	GUEST_PID=$!
-	wait "$GUEST_PID" || grc=$?
-	GUEST_PID=
-	guest_collect
-	if [ "$grc" -ne 0 ]; then
-		GUEST_STATUS="failed: guest.sh run exited $grc (see guest/guest-run.log and guest/console.log)"
-		_lab_msg "dm-css-ref: the guest failed (exit $grc), see $GOUT/guest-run.log"
-		env_write guest
-		exit 1
-	fi
-	GUEST_STATUS="ran: every run in the guest VM (guest/ has its console and log)"
-	cp "$GOUT/dm-css-ref-guest.txt" "$FACTS_FILE"
+	_guest_scenario_run dm-css-ref "$GOUT" "$tmo" "$mem"
+	_guest_collect "$GOUT" "$OUT" 'd[0-9]-*' 'tcg-zram-guest-*' 'job-d*' perf-missing.txt dm-table.txt
+	_guest_scenario_ran dm-css-ref "$GOUT" "$FACTS_FILE" env_write
 }
 
 # ---------------------------------------------------------------- env.txt
 
 # env_write WHERE: env.txt from the facts of where the runs ran (WHERE native or guest)
 env_write() {
-	local where=$1 accel
+	local where=$1
 	{
-		if [ "$where" = native ]; then
-			echo "environment: native"
-		else
-			accel=$(sed -n 's/^env: //p' "$GOUT/guest.txt" 2>/dev/null)
-			echo "environment: guest VM, ${accel:-unknown}, qemu -smp 2 (Debian's kernel; absolute figures are emulation speed: use ratios within the run)"
-		fi
-		grep -E '^(kernel|cores): ' "$FACTS_FILE" 2>/dev/null || true
+		_guest_env_head "$where" "$GOUT" "$FACTS_FILE"
 		echo "perf_repeats: 1"
 		echo "rounds: $ROUNDS"
 		echo "runtime_s: $RUNTIME_S"
@@ -257,11 +179,7 @@ env_write() {
 		echo "span: the whole device (${SIZE_MB}M), at every depth"
 		echo "rw: randrw (fio's default 50/50), bs=512, O_DIRECT, psync (iodepth 1), time based, group_reporting"
 		echo "order: per round every (depth, numjobs, cgroup) once; depths up in odd rounds, down in even ones; root and child back to back, the first flipping from pair to pair and round to round"
-		echo "guest: $GUEST_STATUS"
-		if [ "$where" = guest ]; then
-			echo "host_kernel: $(uname -r)"
-			echo "emulation_probe: ${EMULATION_PROBE:-none}"
-		fi
+		_guest_env_tail "$where" "$GUEST_STATUS"
 	} >"$OUT/env.txt"
 }
 
@@ -273,14 +191,7 @@ if [ -z "$nwhy" ]; then
 	env_write native
 else
 	_lab_msg "dm-css-ref: natively $nwhy: the runs go to the guest VM"
-	if _driver_native zram; then
-		# the same zram job here and in the guest: the emulation's slow-down, for the calibration
-		dc_emulation_probe host
-		_made_remove || { _lab_msg "dm-css-ref: could not remove the probe's zram"; exit 1; }
-		EMULATION_PROBE="zram 4k randread, 1 job, fio psync, on the host and in the guest (tcg-zram-host/guest-rK.fio)"
-	else
-		EMULATION_PROBE="none: this host has no zram to measure the emulation's slow-down with"
-	fi
+	_guest_scenario_probe dm-css-ref "$OUT" "$ROUNDS" "$(dc_runtime_opt)"
 	run_guest
 	env_write guest
 fi

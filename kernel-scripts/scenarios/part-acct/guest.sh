@@ -26,13 +26,7 @@ export LAB_STATE=/tmp/lab-state
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$KS/scenarios/part-acct/lib.sh"
 
-declare -A P=()
-while IFS='=' read -r k v; do
-	[ -n "$k" ] && P[$k]=$v
-done <"$OUT/part-acct.params"
-for k in runtime rounds size_mb start_mb part_mb mbr_sector_size; do
-	[ -n "${P[$k]:-}" ] || { _lab_msg "part-acct-guest: $k missing from part-acct.params"; exit 1; }
-done
+_guest_params "$OUT/part-acct.params" runtime rounds size_mb start_mb part_mb mbr_sector_size # into P
 
 CORES=$(nproc)
 PA_OUT=$OUT PA_RUNTIME=${P[runtime]} PA_ROUNDS=${P[rounds]} PA_DEPTH=8

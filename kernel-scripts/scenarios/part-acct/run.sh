@@ -46,15 +46,7 @@ QUICK=${LAB_QUICK:-0}
 if [ "$QUICK" = 1 ]; then RUNTIME=2 ROUNDS=2 SIZE_MB=256; else RUNTIME=3 ROUNDS=3 SIZE_MB=1024; fi
 RUNTIME=${LAB_RUNTIME:-$RUNTIME}
 ROUNDS=${LAB_ROUNDS:-$ROUNDS}
-[[ $RUNTIME =~ ^[1-9][0-9]*(ms)?$ ]] || { _lab_msg "part-acct: LAB_RUNTIME must be seconds or Nms: $RUNTIME"; exit 1; }
-[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { _lab_msg "part-acct: LAB_ROUNDS must be a count: $ROUNDS"; exit 1; }
-# the runtime in seconds: exact for env.txt, rounded up for the guest's time limit
-if [[ $RUNTIME == *ms ]]; then
-	RUNTIME_S=$(awk -v m="${RUNTIME%ms}" 'BEGIN { print m / 1000 }')
-	RUNTIME_CEIL_S=$(((${RUNTIME%ms} + 999) / 1000))
-else
-	RUNTIME_S=$RUNTIME RUNTIME_CEIL_S=$RUNTIME
-fi
+_scenario_runtime part-acct "$RUNTIME" "$ROUNDS" # sets RUNTIME_S, RUNTIME_CEIL_S
 CORES=$(nproc)
 START_MB=1                   # partition 1 starts here (and the disk targets read from here)
 PART_MB=$((SIZE_MB / 2))     # partition 1's size: half the device
@@ -72,18 +64,8 @@ done
 PA_FLAME="zram-disk"
 PA_TARGETS=()
 
-# The guest runs in the background (so a signal reaches this shell at once); on the way out
-# it is stopped (guest.sh kills its qemu on TERM) before the devices go.
-GUEST_PID=
-pa_teardown() {
-	local rc=$?
-	set +e # the status handed on below must not end this trap
-	if [ -n "$GUEST_PID" ]; then kill "$GUEST_PID" 2>/dev/null || true; wait "$GUEST_PID" 2>/dev/null || true; fi
-	(exit "$rc")
-	_scenario_teardown
-}
-_scenario_traps
-trap pa_teardown EXIT
+# the guest part runs in the background; on the way out it is stopped before the devices go
+_guest_scenario_traps
 
 for d in zram loop; do _driver_native "$d" || { _lab_msg "part-acct: $d is not in this kernel"; exit 1; }; done
 for c in fio perf sfdisk blockdev; do
@@ -123,62 +105,38 @@ _made_remove || { _lab_msg "part-acct: could not remove every device"; exit 1; }
 
 # ---------------------------------------------------------------- the guest: null_blk
 
-guest_status=
+GUEST_STATUS=
 guest_env=() # guest_* lines for env.txt
 gout=$OUT/guest
 guest_unavailable() {
 	if [ "$GUEST_WANTED" = 0 ]; then echo "LAB_PART_ACCT_GUEST=0"; return; fi
-	if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
-		echo "qemu-system-x86_64 is not installed (apt-get install --no-install-recommends qemu-system-x86)"
-		return
-	fi
-	if [ ! -x "$KS_DIR/guest/guest.sh" ]; then echo "kernel-scripts/guest/guest.sh is missing"; return; fi
-	if [ ! -f "$LAB_STATE/guest/initramfs.cpio" ] && ! apt-cache show linux-image-amd64 >/dev/null 2>&1; then
-		echo "no built guest image and linux-image-amd64 is not known to apt (no Debian mirror?)"
-		return
-	fi
+	_guest_why
 }
 why=$(guest_unavailable)
 if [ -n "$why" ]; then
-	guest_status="skipped: $why"
+	GUEST_STATUS="skipped: $why"
 	_lab_msg "part-acct: guest part skipped: $why"
 else
 	mkdir -p "$gout"
 	# the guest's null_blk has 4 KiB logical blocks (_nullb_add): the table counts in those
 	_mbr_image "$gout/part-acct.mbr" 4096 "$START_MB" "$PART_MB"
-	{
-		echo "runtime=$RUNTIME"
-		echo "rounds=$ROUNDS"
-		echo "size_mb=$SIZE_MB"
-		echo "start_mb=$START_MB"
-		echo "part_mb=$PART_MB"
-		echo "mbr_sector_size=4096"
-	} >"$gout/part-acct.params"
-	# the guest has no JVM to render its job files (fio's, psync) with: the host renders them, for
-	# numjobs 1 and the guest's vCPUs (guest.sh boots qemu -smp 2), and the guest copies those it
-	# runs into its output (pa_job_file)
-	mkdir -p "$gout/jobs"
+	# the guest has no JVM to render its job files (fio's, psync) with: the host renders them into
+	# jobs/, for numjobs 1 and the guest's vCPUs (guest.sh boots qemu -smp 2), and the guest copies
+	# those it runs into its output (pa_job_file)
+	_guest_params_write "$gout" part-acct "runtime=$RUNTIME" "rounds=$ROUNDS" "size_mb=$SIZE_MB" "start_mb=$START_MB" \
+		"part_mb=$PART_MB" mbr_sector_size=4096
 	for t in disk part; do
 		for n in 1 2; do pa_job "nullb-$t-j$n" psync "$n" "$t" >"$gout/jobs/job-nullb-$t-j$n.fio"; done
 	done
 	# a run is fio's runtime plus about 2 s under TCG; boot and perf's probe about 30 s
 	gtimeout=$((ROUNDS * 2 * 2 * ${#PA_NUMJOBS[@]} * (RUNTIME_CEIL_S + 6) + 120))
 	_lab_msg "part-acct: guest VM (null_blk), log in $gout/guest-run.log, at most ${gtimeout}s"
-	grc=0
-	GUEST_TIMEOUT=$gtimeout "$KS_DIR/guest/guest.sh" run "$KS_DIR/scenarios/part-acct/guest.sh" "$gout" \
-		>"$gout/guest-run.log" 2>&1 &
-	GUEST_PID=$!
-	wait "$GUEST_PID" || grc=$?
-	GUEST_PID=
-	for f in "$gout"/nullb-* "$gout"/job-nullb-*; do
-		if [ -e "$f" ]; then mv "$f" "$OUT/"; fi
-	done
-	rm -rf "$gout/jobs"
-	if [ "$grc" -eq 0 ]; then
-		guest_status="ran: null_blk in the guest VM (fio only; guest/ has its console and log)"
+	_guest_scenario_run part-acct "$gout" "$gtimeout"
+	_guest_collect "$gout" "$OUT" 'nullb-*' 'job-nullb-*'
+	if [ "$GUEST_RC" -eq 0 ]; then
+		GUEST_STATUS="ran: null_blk in the guest VM (fio only; guest/ has its console and log)"
 	else
-		guest_status="failed: guest.sh run exited $grc (see guest/guest-run.log and guest/console.log)"
-		_lab_msg "part-acct: guest part failed (exit $grc), see $gout/guest-run.log; the native results stand"
+		_lab_msg "part-acct: guest part failed (exit $GUEST_RC), see $gout/guest-run.log; the native results stand"
 	fi
 	if [ -f "$gout/guest.txt" ]; then
 		guest_env+=("guest_environment: $(sed -n 's/^env: //p' "$gout/guest.txt") (qemu -smp 2; absolute figures are emulation speed, use ratios)")
@@ -230,7 +188,7 @@ if [[ " ${targets[*]} " == *" nullb-disk "* ]]; then env_line+="; guest VM (null
 	echo "order: per round, for each target, numjobs and tool, iostats 1 and 0 back to back; the first of a pair flips from pair to pair and from round to round"
 	echo "iostats_default: zram=${IOSTATS_DEFAULT[zram]} loop=${IOSTATS_DEFAULT[loop]} (queue/iostats before the lab set it; restored after)"
 	echo "stat_moved: $(moved) (runs whose target /sys stat counted read I/Os, of all runs with that iostats)"
-	echo "guest: $guest_status"
+	echo "guest: $GUEST_STATUS"
 	if [ ${#guest_env[@]} -gt 0 ]; then printf '%s\n' "${guest_env[@]}"; fi
 } >"$OUT/env.txt"
 _lab_msg "part-acct: done, results in $OUT"

@@ -28,13 +28,7 @@ export LAB_STATE=/tmp/lab-state
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$KS/scenarios/thin-bufio-lock/lib.sh"
 
-declare -A P=()
-while IFS='=' read -r k v; do
-	[ -n "$k" ] && P[$k]=$v
-done <"$OUT/thin-bufio-lock.params"
-for k in runtime rounds volume_mb data_mb flame bridge_why; do
-	[ -n "${P[$k]:-}" ] || { _lab_msg "thin-bufio-lock-guest: $k missing from thin-bufio-lock.params"; exit 1; }
-done
+_guest_params "$OUT/thin-bufio-lock.params" runtime rounds volume_mb data_mb flame bridge_why # into P
 
 TB_OUT=$OUT TB_RUNTIME=${P[runtime]} TB_ROUNDS=${P[rounds]} TB_VOLUME_MB=${P[volume_mb]} TB_DATA_MB=${P[data_mb]}
 TB_FLAME=${P[flame]}

@@ -203,5 +203,5 @@ tb_left() {
 	n=$(_dm ls 2>/dev/null | awk '$1 == "lab-pool" || $1 == "lab-thin" || $1 == "lab-lin" { printf "%s%s", s, $1; s = " " }')
 	if [ -n "$n" ]; then left+=("dm $n"); fi
 	if [ -d /sys/module/brd ]; then left+=("brd loaded"); fi
-	if [ ${#left[@]} -eq 0 ]; then echo nothing; else (IFS=,; echo "${left[*]}") | sed 's/,/, /g'; fi
+	_left_say "${left[@]}"
 }

@@ -56,70 +56,24 @@ DATA_MB=$((VOLUME_MB + 64)) # the pool's data device: the volume and headroom
 RUNTIME=${LAB_RUNTIME:-$RUNTIME}
 ROUNDS=${LAB_ROUNDS:-$ROUNDS}
 FLAME=${LAB_FLAMEGRAPH:-0}
-[[ $RUNTIME =~ ^[1-9][0-9]*(ms)?$ ]] || { _lab_msg "thin-bufio-lock: LAB_RUNTIME must be seconds or Nms: $RUNTIME"; exit 1; }
-[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { _lab_msg "thin-bufio-lock: LAB_ROUNDS must be a count: $ROUNDS"; exit 1; }
-# the runtime in seconds: exact for env.txt, rounded up for the guest's time limit
-if [[ $RUNTIME == *ms ]]; then
-	RUNTIME_S=$(awk -v m="${RUNTIME%ms}" 'BEGIN { print m / 1000 }')
-	RUNTIME_CEIL_S=$(((${RUNTIME%ms} + 999) / 1000))
-else
-	RUNTIME_S=$RUNTIME RUNTIME_CEIL_S=$RUNTIME
-fi
+_scenario_runtime thin-bufio-lock "$RUNTIME" "$ROUNDS" # sets RUNTIME_S, RUNTIME_CEIL_S
 
 TB_OUT=$OUT TB_RUNTIME=$RUNTIME TB_ROUNDS=$ROUNDS TB_VOLUME_MB=$VOLUME_MB TB_DATA_MB=$DATA_MB TB_FLAME=$FLAME
 BRIDGE_WHY="not needed: fio is the seed's own tool and thin vs linear compares two kernel paths under one runner (under TCG the JVM's start-up would dominate the short runs)"
 
-# The guest runs in the background (so a signal reaches this shell at once); on the way out it
-# is stopped (guest.sh kills its qemu on TERM) before anything of the lab here goes.
-GUEST_PID=
-tb_teardown() {
-	local rc=$?
-	set +e # the status handed on below must not end this trap
-	if [ -n "$GUEST_PID" ]; then kill "$GUEST_PID" 2>/dev/null || true; wait "$GUEST_PID" 2>/dev/null || true; fi
-	(exit "$rc")
-	_scenario_teardown
-}
-_scenario_traps
-trap tb_teardown EXIT
-
-# native_why: why the runs cannot run on this kernel (nothing when they can)
-native_why() {
-	local d
-	for d in brd dm-mod dm-thin-pool; do
-		_driver_native "$d" || { echo "this kernel has no $d"; return; }
-	done
-	if [ -d /sys/module/brd ]; then echo "brd is loaded already (its ram disks are not the lab's)"; return; fi
-	command -v dmsetup >/dev/null 2>&1 || echo "dmsetup is not installed"
-}
-
-# guest_why: why the guest VM cannot run here (nothing when it can)
-guest_why() {
-	if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
-		echo "qemu-system-x86_64 is not installed (apt-get install --no-install-recommends qemu-system-x86)"
-	elif [ ! -x "$KS_DIR/guest/guest.sh" ]; then
-		echo "kernel-scripts/guest/guest.sh is missing"
-	elif [ ! -f "$LAB_STATE/guest/initramfs.cpio" ] && ! apt-cache show linux-image-amd64 >/dev/null 2>&1; then
-		echo "no built guest image and linux-image-amd64 is not known to apt (no Debian mirror?)"
-	fi
-}
+# the guest (run_guest) runs in the background; on the way out it is stopped before anything of
+# the lab here goes
+_guest_scenario_traps
 
 command -v fio >/dev/null 2>&1 || { _lab_msg "thin-bufio-lock: fio is not installed (./lab kernel installs it)"; exit 1; }
 command -v perf >/dev/null 2>&1 || { _lab_msg "thin-bufio-lock: perf is not installed (./lab kernel installs linux-perf)"; exit 1; }
 _lab_jvm_init # renders every job file (spec render)
 mkdir -p "$OUT"
 
-nwhy=$(native_why)
+nwhy=$(_dm_native_why brd dm-mod dm-thin-pool)
 gwhy=
-if [ -n "$nwhy" ]; then gwhy=$(guest_why); fi
-if [ -n "$nwhy" ] && [ -n "$gwhy" ]; then
-	_lab_msg "thin-bufio-lock: cannot run: natively $nwhy; no guest VM: $gwhy"
-	{
-		echo "environment: none"
-		echo "guest: skipped: $gwhy"
-		echo "native: $nwhy"
-	} >"$OUT/env.txt"
-	exit 1
-fi
+if [ -n "$nwhy" ]; then gwhy=$(_guest_why); fi
+if [ -n "$nwhy" ] && [ -n "$gwhy" ]; then _guest_scenario_none thin-bufio-lock "$nwhy" "$gwhy" "$OUT"; fi
 
 # ---------------------------------------------------------------- native
 
@@ -143,34 +97,17 @@ GOUT=$OUT/guest
 # (guest.sh boots qemu -smp 2), and the guest copies those it runs (tb_job_file)
 guest_params() {
 	local dev n
-	mkdir -p "$GOUT/jobs"
-	{
-		echo "runtime=$RUNTIME"
-		echo "rounds=$ROUNDS"
-		echo "volume_mb=$VOLUME_MB"
-		echo "data_mb=$DATA_MB"
-		echo "flame=$FLAME"
-		echo "bridge_why=$BRIDGE_WHY"
-	} >"$GOUT/thin-bufio-lock.params"
+	_guest_params_write "$GOUT" thin-bufio-lock "runtime=$RUNTIME" "rounds=$ROUNDS" "volume_mb=$VOLUME_MB" \
+		"data_mb=$DATA_MB" "flame=$FLAME" "bridge_why=$BRIDGE_WHY"
 	for dev in "${TB_DEVS[@]}"; do
 		for n in 1 2; do tb_job "$dev-j$n" "$n" >"$GOUT/jobs/job-$dev-j$n.fio"; done
 	done
 }
 
-# guest_collect: the guest's results into OUT (its console, logs and facts stay in guest/)
-guest_collect() {
-	local f
-	for f in "$GOUT"/thin-j[0-9]* "$GOUT"/linear-j[0-9]* "$GOUT"/tcg-zram-guest-* "$GOUT"/job-* \
-		"$GOUT"/perf-missing.txt "$GOUT"/dm-table.txt "$GOUT"/thin-status.txt; do
-		if [ -e "$f" ]; then mv "$f" "$OUT/"; fi
-	done
-	rm -rf "$GOUT/jobs"
-}
-
 # run_guest: the whole scenario in the guest VM; sets GUEST_STATUS and FACTS_FILE's contents (a
 # guest that fails: env.txt says so, and the scenario exits 1)
 run_guest() {
-	local nruns tmo mem grc=0
+	local nruns tmo mem
 	mkdir -p "$GOUT"
 	guest_params
 	# the rounds, the warm-ups, the probe's and the flamegraph's runs
@@ -181,35 +118,18 @@ run_guest() {
 	mem=$((DATA_MB + 1024))
 	if [ "$mem" -lt 1536 ]; then mem=1536; fi
 	_lab_msg "thin-bufio-lock: guest VM ($nruns fio runs), log in $GOUT/guest-run.log, at most ${tmo}s"
-	GUEST_TIMEOUT=$tmo GUEST_MEM=${GUEST_MEM:-$mem} "$KS_DIR/guest/guest.sh" run "$KS_DIR/scenarios/thin-bufio-lock/guest.sh" "$GOUT" \
-		>"$GOUT/guest-run.log" 2>&1 &
-	GUEST_PID=$!
-	wait "$GUEST_PID" || grc=$?
-	GUEST_PID=
-	guest_collect
-	if [ "$grc" -ne 0 ]; then
-		GUEST_STATUS="failed: guest.sh run exited $grc (see guest/guest-run.log and guest/console.log)"
-		_lab_msg "thin-bufio-lock: the guest failed (exit $grc), see $GOUT/guest-run.log"
-		env_write guest
-		exit 1
-	fi
-	GUEST_STATUS="ran: every run in the guest VM (guest/ has its console and log)"
-	cp "$GOUT/thin-bufio-lock-guest.txt" "$FACTS_FILE"
+	_guest_scenario_run thin-bufio-lock "$GOUT" "$tmo" "$mem"
+	_guest_collect "$GOUT" "$OUT" 'thin-j[0-9]*' 'linear-j[0-9]*' 'tcg-zram-guest-*' 'job-*' perf-missing.txt dm-table.txt thin-status.txt
+	_guest_scenario_ran thin-bufio-lock "$GOUT" "$FACTS_FILE" env_write
 }
 
 # ---------------------------------------------------------------- env.txt
 
 # env_write WHERE: env.txt from the facts of where the runs ran (WHERE native or guest)
 env_write() {
-	local where=$1 accel
+	local where=$1
 	{
-		if [ "$where" = native ]; then
-			echo "environment: native"
-		else
-			accel=$(sed -n 's/^env: //p' "$GOUT/guest.txt" 2>/dev/null)
-			echo "environment: guest VM, ${accel:-unknown}, qemu -smp 2 (Debian's kernel; absolute figures are emulation speed: use ratios within the run)"
-		fi
-		grep -E '^(kernel|cores): ' "$FACTS_FILE" 2>/dev/null || true
+		_guest_env_head "$where" "$GOUT" "$FACTS_FILE"
 		echo "perf_repeats: 1"
 		echo "rounds: $ROUNDS"
 		echo "runtime_s: $RUNTIME_S"
@@ -217,11 +137,7 @@ env_write() {
 		echo "span: the whole volume (${VOLUME_MB}M), on thin and on linear"
 		echo "rw: randrw (fio's default 50/50), bs=4k, O_DIRECT, psync (iodepth 1), time based, group_reporting"
 		echo "order: one unrecorded warm-up run on each device, then per round every (numjobs, device) once; numjobs ascending in odd rounds, descending in even ones; thin and linear back to back, the first flipping from numjobs to numjobs and round to round"
-		echo "guest: $GUEST_STATUS"
-		if [ "$where" = guest ]; then
-			echo "host_kernel: $(uname -r)"
-			echo "emulation_probe: ${EMULATION_PROBE:-none}"
-		fi
+		_guest_env_tail "$where" "$GUEST_STATUS"
 	} >"$OUT/env.txt"
 }
 
@@ -233,14 +149,7 @@ if [ -z "$nwhy" ]; then
 	env_write native
 else
 	_lab_msg "thin-bufio-lock: natively $nwhy: the runs go to the guest VM"
-	if _driver_native zram; then
-		# the same zram job here and in the guest: the emulation's slow-down, for the calibration
-		_emulation_probe "$OUT" host "$ROUNDS" "$(tb_runtime_opt)" thin-bufio-lock
-		_made_remove || { _lab_msg "thin-bufio-lock: could not remove the probe's zram"; exit 1; }
-		EMULATION_PROBE="zram 4k randread, 1 job, fio psync, on the host and in the guest (tcg-zram-host/guest-rK.fio)"
-	else
-		EMULATION_PROBE="none: this host has no zram to measure the emulation's slow-down with"
-	fi
+	_guest_scenario_probe thin-bufio-lock "$OUT" "$ROUNDS" "$(tb_runtime_opt)"
 	run_guest
 	env_write guest
 fi
