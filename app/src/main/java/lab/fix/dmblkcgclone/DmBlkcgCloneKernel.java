@@ -182,9 +182,10 @@ final class DmBlkcgCloneKernel {
 
     /** The guest's environment and kernel as env.txt states them, for the headline. */
     String guestEnvironment() {
-        String e = env.getOrDefault("guest_environment", env.getOrDefault("environment", "guest VM"));
-        String k = env.getOrDefault("guest_kernel", env.get("kernel"));
-        return e + (k == null ? "" : ", kernel " + k);
+        String e = env.getOrDefault("environment", "guest VM");
+        String k = fact(GUEST, "kernel");
+        String bottom = fact(GUEST, "bottom");
+        return e + (k == null ? "" : ", guest kernel " + k) + (bottom == null ? "" : ", bottom device: " + bottom);
     }
 
     /**
@@ -205,10 +206,47 @@ final class DmBlkcgCloneKernel {
                 + " round(s)");
     }
 
-    /** env.txt's {@code key} for the native runs: its value, less the scenario's {@code "native: "} prefix; null where absent. */
+    /** env.txt's {@code key} for the native runs ({@link #fact}). */
     String nativeFact(String key) {
+        return fact(NATIVE, key);
+    }
+
+    /**
+     * env.txt's {@code key} for {@code side}'s runs: where the scenario wrote one value per side
+     * ({@code "native: X | guest: Y"}), that side's; a value for both sides as it is; null where
+     * absent or not said for that side.
+     */
+    String fact(String side, String key) {
         String v = env.get(key);
-        return v == null || !v.startsWith(NATIVE + ": ") ? v : v.substring(NATIVE.length() + 2);
+        if (v == null) {
+            return null;
+        }
+        String[] parts = v.split(" \\| (?=(" + NATIVE + "|" + GUEST + "): )");
+        if (!parts[0].startsWith(NATIVE + ": ") && !parts[0].startsWith(GUEST + ": ")) {
+            return v;
+        }
+        for (String p : parts) {
+            if (p.startsWith(side + ": ")) {
+                return p.substring(side.length() + 2);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The cells at {@code w} whose bytes all reached the bottom device charged to their writers'
+     * cgroups (the root's share at most 1%) while the bandwidth did not follow the weights.
+     */
+    List<Cell> chargedButNotHeld(Weights w) {
+        List<Cell> out = new ArrayList<>();
+        cells.forEach((c, rounds) -> {
+            double root = median(c, Run::chargedRoot);
+            Stats.Spread r = ratio(c);
+            if (c.weights().equals(w) && r != null && root <= 0.01 && !check(r.median(), w).equals("held")) {
+                out.add(c);
+            }
+        });
+        return out;
     }
 
     /** Why the model has no calibrated disk. */

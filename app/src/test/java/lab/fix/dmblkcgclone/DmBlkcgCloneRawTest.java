@@ -49,7 +49,7 @@ class DmBlkcgCloneRawTest {
         Path k = tmp.resolve("kernel");
         Fixture.kernel(k);
         List<KernelRow> rows = DmBlkcgCloneRaw.readRuns(k.resolve("runs.tsv"));
-        assertEquals(5, rows.size());
+        assertEquals(6, rows.size());
         KernelRow first = rows.getFirst();
         assertEquals("native", first.env());
         assertEquals("loop", first.stack());

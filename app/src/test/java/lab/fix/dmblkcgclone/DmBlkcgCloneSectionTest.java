@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import lab.fix.Fixes;
 import lab.notebook.Notebook;
 import lab.results.RunDir;
@@ -37,6 +38,20 @@ class DmBlkcgCloneSectionTest {
         return JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-blkcg-clone");
     }
 
+    /** env.txt's per-side values: "native: X | guest: Y" gives each side its own; a value for both sides is both's. */
+    @Test
+    void envFactsAreTakenPerSide() throws Exception {
+        DmBlkcgCloneKernel k = DmBlkcgCloneKernel.read(RunDir.open(run), kernel);
+        assertEquals("null_blk devices, 32 MiB/s", k.fact(DmBlkcgCloneKernel.GUEST, "bottom"));
+        assertEquals("loop devices over files in a tmpfs", k.fact(DmBlkcgCloneKernel.NATIVE, "bottom"));
+        assertEquals("v1 blkio at /sys/fs/cgroup/blkio", k.nativeFact("cgroup"));
+        assertEquals("bfq", k.fact(DmBlkcgCloneKernel.GUEST, "scheduler"));
+        assertNull(k.fact(DmBlkcgCloneKernel.GUEST, "no-such-key"));
+        // guest thin direct: every byte charged to a or b, yet 1:1; thin buffered holds, native buffered is the root's
+        assertEquals(List.of("guest thin direct 1000:500"), k.chargedButNotHeld(DmBlkcgClone.SEED_WEIGHTS).stream()
+                .map(c -> c.env() + " " + c.stack() + " " + c.path() + " " + c.weights()).toList());
+    }
+
     @Test
     void theHeadlineHasTheModelRawCalibratedLostPredictedAndTheGuestsFigure() throws Exception {
         Notebook.Written w = Fixes.notebook(run);
@@ -59,7 +74,8 @@ class DmBlkcgCloneSectionTest {
         assertEquals(2.0, h.path("kernel_spread").path("min").asDouble(), 1e-9);
         assertEquals(2.1, h.path("kernel_spread").path("max").asDouble(), 1e-9);
         assertTrue(h.path("kernel_note").isNull(), h.toString());
-        assertEquals("guest VM, tcg, qemu -smp 2 (Debian's kernel), kernel 6.1.0-57-amd64", h.path("kernel_environment").asText());
+        assertEquals("native (loop); guest VM, tcg, qemu -smp 2 (linear thin), guest kernel 6.1.0-57-amd64, bottom device: null_blk devices,"
+                + " 32 MiB/s", h.path("kernel_environment").asText());
         assertTrue(h.path("noise_floor").asDouble() > 0 && h.path("noise_floor_raw").asDouble() > 0, h.toString());
         assertEquals(h.path("noise_floor").asDouble(), fix().path("jvm").path("calibrated_noise_floor").asDouble());
         assertEquals(295, fix().path("jvm").path("calibrated_mib_per_sec").asDouble());
@@ -109,8 +125,10 @@ class DmBlkcgCloneSectionTest {
         assertTrue(Files.exists(run.resolve("charts/headline-dm-blkcg-clone.svg")));
         // (5) the reading, and no flamegraph said once with its reason
         assertTrue(md.contains("Today's kernel at 1000:500 (the table above; its environment in env.txt): native loop buffered 1.00x"
-                + " (lost (1:1)); guest thin buffered 2.05 [2.00–2.10]x (held). Natively the cgroups are v1 (env.txt), which has no"
-                + " cgroup writeback"), md);
+                + " (lost (1:1)); guest thin direct 1.00x (lost (1:1)); guest thin buffered 2.05 [2.00–2.10]x (held). Natively the"
+                + " cgroups are v1 (env.txt), which has no cgroup writeback"), md);
+        assertTrue(md.contains("(the root's share at most 1%) and still did not split as the weights ask (guest thin direct), the"
+                + " association survived the stack"), md);
         assertTrue(md.contains("The model, thin volume, 1000:500: buffered `lost` 1.01 [1.00–1.02]x, `transfer` 1.95 [1.90–2.00]x; direct"
                 + " `lost` 1.01 [1.00–1.02]x, `transfer` 1.01 [1.00–1.02]x; direct through one dm-linear `lost` 2.00 [2.00–2.00]x,"
                 + " `transfer` 2.00 [2.00–2.00]x."), md);
@@ -144,10 +162,10 @@ class DmBlkcgCloneSectionTest {
         Files.writeString(kernel.resolve("runs.tsv"), Files.readString(kernel.resolve("runs.tsv")) + "guest\tthin\n");
         Notebook.Written w = Fixes.notebook(run);
         assertEquals(1, w.gaps().size(), w.gaps().toString());
-        assertTrue(w.gaps().getFirst().contains("`raw/dm-blkcg-clone/kernel/runs.tsv`: line 7: 2 tab-separated fields, not 12"),
+        assertTrue(w.gaps().getFirst().contains("`raw/dm-blkcg-clone/kernel/runs.tsv`: line 8: 2 tab-separated fields, not 12"),
                 w.gaps().toString());
         String md = Files.readString(run.resolve("NOTEBOOK.md"));
-        assertTrue(md.contains("No kernel table in this run: raw/dm-blkcg-clone/kernel/runs.tsv could not be read (line 7:"), md);
+        assertTrue(md.contains("No kernel table in this run: raw/dm-blkcg-clone/kernel/runs.tsv could not be read (line 8:"), md);
         assertTrue(md.contains("| thin | buffered | 1000:500 |"), "the model's table is still there");
         assertTrue(fix().path("headline").path("kernel").isNull());
     }

@@ -125,6 +125,7 @@ final class Fixture {
             {"native", "loop", "buffered", 1000, 500, 1, 10.0, 10.0, "-", "-", "2000"},
             {"guest", "thin", "buffered", 1000, 500, 1, 20.0, 10.0, "600", "300", "1000"},
             {"guest", "thin", "buffered", 1000, 500, 2, 21.0, 10.0, "600", "300", "1000"},
+            {"guest", "thin", "direct", 1000, 500, 1, 15.0, 15.0, "500", "500", "1000"},
         };
         for (Object[] r : runs) {
             String name = r[0] + "-" + r[1] + "-" + r[2] + "-" + r[3] + "-" + r[4] + "-r" + r[5];
@@ -136,12 +137,10 @@ final class Fixture {
         }
         Files.writeString(k.resolve(DmBlkcgCloneRaw.RUNS), String.join("\n", rows) + "\n");
         Files.writeString(k.resolve("env.txt"), """
-                environment: native (loop) and guest VM, tcg, qemu -smp 2
-                kernel: native: 6.18.44
-                guest_environment: guest VM, tcg, qemu -smp 2 (Debian's kernel)
-                guest_kernel: 6.1.0-57-amd64
-                cgroup: native: v1 blkio at /sys/fs/cgroup/blkio
-                bottom: native: loop devices over files in a tmpfs
+                environment: native (loop); guest VM, tcg, qemu -smp 2 (linear thin)
+                kernel: native: 6.18.44 | guest: 6.1.0-57-amd64
+                cgroup: native: v1 blkio at /sys/fs/cgroup/blkio | guest: v2 at /sys/fs/cgroup
+                bottom: native: loop devices over files in a tmpfs | guest: null_blk devices, 32 MiB/s
                 scheduler: bfq
                 """);
     }
