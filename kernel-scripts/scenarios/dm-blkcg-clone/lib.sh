@@ -270,10 +270,11 @@ bc_measure() {
 	bc_snap "$st" "$BC_OUT/$base.before"
 	t0=$EPOCHREALTIME
 	for c in a b; do
+		# in its mount, so that fio's JSON names the file relative to it (no machine path in the results)
 		# shellcheck disable=SC2016 # expanded by the wrapper shell
-		sh -c 'echo $$ >"$1" && shift && exec "$@"' bcg-writer "${BC_CG[$c]}/cgroup.procs" \
+		sh -c 'echo $$ >"$1" && cd "$2" && shift 2 && exec "$@"' bcg-writer "${BC_CG[$c]}/cgroup.procs" "${BC_MNT[$st]}" \
 			fio --eta=never --output-format=json --output="$BC_OUT/$base.$c.fio.json" --section="${BC_SECTION[$c]}" \
-			--filename="${BC_MNT[$st]}/$c.dat" "$BC_OUT/job-$path.fio" &
+			--filename="$c.dat" "$BC_OUT/job-$path.fio" &
 		pids[$c]=$!
 	done
 	for c in a b; do

@@ -96,6 +96,7 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$KS_DIR/scenarios/dm-blkcg-clone/lib.sh"
 
 OUT=${LAB_OUT:?LAB_OUT must name the output folder}
+mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) # absolute: each writer runs from its mount
 QUICK=${LAB_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
 	RUNTIME=2 RAMP=1 ROUNDS=1 WEIGHTS="1000:500 500:500"
