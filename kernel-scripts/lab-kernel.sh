@@ -6,11 +6,17 @@
 #                          | cgroup:NAME[:WEIGHT]
 #                          or a file holding such words (one or more a line, # comments)
 #   down [DEV...]          remove the named lab devices, or everything `up` made
-#   run SCENARIO [--quick] [--flamegraph]
+#   run SCENARIO [--quick] [--flamegraph] [--kernel debian|lab]
 #                          run kernel-scripts/scenarios/SCENARIO/run.sh; --flamegraph adds a
 #                          perf record -e cpu-clock -g run per workload (./lab draws the SVGs);
+#                          --kernel lab boots the lab kernel where the scenario uses the guest;
 #                          SCENARIO: smoke zram-floor zram-init-lock part-acct dm-css-ref
 #                          thin-bufio-lock dm-blkcg-clone
+#   build [--source 6.1|6.12]
+#                          build the lab kernel (kernel/build.sh): Debian's linux-source with
+#                          the fixes' switches (kernel/patches/), cached in .lab/lab-kernel
+#   lab-ab FIX [--quick]   FIX's switch A/B on the lab kernel in the guest (kernel/lab-ab.sh)
+#   overhead [--quick]     Debian's kernel against the lab kernel, switches at their defaults
 #   cleanup                remove everything in the registry (and the guest VM); idempotent
 #   check DEV              exit 0 if the lab owns DEV, else refuse with exit 2
 #   fill DEV [PATTERN]     write DEV once with fio (random, zero, compressible50, or N: compressible %)
@@ -28,7 +34,7 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$KS_DIR/common/rc.sh"
 
 usage() {
-	sed -n '2,23s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	sed -n '2,29s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 	exit "${1:-0}"
 }
 
@@ -109,16 +115,24 @@ cmd_down() {
 }
 
 cmd_run() {
-	local sc=${1:-} quick=0 flame=${LAB_FLAMEGRAPH:-0} a
+	local sc=${1:-} quick=0 flame=${LAB_FLAMEGRAPH:-0} kern=${LAB_GUEST_KERNEL:-debian} a
 	[ -n "$sc" ] || usage 1
 	shift
-	for a in "$@"; do
+	while [ $# -gt 0 ]; do
+		a=$1
+		shift
 		case $a in
 		--quick) quick=1 ;;
 		--flamegraph) flame=1 ;;
+		--kernel=*) kern=${a#--kernel=} ;;
+		--kernel) [ $# -gt 0 ] || _lab_refuse "run: --kernel needs debian or lab"; kern=$1; shift ;;
 		*) _lab_msg "run: unknown option $a"; usage 1 ;;
 		esac
 	done
+	case $kern in
+	debian | lab) export LAB_GUEST_KERNEL=$kern ;;
+	*) _lab_refuse "run: --kernel must be debian or lab, not '$kern'" ;;
+	esac
 	sc=${sc%/}
 	sc=${sc%.sh}
 	if [[ $sc == */* ]] || [ ! -f "$KS_DIR/scenarios/$sc/run.sh" ]; then
@@ -137,6 +151,9 @@ main() {
 	up) cmd_up "$@" ;;
 	down) cmd_down "$@" ;;
 	run) cmd_run "$@" ;;
+	build) exec bash "$KS_DIR/kernel/build.sh" build "$@" ;;
+	lab-ab) exec bash "$KS_DIR/kernel/lab-ab.sh" "$@" ;;
+	overhead) exec bash "$KS_DIR/kernel/overhead.sh" "$@" ;;
 	cleanup) need_root; _cleanup_all ;;
 	check) [ $# -eq 1 ] || usage 1; _lab_require_owned "$1"; echo "$1: owned by the lab" ;;
 	fill) [ $# -ge 1 ] || usage 1; need_root; _fill "$1" "${2:-50}" ;;

@@ -15,7 +15,8 @@ _brd_add() {
 	local n=$1 size=$2 mb kib i rc=0 nodes
 	case $size in *G) mb=$((${size%G} * 1024)) ;; *M) mb=${size%M} ;; *) mb=$size ;; esac
 	[[ $mb =~ ^[1-9][0-9]*$ && $n =~ ^[1-9][0-9]*$ ]] || { _lab_msg "brd: bad count or size: $n x $size"; return 1; }
-	[ -d /sys/module/brd ] && _lab_refuse "brd is loaded already (or built in): its ram disks are not the lab's"
+	# On the lab kernel brd is built in with no disk (guest.sh): every ram disk is made by labmod.
+	[ -d /sys/module/brd ] && ! _lab_kernel && _lab_refuse "brd is loaded already (or built in): its ram disks are not the lab's"
 	kib=$((mb * 1024))
 	for ((i = 0; i < n; i++)); do _reg_add brd "ram$i" "$kib"; done
 	if command -v labmod >/dev/null 2>&1; then
@@ -33,13 +34,17 @@ _brd_add() {
 	echo "${nodes[*]}"
 }
 
+# _lab_kernel: true in a guest booted on the lab kernel (built-in brd: its disks stay until
+# poweroff, and are the lab's).
+_lab_kernel() { grep -qw 'lab.kernel=lab' /proc/cmdline 2>/dev/null; }
+
 # _brd_remove NAME: drop ramN's registry line; with the last one, unload brd (retried while
 # something still holds a disk, up to 10 s; the line stays if it cannot go).
 _brd_remove() {
 	local name=${1#/dev/} i
 	_reg_get brd "$name" >/dev/null || _lab_refuse "$name: ram disk not made by the lab (not in $LAB_REGISTRY)"
 	if [ -e "/sys/block/$name" ]; then _lab_require_owned "/dev/$name"; fi
-	if [ "$(awk -F'\t' '$1 == "brd"' "$LAB_REGISTRY" | wc -l)" -eq 1 ] && [ -d /sys/module/brd ]; then
+	if [ "$(awk -F'\t' '$1 == "brd"' "$LAB_REGISTRY" | wc -l)" -eq 1 ] && [ -d /sys/module/brd ] && ! _lab_kernel; then
 		for i in $(seq 1 50); do
 			rmmod brd 2>/dev/null && break
 			[ "$i" -eq 50 ] && { _lab_msg "brd: still in use after 10 s"; return 1; }

@@ -7,6 +7,12 @@
 #   guest.sh run SCRIPT OUTDIR   boot, run SCRIPT (busybox sh) in the guest,
 #                                results land in OUTDIR (plus guest.txt, console.log)
 #
+# LAB_GUEST_KERNEL=lab boots the lab kernel instead (kernel/build.sh: Debian's linux-source
+# with the fixes' switches, every driver built in; LAB_KERNEL_SOURCE picks 6.1 or 6.12), with the
+# same initramfs: /init skips its insmods on it and labmod makes the built-in drivers' devices.
+# LAB_GUEST_APPEND adds to the kernel command line (after the lab's own words, so it wins):
+# brd.rd_size=KiB for the lab kernel's ram disks (default LAB_BRD_KB, 256 MiB).
+#
 # Everything comes from Debian packages (apt-get download + dpkg-deb -x); nothing
 # is installed into the host system except qemu itself (by the operator).
 set -euo pipefail
@@ -38,6 +44,9 @@ PARAM_MODS=(brd null_blk zram)
 
 QEMU_PID=
 ACCEL=
+KERNEL_IMAGE=       # the kernel qemu boots (resolve_kernel)
+KERNEL_ARGS=        # the lab kernel's own command-line words
+KERNEL_TAG=debian   # which: debian | lab-<build> (the KVM probe is cached per kernel)
 TMP=
 TMP_DIRS=()
 
@@ -265,6 +274,24 @@ cmd_build() {
 
 # ------------------------------------------------------------------ run ----
 
+# resolve_kernel: KERNEL_IMAGE, KERNEL_ARGS and KERNEL_TAG for LAB_GUEST_KERNEL (debian, the
+# default, or lab: built now if it is not cached; its progress on stderr).
+resolve_kernel() {
+  case ${LAB_GUEST_KERNEL:-debian} in
+    debian) KERNEL_IMAGE=$GUEST_DIR/vmlinuz KERNEL_ARGS='' KERNEL_TAG=debian ;;
+    lab)
+      KERNEL_IMAGE=$(bash "$REPO/kernel-scripts/kernel/build.sh" build --source "${LAB_KERNEL_SOURCE:-6.1}") ||
+        die "the lab kernel did not build (see above)"
+      # Built in: no module to load with parameters, so they go on the command line. zram and
+      # null_blk start with no device (as the scenarios load them); brd with none, its disks
+      # made on demand at LAB_BRD_KB each (labmod brd).
+      KERNEL_ARGS="lab.kernel=lab zram.num_devices=0 null_blk.nr_devices=0 brd.rd_nr=0 brd.rd_size=${LAB_BRD_KB:-262144}"
+      KERNEL_TAG=$(basename "$(dirname "$KERNEL_IMAGE")")
+      ;;
+    *) die "LAB_GUEST_KERNEL must be debian or lab, not '${LAB_GUEST_KERNEL}'" ;;
+  esac
+}
+
 # Start qemu in the background; serial console goes to $2.
 # Args: accel indir outdir console extra-cmdline
 start_qemu() {
@@ -278,8 +305,8 @@ start_qemu() {
   # maxcpus=1: /init patches kernel text (modules, perf's keys) before it onlines the second
   # vCPU, which multi-threaded TCG needs (init.sh, hold_perf_keys).
   qemu-system-x86_64 "${acc[@]}" -smp 2 -m "$GUEST_MEM" \
-    -kernel "$GUEST_DIR/vmlinuz" -initrd "$GUEST_DIR/initramfs.cpio" \
-    -append "console=ttyS0 panic=-1 quiet loglevel=4 maxcpus=1 lab.accel=$accel $extra" \
+    -kernel "$KERNEL_IMAGE" -initrd "$GUEST_DIR/initramfs.cpio" \
+    -append "console=ttyS0 panic=-1 quiet loglevel=4 maxcpus=1 lab.accel=$accel $KERNEL_ARGS $extra ${LAB_GUEST_APPEND:-}" \
     -display none -monitor none -serial "file:$console" -no-reboot \
     -nic none \
     -virtfs "local,path=$indir,mount_tag=in,security_model=none,readonly=on" \
@@ -304,6 +331,7 @@ wait_qemu() {
 # Sets ACCEL (run in this shell, not $(...), so the EXIT trap covers its qemu).
 probe_kvm() {
   local cache=$GUEST_DIR/kvm-probe
+  [[ $KERNEL_TAG == debian ]] || cache=$GUEST_DIR/kvm-probe.$KERNEL_TAG
   if [[ -f $cache ]]; then ACCEL=$(cat "$cache"); return 0; fi
   local result=tcg
   if [[ -w /dev/kvm ]]; then
@@ -357,6 +385,7 @@ cmd_run() {
   command -v qemu-system-x86_64 >/dev/null ||
     die "qemu-system-x86_64 missing (apt-get install --no-install-recommends qemu-system-x86)"
   cmd_build
+  resolve_kernel
   mkdir -p "$outdir"; outdir=$(cd "$outdir" && pwd)
   # qemu's -virtfs option syntax splits on commas.
   [[ $outdir != *,* ]] || die "OUTDIR must not contain a comma: $outdir"
@@ -373,10 +402,10 @@ cmd_run() {
   # libraries (under bash): /mnt/in/ks/{common,scenarios,tests,lab-kernel.sh}
   mkdir -p "$tmp/in/ks"
   cp -r "$REPO/kernel-scripts/common" "$REPO/kernel-scripts/scenarios" "$REPO/kernel-scripts/tests" \
-    "$REPO/kernel-scripts/lab-kernel.sh" "$tmp/in/ks/"
+    "$REPO/kernel-scripts/kernel" "$REPO/kernel-scripts/lab-kernel.sh" "$tmp/in/ks/"
   stage_bridge "$tmp/in"
   t0=$SECONDS
-  log "booting ($accel), script $(basename "$script") -> $outdir"
+  log "booting $KERNEL_TAG ($accel), script $(basename "$script") -> $outdir"
   # The guest's watchdog dumps its tasks WATCHDOG_LEAD seconds before the host gives up.
   start_qemu "$accel" "$tmp/in" "$outdir" "$outdir/console.log" \
     "lab.watchdog=$((RUN_TIMEOUT > 2 * WATCHDOG_LEAD ? RUN_TIMEOUT - WATCHDOG_LEAD : RUN_TIMEOUT / 2))"
@@ -390,7 +419,13 @@ cmd_run() {
   if [[ -f $outdir/guest.txt ]]; then
     {
       echo "host_wall_s: $((SECONDS - t0))"
-      sed 's/^/package: /' "$GUEST_DIR/stamp"
+      if [[ $KERNEL_TAG == debian ]]; then
+        sed 's/^/package: /' "$GUEST_DIR/stamp"
+      else
+        echo "lab_kernel: $KERNEL_TAG"
+        sed 's/^/lab_kernel_stamp: /' "$(dirname "$KERNEL_IMAGE")/stamp"
+        grep -v '^linux-image' "$GUEST_DIR/stamp" | sed 's/^/package: /'
+      fi
     } >> "$outdir/guest.txt"
   fi
   [[ -f $outdir/exit-status ]] ||

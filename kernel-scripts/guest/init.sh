@@ -14,9 +14,12 @@ mount -t tmpfs tmpfs /tmp
 
 arg() { tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1; }
 
-while read -r m; do
-  insmod "/lib/modules/lab/$m.ko" || echo "lab-init: insmod $m failed"
-done < /lib/modules/lab/order
+# The lab kernel (lab.kernel=lab) has every driver built in and no modules to load.
+if [ "$(arg lab.kernel)" != lab ]; then
+  while read -r m; do
+    insmod "/lib/modules/lab/$m.ko" || echo "lab-init: insmod $m failed"
+  done < /lib/modules/lab/order
+fi
 mount -t configfs configfs /sys/kernel/config
 
 # qemu's multi-threaded TCG (7.2 here) can go on running its old translation of kernel text that
@@ -67,6 +70,7 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /mnt/out
   echo "env: $(arg lab.accel)"
   echo "kernel: $(uname -r)"
   echo "kernel_build: $(uname -v)"
+  echo "kernel_kind: $(arg lab.kernel | sed 's/^$/debian/')"
   echo "cpus: $(grep -c ^processor /proc/cpuinfo)"
   echo "mem_kb: $(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
 } > /mnt/out/guest.txt

@@ -4,7 +4,8 @@
 # A test passes when it exits 0 and its standard output equals its golden file NNN-name.out;
 # it is skipped when its output starts with "SKIP: reason". Prints PASS/FAIL/SKIP per test
 # and a final "N passed, N failed, N skipped"; exits non-zero on any failure.
-# A test's standard error goes to $TMPDIR/lab-tests/NAME.err (kept on failure).
+# A test's standard error goes to $TMPDIR/lab-tests/NAME.err (kept on failure). A test gets 420 s
+# unless its header says otherwise ("# timeout: SECONDS").
 set -euo pipefail
 
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -16,7 +17,9 @@ if [ $# -gt 0 ]; then tests=("$@"); else tests=("$TESTS_DIR"/[0-9][0-9][0-9]-*.s
 for t in "${tests[@]}"; do
 	name=$(basename "$t" .sh)
 	out=$LOG_DIR/$name.out err=$LOG_DIR/$name.err rc=0
-	timeout 420 bash "$TESTS_DIR/$name.sh" >"$out" 2>"$err" || rc=$?
+	# a test that needs longer says so in a "# timeout: SECONDS" line (the lab kernel's build)
+	limit=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$TESTS_DIR/$name.sh" | head -n 1)
+	timeout "${limit:-420}" bash "$TESTS_DIR/$name.sh" >"$out" 2>"$err" || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		echo "FAIL $name (exit $rc; stderr: $err)"
 		tail -n 5 "$err" | sed 's/^/    /'

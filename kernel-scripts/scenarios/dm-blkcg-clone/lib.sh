@@ -254,36 +254,43 @@ bc_clean() {
 	if [ "$1" = thin ] && ! err=$(fstrim "$mnt" 2>&1); then BC_TRIM="no: fstrim $1: $err"; fi
 }
 
-# bc_measure STACK PATH WA WB K: one measurement: weights WA and WB on a and b, the files gone,
-# the bottom device's stat and a's and b's io stats (BASE.before.*), the two writers started
-# together, each in its cgroup (a shell that moves itself there, then execs fio with its section
-# of job-PATH.fio on its own file), both waited for, sync, the stats again (BASE.after.*); the row
-# appended to runs.BC_ENV.tsv. BASE is STACK-PATH-wWA-WB-rK.
-bc_measure() {
-	local st=$1 path=$2 wa=$3 wb=$4 k=$5 base c t0 t1 rc=0 pid
+# bc_writers STACK PATH BASE: the files gone, the bottom device's stat and a's and b's io stats
+# (BASE.before.*), the two writers started together, each in its cgroup (a shell that moves itself
+# there, then execs fio with its section of job-PATH.fio on its own file, its JSON BASE.C.fio.json),
+# both waited for, sync, the stats again (BASE.after.*). Fails if a writer failed.
+bc_writers() {
+	local st=$1 path=$2 base=$3 c rc=0 pid
 	local -A pids=()
-	base=$st-$path-w$wa-$wb-r$k
-	_lab_msg "dm-blkcg-clone: $BC_ENV: round $k/$BC_ROUNDS: $st, $path, weights $wa:$wb"
-	_cgroup_set_weight "${BC_CG[a]}" "$wa"
-	_cgroup_set_weight "${BC_CG[b]}" "$wb"
 	bc_clean "$st"
-	bc_snap "$st" "$BC_OUT/$base.before"
-	t0=$EPOCHREALTIME
+	bc_snap "$st" "$base.before"
 	for c in a b; do
 		# in its mount, so that fio's JSON names the file relative to it (no machine path in the results)
 		# shellcheck disable=SC2016 # expanded by the wrapper shell
 		sh -c 'echo $$ >"$1" && cd "$2" && shift 2 && exec "$@"' bcg-writer "${BC_CG[$c]}/cgroup.procs" "${BC_MNT[$st]}" \
-			fio --eta=never --output-format=json --output="$BC_OUT/$base.$c.fio.json" --section="${BC_SECTION[$c]}" \
+			fio --eta=never --output-format=json --output="$base.$c.fio.json" --section="${BC_SECTION[$c]}" \
 			--filename="$c.dat" "$BC_OUT/job-$path.fio" &
 		pids[$c]=$!
 	done
 	for c in a b; do
 		pid=${pids[$c]}
-		wait "$pid" || { rc=$?; _lab_msg "dm-blkcg-clone: the writer in $c failed (fio exit $rc): $base"; }
+		wait "$pid" || { rc=$?; _lab_msg "dm-blkcg-clone: the writer in $c failed (fio exit $rc): ${base##*/}"; }
 	done
 	sync
+	bc_snap "$st" "$base.after"
+	[ "$rc" = 0 ]
+}
+
+# bc_measure STACK PATH WA WB K: one measurement: weights WA and WB on a and b, the two writers
+# (bc_writers); the row appended to runs.BC_ENV.tsv. BASE is STACK-PATH-wWA-WB-rK.
+bc_measure() {
+	local st=$1 path=$2 wa=$3 wb=$4 k=$5 base t0 t1 rc=0
+	base=$st-$path-w$wa-$wb-r$k
+	_lab_msg "dm-blkcg-clone: $BC_ENV: round $k/$BC_ROUNDS: $st, $path, weights $wa:$wb"
+	_cgroup_set_weight "${BC_CG[a]}" "$wa"
+	_cgroup_set_weight "${BC_CG[b]}" "$wb"
+	t0=$EPOCHREALTIME
+	bc_writers "$st" "$path" "$BC_OUT/$base" || rc=1
 	t1=$EPOCHREALTIME
-	bc_snap "$st" "$BC_OUT/$base.after"
 	[ "$rc" = 0 ] || return 1
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$BC_ENV" "$st" "$path" "$wa" "$wb" "$k" \
 		"$base.a.fio.json" "$base.b.fio.json" \

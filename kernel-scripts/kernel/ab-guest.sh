@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# kernel/ab-guest.sh: a fix's switch A/B, INSIDE the guest booted on the lab kernel (started by
+# kernel/lab-ab.sh through guest/guest.sh run, under busybox sh, then re-run under bash with the
+# host's kernel-scripts as /mnt/in/ks).
+#
+# Reads $OUT/lab-ab.params (fix, counts, rounds, runtime, quick) and the fix's switch from its
+# patch's Lab-* header (kernel/build.sh switches). Sources scenarios/FIX/lab-ab.sh, which makes
+# the device (ab_setup: sets AB_DEV) and names the workload (ab_fio_args: fio's arguments but the
+# output; AB_WORKLOAD: in words), or runs a trial its own way (ab_trial PREFIX; AB_METRIC share:
+# two writers' bandwidth ratio, their fio JSONs PREFIX.a.fio.json and PREFIX.b.fio.json). Then per round, per count N, each variant in turn (before,
+# after, aa: the after again, the A/A; default when neither is the stock value), the order
+# reversed every other round: the switch and its count written and read back, the switch's
+# operation counter read before and after, fio under perf stat. Each trial leaves in $OUT/ab/:
+#   N<n>-r<r>-s<slot>-<variant>.json       fio's JSON
+#   ...perf.csv                            perf stat -x, (the guest's held events)
+#   ...ops                                 "before after" of the counter
+#   ...iops.<job>.log                      fio's IOPS per 250 ms, per job (the A/A's iterations)
+# and $OUT/ab/trials.tsv, one line a trial: count round slot variant value prefix. The host
+# (kernel/ab-rows.py) turns them into lab-ab.tsv and lab-iter.tsv.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+set -euo pipefail
+
+OUT=${OUT:-/mnt/out}
+KS=/mnt/in/ks
+if [ ! -r "$OUT/lab-ab.params" ] || [ ! -r "$KS/common/rc.sh" ]; then
+	echo "ab-guest: runs inside the lab guest VM (started by kernel/lab-ab.sh)" >&2
+	exit 1
+fi
+export LAB_STATE=/tmp/lab-state
+# shellcheck source=SCRIPTDIR/../common/rc.sh
+. "$KS/common/rc.sh"
+_guest_params "$OUT/lab-ab.params" fix counts rounds runtime # into P
+FIX=${P[fix]}
+read -r -a COUNTS <<<"${P[counts]}"
+ROUNDS=${P[rounds]}
+RUNTIME=${P[runtime]}
+MADE=() # the devices ab_setup makes, removed on the way out (_scenario_teardown)
+_scenario_traps
+
+# sysfs_param MOD/PARAM: its file
+sysfs_param() { echo "/sys/module/${1%%/*}/parameters/${1#*/}"; }
+
+# The switch, from the patch's header: SW_* variables.
+switch_facts() {
+	local line w
+	line=$(bash "$KS/kernel/build.sh" switches --source "${P[source]:-6.1}" | awk -v f="$FIX" '$1 == "fix=" f')
+	[ -n "$line" ] || { _lab_msg "ab-guest: no switch for $FIX in kernel/patches"; exit 1; }
+	for w in $line; do
+		case $w in
+		switch=*) SW_PARAM=$(sysfs_param "${w#switch=}") ;;
+		count=*) SW_COUNT=${w#count=} ;;
+		ops=*) SW_OPS=$(sysfs_param "${w#ops=}") ;;
+		before=*) SW_BEFORE=${w#before=} ;;
+		after=*) SW_AFTER=${w#after=} ;;
+		values=*) SW_VALUES=${w#values=} ;;
+		esac
+	done
+	SW_DEFAULT=${SW_VALUES%%,*}
+	[ "$SW_COUNT" = - ] || SW_COUNT=$(sysfs_param "$SW_COUNT")
+	[ -w "$SW_PARAM" ] || { _lab_msg "ab-guest: $SW_PARAM missing: is this the lab kernel?"; exit 1; }
+}
+
+# set_param FILE VALUE: write and read back
+set_param() {
+	local got
+	echo "$2" >"$1"
+	got=$(cat "$1")
+	[ "$got" = "$2" ] || { _lab_msg "ab-guest: $1 reads back '$got', not '$2'"; exit 1; }
+}
+
+# trial N ROUND SLOT VARIANT VALUE
+trial() {
+	local n=$1 r=$2 s=$3 v=$4 val=$5 pre o0 o1
+	pre=$OUT/ab/N$n-r$r-s$s-$v
+	set_param "$SW_PARAM" "$val"
+	[ "$SW_COUNT" = - ] || set_param "$SW_COUNT" "$n"
+	o0=$(cat "$SW_OPS")
+	if declare -F ab_trial >/dev/null; then
+		ab_trial "$pre"
+	else
+		perf stat -x, -o "$pre.perf.csv" -e "$LAB_PERF_EVENTS" -- \
+			fio "${AB_FIO[@]}" --time_based --runtime="$RUNTIME" --eta=never \
+			--write_iops_log="$pre" --log_avg_msec=250 --output-format=json --output="$pre.json" >/dev/null
+	fi
+	o1=$(cat "$SW_OPS")
+	echo "$o0 $o1" >"$pre.ops"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$r" "$s" "$v" "$val" "ab/${pre##*/}" >>"$OUT/ab/trials.tsv"
+}
+
+switch_facts
+# shellcheck source=/dev/null
+. "$KS/scenarios/$FIX/lab-ab.sh"
+mkdir -p "$OUT/ab"
+printf 'count\tround\tslot\tvariant\tvalue\tprefix\n' >"$OUT/ab/trials.tsv"
+AB_METRIC=iops
+AB_SITES=1 # how many times an I/O passes the switch's sites (dm-css-ref: once a dm layer)
+ab_setup # sets AB_DEV, joins MADE
+AB_FIO=()
+if ! declare -F ab_trial >/dev/null; then mapfile -t AB_FIO < <(ab_fio_args "$AB_DEV"); fi
+variants=(before after aa)
+[ "$SW_DEFAULT" = "$SW_BEFORE" ] || [ "$SW_DEFAULT" = "$SW_AFTER" ] || variants+=(default)
+_lab_msg "ab-guest: $FIX on $(uname -r), $(nproc) cpus: $SW_PARAM $SW_BEFORE vs $SW_AFTER, counts ${COUNTS[*]}, $ROUNDS rounds of ${RUNTIME}"
+for ((r = 1; r <= ROUNDS; r++)); do
+	order=("${variants[@]}")
+	if ((r % 2 == 0)); then
+		order=()
+		for ((i = ${#variants[@]} - 1; i >= 0; i--)); do order+=("${variants[i]}"); done
+	fi
+	for n in "${COUNTS[@]}"; do
+		s=0
+		for v in "${order[@]}"; do
+			s=$((s + 1))
+			case $v in before) val=$SW_BEFORE ;; after | aa) val=$SW_AFTER ;; default) val=$SW_DEFAULT ;; esac
+			_lab_msg "ab-guest: round $r/$ROUNDS, N=$n, $v ($val)"
+			trial "$n" "$r" "$s" "$v" "$val"
+		done
+	done
+done
+set_param "$SW_PARAM" "$SW_DEFAULT"
+[ "$SW_COUNT" = - ] || set_param "$SW_COUNT" 1
+{
+	echo "fix: $FIX"
+	echo "switch: $SW_PARAM"
+	echo "values: ${SW_VALUES//,/ }"
+	echo "before: $SW_BEFORE"
+	echo "after: $SW_AFTER"
+	echo "default: $SW_DEFAULT"
+	echo "count_param: $SW_COUNT"
+	echo "ops_param: $SW_OPS"
+	echo "workload: $AB_WORKLOAD"
+	echo "metric: $AB_METRIC"
+	echo "sites: $AB_SITES"
+	echo "cpus: $(nproc)"
+} >"$OUT/ab/facts.txt"

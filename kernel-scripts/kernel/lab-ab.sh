@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# kernel/lab-ab.sh FIX [--quick]: FIX's switch A/B on the lab kernel, in the guest VM, into
+# LAB_OUT (default: a new folder under results/, kernel-lab-FIX-<time>).
+#
+# Builds the lab kernel if it is not cached (kernel/build.sh; LAB_KERNEL_SOURCE, default 6.1),
+# boots it (guest/guest.sh run, LAB_GUEST_KERNEL=lab) on kernel/ab-guest.sh with FIX's workload
+# (scenarios/FIX/lab-ab.sh), then writes lab-ab.tsv, lab-iter.tsv (kernel/ab-rows.py) and
+# lab-ab.txt (key: value: the switch, the workload, the kernel, where it ran). Full: counts
+# 1 4 16 64, 3 rounds of 3 s a trial; --quick: counts 1 16, 2 rounds of 1 s. LAB_AB_COUNTS,
+# LAB_AB_ROUNDS and LAB_AB_RUNTIME override. Exit 2 for a fix with no switch.
+set -euo pipefail
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../common/rc.sh
+. "$KS_DIR/common/rc.sh"
+
+fix=${1:-}
+quick=0
+[ $# -gt 0 ] && shift
+for a in "$@"; do
+	case $a in
+	--quick) quick=1 ;;
+	*) _lab_refuse "lab-ab: unknown option '$a' (usage: lab-ab FIX [--quick])" ;;
+	esac
+done
+src=${LAB_KERNEL_SOURCE:-6.1}
+switches=$(bash "$KS_DIR/kernel/build.sh" switches --source "$src")
+if [ -z "$fix" ] || [ ! -f "$KS_DIR/scenarios/$fix/lab-ab.sh" ] || ! grep -q "^fix=$fix " <<<"$switches"; then
+	_lab_refuse "lab-ab: '${fix}' has no lab-kernel switch; fixes with one: $(awk '{sub(/^fix=/, "", $1); print $1}' <<<"$switches" | tr '\n' ' ')"
+fi
+[ "$(id -u)" -eq 0 ] || { _lab_msg "lab-ab: needs root (qemu, the guest's devices)"; exit 1; }
+command -v qemu-system-x86_64 >/dev/null || { _lab_msg "lab-ab: qemu-system-x86_64 missing"; exit 1; }
+if [ "$quick" = 1 ]; then counts="1 16" rounds=2 runtime=1s; else counts="1 4 16 64" rounds=3 runtime=3s; fi
+counts=${LAB_AB_COUNTS:-$counts} rounds=${LAB_AB_ROUNDS:-$rounds} runtime=${LAB_AB_RUNTIME:-$runtime}
+# a switch without a count (dm-blkcg-clone: the association kept or lost) runs at N=1 only
+if grep "^fix=$fix " <<<"$switches" | grep -q ' count=- '; then counts=1; fi
+
+out=${LAB_OUT:-$LAB_ROOT/results/kernel-lab-$fix-$(date -u +%Y%m%dT%H%M%SZ)}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -rf "$out/ab"
+printf '%s\n' "fix=$fix" "counts=$counts" "rounds=$rounds" "runtime=$runtime" "source=$src" "quick=$quick" >"$out/lab-ab.params"
+# a fix whose guest needs what only the host can make (job files rendered by the bridge's JVM)
+# makes it here
+# shellcheck source=/dev/null
+. "$KS_DIR/scenarios/$fix/lab-ab.sh"
+if declare -F ab_host_prepare >/dev/null; then ab_host_prepare "$out" "$quick"; fi
+_lab_msg "lab-ab: $fix, counts $counts, $rounds rounds of $runtime (lab kernel $src) -> $out"
+t0=$SECONDS
+LAB_GUEST_KERNEL=lab GUEST_TIMEOUT=${GUEST_TIMEOUT:-1500} bash "$KS_DIR/guest/guest.sh" run "$KS_DIR/kernel/ab-guest.sh" "$out"
+python3 "$KS_DIR/kernel/ab-rows.py" ab "$out"
+k=$(grep "^fix=$fix " <<<"$switches" | tr ' ' '\n' | sed -n 's/^k=//p')
+{
+	sed -n 's/^\(fix\|switch\|values\|before\|after\|default\|workload\|metric\|cpus\): /&/p' "$out/ab/facts.txt"
+	echo "counts: $counts"
+	echo "rounds: $rounds"
+	echo "runtime: $runtime"
+	# K per pass of the switch's sites, times the passes an I/O makes (dm-css-ref: a dm layer each)
+	echo "ops_per_io: $((k * $(sed -n 's/^sites: //p' "$out/ab/facts.txt")))"
+	echo "ops_note: the switch's own operations as its counter $(grep "^fix=$fix " <<<"$switches" | tr ' ' '\n' | sed -n 's/^ops=//p') counts them, $k per I/O per pass of its sites (kernel/patches/$src/$fix.patch says how), times $(sed -n 's/^sites: //p' "$out/ab/facts.txt") pass(es) an I/O here"
+	echo "env: $(sed -n 's/^env: //p' "$out/guest.txt")"
+	echo "kernel: $(sed -n 's/^kernel: //p' "$out/guest.txt")"
+	echo "kernel_build: $(sed -n 's/^kernel_build: //p' "$out/guest.txt")"
+	echo "source: $(sed -n 's/^lab_kernel_stamp: source //p' "$out/guest.txt")"
+	echo "patches: $(sed -n 's/^lab_kernel: //p' "$out/guest.txt")"
+	echo "wall_s: $((SECONDS - t0))"
+} >"$out/lab-ab.txt"
+_lab_msg "lab-ab: $fix done in $((SECONDS - t0)) s: $out/lab-ab.tsv"

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# kernel/overhead.sh [--quick]: Debian's kernel against the lab kernel with every switch at its
+# default, the same workload (kernel/overhead-guest.sh), into LAB_OUT (default: a new folder
+# under results/, kernel-overhead-<time>). Per round one boot of each, the order alternating
+# round by round, two repetitions a boot (their ratio: the within-boot A/A). Full: 3 rounds of
+# 3 s repetitions; --quick: 1 round of 1 s. Writes overhead.tsv (kernel/ab-rows.py) and
+# overhead.txt (key: value).
+set -euo pipefail
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../common/rc.sh
+. "$KS_DIR/common/rc.sh"
+quick=0
+for a in "$@"; do
+	case $a in
+	--quick) quick=1 ;;
+	*) _lab_refuse "overhead: unknown option '$a' (usage: overhead [--quick])" ;;
+	esac
+done
+[ "$(id -u)" -eq 0 ] || { _lab_msg "overhead: needs root (qemu, the guest's devices)"; exit 1; }
+if [ "$quick" = 1 ]; then rounds=1 runtime=1s; else rounds=3 runtime=3s; fi
+rounds=${LAB_AB_ROUNDS:-$rounds} runtime=${LAB_AB_RUNTIME:-$runtime}
+out=${LAB_OUT:-$LAB_ROOT/results/kernel-overhead-$(date -u +%Y%m%dT%H%M%SZ)}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -rf "$out/overhead"
+mkdir -p "$out/overhead"
+printf 'round\tslot\tkernel\trep\tprefix\n' >"$out/overhead/trials.tsv"
+t0=$SECONDS
+for ((r = 1; r <= rounds; r++)); do
+	order=(debian lab)
+	((r % 2 == 0)) && order=(lab debian)
+	s=0
+	for kern in "${order[@]}"; do
+		s=$((s + 1))
+		d=$out/overhead/r$r-$kern
+		mkdir -p "$d"
+		printf '%s\n' reps=2 "runtime=$runtime" >"$d/overhead.params"
+		_lab_msg "overhead: round $r/$rounds, $kern's kernel"
+		LAB_GUEST_KERNEL=$kern bash "$KS_DIR/guest/guest.sh" run "$KS_DIR/kernel/overhead-guest.sh" "$d"
+		for k in 1 2; do printf '%s\t%s\t%s\t%s\t%s\n' "$r" "$s" "$kern" "$k" "overhead/r$r-$kern/rep$k" >>"$out/overhead/trials.tsv"; done
+	done
+done
+python3 "$KS_DIR/kernel/ab-rows.py" over "$out"
+{
+	echo "workload: fio psync randread 4k direct, one job per CPU, 256 MiB zram filled half-compressible, $runtime a repetition, 2 a boot"
+	echo "env: $(sed -n 's/^env: //p' "$out/overhead/r1-lab/guest.txt")"
+	echo "rounds: $rounds"
+	echo "debian_kernel: $(sed -n 's/^kernel: //p' "$out/overhead/r1-debian/guest.txt")"
+	echo "lab_kernel: $(sed -n 's/^kernel: //p' "$out/overhead/r1-lab/guest.txt") ($(sed -n 's/^lab_kernel: //p' "$out/overhead/r1-lab/guest.txt"))"
+	echo "cpus: $(sed -n 's/^cpus: //p' "$out/overhead/r1-lab/guest.txt")"
+	echo "wall_s: $((SECONDS - t0))"
+} >"$out/overhead.txt"
+_lab_msg "overhead: done in $((SECONDS - t0)) s: $out/overhead.tsv"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# 029: the lab kernel's patches apply cleanly to the pinned linux-source (kernel/build.sh check,
+# fast: only the files they touch are extracted); every switch's fix has its lab-ab.sh workload;
+# a bad --source and a missing source package are refused with a clear message, nothing built.
+set -euo pipefail
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../common/rc.sh
+. "$KS_DIR/common/rc.sh"
+build=$KS_DIR/kernel/build.sh
+[ -f /usr/src/linux-source-6.1.tar.xz ] || _skip "linux-source-6.1 is not installed (./lab test installs it as root)"
+state=$(mktemp -d /tmp/lab-test.XXXXXX)
+trap 'rm -rf "$state"' EXIT
+
+if out=$(LAB_STATE=$state bash "$build" check 2>&1); then
+	echo "patches apply cleanly: yes"
+else
+	echo "$out" >&2
+	echo "patches apply cleanly: no"
+fi
+fixes=$(bash "$build" switches | sed 's/^fix=\([^ ]*\) .*/\1/' | sort | paste -sd' ' -)
+echo "switches: $fixes"
+ok=yes
+for f in $fixes; do [ -f "$KS_DIR/scenarios/$f/lab-ab.sh" ] || ok="no ($f)"; done
+echo "every switch's fix has scenarios/FIX/lab-ab.sh: $ok"
+# each switch's header is complete: before and after among its values, an ops counter, K
+ok=yes
+while read -r line; do
+	for k in switch values before after count ops k; do [[ " $line" == *" $k="?* ]] || ok="no: $k in $line"; done
+done < <(bash "$build" switches)
+echo "every switch's header is complete: $ok"
+
+rc=0
+msg=$(LAB_STATE=$state bash "$build" build --source 5.10 2>&1) || rc=$?
+echo "bad --source: exit $rc, names the versions: $(grep -q 'one of 6.1 6.12' <<<"$msg" && echo yes || echo no)"
+rc=0
+msg=$(LAB_STATE=$state LAB_KERNEL_USR_SRC=$state/none bash "$build" build --source 6.12 2>&1) || rc=$?
+echo "missing source package: exit $rc, names it: $(grep -q 'install the Debian package linux-source-6.12' <<<"$msg" && echo yes || echo no)"
+echo "nothing built: $([ -z "$(ls -A "$state")" ] && echo yes || echo no)"
