@@ -19,7 +19,9 @@ import lab.analysis.fidelity.NoiseFloor;
  * implies) beside {@code measured_op_ns} (measured here); {@code base_ns} and {@code base_source}
  * (the calibration); {@code noise_floor} (a fraction: 0.031 is ±3.1%) of the headline's figure and, where
  * the raw figure has its own, {@code noise_floor_raw}; {@code kernel_note} (why the
- * kernel figure is not the fix's, when it is not).
+ * kernel figure is not the fix's, when it is not; beside a kernel figure, where it comes from);
+ * {@code noise_floor_kernel} where the kernel's figure has a floor of its own (the lab kernel's
+ * A/A).
  */
 public final class Headline {
     private final Fix fix;
@@ -29,6 +31,7 @@ public final class Headline {
     private Double predicted;
     private Stats.Spread kernel;
     private String kernelNote;
+    private Double kernelFloor;
     private NoiseFloor floor;
     private NoiseFloor rawFloor;
     private Double impliedOpNs;
@@ -53,6 +56,8 @@ public final class Headline {
     public Headline predicted(Double p) { this.predicted = p; return this; }
     /** The kernel's figure, and when it is not the fix's metric, why ({@code kernelNote}). */
     public Headline kernel(Stats.Spread s, String kernelNote) { this.kernel = s; this.kernelNote = kernelNote; return this; }
+    /** The floor of the kernel's figure, from its own A/A (null: none). */
+    public Headline kernelFloor(Double f) { this.kernelFloor = f; return this; }
     /** The floor of the headline's figure (the calibrated one where there is one). */
     public Headline floor(NoiseFloor f) { this.floor = f; return this; }
     /** The floor of the raw figure, where the run measured it apart from the calibrated one's. */
@@ -63,6 +68,8 @@ public final class Headline {
         return this;
     }
     public Headline base(Double ns, String source) { this.baseNs = ns; this.baseSource = source; return this; }
+    /** The calibration's base, ns of uncontended CPU per I/O; null where the section has none. */
+    public Double baseNs() { return baseNs; }
     public Headline note(String n) { this.note = n; return this; }
     /** A figure of the fix's own beside the common ones (e.g. part-acct's {@code seed_first_two}), after them in the map. */
     public Headline extra(String key, Object value) { this.extra.put(key, value); return this; }
@@ -90,6 +97,9 @@ public final class Headline {
         h.put("noise_floor", floor == null ? null : floor.floor());
         if (rawFloor != null) {
             h.put("noise_floor_raw", rawFloor.floor());
+        }
+        if (kernelFloor != null) {
+            h.put("noise_floor_kernel", kernelFloor);
         }
         h.putAll(extra);
         return h;

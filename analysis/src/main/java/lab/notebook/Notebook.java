@@ -22,9 +22,10 @@ import lab.analysis.fidelity.RoundRatio;
 
 /**
  * Writes a run's {@code NOTEBOOK.md}, {@code charts/*.svg} and {@code summary.json} from its
- * {@code manifest.json} and {@code raw/} alone: offline, and byte-identical each time (no
- * clock, no host lookups, fixed number formats, ordered maps, a fixed-seed bootstrap), so a
- * committed notebook can be checked by regenerating it.
+ * {@code manifest.json} and {@code raw/} alone (the fixes' sections, and the run's own parts:
+ * the headlines, what ran, the lab kernel's overhead where the run measured it, the gaps):
+ * offline, and byte-identical each time (no clock, no host lookups, fixed number formats,
+ * ordered maps, a fixed-seed bootstrap), so a committed notebook can be checked by regenerating it.
  */
 public final class Notebook {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
@@ -51,11 +52,12 @@ public final class Notebook {
             Optional<SectionOutput> o = s.render(run);
             o.ifPresent(out -> outs.put(s.id(), out));
         }
+        Optional<LabKernelOverhead> overhead = LabKernelOverhead.read(run);
         Map<String, String> headlineCharts = new LinkedHashMap<>();
-        String md = markdown(run, outs, lineup, headlineCharts);
+        String md = markdown(run, outs, lineup, headlineCharts, overhead);
         List<Path> charts = writeCharts(runDir.resolve("charts"), headlineCharts, outs);
         Path summary = runDir.resolve("summary.json");
-        Files.writeString(summary, JSON.writeValueAsString(summary(run, outs, lineup)) + "\n", StandardCharsets.UTF_8);
+        Files.writeString(summary, JSON.writeValueAsString(summary(run, outs, lineup, overhead)) + "\n", StandardCharsets.UTF_8);
         Path nb = runDir.resolve("NOTEBOOK.md");
         Files.writeString(nb, md, StandardCharsets.UTF_8);
         return new Written(nb, summary, charts, run.gaps());
@@ -96,7 +98,7 @@ public final class Notebook {
         return outs.size() == 1 && outs.containsKey("compare");
     }
 
-    static Map<String, Object> summary(RunDir run, Map<String, SectionOutput> outs, Lineup lineup) {
+    static Map<String, Object> summary(RunDir run, Map<String, SectionOutput> outs, Lineup lineup, Optional<LabKernelOverhead> overhead) {
         if (isCompare(outs)) {
             Map<String, Object> root = new LinkedHashMap<>();
             root.put("run", run.manifest());
@@ -124,6 +126,7 @@ public final class Notebook {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("run", run.manifest());
         root.put("fixes", fixes);
+        overhead.ifPresent(o -> root.put("lab_kernel_overhead", o.summary()));
         root.put("gaps", run.gaps());
         return root;
     }
@@ -142,7 +145,8 @@ public final class Notebook {
         return h;
     }
 
-    static String markdown(RunDir run, Map<String, SectionOutput> outs, Lineup lineup, Map<String, String> headlineCharts) {
+    static String markdown(RunDir run, Map<String, SectionOutput> outs, Lineup lineup, Map<String, String> headlineCharts,
+                           Optional<LabKernelOverhead> overhead) {
         String id = run.id();
         JsonNode m = run.manifest();
         StringBuilder b = new StringBuilder();
@@ -158,6 +162,7 @@ public final class Notebook {
         for (var e : outs.entrySet()) {
             b.append(e.getValue().markdown()).append('\n');
         }
+        overhead.ifPresent(o -> b.append(o.text(m.path("command").asText("./lab pair"))));
         if (!isCompare(outs)) {
             notInRun(outs, b, lineup);
         }
@@ -224,11 +229,11 @@ public final class Notebook {
             b.append("| `").append(id).append("` | ").append(h.get("metric")).append(" | ").append(cell(h.get("seed"))).append(" | ")
                     .append(Headline.cell(raw, h.get("noise_floor_raw") instanceof Number n ? n.doubleValue() : floor)).append(" | ").append(Headline.cell(cal, floor)).append(" | ")
                     .append(cell(h.get("predicted"))).append(" | ")
-                    .append(kernelNote != null ? "— (" + kernelNote + ")" : Headline.cell(kernel, null)).append(" | ")
+                    .append(kernelCell(kernel, kernelNote, h.get("noise_floor_kernel") instanceof Number n ? n.doubleValue() : null)).append(" | ")
                     .append(floor == null ? "—" : String.format(java.util.Locale.ROOT, "±%.1f%%", 100 * floor)).append(" |\n");
             if (raw != null || cal != null || kernel != null) {
                 String name = "headline-" + id + ".svg";
-                charts.put(name, headlineChart(id, h, raw, cal, kernelNote == null ? kernel : null));
+                charts.put(name, headlineChart(id, h, raw, cal, kernel));
                 figures.add("![" + id + ": seed, model and kernel side by side](charts/" + name + ")");
             }
         }
@@ -252,6 +257,17 @@ public final class Notebook {
         b.append("\n").append(estimator).append("\n\n");
         figures.forEach(f -> b.append(f).append("\n\n").append(commands).append("\n\n"));
         return b.toString();
+    }
+
+    /**
+     * The kernel's cell: "— (why)" where the kernel has no figure of the fix's; its figure, "within
+     * noise" against the floor of its own A/A where it has one, with its source beside it.
+     */
+    private static String kernelCell(Stats.Spread kernel, String note, Double floor) {
+        if (kernel == null) {
+            return note == null ? "—" : "— (" + note + ")";
+        }
+        return Headline.cell(kernel, floor) + (note == null ? "" : " (" + note + ")");
     }
 
     private static String headlineChart(String id, Map<String, Object> h, Stats.Spread raw, Stats.Spread cal, Stats.Spread kernel) {

@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
                 "calibration with zram as the per-I/O floor, dm-css-ref, zram-init-lock, part-acct,",
                 "dm-blkcg-clone and thin-bufio-lock), into one",
                 "results/demo-<UTC time>/ with manifest.json, raw/, charts/, flamegraphs/, summary.json",
-                "and NOTEBOOK.md.",
+                "and NOTEBOOK.md. As root with qemu it also builds the lab kernel and runs",
+                "each switched fix's before/after on it (as pair --kernel lab --quick).",
                 "About 25 minutes on 2 cores as root. The kernel side needs root; without it, it is skipped and said so."})
 final class DemoCommand implements Callable<Integer> {
     @Option(names = "--results", paramLabel = "DIR", description = "results folder (default: results/ in the lab)")
@@ -31,7 +32,7 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         RunFolder run = RunFolder.start(results == null ? Lab.root().resolve("results") : results, RunFolder.newId("demo"));
         try {
-            return PairRun.run(Fixes.pairings(), run, true, Rounds.defaultThreads(), 1, !noFlamegraphs, System.err);
+            return PairRun.run(Fixes.pairings(), run, true, Rounds.defaultThreads(), 1, !noFlamegraphs, "lab", true, System.err);
         } catch (Exception e) {
             run.abandon();
             throw e;

@@ -1,6 +1,7 @@
 package lab.cli;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,28 +52,49 @@ final class KernelScenario {
 
     /** Runs the scenario; returns its exit status. Output is teed into {@code out/scenario.log}. */
     static int run(Path labRoot, String scenario, Path out, boolean quick, boolean flamegraph) throws IOException, InterruptedException {
-        Files.createDirectories(out);
-        List<String> cmd = new ArrayList<>(List.of("bash", labRoot.resolve("kernel-scripts/lab-kernel.sh").toString(), "run", scenario));
+        List<String> args = new ArrayList<>(List.of("run", scenario));
         if (quick) {
-            cmd.add("--quick");
+            args.add("--quick");
         }
         if (flamegraph) {
-            cmd.add("--flamegraph");
+            args.add("--flamegraph");
         }
+        Path runDir = out.toAbsolutePath().getParent().getParent().getParent();
+        return script(labRoot, args, out, out.resolve("scenario.log"), runDir, () -> KernelFlamegraphs.render(out));
+    }
+
+    /** What runs after the script and before its logs are cleaned (the kernel flamegraphs' SVGs). */
+    interface After {
+        void run() throws IOException;
+    }
+
+    /**
+     * Runs {@code lab-kernel.sh ARGS} with {@code LAB_OUT=out}, its output appended to {@code log};
+     * returns its exit status. The logs under {@code out} are committed with the run {@code runDir}:
+     * no machine paths are left in them.
+     */
+    static int script(Path labRoot, List<String> args, Path out, Path log, Path runDir, After after)
+            throws IOException, InterruptedException {
+        Files.createDirectories(out);
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        List<String> cmd = new ArrayList<>(List.of("bash", labRoot.resolve("kernel-scripts/lab-kernel.sh").toString()));
+        cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(out.resolve("scenario.log").toFile()));
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().put("LAB_OUT", out.toAbsolutePath().toString());
         environment(pb.environment(), labRoot);
         int rc = pb.start().waitFor();
-        KernelFlamegraphs.render(out); // the SVG beside each kernel flamegraph the scenario recorded
+        after.run();
         // the logs (scenario.log, a guest's guest-run.log) are committed with the run: no machine paths in them
-        Path runDir = out.toAbsolutePath().getParent().getParent().getParent();
         List<Path> logs;
         try (Stream<Path> s = Files.walk(out)) {
             logs = s.filter(f -> Files.isRegularFile(f) && f.getFileName().toString().endsWith(".log")).toList();
         }
-        for (Path log : logs) {
-            Files.writeString(log, Files.readString(log).replace(runDir.toString(), "<run>").replace(labRoot.toString(), "<lab>"));
+        String run = runDir.toAbsolutePath().toString();
+        for (Path l : logs) {
+            // byte for byte (a build's log need not be UTF-8): the paths replaced are the only change
+            String text = Files.readString(l, StandardCharsets.ISO_8859_1).replace(run, "<run>").replace(labRoot.toString(), "<lab>");
+            Files.writeString(l, text, StandardCharsets.ISO_8859_1);
         }
         return rc;
     }

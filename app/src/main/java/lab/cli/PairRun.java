@@ -14,9 +14,10 @@ import lab.results.Manifest;
 import lab.results.RunFolder;
 
 /**
- * One {@code pair} (or {@code demo}) run: for each fix, the kernel scenario (first: its CPU per
- * I/O calibrates the model), the JVM benchmark and the flamegraphs into one run folder, then the
- * notebook. A step that fails or cannot run
+ * One {@code pair} (or {@code demo}) run: the lab kernel's build where a fix has a switch in it
+ * ({@link LabKernelSteps}); for each fix, the kernel scenario (first: its CPU per I/O calibrates
+ * the model), its switch A/B on the lab kernel, the JVM benchmark and the flamegraphs into one run
+ * folder; the lab kernel against Debian's; then the notebook. A step that fails or cannot run
  * is recorded in {@code raw/steps.tsv} and the notebook says so; the other steps' results are
  * kept. The folder is committed (renamed from its {@code .partial} name) in every case but an
  * exception outside the steps.
@@ -24,9 +25,12 @@ import lab.results.RunFolder;
 final class PairRun {
     private PairRun() {}
 
-    /** Returns the exit code: 0 when every step ran or was skipped for a stated reason, 1 when one failed. */
+    /**
+     * Returns the exit code: 0 when every step ran or was skipped for a stated reason, 1 when one
+     * failed. {@code labQuick}: the lab kernel's A/B and overhead check in their quick form.
+     */
     static int run(List<Pairing> pairings, RunFolder run, boolean quick, List<Integer> threads, int rounds,
-                   boolean flamegraphs, PrintStream progress) throws Exception {
+                   boolean flamegraphs, String kernelChoice, boolean labQuick, PrintStream progress) throws Exception {
         Path root = Lab.root();
         Steps steps = new Steps(run.raw(), progress);
         Map<String, Object> manifest = Manifest.describe(root, Lab.commandLine, "jvm");
@@ -36,12 +40,16 @@ final class PairRun {
         manifest.put("quick", quick);
         manifest.put("threads", threads);
         manifest.put("rounds", rounds);
+        manifest.put("lab_kernel", kernelChoice);
+        manifest.put("lab_ab", labQuick ? "quick" : "full");
         Map<String, Object> jmh = new LinkedHashMap<>();
         pairings.forEach(p -> jmh.put(p.fixId(), p.jmhSettings(quick)));
         manifest.put("jmh", jmh);
         Manifest.reproducer(manifest, root, run.raw(), Lab.versions());
         run.writeJson("manifest.json", manifest);
-        boolean failed = false;
+        LabKernelSteps lab = new LabKernelSteps(root, run.raw(), steps, labQuick, pairings.stream().map(Pairing::fixId).toList(),
+                LabKernelSteps.whyNot(root, kernelChoice), env);
+        boolean failed = !lab.build();
         for (Pairing p : pairings) {
             String fix = p.fixId();
             Pairing.Ctx c = new Pairing.Ctx(run.dir(), run.raw().resolve(fix), run.dir().resolve("flamegraphs").resolve(fix),
@@ -50,6 +58,7 @@ final class PairRun {
             env.put(fix + "/jvm", "jvm");
             // the kernel side first: its CPU per I/O calibrates the model's base cost
             failed |= !kernel(root, p, c, quick, env);
+            failed |= !lab.lab(fix);
             failed |= !step(steps, fix, "jvm", p.jvmStep(threads), () -> p.jvm(c));
             if (flamegraphs) {
                 failed |= !step(steps, fix, "flamegraphs", p.flamegraphStep(), () -> p.flamegraphs(c));
@@ -57,6 +66,7 @@ final class PairRun {
                 steps.end(fix, "flamegraphs", "skipped", "--no-flamegraphs");
             }
         }
+        failed |= !lab.overhead();
         run.writeJson("manifest.json", manifest);
         steps.begin("all", "notebook", "NOTEBOOK.md, charts/, summary.json from raw/");
         Notebook.Written w = Fixes.notebook(run.dir());

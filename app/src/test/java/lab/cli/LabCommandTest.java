@@ -77,6 +77,22 @@ class LabCommandTest extends CapturedStreams {
     }
 
     @Test
+    void pairOfSeveralFixesRefusesAnUnknownOneATwiceNamedOneAndABadKernelWithExit2() throws Exception {
+        assertEquals(2, Lab.run("pair", "zram-init-lock", "no-such-fix", "dm-css-ref", "--quick", "--results", dir.toString()));
+        assertTrue(err.toString().contains("unknown fix 'no-such-fix'"), err.toString());
+        assertEquals(2, Lab.run("pair", "zram-init-lock", "dm-css-ref", "zram-init-lock", "--results", dir.toString()));
+        assertTrue(err.toString().contains("fix 'zram-init-lock' is named twice"), err.toString());
+        assertEquals(2, Lab.run("pair", "zram-init-lock", "dm-css-ref", "--kernel", "vanilla", "--results", dir.toString()));
+        assertTrue(err.toString().contains("--kernel must be one of [lab, debian], not 'vanilla'"), err.toString());
+        assertEquals(2, Lab.run("pair", "--kernel", "lab", "--results", dir.toString()));
+        assertEquals(2, Lab.run("pair", "zram-init-lock", "--lab-ab", "long", "--results", dir.toString()));
+        assertTrue(err.toString().contains("--lab-ab must be quick or full, not 'long'"), err.toString());
+        assertEquals(1, filesIn(dir), "nothing but the temp dir itself");
+        assertEquals(0, Lab.run("pair", "--help"));
+        assertTrue(out.toString().contains("--kernel=lab|debian") && out.toString().contains("pair-multi-<UTC time>"), out.toString());
+    }
+
+    @Test
     void partAcctIsPairableWithHelpAndTheUsualChecks() throws Exception {
         assertEquals(0, Lab.run("pair", "part-acct", "--help"));
         assertTrue(out.toString().startsWith("Usage: lab pair"), out.toString());

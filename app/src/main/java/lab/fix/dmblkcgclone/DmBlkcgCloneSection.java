@@ -17,6 +17,7 @@ import lab.fix.dmblkcgclone.DmBlkcgClone.Weights;
 import lab.fix.dmblkcgclone.ModelRuns.Point;
 import lab.notebook.Fmt;
 import lab.notebook.Headline;
+import lab.notebook.LabKernelPart;
 import lab.notebook.Page;
 import lab.notebook.Parts;
 import lab.notebook.Section;
@@ -27,8 +28,9 @@ import lab.results.RunDir;
  * The dm-blkcg-clone section: the seed; the model's a/b ratios per stack, path and weights for
  * both variants, checked against the weights and against 1, with where the disk charged the bytes
  * ({@link ModelTable}); the model at the kernel's bandwidth beside the raw one with the charges'
- * prediction; today's kernel ({@link DmBlkcgCloneKernel}); the cumulative ratio over time; what it
- * all says; and the headline. Reads the files of {@link DmBlkcgCloneRaw}.
+ * prediction; today's kernel ({@link DmBlkcgCloneKernel}); the lab kernel's clone switch where the
+ * run has it ({@link LabKernelPart}: then the headline's kernel figure); the cumulative ratio over
+ * time; what it all says; and the headline. Reads the files of {@link DmBlkcgCloneRaw}.
  */
 final class DmBlkcgCloneSection implements Section {
     /** The headline's point. */
@@ -72,12 +74,18 @@ final class DmBlkcgCloneSection implements Section {
                 + DmBlkcgClonePairing.NO_FLAMEGRAPH + "\n\n");
         Map<String, Object> k = new LinkedHashMap<>();
         page.text(kernel.text(run, dir.resolve(DmBlkcgCloneRaw.KERNEL), k));
+        Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
+        lab.ifPresent(l -> page.text(l.text(head.baseNs())));
         page.put("jvm", jvm.isEmpty() ? null : jvm).put("kernel", k);
+        lab.ifPresent(l -> page.put("lab_kernel", l.summary()));
         page.text(reading(raw, kernel));
-        return Optional.of(page.build(headline(head, raw, cal, kernel).toMap()));
+        Headline h = headline(head, raw, cal, kernel, lab.isPresent());
+        return Optional.of(page.build(lab.map(l -> l.onto(h).extra("kernel_environment", "lab kernel " + l.fact("kernel") + ", "
+                + l.fact("env"))).orElse(h).toMap()));
     }
 
-    private static Headline headline(Headline head, ModelRuns raw, ModelRuns cal, DmBlkcgCloneKernel kernel) {
+    /** The headline; {@code lab}: the lab kernel's switch gives the kernel figure (else today's kernel does). */
+    private static Headline headline(Headline head, ModelRuns raw, ModelRuns cal, DmBlkcgCloneKernel kernel, boolean lab) {
         Stats.Spread kfig = kernel.figure();
         Stats.Spread lostRaw = raw.ratio(LOST, HEAD);
         Stats.Spread lostCal = cal.ratio(LOST, HEAD);
@@ -87,8 +95,9 @@ final class DmBlkcgCloneSection implements Section {
                 .kernel(kfig, kfig == null ? kernel.whyNoFigure() : null)
                 .note("jvm: `" + TRANSFER + "` a/b at " + HEAD.stack() + ", " + HEAD.path() + ", " + HEAD.weights() + ", at the kernel's"
                         + " disk bandwidth where the run has it (calibrated), else the model's own; jvm_lost: the same for `" + LOST
-                        + "` (before the fix); predicted: from where the disk charged the bytes (counted, not timed); kernel: today's"
-                        + " kernel, which has the fix, in the guest VM (kernel_environment)")
+                        + "` (before the fix); predicted: from where the disk charged the bytes (counted, not timed); kernel: "
+                        + (lab ? "the lab kernel's switch at the after (kernel_note)" : "today's kernel, which has the fix, in the guest VM"
+                        + " (kernel_environment)"))
                 .extra("jvm_lost", lost == null ? null : lost.median())
                 .extra("jvm_lost_raw", Parts.json(lostRaw))
                 .extra("jvm_lost_calibrated", Parts.json(lostCal))

@@ -22,6 +22,7 @@ import lab.fix.CostSweep;
 import lab.notebook.Fmt;
 import lab.notebook.Headline;
 import lab.notebook.KernelRuns;
+import lab.notebook.LabKernelPart;
 import lab.notebook.Page;
 import lab.notebook.Parts;
 import lab.notebook.Prediction;
@@ -33,7 +34,8 @@ import lab.results.RunDir;
  * The dm-css-ref section: the seed, the model's slow-downs at the seed's depth (raw, then
  * calibrated, with the prediction from the counted css operations), the cost of a dm layer from
  * the depth sweep, the seed's experiment as an injected option, today's kernel per layer and per
- * child cgroup ({@link DmKernel}), and the headline. Reads the files of {@link DmCssRefRaw}.
+ * child cgroup ({@link DmKernel}), the lab kernel's css switch where the run has it
+ * ({@link LabKernelPart}), and the headline. Reads the files of {@link DmCssRefRaw}.
  */
 final class DmCssRefSection implements Section {
 
@@ -91,16 +93,18 @@ final class DmCssRefSection implements Section {
                     + " without device-mapper it runs in the lab's guest VM, which needs qemu).\n\n");
             page.put("kernel", null);
         }
+        Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
+        lab.ifPresent(l -> page.text(l.text(head.baseNs())).put("lab_kernel", l.summary()));
         page.put("jvm", jvm.isEmpty() ? null : jvm);
-        return Optional.of(page.build(head.metric("time with / time without the css atomic: `atomic-cmpxchg` / `percpu`, dm-linear x"
+        head.metric("time with / time without the css atomic: `atomic-cmpxchg` / `percpu`, dm-linear x"
                         + SEED_DEPTH + " (seed: kernel (5) / (4), 12 jobs on 12 cores; JVM: " + t + (t == 1 ? " thread" : " threads")
                         + " on " + cores + " cores)")
                 .kernel(null, "today's kernel takes the css reference per-cpu and cannot switch it; its runs measure a dm layer and a"
                         + " child cgroup per I/O (in the section)")
                 .note("jvm: `atomic-cmpxchg` / `percpu` at depth " + SEED_DEPTH + " and the most threads, calibrated where the run has a"
                         + " calibration, else raw; implied_op_ns: what one shared-line operation must cost for the seed's 1.74x between"
-                        + " its kernels (5) and (4), `atomic-cmpxchg` and `atomic` here")
-                .toMap()));
+                        + " its kernels (5) and (4), `atomic-cmpxchg` and `atomic` here");
+        return Optional.of(page.build(lab.map(l -> l.onto(head)).orElse(head).toMap()));
     }
 
     private static String seed() {

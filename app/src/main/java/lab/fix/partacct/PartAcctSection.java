@@ -15,6 +15,7 @@ import lab.notebook.Fix;
 import lab.notebook.Headline;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
+import lab.notebook.LabKernelPart;
 import lab.notebook.Notebook;
 import lab.notebook.Page;
 import lab.notebook.Parts;
@@ -26,7 +27,8 @@ import lab.notebook.SectionOutput;
  * The part-acct section: the seed, the JVM model's variant table ({@link VariantTable}), the
  * flamegraphs, Jens Axboe's concern over slots x HZ ({@link CrossoverGrid}) and the sum's own cost
  * ({@link SumCost}), today's kernel with {@code queue/iostats} on and off ({@link IostatsKernel}),
- * the fidelity of the two ({@link AccountingFidelity}) and the headline. Reads the files of
+ * the fidelity of the two ({@link AccountingFidelity}), the lab kernel's accounting switch where
+ * the run has it ({@link LabKernelPart}) and the headline. Reads the files of
  * {@link PartAcctRaw}.
  */
 final class PartAcctSection implements Section {
@@ -101,9 +103,13 @@ final class PartAcctSection implements Section {
         Stats.Spread kernelAcct = kernel.headlineGroup() == null ? null : kernel.ratio(kernel.headlineGroup());
         Map<String, Object> fidelity = new LinkedHashMap<>();
         page.text(AccountingFidelity.text(table, tableT, kernel, fidelity));
+        Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
+        lab.ifPresent(l -> page.text(l.text(head.baseNs())));
         page.put("jvm", jvm.isEmpty() ? null : jvm).put("kernel", kernel.isEmpty() ? null : kernel.summary(kernelRuns))
                 .put("fidelity", fidelity);
-        return Optional.of(page.build(headline(head, tableT, kernelAcct, kernel, run)));
+        lab.ifPresent(l -> page.put("lab_kernel", l.summary()));
+        Headline h = headline(head, tableT, kernelAcct, kernel, run);
+        return Optional.of(page.build(lab.map(l -> l.onto(h)).orElse(h).toMap()));
     }
 
     private static String seed(Fix fix) {
@@ -132,7 +138,7 @@ final class PartAcctSection implements Section {
                 + " slots, highest thread count), one per variant: " + links + ".\n\n";
     }
 
-    private static Map<String, Object> headline(Headline head, int t, Stats.Spread kernelAcct, IostatsKernel k, RunDir run) {
+    private static Headline headline(Headline head, int t, Stats.Spread kernelAcct, IostatsKernel k, RunDir run) {
         IostatsKernel.Group g = k.headlineGroup();
         String acct = kernelAcct == null ? "no accounting on/off pair in this run"
                 : "accounting on/off (iostats=1 / iostats=0) is " + Fmt.spread(kernelAcct, 2) + "x on " + k.label(g.dev())
@@ -143,7 +149,6 @@ final class PartAcctSection implements Section {
                 .kernel(null, "today's kernel has every patch and cannot switch them off; " + acct)
                 .note("seed: all four patches ~15%, the first two ~8% (" + Fmt.ratio(SEED_TWO) + "). jvm: `percpu-ref+percpu-inflight` / "
                         + "`atomic`, calibrated where the run has a calibration, else raw")
-                .extra("seed_first_two", SEED_TWO)
-                .toMap();
+                .extra("seed_first_two", SEED_TWO);
     }
 }

@@ -4,6 +4,7 @@ import static lab.fix.zraminitlock.ZramInitLock.*;
 
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
+import lab.notebook.LabKernelPart;
 import lab.notebook.Notebook;
 import lab.results.RunDir;
 import lab.notebook.Page;
@@ -24,10 +25,11 @@ import lab.notebook.Headline;
 
 /**
  * zram-init-lock (seed 001_8702db15985e6798.txt): the JVM model's four meta guards per rw mode
- * and data pattern across threads, today's real zram for the same jobs, and the seed's table.
+ * and data pattern across threads, today's real zram for the same jobs, the lab kernel's
+ * init_lock switch where the run has it, and the seed's table.
  *
- * <p>Reads {@code raw/zram-init-lock/zram-rR-tT.json} (LZO-RLE), {@code zram-lz4-rR-tT.json}
- * and {@code raw/zram-init-lock/kernel/}.
+ * <p>Reads {@code raw/zram-init-lock/zram-rR-tT.json} (LZO-RLE), {@code zram-lz4-rR-tT.json},
+ * {@code raw/zram-init-lock/kernel/} and {@code raw/zram-init-lock/lab-kernel/}.
  */
 final class ZramInitLockSection implements Section {
     @Override
@@ -81,14 +83,16 @@ final class ZramInitLockSection implements Section {
             page.text("### Today's real zram\n\nNot in this run (the kernel side runs as root: `sudo ./lab pair zram-init-lock`).\n\n");
             page.put("kernel", null);
         }
+        Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
+        lab.ifPresent(l -> page.text(l.text(head.baseNs())).put("lab_kernel", l.summary()));
         page.put("jvm", jvm.isEmpty() ? null : jvm);
-        return Optional.of(page.build(head.metric("SRCU / rwsem throughput, randrw, zero pages (the seed's job; seed: 4 workers on 4 CPUs;"
+        head.metric("SRCU / rwsem throughput, randrw, zero pages (the seed's job; seed: 4 workers on 4 CPUs;"
                         + " here: " + ht + (ht == 1 ? " thread" : " threads") + " on " + cores + " cores)")
                 .kernel(null, "today's kernel has no init_lock on the I/O path to switch on: the real zram runs are the model's `none`,"
                         + " set beside it per I/O in the section")
                 .note("jvm: srcu / rwsem at the seed's point, calibrated where the run has a calibration, else raw (the guard table's"
-                        + " where the run predates the seed sweep)")
-                .toMap()));
+                        + " where the run predates the seed sweep)");
+        return Optional.of(page.build(lab.map(l -> l.onto(head)).orElse(head).toMap()));
     }
 
     private static String seedTable() {

@@ -1,0 +1,228 @@
+package lab.analysis.fidelity;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import lab.analysis.Stats;
+import lab.analysis.parse.LabAb;
+import lab.analysis.parse.LabAb.Trial;
+
+/**
+ * A fix's "before" behind a runtime switch of the lab kernel, measured A/B per round over counts
+ * N (the switch's shared operations per site): per N, the after/before ratio in the notebook's
+ * estimator (per round, then median [min–max]), the A/A (the after value against itself) with
+ * its bootstrap floor, each variant's CPU per I/O and their difference Δ(N); across N, the
+ * least-squares slope of Δ over the shared operations added per I/O (K·N), and what it implies
+ * for the seed's single operation (N = 1) if an I/O's time is its CPU.
+ *
+ * <p>For a throughput metric the ratio is metric(after) / metric(before) of the same round; for
+ * a share (a ratio already: writer a over writer b) the ratio is the after's share itself, and
+ * the before's beside it.
+ */
+public final class SwitchSweep {
+    /** One round of one count: the trial of each variant, null where the round lacks it. */
+    public record Round(int round, Trial before, Trial after, Trial aa, Trial stock) {}
+
+    /**
+     * One count N. {@code ratio}: after/before (a share: the after's share); {@code before},
+     * {@code after}: the variants' metric; {@code aa}: aa/after per round; {@code floor}: the
+     * bootstrap of the after's and the A/A's intervals (null without lab-iter.tsv);
+     * {@code nsBefore}, {@code nsAfter}: median CPU ns per I/O; {@code delta}: before − after per
+     * round; {@code opsBefore}, {@code opsAfter}: the switch's counter per I/O and per unit of N.
+     * Any of them null where the rounds lack the trials.
+     */
+    public record Count(int n, Stats.Spread ratio, Stats.Spread before, Stats.Spread after, Stats.Spread aa, NoiseFloor floor,
+                        Double nsBefore, Double nsAfter, Stats.Spread delta, Stats.Spread opsBefore, Stats.Spread opsAfter,
+                        List<Round> rounds) {}
+
+    /**
+     * The slope of Δ(N) over the added shared operations per I/O, {@code x = K·N} ({@code K}
+     * null: not stated, so {@code x = N}): {@code line.b()} ns per added operation,
+     * {@code line.a()} the intercept; {@code delta1} = a + b·K, the seed's single operation's
+     * cost derived from the line, and {@code ratio1} = nsAfter(1) / (nsAfter(1) + delta1), the
+     * throughput ratio it implies for a CPU-bound I/O (null without a count of 1, and null where
+     * the slope is not {@code resolved}); {@code perRound}: the slope fitted to each round's Δ
+     * alone, median [min–max]; {@code resolved}: every round's slope above 0 (the line fitted to
+     * the medians could be noise otherwise: nothing is derived from it then).
+     */
+    public record Slope(Stats.Line line, List<double[]> points, Double k, Stats.Spread perRound, boolean resolved,
+                        Double delta1, Double ratio1) {}
+
+    private final boolean share;
+    private final Double k;
+    private final List<Count> counts;
+
+    private SwitchSweep(boolean share, Double k, List<Count> counts) {
+        this.share = share;
+        this.k = k;
+        this.counts = counts;
+    }
+
+    /**
+     * The sweep of {@code ab}: {@code share} for a metric that is itself a ratio; {@code k} the
+     * switch's operations per I/O at N = 1 (null: not stated).
+     */
+    public static SwitchSweep of(LabAb ab, boolean share, Double k) {
+        Map<Integer, Map<Integer, Map<String, Trial>>> byCount = new TreeMap<>();
+        for (Trial t : ab.trials()) {
+            byCount.computeIfAbsent(t.count(), c -> new TreeMap<>()).computeIfAbsent(t.round(), r -> new TreeMap<>()).put(t.variant(), t);
+        }
+        Map<String, List<Double>> iters = new TreeMap<>();
+        for (LabAb.Iteration i : ab.iterations()) {
+            iters.computeIfAbsent(i.count() + "/" + i.round() + "/" + i.variant(), x -> new ArrayList<>()).add(i.metric());
+        }
+        List<Count> counts = new ArrayList<>();
+        byCount.forEach((n, rounds) -> counts.add(count(n, rounds, iters, share)));
+        return new SwitchSweep(share, k, List.copyOf(counts));
+    }
+
+    private static Count count(int n, Map<Integer, Map<String, Trial>> byRound, Map<String, List<Double>> iters, boolean share) {
+        List<Round> rounds = new ArrayList<>();
+        List<Double> ratio = new ArrayList<>();
+        List<Double> before = new ArrayList<>();
+        List<Double> after = new ArrayList<>();
+        List<Double> aa = new ArrayList<>();
+        List<Double> nsB = new ArrayList<>();
+        List<Double> nsA = new ArrayList<>();
+        List<Double> delta = new ArrayList<>();
+        List<Double> opsB = new ArrayList<>();
+        List<Double> opsA = new ArrayList<>();
+        List<double[]> floorA = new ArrayList<>();
+        List<double[]> floorB = new ArrayList<>();
+        byRound.forEach((r, v) -> {
+            Round x = new Round(r, v.get(LabAb.BEFORE), v.get(LabAb.AFTER), v.get(LabAb.AA), v.get(LabAb.DEFAULT));
+            rounds.add(x);
+            if (x.before() != null) {
+                before.add(x.before().metric());
+                cpu(nsB, x.before());
+                finite(opsB, x.before().opsPerIoPerCount());
+            }
+            if (x.after() != null) {
+                after.add(x.after().metric());
+                cpu(nsA, x.after());
+                finite(opsA, x.after().opsPerIoPerCount());
+                if (share) {
+                    ratio.add(x.after().metric());
+                }
+            }
+            if (x.before() != null && x.after() != null) {
+                if (!share && x.before().metric() > 0) {
+                    ratio.add(x.after().metric() / x.before().metric());
+                }
+                if (x.before().nsPerIo() > 0 && x.after().nsPerIo() > 0) {
+                    delta.add(x.before().nsPerIo() - x.after().nsPerIo());
+                }
+            }
+            if (x.after() != null && x.aa() != null && x.after().metric() > 0) {
+                aa.add(x.aa().metric() / x.after().metric());
+                List<Double> ia = iters.get(n + "/" + r + "/" + LabAb.AFTER);
+                List<Double> ib = iters.get(n + "/" + r + "/" + LabAb.AA);
+                if (ia != null && ib != null) {
+                    floorA.add(ia.stream().mapToDouble(Double::doubleValue).toArray());
+                    floorB.add(ib.stream().mapToDouble(Double::doubleValue).toArray());
+                }
+            }
+        });
+        return new Count(n, spread(ratio), spread(before), spread(after), spread(aa),
+                floor(floorA, floorB, aa), median(nsB), median(nsA), spread(delta),
+                spread(opsB), spread(opsA), List.copyOf(rounds));
+    }
+
+    /**
+     * The floor of one count: the bootstrap of the after's and the A/A's intervals, widened to the
+     * A/A's farthest round from 1 where that is farther. Each trial is its own fio run (a guest
+     * under TCG above all), so trials differ by more than a trial's intervals do, and only the
+     * A/A's own rounds see that; null without an A/A.
+     */
+    static NoiseFloor floor(List<double[]> a, List<double[]> b, List<Double> aa) {
+        if (aa.isEmpty()) {
+            return null;
+        }
+        double far = aa.stream().mapToDouble(x -> Math.abs(x - 1)).max().orElse(0);
+        NoiseFloor boot = a.isEmpty() ? null : NoiseFloor.ofIterations(a, b);
+        return boot != null && boot.floor() >= far ? boot : new NoiseFloor(far, Stats.spread(aa), aa.size());
+    }
+
+    /** A trial's CPU per I/O, where it has one (0: the trial's CPU was not measured, as for a share's writers). */
+    private static void cpu(List<Double> to, Trial t) {
+        if (t.nsPerIo() > 0) {
+            to.add(t.nsPerIo());
+        }
+    }
+
+    private static void finite(List<Double> to, double v) {
+        if (!Double.isNaN(v)) {
+            to.add(v);
+        }
+    }
+
+    private static Stats.Spread spread(List<Double> v) {
+        return v.isEmpty() ? null : Stats.spread(v);
+    }
+
+    private static Double median(List<Double> v) {
+        return v.isEmpty() ? null : Stats.median(v);
+    }
+
+    /** Whether the metric is a share (writer a over writer b) rather than a throughput. */
+    public boolean share() {
+        return share;
+    }
+
+    /** The switch's operations per I/O at N = 1, as the script states it; null when it does not. */
+    public Double k() {
+        return k;
+    }
+
+    /** Every count, ascending. */
+    public List<Count> counts() {
+        return counts;
+    }
+
+    /** The headline's count: N = 1, else the smallest there is; null for no trials. */
+    public Count headline() {
+        return counts.isEmpty() ? null : counts.getFirst();
+    }
+
+    /** The slope of Δ over K·N across the counts with a Δ; null with fewer than two of them. */
+    public Slope slope() {
+        List<double[]> pts = new ArrayList<>();
+        for (Count c : counts) {
+            if (c.delta() != null) {
+                pts.add(new double[] {(k == null ? 1 : k) * c.n(), c.delta().median()});
+            }
+        }
+        Stats.Line line = Stats.line(pts);
+        if (line == null) {
+            return null;
+        }
+        Stats.Spread perRound = perRoundSlopes();
+        boolean resolved = line.b() > 0 && perRound != null && perRound.min() > 0;
+        Count one = counts.stream().filter(c -> c.n() == 1 && c.nsAfter() != null).findFirst().orElse(null);
+        Double d1 = one == null || !resolved ? null : line.a() + line.b() * (k == null ? 1 : k);
+        Double r1 = d1 == null ? null : one.nsAfter() / (one.nsAfter() + d1);
+        return new Slope(line, List.copyOf(pts), k, perRound, resolved, d1, r1);
+    }
+
+    /** The slope fitted to each round's own Δ over K·N (rounds with two counts or more); null for none. */
+    private Stats.Spread perRoundSlopes() {
+        Map<Integer, List<double[]>> byRound = new TreeMap<>();
+        for (Count c : counts) {
+            for (Round r : c.rounds()) {
+                if (r.before() != null && r.after() != null && r.before().nsPerIo() > 0 && r.after().nsPerIo() > 0) {
+                    byRound.computeIfAbsent(r.round(), x -> new ArrayList<>())
+                            .add(new double[] {(k == null ? 1 : k) * c.n(), r.before().nsPerIo() - r.after().nsPerIo()});
+                }
+            }
+        }
+        List<Double> b = new ArrayList<>();
+        byRound.values().forEach(pts -> {
+            Stats.Line l = pts.size() < 2 ? null : Stats.line(pts);
+            if (l != null) {
+                b.add(l.b());
+            }
+        });
+        return spread(b);
+    }
+}

@@ -1,0 +1,151 @@
+package lab.notebook;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import lab.analysis.Stats;
+import lab.analysis.parse.Tsv;
+import lab.results.RunDir;
+
+/**
+ * What the lab kernel costs by itself: Debian's kernel against the lab kernel with every switch
+ * at its default, the same short fio job, boots interleaved per round, two repetitions per boot
+ * ({@code raw/lab-kernel/overhead.tsv} and {@code overhead.txt}, from {@code lab-kernel.sh
+ * overhead}). The ratio is lab over debian IOPS of the same round (each boot's repetitions
+ * averaged), median [min–max]; the A/A is the second repetition over the first within a boot,
+ * and the floor its farthest round from 1.
+ */
+public final class LabKernelOverhead {
+    static final List<String> COLUMNS = List.of("round", "slot", "kernel", "rep", "ios", "runtime_s", "iops", "task_clock_ns",
+            "ns_per_io");
+    private static final String DEBIAN = "debian";
+    private static final String LAB = "lab";
+
+    private final Map<String, String> facts;
+    private final Map<Integer, Map<String, Double>> iops;
+    private final Stats.Spread ratio;
+    private final Stats.Spread aa;
+    private final Map<String, Double> nsPerIo;
+
+    private LabKernelOverhead(Map<String, String> facts, Map<Integer, Map<String, Double>> iops, Stats.Spread ratio, Stats.Spread aa,
+                              Map<String, Double> nsPerIo) {
+        this.facts = facts;
+        this.iops = iops;
+        this.ratio = ratio;
+        this.aa = aa;
+        this.nsPerIo = nsPerIo;
+    }
+
+    /** The run's overhead measurement; empty without {@code overhead.tsv}, or when it is malformed (a gap names the line). */
+    public static Optional<LabKernelOverhead> read(RunDir run) throws IOException {
+        Path dir = run.raw().resolve("lab-kernel");
+        Path tsv = dir.resolve("overhead.tsv");
+        if (!Files.isRegularFile(tsv)) {
+            return Optional.empty();
+        }
+        List<Tsv.Row> rows;
+        try {
+            rows = Tsv.read(tsv, COLUMNS);
+            for (Tsv.Row r : rows) {
+                if (!List.of(DEBIAN, LAB).contains(r.text("kernel"))) {
+                    throw r.bad("kernel", "neither debian nor lab");
+                }
+                r.integer("round");
+                r.integer("rep");
+                r.number("iops");
+                r.number("ns_per_io");
+            }
+        } catch (Tsv.Malformed e) {
+            run.gap(e.file(), "line " + e.line() + ": " + e.problem());
+            return Optional.empty();
+        }
+        Map<Integer, Map<String, List<Double>>> boots = new TreeMap<>();
+        Map<String, Map<Integer, Double>> reps = new TreeMap<>();
+        Map<String, List<Double>> ns = new TreeMap<>();
+        for (Tsv.Row r : rows) {
+            boots.computeIfAbsent(r.integer("round"), x -> new TreeMap<>()).computeIfAbsent(r.text("kernel"), x -> new ArrayList<>())
+                    .add(r.number("iops"));
+            reps.computeIfAbsent(r.integer("round") + "/" + r.text("kernel"), x -> new TreeMap<>()).put(r.integer("rep"), r.number("iops"));
+            ns.computeIfAbsent(r.text("kernel"), x -> new ArrayList<>()).add(r.number("ns_per_io"));
+        }
+        Map<Integer, Map<String, Double>> mean = new TreeMap<>();
+        List<Double> ratios = new ArrayList<>();
+        boots.forEach((round, k) -> {
+            Map<String, Double> m = new TreeMap<>();
+            k.forEach((kernel, v) -> m.put(kernel, v.stream().mapToDouble(Double::doubleValue).average().orElseThrow()));
+            mean.put(round, m);
+            if (m.containsKey(DEBIAN) && m.containsKey(LAB) && m.get(DEBIAN) > 0) {
+                ratios.add(m.get(LAB) / m.get(DEBIAN));
+            }
+        });
+        List<Double> aa = new ArrayList<>();
+        reps.values().forEach(r -> {
+            if (r.containsKey(1) && r.containsKey(2) && r.get(1) > 0) {
+                aa.add(r.get(2) / r.get(1));
+            }
+        });
+        Map<String, Double> nsMedian = new TreeMap<>();
+        ns.forEach((k, v) -> nsMedian.put(k, Stats.median(v)));
+        return Optional.of(new LabKernelOverhead(KernelRuns.readEnv(dir.resolve("overhead.txt")), mean, Parts.spread(ratios),
+                Parts.spread(aa), nsMedian));
+    }
+
+    /** The A/A's farthest round from 1 (null without an A/A). */
+    Double floor() {
+        return aa == null ? null : Math.max(Math.abs(aa.min() - 1), Math.abs(aa.max() - 1));
+    }
+
+    /** The notebook's part; {@code command}: what made the data. */
+    public String text(String command) {
+        StringBuilder b = new StringBuilder("## The lab kernel's overhead\n\nDebian's kernel (`")
+                .append(facts.getOrDefault("debian_kernel", "?")).append("`) against the lab kernel (`")
+                .append(facts.getOrDefault("lab_kernel", "?")).append("`, every switch at its default), ")
+                .append(facts.getOrDefault("workload", "?")).append(", ").append(facts.getOrDefault("env", "?")).append(", ")
+                .append(iops.size()).append(" rounds, the boots interleaved (order alternating), two repetitions per boot. Data: `")
+                .append(command).append("` (`raw/lab-kernel/overhead.tsv`).\n\n| round | debian IOPS | lab IOPS | lab / debian |\n"
+                        + "|---:|---:|---:|---:|\n");
+        iops.forEach((round, m) -> b.append("| ").append(round).append(" | ").append(cell(m.get(DEBIAN))).append(" | ")
+                .append(cell(m.get(LAB))).append(" | ").append(m.containsKey(DEBIAN) && m.containsKey(LAB) && m.get(DEBIAN) > 0
+                        ? Fmt.f(m.get(LAB) / m.get(DEBIAN), 3) + "x" : "—").append(" |\n"));
+        Double f = floor();
+        return b.append("\nlab / debian: ").append(Headline.cell(ratio, f)).append("; the A/A (the second repetition over the first"
+                        + " in one boot, both kernels): ").append(aa == null ? "none" : Fmt.spread(aa, 3) + "x")
+                .append(f == null ? "" : ", floor ±" + Fmt.f(100 * f, 1) + "% (its farthest from 1)")
+                .append(". CPU per I/O (task-clock of fio over its I/Os, median): debian ").append(cell(nsPerIo.get(DEBIAN)))
+                .append(" ns, lab ").append(cell(nsPerIo.get(LAB))).append(" ns.\n\n").toString();
+    }
+
+    private static String cell(Double v) {
+        return v == null ? "—" : Fmt.f(v, 0);
+    }
+
+    /** summary.json's {@code lab_kernel_overhead}. */
+    public Map<String, Object> summary() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (String k : List.of("debian_kernel", "lab_kernel", "workload", "env")) {
+            m.put(k, facts.get(k));
+        }
+        m.put("rounds", iops.size());
+        m.put("ratio", Parts.json(ratio));
+        m.put("aa", Parts.json(aa));
+        m.put("noise_floor", floor());
+        m.put("ns_per_io_debian", nsPerIo.get(DEBIAN));
+        m.put("ns_per_io_lab", nsPerIo.get(LAB));
+        List<Object> rounds = new ArrayList<>();
+        iops.forEach((round, k) -> {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("round", round);
+            r.put("iops_debian", k.get(DEBIAN));
+            r.put("iops_lab", k.get(LAB));
+            rounds.add(r);
+        });
+        m.put("per_round", rounds);
+        return m;
+    }
+}

@@ -1,0 +1,145 @@
+package lab.notebook;
+
+import java.util.List;
+import java.util.Map;
+import lab.analysis.fidelity.SwitchSweep;
+import lab.analysis.fidelity.SwitchSweep.Count;
+import lab.analysis.fidelity.SwitchSweep.Round;
+import lab.analysis.parse.LabAb;
+
+/**
+ * The markdown of a {@link LabKernelPart}: the environment, a table per count N (for a share, a
+ * table per round), the slope of Δ over the added operations with the N = 1 effect it implies,
+ * stated as derived, and, under TCG, the guest's CPU per I/O beside the model's base.
+ */
+final class LabKernelText {
+    private final LabKernelPart p;
+    private final SwitchSweep s;
+
+    LabKernelText(LabKernelPart p) {
+        this.p = p;
+        this.s = p.sweep();
+    }
+
+    String text(Double baseNs) {
+        StringBuilder b = new StringBuilder("### The lab kernel: ").append(p.fix()).append("'s before behind a switch\n\n");
+        b.append(environment()).append(s.share() ? shares() : counts()).append(s.share() ? "" : slope());
+        if ("tcg".equals(p.fact("env"))) {
+            b.append(tcg(baseNs));
+        }
+        return b.toString();
+    }
+
+    private String environment() {
+        String def = p.fact("default").equals("?") ? "" : ", and at `" + p.fact("default") + "` (the stock value)";
+        List<String> ns = s.counts().stream().map(c -> Integer.toString(c.n())).toList();
+        return "Lab kernel `" + p.fact("kernel") + "` (" + p.fact("source") + ", patches `" + p.fact("patches") + "`), "
+                + p.fact("env") + ", " + p.fact("cpus") + " CPUs, one boot; workload: " + p.fact("workload") + ". The switch `"
+                + p.fact("switch") + "` (values " + p.fact("values") + ") at `" + p.fact("before") + "` (the fix's before) against `"
+                + p.fact("after") + "` (what the seed compares with) and `" + p.fact("after") + "` again (the A/A)" + def + "; "
+                + p.fact("rounds") + " rounds over N = " + String.join(", ", ns) + " (the switch's shared operations per site), the"
+                + " trials' order alternating per round. With the switch at `" + p.fact("before") + "` and count N, its counter moves "
+                + (s.k() == null ? "K" : Fmt.sig(s.k())) + "·N per I/O (" + p.fact("ops_note") + "). Data: `raw/" + p.fix()
+                + "/lab-kernel/" + LabAb.TRIALS + "`, `" + LabAb.ITERATIONS + "`.\n\n";
+    }
+
+    private String counts() {
+        StringBuilder b = new StringBuilder("| N | after/before, median [min–max] | A/A (floor) | ns/I/O before | after | Δ |"
+                + " switch ops per I/O |\n|---:|---:|---:|---:|---:|---:|---|\n");
+        for (Count c : s.counts()) {
+            b.append("| ").append(c.n()).append(" | ").append(Headline.cell(c.ratio(), floor(c))).append(" | ").append(aa(c))
+                    .append(" | ").append(ns(c.nsBefore())).append(" | ").append(ns(c.nsAfter())).append(" | ")
+                    .append(c.delta() == null ? "—" : Fmt.spread(c.delta(), 0)).append(" | ").append(ops(c)).append(" |\n");
+        }
+        return b.append("\nafter/before: the after's IOPS over the before's in the same round; A/A: the after again over the after,"
+                + " its floor a bootstrap of their IOPS per interval (fio's log); ns/I/O: task-clock of the fio command over its I/Os, median over"
+                + " rounds; Δ: before − after, per round, median [min–max]; switch ops per I/O: the switch's counter over I/Os × N"
+                + " (at the before it should be K, at an after that skips the operation 0).\n\n").toString();
+    }
+
+    private String shares() {
+        StringBuilder b = new StringBuilder();
+        for (Count c : s.counts()) {
+            b.append("N = ").append(c.n()).append(": writer a over writer b with the switch at the after ")
+                    .append(Headline.cell(c.ratio(), floor(c))).append(", at the before ").append(Fmt.spread(c.before(), 2))
+                    .append("x; A/A ").append(aa(c)).append(".\n\n| round | before a/b | after a/b | A/A a/b | root share before |"
+                            + " root share after |\n|---:|---:|---:|---:|---:|---:|\n");
+            for (Round r : c.rounds()) {
+                b.append("| ").append(r.round()).append(" | ").append(metric(r.before())).append(" | ").append(metric(r.after()))
+                        .append(" | ").append(metric(r.aa())).append(" | ").append(root(r.before())).append(" | ")
+                        .append(root(r.after())).append(" |\n");
+            }
+            b.append('\n');
+        }
+        return b.append("a/b: the bandwidth of writer a over writer b's; root share: the share of the bytes the bottom device"
+                + " charged to the root cgroup.\n\n").toString();
+    }
+
+    private String slope() {
+        SwitchSweep.Slope sl = s.slope();
+        if (sl == null) {
+            return "No slope: the run has fewer than two counts with both variants.\n\n";
+        }
+        String x = s.k() == null ? "N (the run states no K)" : "K·N";
+        StringBuilder b = new StringBuilder("Slope: Δ = a + b·" + x + " by least squares over N = ")
+                .append(String.join(", ", s.counts().stream().filter(c -> c.delta() != null).map(c -> Integer.toString(c.n())).toList()))
+                .append(": b = ").append(Fmt.f(sl.line().b(), 2)).append(" ns per added shared-line operation per I/O, a = ")
+                .append(Fmt.f(sl.line().a(), 1)).append(" ns");
+        if (sl.perRound() != null) {
+            b.append("; fitted to each round alone, b = ").append(Fmt.spread(sl.perRound(), 2)).append(" ns");
+        }
+        b.append(sl.resolved() ? ": every round's slope above 0.\n\n"
+                : ": not resolved (a round's slope at or below 0), so nothing is derived from it.\n\n");
+        Count one = s.counts().getFirst();
+        if (sl.delta1() != null) {
+            b.append("Derived from the slope, not measured: the seed's single operation (N = 1) adds Δ(1) = a + b·K = ")
+                    .append(Fmt.f(sl.delta1(), 1)).append(" ns to the after's ").append(ns(one.nsAfter()))
+                    .append(" ns per I/O, so after/before = ").append(Fmt.ratio(sl.ratio1()))
+                    .append(" if an I/O's time is its CPU (the CPU-bound assumption). ");
+        }
+        if (one.n() == 1 && one.ratio() != null) {
+            b.append("Measured at N = 1: ").append(Headline.cell(one.ratio(), floor(one))).append(one.floor() == null
+                    ? " (no A/A floor in this run)" : one.floor().resolves(one.ratio().median()) ? ", outside its floor" : "").append('.');
+        }
+        return b.append("\n\n").toString();
+    }
+
+    private String tcg(Double baseNs) {
+        Count c = s.headline();
+        if (c.nsAfter() == null) {
+            return "Under TCG the guest emulates the rest of the kernel slowly, which dilutes a contention ratio; this run has no CPU"
+                    + " per I/O of the guest's to set beside the model's.\n\n";
+        }
+        return "Under TCG the guest emulates the rest of the kernel slowly, which dilutes a contention ratio: the guest's I/O costs "
+                + ns(c.nsAfter()) + " ns of CPU (after, N = " + c.n() + ")" + (baseNs == null
+                ? "; this run has no model calibration base to set beside it" : ", the model's calibration base "
+                + Fmt.f(baseNs, 0) + " ns per I/O") + ".\n\n";
+    }
+
+    private static Double floor(Count c) {
+        return c.floor() == null ? null : c.floor().floor();
+    }
+
+    private static String aa(Count c) {
+        return c.aa() == null ? "—" : Fmt.spread(c.aa(), 3) + "x (" + (c.floor() == null ? "no floor" : c.floor().format()) + ")";
+    }
+
+    private static String ns(Double v) {
+        return v == null ? "—" : Fmt.f(v, 0);
+    }
+
+    private static String ops(Count c) {
+        return "before " + (c.opsBefore() == null ? "—" : Fmt.f(c.opsBefore().median(), 2)) + ", after "
+                + (c.opsAfter() == null ? "—" : Fmt.f(c.opsAfter().median(), 2));
+    }
+
+    private static String metric(LabAb.Trial t) {
+        return t == null ? "—" : Fmt.f(t.metric(), 2);
+    }
+
+    private static String root(LabAb.Trial t) {
+        Map<String, String> e = t == null ? Map.of() : t.extra();
+        String v = e.get("root_pct");
+        return v == null || v.equals("-") ? "—" : v + "%";
+    }
+}

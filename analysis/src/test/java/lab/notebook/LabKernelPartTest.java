@@ -1,0 +1,103 @@
+package lab.notebook;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import lab.analysis.parse.LabAbFixture;
+import lab.results.RunDir;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The lab kernel's part of a section, from {@link LabAbFixture}'s files in a run folder. */
+class LabKernelPartTest {
+    private static final Fix FIX = new Fix("zram-init-lock", "t", "seed.txt", "after / before", 1.02, "seed");
+
+    @TempDir
+    Path run;
+
+    private RunDir open() throws Exception {
+        Files.createDirectories(run.resolve("raw"));
+        Files.writeString(run.resolve("manifest.json"), "{\"run_id\": \"r\"}");
+        return RunDir.open(run);
+    }
+
+    private Path labDir() {
+        return run.resolve("raw/zram-init-lock/lab-kernel");
+    }
+
+    @Test
+    void absentWithoutTheTrialsFile() throws Exception {
+        RunDir r = open();
+        assertTrue(LabKernelPart.read(r, "zram-init-lock").isEmpty());
+        assertEquals(List.of(), r.gaps());
+    }
+
+    @Test
+    void aMalformedFileIsAGapNamingItsLineAndThePartIsLeftOut() throws Exception {
+        LabAbFixture.iops(labDir(), 2, 1);
+        Path f = labDir().resolve("lab-ab.tsv");
+        Files.writeString(f, Files.readString(f).replace("\t-\n", "\t-\tsurplus\n"));
+        RunDir r = open();
+        assertTrue(LabKernelPart.read(r, "zram-init-lock").isEmpty());
+        assertEquals(List.of("`raw/zram-init-lock/lab-kernel/lab-ab.tsv`: line 2: 14 fields, the header has 13"), r.gaps());
+    }
+
+    @Test
+    void theSubsectionHasTheEnvironmentATableRowPerCountTheSlopeAndTheDerivedFigure() throws Exception {
+        LabAbFixture.iops(labDir(), 3, 1, 4, 16, 64);
+        String md = LabKernelPart.read(open(), "zram-init-lock").orElseThrow().text(3000.0);
+        assertTrue(md.startsWith("### The lab kernel: zram-init-lock's before behind a switch\n\n"), md);
+        assertTrue(md.contains("Lab kernel `6.1.0-lab+` (linux-source-6.1 6.1.192-3, patches `0123abc`), tcg, 2 CPUs"), md);
+        assertTrue(md.contains("The switch `/sys/module/zram/parameters/lab_init_lock` (values rwsem srcu none) at `rwsem`"), md);
+        assertTrue(md.contains("and at `none` (the stock value)"), md);
+        assertTrue(md.contains("3 rounds over N = 1, 4, 16, 64"), md);
+        assertFalse(md.contains("future_key"), md);
+        // N=1: 409/400 = 1.0225 (rounds 1 and 3 0.1% off); the A/A exactly 1; Δ 9 ns; the before's counter 2 per I/O
+        assertTrue(md.contains("| 1 | 1.02 [1.02–1.02]x | 1.000 [1.000–1.000]x (±"), md);
+        assertTrue(md.contains(" | 409 | 400 | 9 [9–9] | before 2.00, after 0.00 |"), md);
+        assertTrue(md.contains("| 64 | 1.65 [1.65–1.65]x |"), md);
+        assertTrue(md.contains("b = 2.00 ns per added shared-line operation per I/O, a = 5.0 ns"), md);
+        assertTrue(md.contains("Derived from the slope, not measured: the seed's single operation (N = 1) adds Δ(1) = a + b·K = 9.0 ns"
+                + " to the after's 400 ns per I/O, so after/before = 0.98x"), md);
+        assertTrue(md.contains("Measured at N = 1: 1.02 [1.02–1.02]x, outside its floor.\n\n"), md);
+        assertTrue(md.contains("Under TCG the guest emulates the rest of the kernel slowly, which dilutes a contention ratio: the guest's"
+                + " I/O costs 400 ns of CPU (after, N = 1), the model's calibration base 3000 ns per I/O."), md);
+    }
+
+    @Test
+    void theHeadlineTakesNEqualsOnesRatioWithItsFloorAndASourceNote() throws Exception {
+        LabAbFixture.iops(labDir(), 3, 1, 16);
+        LabKernelPart p = LabKernelPart.read(open(), "zram-init-lock").orElseThrow();
+        Map<String, Object> h = p.onto(Headline.of(FIX).kernel(null, "today's kernel cannot switch it")).toMap();
+        assertEquals(409 / 400.0, (Double) h.get("kernel"), 1e-6);
+        String note = (String) h.get("kernel_note");
+        assertTrue(note.startsWith("lab kernel 6.1.0-lab+, zram-init-lock switch rwsem vs srcu, tcg, N=1; floor ±"), note);
+        assertTrue(note.endsWith("; slope 2.00 ns/op"), note);
+        assertTrue(h.get("noise_floor_kernel") instanceof Double, h.toString());
+        Map<String, Object> s = p.summary();
+        assertEquals(2.0, s.get("ops_per_io"));
+        assertEquals(2.0, (Double) s.get("slope_ns_per_op"), 1e-4);
+        assertEquals(true, s.get("headline_resolved"));
+        assertEquals(2, ((List<?>) s.get("counts")).size());
+    }
+
+    @Test
+    void aShareHasATablePerRoundAndNoSlope() throws Exception {
+        LabAbFixture.share(run.resolve("raw/dm-blkcg-clone/lab-kernel"), 3);
+        LabKernelPart p = LabKernelPart.read(open(), "dm-blkcg-clone").orElseThrow();
+        String md = p.text(null);
+        assertTrue(md.contains("N = 1: writer a over writer b with the switch at the after 2.00 [1.95–2.05]x, at the before 1.00 [1.00–1.00]x"),
+                md);
+        assertTrue(md.contains("| 1 | 1.00 | 1.95 | 1.95 | 100% | 0% |"), md);
+        assertFalse(md.contains("Slope"), md);
+        assertTrue(md.contains("this run has no model calibration base to set beside it"), md);
+        Map<String, Object> h = p.onto(Headline.of(FIX)).toMap();
+        assertEquals(2.0, (Double) h.get("kernel"), 1e-9);
+        assertTrue(((String) h.get("kernel_note")).endsWith("; after a/b, before 1.00 [1.00–1.00]"), h.toString());
+    }
+}

@@ -1,0 +1,144 @@
+package lab.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import lab.analysis.parse.LabAb;
+import lab.fix.Steps;
+import lab.notebook.KernelRuns;
+
+/**
+ * The lab kernel's steps of a {@code pair} run (Debian's kernel source with each fix's "before"
+ * behind a runtime switch, booted in the guest VM): the build, once, first
+ * ({@code all/lab-kernel-build}, its log {@code raw/lab-kernel/build.log}); per fix with a switch
+ * (one that has {@code kernel-scripts/scenarios/<fix>/lab-ab.sh}: nothing else says so) its
+ * switch A/B ({@code <fix>/lab-kernel} into {@code raw/<fix>/lab-kernel/}); and once, after every
+ * fix, the lab kernel against Debian's ({@code all/lab-kernel-overhead} into
+ * {@code raw/lab-kernel/}). Without a fix that has a switch there are none. Each is skipped with
+ * the reason where the lab kernel cannot run ({@code --kernel debian}, no root, no qemu) and
+ * after a failed build; a failed step fails the run and the others are kept.
+ */
+final class LabKernelSteps {
+    /** The values of {@code --kernel}: the lab kernel's steps on, or Debian's kernel alone. */
+    static final List<String> CHOICES = List.of("lab", "debian");
+    static final String ALL = "all";
+    static final String BUILD = "lab-kernel-build";
+    static final String AB = "lab-kernel";
+    static final String OVERHEAD = "lab-kernel-overhead";
+    private static final String DIR = "lab-kernel";
+
+    private final Path root;
+    private final Path raw;
+    private final Steps steps;
+    private final boolean quick;
+    private final List<String> switched;
+    private final Map<String, Object> env;
+    private String skip;
+
+    /**
+     * The steps of a run writing under {@code raw} for {@code fixes}; {@code why} is why the lab
+     * kernel cannot run (null: it can); {@code env} the manifest's environment, which gets each
+     * switch run's environment.
+     */
+    LabKernelSteps(Path root, Path raw, Steps steps, boolean quick, List<String> fixes, String why, Map<String, Object> env) {
+        this.root = root;
+        this.raw = raw;
+        this.steps = steps;
+        this.quick = quick;
+        this.switched = fixes.stream().filter(f -> hasSwitch(root, f)).toList();
+        this.skip = why;
+        this.env = env;
+    }
+
+    /** Why the lab kernel's steps cannot run with {@code --kernel choice}, or null when they can. */
+    static String whyNot(Path root, String choice) {
+        if (choice.equals("debian")) {
+            return "--kernel debian: the kernel side runs on Debian's kernel only";
+        }
+        String why = KernelScenario.whyNot(root);
+        if (why != null) {
+            return why;
+        }
+        return onPath("qemu-system-x86_64") ? null : "the lab kernel boots in the guest VM, and qemu-system-x86_64 is not installed";
+    }
+
+    /** Whether the lab kernel has {@code fix}'s before behind a switch: its scenario has a {@code lab-ab.sh}. */
+    static boolean hasSwitch(Path root, String fix) {
+        return Files.isRegularFile(root.resolve("kernel-scripts/scenarios").resolve(fix).resolve("lab-ab.sh"));
+    }
+
+    private static boolean onPath(String exe) {
+        String path = System.getenv("PATH");
+        return path != null && List.of(path.split(":")).stream().anyMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, exe)));
+    }
+
+    /** The build (or the cached kernel); false when it failed, and the later steps are then skipped. */
+    boolean build() throws IOException, InterruptedException {
+        if (switched.isEmpty()) {
+            return true;
+        }
+        if (skip != null) {
+            steps.end(ALL, BUILD, "skipped", skip);
+            return true;
+        }
+        Path dir = raw.resolve(DIR);
+        boolean ok = run(ALL, BUILD, List.of("build"), dir, dir.resolve("build.log"));
+        if (!ok) {
+            skip = "lab kernel build failed: see raw/" + DIR + "/build.log";
+        }
+        return ok;
+    }
+
+    /** {@code fix}'s switch A/B, where it has a switch; false when it failed. */
+    boolean lab(String fix) throws IOException, InterruptedException {
+        if (!switched.contains(fix)) {
+            return true;
+        }
+        if (skip != null) {
+            steps.end(fix, AB, "skipped", skip);
+            env.put(fix + "/" + AB, "skipped: " + skip);
+            return true;
+        }
+        Path out = raw.resolve(fix).resolve(DIR);
+        boolean ok = run(fix, AB, args("lab-ab", fix), out, out.resolve("scenario.log"));
+        env.put(fix + "/" + AB, KernelRuns.readEnv(out.resolve(LabAb.FACTS)).getOrDefault("env", "unknown"));
+        return ok;
+    }
+
+    /** The lab kernel against Debian's, once after every fix; false when it failed. */
+    boolean overhead() throws IOException, InterruptedException {
+        if (switched.isEmpty()) {
+            return true;
+        }
+        if (skip != null) {
+            steps.end(ALL, OVERHEAD, "skipped", skip);
+            return true;
+        }
+        Path dir = raw.resolve(DIR);
+        return run(ALL, OVERHEAD, args("overhead"), dir, dir.resolve("overhead.log"));
+    }
+
+    private List<String> args(String... words) {
+        List<String> a = new ArrayList<>(List.of(words));
+        if (quick) {
+            a.add("--quick");
+        }
+        return a;
+    }
+
+    private boolean run(String fix, String step, List<String> args, Path out, Path log) throws IOException, InterruptedException {
+        String what = "kernel-scripts/lab-kernel.sh " + String.join(" ", args);
+        String rel = raw.getParent().relativize(log).toString();
+        steps.begin(fix, step, what + " (log: " + rel + ")");
+        int rc = KernelScenario.script(root, args, out, log, raw.getParent(), () -> {});
+        if (rc != 0) {
+            steps.end(fix, step, "failed", what + " exited " + rc + "; see " + rel);
+            return false;
+        }
+        steps.end(fix, step, "ran", what + " (LAB_OUT=" + raw.getParent().relativize(out) + ")");
+        return true;
+    }
+}

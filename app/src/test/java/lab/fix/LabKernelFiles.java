@@ -1,0 +1,84 @@
+package lab.fix;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Hand-made {@code lab-kernel.sh} output for the sections' tests: a fix's switch A/B
+ * ({@code raw/<fix>/lab-kernel/}) at N = 1 and 16 over 2 rounds, CPU-bound (the after 1000 ns
+ * per I/O, the before 10 + 2·K·N more, K = 2: after/before 1014/1000 at N = 1), its A/A the after
+ * again; or, for a share, writer a over b 2.0 after and 1.0 before, as kernel/ab-rows.py writes a
+ * share (no CPU per I/O, no intervals, a root share it could not tell as {@code -}); and the run's overhead
+ * ({@code raw/lab-kernel/overhead.tsv}).
+ */
+public final class LabKernelFiles {
+    private LabKernelFiles() {}
+
+    private static final String HEADER = "count\tround\tslot\tvariant\tvalue\tjobs\tios\truntime_s\tmetric\ttask_clock_ns\tns_per_io"
+            + "\tops_delta\textra\n";
+
+    /** A throughput fix's files in {@code raw/<fix>/lab-kernel/}. */
+    public static void iops(Path raw, String fix) throws IOException {
+        Path dir = Files.createDirectories(raw.resolve(fix).resolve("lab-kernel"));
+        StringBuilder ab = new StringBuilder(HEADER);
+        StringBuilder it = new StringBuilder("count\tround\tvariant\ti\tmetric\n");
+        for (int n : new int[] {1, 16}) {
+            for (int r = 1; r <= 2; r++) {
+                int slot = 0;
+                for (String v : new String[] {"before", "after", "aa"}) {
+                    double ns = v.equals("before") ? 1000 + 10 + 4 * n : 1000;
+                    double iops = 2e9 / ns * (1 + 0.001 * r);
+                    ab.append(String.format(Locale.ROOT, "%d\t%d\t%d\t%s\t%s\t2\t100000\t5\t%.3f\t%.0f\t%.1f\t%d\t-%n", n, r, ++slot, v,
+                            v.equals("before") ? "1" : "0", iops, ns * 1e5, ns, v.equals("before") ? 200000 * n : 0));
+                    for (int i = 1; i <= 3; i++) {
+                        it.append(String.format(Locale.ROOT, "%d\t%d\t%s\t%d\t%.3f%n", n, r, v, i, iops * (1 + 0.005 * (i - 2))));
+                    }
+                }
+            }
+        }
+        Files.writeString(dir.resolve("lab-ab.tsv"), ab);
+        Files.writeString(dir.resolve("lab-iter.tsv"), it);
+        Files.writeString(dir.resolve("lab-ab.txt"), "fix: " + fix + "\nswitch: /sys/module/x/parameters/lab_before\nvalues: 0 1\n"
+                + "before: 1\nafter: 0\nrounds: 2\ncounts: 1 16\nops_per_io: 2\nops_note: two atomics per I/O\nmetric: iops\n"
+                + "workload: fio randread 4k, 2 jobs\nenv: tcg\nkernel: 6.1.0-lab+\nsource: linux-source-6.1 6.1.192-3\n"
+                + "patches: 0123abc\ncpus: 2\n");
+    }
+
+    /** A share fix's files (dm-blkcg-clone's form) in {@code raw/<fix>/lab-kernel/}. */
+    public static void share(Path raw, String fix) throws IOException {
+        Path dir = Files.createDirectories(raw.resolve(fix).resolve("lab-kernel"));
+        StringBuilder ab = new StringBuilder(HEADER);
+        for (int r = 1; r <= 2; r++) {
+            int slot = 0;
+            for (String v : new String[] {"before", "after", "aa"}) {
+                double share = v.equals("before") ? 1.0 : 2.0;
+                ab.append(String.format(Locale.ROOT, "1\t%d\t%d\t%s\t%s\t2\t1000\t10\t%.4f\t0\t0\t0\t"
+                        + "a_mibs=%.2f;b_mibs=20.00;root_pct=%s%n", r, ++slot, v, v.equals("before") ? "0" : "1", share, 20 * share,
+                        v.equals("before") ? (r == 1 ? "-" : "100.0") : "0.0"));
+            }
+        }
+        Files.writeString(dir.resolve("lab-ab.tsv"), ab);
+        Files.writeString(dir.resolve("lab-iter.tsv"), "count\tround\tvariant\ti\tmetric\n");
+        Files.writeString(dir.resolve("lab-ab.txt"), "fix: " + fix + "\nswitch: /sys/module/dm_mod/parameters/lab_clone\nbefore: 0\n"
+                + "after: 1\nrounds: 2\nmetric: share\nworkload: two writers, weights 1000:500\nenv: tcg\nkernel: 6.1.0-lab+\ncpus: 2\n");
+    }
+
+    /** {@code raw/lab-kernel/overhead.tsv} and {@code .txt}: 2 rounds, the lab kernel 20% slower, repetitions 1% apart. */
+    public static void overhead(Path raw) throws IOException {
+        Path dir = Files.createDirectories(raw.resolve("lab-kernel"));
+        StringBuilder b = new StringBuilder("round\tslot\tkernel\trep\tios\truntime_s\tiops\ttask_clock_ns\tns_per_io\n");
+        for (int r = 1; r <= 2; r++) {
+            for (String k : new String[] {"debian", "lab"}) {
+                for (int rep = 1; rep <= 2; rep++) {
+                    b.append(String.format(Locale.ROOT, "%d\t%d\t%s\t%d\t100000\t1\t%.0f\t500000000\t%d%n", r, k.equals("lab") ? 2 : 1, k,
+                            rep, (k.equals("lab") ? 80000 : 100000) * (rep == 2 ? 1.01 : 1.0), k.equals("lab") ? 6000 : 5000));
+                }
+            }
+        }
+        Files.writeString(dir.resolve("overhead.tsv"), b);
+        Files.writeString(dir.resolve("overhead.txt"), "workload: fio randread 4k, 5 s\nenv: tcg\nrounds: 2\ndebian_kernel: 6.1.0-28-amd64\n"
+                + "lab_kernel: 6.1.0-lab+\n");
+    }
+}
