@@ -88,12 +88,13 @@ trial() {
 }
 
 switch_facts
+# the defaults, before the fix's file (which may set them)
+AB_METRIC=iops
+AB_SITES=1 # how many times an I/O passes the switch's sites (dm-css-ref: once a dm layer)
 # shellcheck source=/dev/null
 . "$KS/scenarios/$FIX/lab-ab.sh"
 mkdir -p "$OUT/ab"
 printf 'count\tround\tslot\tvariant\tvalue\tprefix\n' >"$OUT/ab/trials.tsv"
-AB_METRIC=iops
-AB_SITES=1 # how many times an I/O passes the switch's sites (dm-css-ref: once a dm layer)
 ab_setup # sets AB_DEV, joins MADE
 AB_FIO=()
 if ! declare -F ab_trial >/dev/null; then mapfile -t AB_FIO < <(ab_fio_args "$AB_DEV"); fi

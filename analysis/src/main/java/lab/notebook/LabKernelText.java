@@ -31,7 +31,10 @@ final class LabKernelText {
     }
 
     private String environment() {
-        String def = p.fact("default").equals("?") ? "" : ", and at `" + p.fact("default") + "` (the stock value)";
+        // the stock value runs as a variant of its own only where it is neither the before nor the after
+        String d = p.fact("default");
+        String def = d.equals("?") || d.equals(p.fact("before")) || d.equals(p.fact("after")) ? ""
+                : ", and at `" + d + "` (the stock value)";
         List<String> ns = s.counts().stream().map(c -> Integer.toString(c.n())).toList();
         return "Lab kernel `" + p.fact("kernel") + "` (" + p.fact("source") + ", patches `" + p.fact("patches") + "`), "
                 + p.fact("env") + ", " + p.fact("cpus") + " CPUs, one boot; workload: " + p.fact("workload") + ". The switch `"
@@ -92,7 +95,7 @@ final class LabKernelText {
                 : ": not resolved (a round's slope at or below 0), so nothing is derived from it.\n\n");
         Count one = s.counts().getFirst();
         if (sl.delta1() != null) {
-            b.append("Derived from the slope, not measured: the seed's single operation (N = 1) adds Δ(1) = a + b·K = ")
+            b.append("Derived from the slope, not measured: the seed's single operation (N = 1) adds Δ(1) = b·K = ")
                     .append(Fmt.f(sl.delta1(), 1)).append(" ns to the after's ").append(ns(one.nsAfter()))
                     .append(" ns per I/O, so after/before = ").append(Fmt.ratio(sl.ratio1()))
                     .append(" if an I/O's time is its CPU (the CPU-bound assumption). ");

@@ -98,9 +98,11 @@ final class ThinBufioLockSection implements Section {
         return Optional.of(page.build(head.metric("throughput `" + WALK + "` / `" + MUTEX + "` (mutex ns/op over rwsem-walk's), thin"
                         + " volume, whole tree cached (seed: " + SEED_JOBS + " psync jobs, 442 / 286 MiB/s; JVM: " + t
                         + (t == 1 ? " thread" : " threads") + ", the most here, on " + cores + " cores)")
-                .kernel(null, "the lab has no kernel switch between dm-bufio's locks yet (issue 18, the lab kernel), so no kernel"
-                        + " runs both sides of the fix: the kernel's runs measure a thin volume against dm-linear per job count, set"
-                        + " beside the model's variant that kernel's dm-bufio is (in the section)")
+                .kernel(null, "the lab kernel (6.1) has no switch for this fix: 6.1's dm-bufio is the before, one client mutex"
+                        + " taken twice per btree node (kernel-scripts/kernel/patches/6.1/thin-bufio-lock.none), and the after needs"
+                        + " 6.12's source, for which the lab has no patch yet; so no kernel runs both sides of the fix: the kernel's"
+                        + " runs measure a thin volume against dm-linear per job count, set beside the model's variant that"
+                        + " kernel's dm-bufio is (in the section)")
                 .note("jvm: `" + WALK + "` / `" + MUTEX + "` throughput with the whole tree cached at the most threads, calibrated"
                         + " where the run has a calibration, else raw; predicted: from the counted lock operations; implied_op_ns: what"
                         + " one shared-line operation must cost for the seed's 1.55x on top of the calibrated I/O")

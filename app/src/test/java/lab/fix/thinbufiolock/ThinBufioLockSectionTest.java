@@ -216,7 +216,7 @@ class ThinBufioLockSectionTest {
         assertEquals(1000, h.path("base_ns").asDouble(), 1e-9);
         assertEquals("thin over brd, test", h.path("base_source").asText());
         assertTrue(h.path("kernel").isNull());
-        assertTrue(h.path("kernel_note").asText().contains("no kernel switch"), h.toString());
+        assertTrue(h.path("kernel_note").asText().contains("6.1's dm-bufio is the before"), h.toString());
         assertTrue(h.path("metric").asText().contains("2 threads, the most here"), h.toString());
         double floor = h.path("noise_floor").asDouble();
         assertTrue(floor > 0.005 && floor < 0.03, "the A/A's ±2% gives the floor: " + h);
