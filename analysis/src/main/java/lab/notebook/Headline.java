@@ -70,6 +70,8 @@ public final class Headline {
     public Headline base(Double ns, String source) { this.baseNs = ns; this.baseSource = source; return this; }
     /** The calibration's base, ns of uncontended CPU per I/O; null where the section has none. */
     public Double baseNs() { return baseNs; }
+    /** The prediction from counted shared-line operations, where the section made one (null: none yet). */
+    public Double predicted() { return predicted; }
     public Headline note(String n) { this.note = n; return this; }
     /** A figure of the fix's own beside the common ones (e.g. part-acct's {@code seed_first_two}), after them in the map. */
     public Headline extra(String key, Object value) { this.extra.put(key, value); return this; }

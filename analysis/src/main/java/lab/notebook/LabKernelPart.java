@@ -75,9 +75,17 @@ public final class LabKernelPart {
         return fix;
     }
 
-    /** The subsection; {@code baseNs}: the model's calibration base, set beside the guest's CPU per I/O (null: none). */
-    public String text(Double baseNs) {
-        return new LabKernelText(this).text(baseNs);
+    /**
+     * The subsection, with the headline's calibration base (set beside the guest's CPU per I/O) and
+     * prediction (carried to the guest's CPU per I/O), where it has them.
+     */
+    public String text(Headline head) {
+        return text(head.baseNs(), head.predicted());
+    }
+
+    /** The subsection with a calibration base and a prediction given as such (either null: none). */
+    public String text(Double baseNs, Double predicted) {
+        return new LabKernelText(this).text(baseNs, predicted);
     }
 
     /**

@@ -21,11 +21,11 @@ final class LabKernelText {
         this.s = p.sweep();
     }
 
-    String text(Double baseNs) {
+    String text(Double baseNs, Double predicted) {
         StringBuilder b = new StringBuilder("### The lab kernel: ").append(p.fix()).append("'s before behind a switch\n\n");
         b.append(environment()).append(s.share() ? shares() : counts()).append(s.share() ? "" : slope());
         if ("tcg".equals(p.fact("env"))) {
-            b.append(tcg(baseNs));
+            b.append(tcg(baseNs, predicted));
         }
         return b.toString();
     }
@@ -107,7 +107,7 @@ final class LabKernelText {
         return b.append("\n\n").toString();
     }
 
-    private String tcg(Double baseNs) {
+    private String tcg(Double baseNs, Double predicted) {
         Count c = s.headline();
         if (c.nsAfter() == null) {
             return "Under TCG the guest emulates the rest of the kernel slowly, which dilutes a contention ratio; this run has no CPU"
@@ -116,7 +116,22 @@ final class LabKernelText {
         return "Under TCG the guest emulates the rest of the kernel slowly, which dilutes a contention ratio: the guest's I/O costs "
                 + ns(c.nsAfter()) + " ns of CPU (after, N = " + c.n() + ")" + (baseNs == null
                 ? "; this run has no model calibration base to set beside it" : ", the model's calibration base "
-                + Fmt.f(baseNs, 0) + " ns per I/O") + ".\n\n";
+                + Fmt.f(baseNs, 0) + " ns per I/O") + "." + atGuest(baseNs, predicted, c.nsAfter()) + "\n\n";
+    }
+
+    /**
+     * The model's prediction carried to the guest's CPU per I/O: the extra time per I/O it implies
+     * at its own base, {@code (p - 1)·B}, over the guest's {@code G} instead; derived, and an upper
+     * bound (a shared line costs no more at a longer gap between visits).
+     */
+    static String atGuest(Double baseNs, Double predicted, double guestNs) {
+        if (baseNs == null || predicted == null || guestNs <= 0) {
+            return "";
+        }
+        return " Carried to the guest's CPU per I/O, the model's prediction, " + Fmt.ratio(predicted) + " at its base, becomes 1 + (p − 1)·B/G = "
+                + Fmt.f(1 + (predicted - 1) * baseNs / guestNs, 4) + "x (derived: the model's extra time per I/O unchanged on the"
+                + " guest's longer one, an upper bound, since a shared line costs no more at a longer gap), the effect the"
+                + " measured N = 1 figure above would have to resolve.";
     }
 
     private static Double floor(Count c) {

@@ -50,7 +50,7 @@ class LabKernelPartTest {
     @Test
     void theSubsectionHasTheEnvironmentATableRowPerCountTheSlopeAndTheDerivedFigure() throws Exception {
         LabAbFixture.iops(labDir(), 3, 1, 4, 16, 64);
-        String md = LabKernelPart.read(open(), "zram-init-lock").orElseThrow().text(3000.0);
+        String md = LabKernelPart.read(open(), "zram-init-lock").orElseThrow().text(3000.0, 1.05);
         assertTrue(md.startsWith("### The lab kernel: zram-init-lock's before behind a switch\n\n"), md);
         assertTrue(md.contains("Lab kernel `6.1.0-lab+` (linux-source-6.1 6.1.192-3, patches `0123abc`), tcg, 2 CPUs"), md);
         assertTrue(md.contains("The switch `/sys/module/zram/parameters/lab_init_lock` (values rwsem srcu none) at `rwsem`"), md);
@@ -66,7 +66,8 @@ class LabKernelPartTest {
                 + " to the after's 400 ns per I/O, so after/before = 0.99x"), md);
         assertTrue(md.contains("Measured at N = 1: 1.02 [1.02–1.02]x, outside its floor.\n\n"), md);
         assertTrue(md.contains("Under TCG the guest emulates the rest of the kernel slowly, which dilutes a contention ratio: the guest's"
-                + " I/O costs 400 ns of CPU (after, N = 1), the model's calibration base 3000 ns per I/O."), md);
+                + " I/O costs 400 ns of CPU (after, N = 1), the model's calibration base 3000 ns per I/O. Carried to the guest's CPU"
+                + " per I/O, the model's prediction, 1.05x at its base, becomes 1 + (p − 1)·B/G = 1.3750x"), md);
     }
 
     @Test
@@ -90,7 +91,7 @@ class LabKernelPartTest {
     void aShareHasATablePerRoundAndNoSlope() throws Exception {
         LabAbFixture.share(run.resolve("raw/dm-blkcg-clone/lab-kernel"), 3);
         LabKernelPart p = LabKernelPart.read(open(), "dm-blkcg-clone").orElseThrow();
-        String md = p.text(null);
+        String md = p.text(null, null);
         assertTrue(md.contains("N = 1: writer a over writer b with the switch at the after 2.00 [1.95–2.05]x, at the before 1.00 [1.00–1.00]x"),
                 md);
         assertTrue(md.contains("| 1 | 1.00 | 1.95 | 1.95 | 100% | 0% |"), md);

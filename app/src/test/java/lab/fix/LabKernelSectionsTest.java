@@ -67,7 +67,8 @@ class LabKernelSectionsTest {
         }
         SectionOutput with = render(run, fix);
         String sub = LabKernelPart.read(RunDir.open(run), fix).orElseThrow()
-                .text(headline(with).get("base_ns") instanceof Number n ? n.doubleValue() : null);
+                .text(headline(with).get("base_ns") instanceof Number n ? n.doubleValue() : null,
+                        headline(with).get("predicted") instanceof Number q ? q.doubleValue() : null);
         assertTrue(sub.startsWith("### The lab kernel: " + fix + "'s before behind a switch\n\n"), sub);
         assertTrue(with.markdown().contains(sub), with.markdown());
         assertEquals(without.markdown(), with.markdown().replace(sub, ""), "the subsection is the only change to the markdown");

@@ -75,7 +75,7 @@ final class DmBlkcgCloneSection implements Section {
         Map<String, Object> k = new LinkedHashMap<>();
         page.text(kernel.text(run, dir.resolve(DmBlkcgCloneRaw.KERNEL), k));
         Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
-        lab.ifPresent(l -> page.text(l.text(head.baseNs())));
+        lab.ifPresent(l -> page.text(l.text(head)));
         page.put("jvm", jvm.isEmpty() ? null : jvm).put("kernel", k);
         lab.ifPresent(l -> page.put("lab_kernel", l.summary()));
         page.text(reading(raw, kernel));

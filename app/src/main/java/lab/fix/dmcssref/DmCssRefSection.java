@@ -94,7 +94,7 @@ final class DmCssRefSection implements Section {
             page.put("kernel", null);
         }
         Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
-        lab.ifPresent(l -> page.text(l.text(head.baseNs())).put("lab_kernel", l.summary()));
+        lab.ifPresent(l -> page.text(l.text(head)).put("lab_kernel", l.summary()));
         page.put("jvm", jvm.isEmpty() ? null : jvm);
         head.metric("time with / time without the css atomic: `atomic-cmpxchg` / `percpu`, dm-linear x"
                         + SEED_DEPTH + " (seed: kernel (5) / (4), 12 jobs on 12 cores; JVM: " + t + (t == 1 ? " thread" : " threads")

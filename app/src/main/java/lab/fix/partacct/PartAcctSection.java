@@ -104,7 +104,7 @@ final class PartAcctSection implements Section {
         Map<String, Object> fidelity = new LinkedHashMap<>();
         page.text(AccountingFidelity.text(table, tableT, kernel, fidelity));
         Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
-        lab.ifPresent(l -> page.text(l.text(head.baseNs())));
+        lab.ifPresent(l -> page.text(l.text(head)));
         page.put("jvm", jvm.isEmpty() ? null : jvm).put("kernel", kernel.isEmpty() ? null : kernel.summary(kernelRuns))
                 .put("fidelity", fidelity);
         lab.ifPresent(l -> page.put("lab_kernel", l.summary()));

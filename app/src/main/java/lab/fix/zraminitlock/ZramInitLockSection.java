@@ -84,7 +84,7 @@ final class ZramInitLockSection implements Section {
             page.put("kernel", null);
         }
         Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
-        lab.ifPresent(l -> page.text(l.text(head.baseNs())).put("lab_kernel", l.summary()));
+        lab.ifPresent(l -> page.text(l.text(head)).put("lab_kernel", l.summary()));
         page.put("jvm", jvm.isEmpty() ? null : jvm);
         head.metric("SRCU / rwsem throughput, randrw, zero pages (the seed's job; seed: 4 workers on 4 CPUs;"
                         + " here: " + ht + (ht == 1 ? " thread" : " threads") + " on " + cores + " cores)")
