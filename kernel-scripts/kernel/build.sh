@@ -124,12 +124,14 @@ cmd_switches() {
 	done < <(patch_files)
 }
 
-# The files the patches touch (their "+++ b/PATH" lines), relative to the tree's top.
+# touched_files [PATCH...]: the files the patches touch (their "+++ b/PATH" lines), relative to the
+# tree's top; default: this build's patches
 touched_files() {
 	local p
-	while read -r p; do
-		[ -n "$p" ] && sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' "$p"
-	done < <(patch_files) | sort -u
+	if [ $# -eq 0 ]; then mapfile -t p < <(patch_files); set -- "${p[@]}"; fi
+	for p in "$@"; do
+		[ -f "$p" ] && sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' "$p"
+	done | sort -u
 }
 
 # apply_all DIR: every patch, in name order, without fuzz (one that lands at an offset because an
@@ -238,8 +240,7 @@ prepare_tree() {
 		# comes out the same gets its old mtime back, so make rebuilds only what changed
 		rm -rf "$keep"
 		mkdir -p "$keep"
-		{ touched_files; find "$applied" -maxdepth 1 -name '*.patch' -exec sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' {} +; } |
-			sort -u | while read -r f; do
+		{ touched_files; touched_files "$applied"/*.patch; } | sort -u | while read -r f; do
 			[ -f "$tree/$f" ] && mkdir -p "$keep/$(dirname "$f")" && cp -p "$tree/$f" "$keep/$f"
 		done
 		for p in $(find "$applied" -maxdepth 1 -name '*.patch' | sort -r); do

@@ -27,12 +27,14 @@ switches=$(bash "$KS_DIR/kernel/build.sh" switches --source "$src")
 if [ -z "$fix" ] || [ ! -f "$KS_DIR/scenarios/$fix/lab-ab.sh" ] || ! grep -q "^fix=$fix " <<<"$switches"; then
 	_lab_refuse "lab-ab: '${fix}' has no lab-kernel switch; fixes with one: $(awk '{sub(/^fix=/, "", $1); print $1}' <<<"$switches" | tr '\n' ' ')"
 fi
+# switch_word KEY: the value of KEY= on FIX's line of kernel/build.sh switches
+switch_word() { grep "^fix=$fix " <<<"$switches" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 [ "$(id -u)" -eq 0 ] || { _lab_msg "lab-ab: needs root (qemu, the guest's devices)"; exit 1; }
 command -v qemu-system-x86_64 >/dev/null || { _lab_msg "lab-ab: qemu-system-x86_64 missing"; exit 1; }
 if [ "$quick" = 1 ]; then counts="1 16" rounds=2 runtime=1s; else counts="1 4 16 64" rounds=3 runtime=3s; fi
 counts=${LAB_AB_COUNTS:-$counts} rounds=${LAB_AB_ROUNDS:-$rounds} runtime=${LAB_AB_RUNTIME:-$runtime}
 # a switch without a count (dm-blkcg-clone: the association kept or lost) runs at N=1 only
-if grep "^fix=$fix " <<<"$switches" | grep -q ' count=- '; then counts=1; fi
+if [ "$(switch_word count)" = - ]; then counts=1; fi
 
 out=${LAB_OUT:-$LAB_ROOT/results/kernel-lab-$fix-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"
@@ -48,7 +50,7 @@ _lab_msg "lab-ab: $fix, counts $counts, $rounds rounds of $runtime (lab kernel $
 t0=$SECONDS
 LAB_GUEST_KERNEL=lab GUEST_TIMEOUT=${GUEST_TIMEOUT:-1500} bash "$KS_DIR/guest/guest.sh" run "$KS_DIR/kernel/ab-guest.sh" "$out"
 python3 "$KS_DIR/kernel/ab-rows.py" ab "$out"
-k=$(grep "^fix=$fix " <<<"$switches" | tr ' ' '\n' | sed -n 's/^k=//p')
+k=$(switch_word k)
 {
 	sed -n 's/^\(fix\|switch\|values\|before\|after\|default\|workload\|metric\|cpus\): /&/p' "$out/ab/facts.txt"
 	echo "counts: $counts"
@@ -56,7 +58,7 @@ k=$(grep "^fix=$fix " <<<"$switches" | tr ' ' '\n' | sed -n 's/^k=//p')
 	echo "runtime: $runtime"
 	# K per pass of the switch's sites, times the passes an I/O makes (dm-css-ref: a dm layer each)
 	echo "ops_per_io: $((k * $(sed -n 's/^sites: //p' "$out/ab/facts.txt")))"
-	echo "ops_note: the switch's own operations as its counter $(grep "^fix=$fix " <<<"$switches" | tr ' ' '\n' | sed -n 's/^ops=//p') counts them, $k per I/O per pass of its sites (kernel/patches/$src/$fix.patch says how), times $(sed -n 's/^sites: //p' "$out/ab/facts.txt") pass(es) an I/O here"
+	echo "ops_note: the switch's own operations as its counter $(switch_word ops) counts them, $k per I/O per pass of its sites (kernel/patches/$src/$fix.patch says how), times $(sed -n 's/^sites: //p' "$out/ab/facts.txt") pass(es) an I/O here"
 	echo "env: $(sed -n 's/^env: //p' "$out/guest.txt")"
 	echo "kernel: $(sed -n 's/^kernel: //p' "$out/guest.txt")"
 	echo "kernel_build: $(sed -n 's/^kernel_build: //p' "$out/guest.txt")"
