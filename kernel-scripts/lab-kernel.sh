@@ -12,10 +12,12 @@
 #                          --kernel lab boots the lab kernel where the scenario uses the guest;
 #                          SCENARIO: smoke zram-floor zram-init-lock part-acct dm-css-ref
 #                          thin-bufio-lock dm-blkcg-clone
-#   build [--source 6.1|6.12]
+#   build [--source 6.1|6.12 | --for FIX...]
 #                          build the lab kernel (kernel/build.sh): Debian's linux-source with
-#                          the fixes' switches (kernel/patches/), cached in .lab/lab-kernel
-#   lab-ab FIX [--quick]   FIX's switch A/B on the lab kernel in the guest (kernel/lab-ab.sh)
+#                          the fixes' switches (kernel/patches/V/), cached in .lab/lab-kernel;
+#                          --for: each source the fixes' switches live in
+#   lab-ab FIX [--quick]   FIX's switch A/B on the lab kernel in the guest (kernel/lab-ab.sh),
+#                          on the source its switch lives in (thin-bufio-lock: 6.12, else 6.1)
 #   overhead [--quick]     Debian's kernel against the lab kernel, switches at their defaults
 #   cleanup                remove everything in the registry (and the guest VM); idempotent
 #   check DEV              exit 0 if the lab owns DEV, else refuse with exit 2
@@ -34,7 +36,7 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$KS_DIR/common/rc.sh"
 
 usage() {
-	sed -n '2,29s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	sed -n '2,31s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 	exit "${1:-0}"
 }
 

@@ -19,7 +19,7 @@ readonly PKGS_BUILD=(curl unzip)   # the Maven Wrapper's first download
 readonly PKGS_BRIDGE=(liburing2 fio time) # the bridge's io_uring; fio and time for bridge-vs-fio
 # ./lab kernel: perf stat around runs, partition tables, and the guest VM (qemu, python3 for checks)
 # and the lab kernel's source and build tools (kernel-scripts/kernel/build.sh)
-readonly PKGS_LAB_KERNEL=(linux-source-6.1 gcc make flex bison bc libelf-dev xz-utils patch)
+readonly PKGS_LAB_KERNEL=(linux-source-6.1 linux-source-6.12 gcc make flex bison bc libelf-dev xz-utils patch)
 readonly PKGS_KERNEL=(linux-perf fdisk qemu-system-x86 python3 "${PKGS_BRIDGE[@]}" "${PKGS_LAB_KERNEL[@]}")
 # ./lab test: the linter for every script, what the bridge and kernel-scripts tests use, and the
 # file systems the bridge's refusal tests mount on a lab loop (021-023)

@@ -41,6 +41,7 @@ _scenario_traps
 sysfs_param() { echo "/sys/module/${1%%/*}/parameters/${1#*/}"; }
 
 # The switch, from the patch's header: SW_* variables.
+# shellcheck disable=SC2034 # SW_K is read by the fix's file
 switch_facts() {
 	local line w
 	line=$(bash "$KS/kernel/build.sh" switches --source "${P[source]:-6.1}" | awk -v f="$FIX" '$1 == "fix=" f')
@@ -53,6 +54,7 @@ switch_facts() {
 		before=*) SW_BEFORE=${w#before=} ;;
 		after=*) SW_AFTER=${w#after=} ;;
 		values=*) SW_VALUES=${w#values=} ;;
+		k=*) SW_K=${w#k=} ;; # for the fix's file (thin-bufio-lock measures its passes with it)
 		esac
 	done
 	SW_DEFAULT=${SW_VALUES%%,*}
@@ -91,6 +93,7 @@ switch_facts
 # the defaults, before the fix's file (which may set them)
 AB_METRIC=iops
 AB_SITES=1 # how many times an I/O passes the switch's sites (dm-css-ref: once a dm layer)
+AB_SITES_NOTE= # how AB_SITES was had, where the fix's file measured it (thin-bufio-lock: nodes per I/O)
 # shellcheck source=/dev/null
 . "$KS/scenarios/$FIX/lab-ab.sh"
 mkdir -p "$OUT/ab"
@@ -131,5 +134,6 @@ set_param "$SW_PARAM" "$SW_DEFAULT"
 	echo "workload: $AB_WORKLOAD"
 	echo "metric: $AB_METRIC"
 	echo "sites: $AB_SITES"
+	[ -z "$AB_SITES_NOTE" ] || echo "sites_note: $AB_SITES_NOTE"
 	echo "cpus: $(nproc)"
 } >"$OUT/ab/facts.txt"

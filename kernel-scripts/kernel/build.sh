@@ -11,6 +11,8 @@
 #                                 patches touch; nothing built
 #   build.sh switches [--source V]
 #                                 one line a switch, from the patches' Lab-* headers
+#   build.sh build --for FIX...   build (or reuse) each source the fixes' switches live in
+#   build.sh fix-source FIX       the first source whose patches give FIX a switch (exit 1: none)
 #
 # V: 6.1 (default) or 6.12. The source comes from /usr/src/linux-source-V.tar.xz (the Debian
 # package linux-source-V, installed here when root and missing). Cache: $LAB_STATE/lab-kernel/
@@ -130,7 +132,7 @@ touched_files() {
 	local p
 	if [ $# -eq 0 ]; then mapfile -t p < <(patch_files); set -- "${p[@]}"; fi
 	for p in "$@"; do
-		[ -f "$p" ] && sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' "$p"
+		if [ -f "$p" ]; then sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' "$p"; fi
 	done | sort -u
 }
 
@@ -329,15 +331,55 @@ cmd_build() {
 	echo "$d/bzImage"
 }
 
+# fix_source FIX: the first of SOURCES whose patches give FIX a switch, or nothing
+fix_source() {
+	local v
+	for v in "${SOURCES[@]}"; do
+		parse_source --source "$v"
+		if grep -q "^fix=$1 " <<<"$(cmd_switches)"; then
+			echo "$v"
+			return 0
+		fi
+	done
+}
+
+# build_for FIX...: cmd_build for each source the fixes' switches need, once each (a fix with no
+# switch needs none)
+build_for() {
+	local f v srcs=()
+	for f in "$@"; do
+		v=$(fix_source "$f")
+		[ -n "$v" ] && [[ " ${srcs[*]} " != *" $v "* ]] && srcs+=("$v")
+	done
+	for v in "${srcs[@]}"; do
+		parse_source --source "$v"
+		cmd_build
+	done
+}
+
 main() {
-	local cmd=${1:-}
+	local cmd=${1:-} v
 	[ $# -gt 0 ] && shift
 	case $cmd in
-	build) parse_source "$@"; cmd_build ;;
+	build)
+		if [ "${1:-}" = --for ]; then
+			shift
+			build_for "$@"
+		else
+			parse_source "$@"
+			cmd_build
+		fi
+		;;
+	fix-source)
+		[ $# -eq 1 ] || die "usage: build.sh fix-source FIX" 2
+		v=$(fix_source "$1")
+		[ -n "$v" ] || exit 1
+		echo "$v"
+		;;
 	path) parse_source "$@"; cmd_path ;;
 	check) parse_source "$@"; cmd_check ;;
 	switches) parse_source "$@"; cmd_switches ;;
-	*) die "usage: build.sh build|path|check|switches [--source $SOURCES_BAR]" 2 ;;
+	*) die "usage: build.sh build|path|check|switches [--source $SOURCES_BAR] | build --for FIX... | fix-source FIX" 2 ;;
 	esac
 }
 

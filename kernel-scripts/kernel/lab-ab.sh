@@ -2,7 +2,8 @@
 # kernel/lab-ab.sh FIX [--quick]: FIX's switch A/B on the lab kernel, in the guest VM, into
 # LAB_OUT (default: a new folder under results/, kernel-lab-FIX-<time>).
 #
-# Builds the lab kernel if it is not cached (kernel/build.sh; LAB_KERNEL_SOURCE, default 6.1),
+# Builds the lab kernel if it is not cached (kernel/build.sh; LAB_KERNEL_SOURCE, default the
+# source whose patches give FIX its switch: build.sh fix-source),
 # boots it (guest/guest.sh run, LAB_GUEST_KERNEL=lab) on kernel/ab-guest.sh with FIX's workload
 # (scenarios/FIX/lab-ab.sh), then writes lab-ab.tsv, lab-iter.tsv (kernel/ab-rows.py) and
 # lab-ab.txt (key: value: the switch, the workload, the kernel, where it ran). Full: counts
@@ -22,7 +23,8 @@ for a in "$@"; do
 	*) _lab_refuse "lab-ab: unknown option '$a' (usage: lab-ab FIX [--quick])" ;;
 	esac
 done
-src=${LAB_KERNEL_SOURCE:-6.1}
+# the source the fix's switch lives in (kernel/patches/V/FIX.patch; thin-bufio-lock: 6.12)
+src=${LAB_KERNEL_SOURCE:-$(bash "$KS_DIR/kernel/build.sh" fix-source "$fix" || echo 6.1)}
 switches=$(bash "$KS_DIR/kernel/build.sh" switches --source "$src")
 if [ -z "$fix" ] || [ ! -f "$KS_DIR/scenarios/$fix/lab-ab.sh" ] || ! grep -q "^fix=$fix " <<<"$switches"; then
 	_lab_refuse "lab-ab: '${fix}' has no lab-kernel switch; fixes with one: $(awk '{sub(/^fix=/, "", $1); print $1}' <<<"$switches" | tr '\n' ' ')"
@@ -48,7 +50,7 @@ printf '%s\n' "fix=$fix" "counts=$counts" "rounds=$rounds" "runtime=$runtime" "s
 if declare -F ab_host_prepare >/dev/null; then ab_host_prepare "$out" "$quick"; fi
 _lab_msg "lab-ab: $fix, counts $counts, $rounds rounds of $runtime (lab kernel $src) -> $out"
 t0=$SECONDS
-LAB_GUEST_KERNEL=lab GUEST_TIMEOUT=${GUEST_TIMEOUT:-1500} bash "$KS_DIR/guest/guest.sh" run "$KS_DIR/kernel/ab-guest.sh" "$out"
+LAB_GUEST_KERNEL=lab LAB_KERNEL_SOURCE=$src GUEST_TIMEOUT=${GUEST_TIMEOUT:-1500} bash "$KS_DIR/guest/guest.sh" run "$KS_DIR/kernel/ab-guest.sh" "$out"
 python3 "$KS_DIR/kernel/ab-rows.py" ab "$out"
 k=$(switch_word k)
 {
@@ -58,7 +60,8 @@ k=$(switch_word k)
 	echo "runtime: $runtime"
 	# K per pass of the switch's sites, times the passes an I/O makes (dm-css-ref: a dm layer each)
 	echo "ops_per_io: $((k * $(sed -n 's/^sites: //p' "$out/ab/facts.txt")))"
-	echo "ops_note: the switch's own operations as its counter $(switch_word ops) counts them, $k per I/O per pass of its sites (kernel/patches/$src/$fix.patch says how), times $(sed -n 's/^sites: //p' "$out/ab/facts.txt") pass(es) an I/O here"
+	sites_note=$(sed -n 's/^sites_note: //p' "$out/ab/facts.txt")
+	echo "ops_note: the switch's own operations as its counter $(switch_word ops) counts them, $k per I/O per pass of its sites (kernel/patches/$src/$fix.patch says how), times $(sed -n 's/^sites: //p' "$out/ab/facts.txt") pass(es) an I/O here${sites_note:+ ($sites_note)}"
 	echo "env: $(sed -n 's/^env: //p' "$out/guest.txt")"
 	echo "kernel: $(sed -n 's/^kernel: //p' "$out/guest.txt")"
 	echo "kernel_build: $(sed -n 's/^kernel_build: //p' "$out/guest.txt")"

@@ -14,7 +14,8 @@
 # its default and every count at 1.
 # Devices (by Lab-Fix): zram-init-lock on a hot-added zram disk; dm-css-ref and
 # dm-blkcg-clone on one dm-linear layer over /dev/ram0 (brd); part-acct on a null_blk disk
-# (blk-mq, made through configfs). Environment: LAB_CHECK_IOS (default 1000),
+# (blk-mq, made through configfs); thin-bufio-lock on a thin volume of a pool over /dev/ram0 (data)
+# and /dev/ram1 (metadata), written whole first. Environment: LAB_CHECK_IOS (default 1000),
 # LAB_CHECK_COUNT (default 4).
 set -u
 
@@ -42,6 +43,7 @@ sysfs_set() { (echo "$2" > "$1") 2>/dev/null; }
 zram_dev=
 dm_dev=
 nb_dev=
+thin_dev=
 setup_zram() {
   if [ -z "$zram_dev" ]; then
     id=$(cat /sys/class/zram-control/hot_add) || return 1
@@ -61,6 +63,22 @@ setup_dm() {
   fi
   dev=$dm_dev node=/dev/mapper/lab_check
 }
+setup_thin() {
+  if [ -z "$thin_dev" ]; then
+    # a thin pool: data ram0, metadata ram1 (its first block zeroed: a fresh pool), 64 KiB blocks;
+    # volume 0 over 64 MiB of it, written whole once so every block is provisioned and the
+    # checked I/O only looks blocks up (each lookup walks the btree through dm-bufio)
+    [ -b /dev/ram1 ] || labmod brd rd_nr=2 || return 1
+    sz=$(cat /sys/block/ram0/size) || return 1
+    dd if=/dev/zero of=/dev/ram1 bs=4096 count=1 2>/dev/null || return 1
+    dmsetup create lab_check_pool --table "0 $sz thin-pool /dev/ram1 /dev/ram0 128 0 1 skip_block_zeroing" || return 1
+    dmsetup message lab_check_pool 0 "create_thin 0" || return 1
+    dmsetup create lab_check_thin --table "0 131072 thin /dev/mapper/lab_check_pool 0" || return 1
+    thin_dev=dm-$(($(dmsetup info -c --noheadings -o minor lab_check_thin))) || return 1
+    dd if=/dev/zero of=/dev/mapper/lab_check_thin bs=1M count=64 oflag=direct 2>/dev/null || return 1
+  fi
+  dev=$thin_dev node=/dev/mapper/lab_check_thin
+}
 setup_nullb() {
   if [ -z "$nb_dev" ]; then
     cfs=/sys/kernel/config
@@ -74,6 +92,10 @@ setup_nullb() {
   dev=$nb_dev node=/dev/$nb_dev
 }
 teardown() {
+  if [ -n "$thin_dev" ]; then
+    dmsetup remove lab_check_thin || echo "note: dmsetup remove lab_check_thin failed"
+    dmsetup remove lab_check_pool || echo "note: dmsetup remove lab_check_pool failed"
+  fi
   [ -z "$dm_dev" ] || dmsetup remove lab_check || echo "note: dmsetup remove failed"
   if [ -n "$nb_dev" ]; then
     echo 0 > /sys/kernel/config/nullb/labnb/power
@@ -154,6 +176,7 @@ check_patch() {
     dm-css-ref) setup_dm ;;
     dm-blkcg-clone) setup_dm; rw=randwrite ;;
     part-acct) setup_nullb ;;
+    thin-bufio-lock) setup_thin ;;
     *) false ;;
   esac || { fail "$fix: no device for this fix (setup failed or unknown fix)"; return; }
 

@@ -1,24 +1,32 @@
 #!/usr/bin/env bash
-# 029: the lab kernel's patches apply cleanly to the pinned linux-source (kernel/build.sh check,
-# fast: only the files they touch are extracted); every switch's fix has its lab-ab.sh workload;
-# a bad --source and a missing source package are refused with a clear message, nothing built.
+# 029: the lab kernel's patches apply cleanly to the pinned linux-sources, 6.1 and 6.12
+# (kernel/build.sh check, fast: only the files they touch are extracted); every switch's fix has
+# its lab-ab.sh workload and its source (build.sh fix-source); a bad --source and a missing source
+# package are refused with a clear message, nothing built.
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
 . "$KS_DIR/common/rc.sh"
 build=$KS_DIR/kernel/build.sh
-[ -f /usr/src/linux-source-6.1.tar.xz ] || _skip "linux-source-6.1 is not installed (./lab test installs it as root)"
+for v in 6.1 6.12; do
+	[ -f "/usr/src/linux-source-$v.tar.xz" ] || _skip "linux-source-$v is not installed (./lab test installs it as root)"
+done
 state=$(mktemp -d /tmp/lab-test.XXXXXX)
 trap 'rm -rf "$state"' EXIT
 
-if out=$(LAB_STATE=$state bash "$build" check 2>&1); then
-	echo "patches apply cleanly: yes"
-else
-	echo "$out" >&2
-	echo "patches apply cleanly: no"
-fi
-fixes=$(bash "$build" switches | sed 's/^fix=\([^ ]*\) .*/\1/' | sort | paste -sd' ' -)
+for v in 6.1 6.12; do
+	if out=$(LAB_STATE=$state bash "$build" check --source "$v" 2>&1); then
+		echo "$v: patches apply cleanly: yes"
+	else
+		echo "$out" >&2
+		echo "$v: patches apply cleanly: no"
+	fi
+done
+switches=$(for v in 6.1 6.12; do bash "$build" switches --source "$v"; done)
+fixes=$(awk '{ sub(/^fix=/, "", $1); print $1 }' <<<"$switches" | sort | paste -sd' ' -)
 echo "switches: $fixes"
+for f in $fixes; do echo "$f: its switch's source: $(bash "$build" fix-source "$f")"; done
+echo "a fix with no switch has no source: $(bash "$build" fix-source smoke >/dev/null && echo no || echo yes)"
 ok=yes
 for f in $fixes; do [ -f "$KS_DIR/scenarios/$f/lab-ab.sh" ] || ok="no ($f)"; done
 echo "every switch's fix has scenarios/FIX/lab-ab.sh: $ok"
@@ -26,7 +34,7 @@ echo "every switch's fix has scenarios/FIX/lab-ab.sh: $ok"
 ok=yes
 while read -r line; do
 	for k in switch values before after count ops k; do [[ " $line" == *" $k="?* ]] || ok="no: $k in $line"; done
-done < <(bash "$build" switches)
+done <<<"$switches"
 echo "every switch's header is complete: $ok"
 
 rc=0

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The lab kernel's steps against a stand-in {@code lab-kernel.sh} in a stand-in lab: one fix with
- * a switch ({@code zram-init-lock}: its scenario has {@code lab-ab.sh}), one without
- * ({@code dm-css-ref}); what {@code raw/steps.tsv} records when everything runs, when the build
+ * a switch on 6.1 ({@code zram-init-lock}: its scenario has {@code lab-ab.sh}), one whose switch is
+ * 6.12's ({@code thin-bufio-lock}: no 6.1 patch), one without ({@code dm-css-ref}); what {@code raw/steps.tsv} records when everything runs, when the build
  * fails, when a switch run fails, and when the lab kernel cannot run at all.
  */
 class LabKernelStepsTest {
@@ -35,6 +35,11 @@ class LabKernelStepsTest {
         Files.createDirectories(lab.resolve("kernel-scripts/scenarios/zram-init-lock"));
         Files.writeString(lab.resolve("kernel-scripts/scenarios/zram-init-lock/lab-ab.sh"), "");
         Files.createDirectories(lab.resolve("kernel-scripts/scenarios/dm-css-ref"));
+        Files.createDirectories(lab.resolve("kernel-scripts/kernel/patches/6.1"));
+        Files.writeString(lab.resolve("kernel-scripts/kernel/patches/6.1/zram-init-lock.patch"), "");
+        // a fix whose switch is 6.12's only
+        Files.createDirectories(lab.resolve("kernel-scripts/scenarios/thin-bufio-lock"));
+        Files.writeString(lab.resolve("kernel-scripts/scenarios/thin-bufio-lock/lab-ab.sh"), "");
         raw = Files.createDirectories(tmp.resolve("run/raw"));
         script(0, 0);
     }
@@ -73,16 +78,28 @@ class LabKernelStepsTest {
     void theBuildThenEachSwitchedFixThenTheOverheadWithTheirLogsAndNoMachinePaths() throws Exception {
         assertTrue(all(steps(null, "dm-css-ref", "zram-init-lock"), "dm-css-ref", "zram-init-lock"));
         assertEquals(List.of(
-                "all\tlab-kernel-build\tran\tkernel-scripts/lab-kernel.sh build (LAB_OUT=raw/lab-kernel)",
+                "all\tlab-kernel-build\tran\tkernel-scripts/lab-kernel.sh build --for zram-init-lock (LAB_OUT=raw/lab-kernel)",
                 "zram-init-lock\tlab-kernel\tran\tkernel-scripts/lab-kernel.sh lab-ab zram-init-lock --quick"
                         + " (LAB_OUT=raw/zram-init-lock/lab-kernel)",
                 "all\tlab-kernel-overhead\tran\tkernel-scripts/lab-kernel.sh overhead --quick (LAB_OUT=raw/lab-kernel)"), recorded());
-        assertEquals("args: build\nout: <run>/raw/lab-kernel lab: <lab>\n", Files.readString(raw.resolve("lab-kernel/build.log")));
+        assertEquals("args: build --for zram-init-lock\nout: <run>/raw/lab-kernel lab: <lab>\n", Files.readString(raw.resolve("lab-kernel/build.log")));
         assertTrue(Files.readString(raw.resolve("zram-init-lock/lab-kernel/scenario.log")).contains("args: lab-ab zram-init-lock --quick"));
         assertTrue(Files.exists(raw.resolve("lab-kernel/overhead.tsv")));
         assertTrue(Files.exists(raw.resolve("lab-kernel/overhead.log")));
         assertFalse(Files.exists(raw.resolve("dm-css-ref/lab-kernel")), "a fix without lab-ab.sh gets no step");
         assertEquals(Map.of("zram-init-lock/lab-kernel", "tcg"), env);
+    }
+
+    @Test
+    void aRunWhoseSwitchesAreAll612sBuildsForThemAndSkipsTheOverheadSayingWhy() throws Exception {
+        assertTrue(all(steps(null, "thin-bufio-lock"), "thin-bufio-lock"));
+        List<String> r = recorded();
+        assertEquals("all\tlab-kernel-build\tran\tkernel-scripts/lab-kernel.sh build --for thin-bufio-lock (LAB_OUT=raw/lab-kernel)",
+                r.get(0));
+        assertTrue(r.get(1).startsWith("thin-bufio-lock\tlab-kernel\tran\t"), r.toString());
+        assertEquals("all\tlab-kernel-overhead\tskipped\tthe check sets the 6.1 lab kernel against Debian's 6.1, and no fix of this"
+                + " run has its switch on 6.1 (thin-bufio-lock: kernel-scripts/kernel/patches/)", r.get(2));
+        assertFalse(Files.exists(raw.resolve("lab-kernel/overhead.tsv")), "the overhead did not run");
     }
 
     @Test
@@ -93,7 +110,7 @@ class LabKernelStepsTest {
         assertTrue(s.lab("zram-init-lock"));
         assertTrue(s.overhead());
         assertEquals(List.of(
-                "all\tlab-kernel-build\tfailed\tkernel-scripts/lab-kernel.sh build exited 1; see raw/lab-kernel/build.log",
+                "all\tlab-kernel-build\tfailed\tkernel-scripts/lab-kernel.sh build --for zram-init-lock exited 1; see raw/lab-kernel/build.log",
                 "zram-init-lock\tlab-kernel\tskipped\tlab kernel build failed: see raw/lab-kernel/build.log",
                 "all\tlab-kernel-overhead\tskipped\tlab kernel build failed: see raw/lab-kernel/build.log"), recorded());
     }

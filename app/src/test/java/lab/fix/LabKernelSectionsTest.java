@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The lab kernel in the four switched fixes' sections ({@link LabKernelFiles}): the subsection,
+ * The lab kernel in the five switched fixes' sections ({@link LabKernelFiles}): the subsection,
  * the headline's kernel figure and the summary's {@code lab_kernel} appear with
  * {@code raw/<fix>/lab-kernel/lab-ab.tsv}, and without it the section is what it was, to the byte;
  * the run's overhead part and {@code lab_kernel_overhead} likewise with {@code overhead.tsv}.
@@ -32,7 +32,7 @@ class LabKernelSectionsTest {
     Path tmp;
 
     static Stream<String> switched() {
-        return Stream.of("zram-init-lock", "dm-css-ref", "part-acct", "dm-blkcg-clone");
+        return Stream.of("zram-init-lock", "dm-css-ref", "part-acct", "dm-blkcg-clone", "thin-bufio-lock");
     }
 
     private Path run(String fix) throws Exception {

@@ -19,6 +19,7 @@ import lab.fix.CostSweep;
 import lab.notebook.Fmt;
 import lab.notebook.Headline;
 import lab.notebook.KernelRuns;
+import lab.notebook.LabKernelPart;
 import lab.notebook.Page;
 import lab.notebook.Parts;
 import lab.notebook.Prediction;
@@ -94,19 +95,21 @@ final class ThinBufioLockSection implements Section {
                     + " without device-mapper's thin pool it runs in the lab's guest VM, which needs qemu).\n\n");
             page.put("kernel", null);
         }
+        Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
+        lab.ifPresent(l -> page.text(l.text(head)).put("lab_kernel", l.summary()));
         page.put("jvm", jvm.isEmpty() ? null : jvm);
-        return Optional.of(page.build(head.metric("throughput `" + WALK + "` / `" + MUTEX + "` (mutex ns/op over rwsem-walk's), thin"
+        head.metric("throughput `" + WALK + "` / `" + MUTEX + "` (mutex ns/op over rwsem-walk's), thin"
                         + " volume, whole tree cached (seed: " + SEED_JOBS + " psync jobs, 442 / 286 MiB/s; JVM: " + t
                         + (t == 1 ? " thread" : " threads") + ", the most here, on " + cores + " cores)")
-                .kernel(null, "the lab kernel (6.1) has no switch for this fix: 6.1's dm-bufio is the before, one client mutex"
-                        + " taken twice per btree node (kernel-scripts/kernel/patches/6.1/thin-bufio-lock.none), and the after needs"
-                        + " 6.12's source, for which the lab has no patch yet; so no kernel runs both sides of the fix: the kernel's"
-                        + " runs measure a thin volume against dm-linear per job count, set beside the model's variant that"
-                        + " kernel's dm-bufio is (in the section)")
+                .kernel(null, "not in this run: the lab kernel's switch for this fix is in 6.12 (6.1's dm-bufio is the before"
+                        + " itself, kernel-scripts/kernel/patches/6.1/thin-bufio-lock.none): the client mutex put back per btree node"
+                        + " behind dm_bufio.lab_client_lock (kernel-scripts/kernel/patches/6.12/thin-bufio-lock.patch), run by"
+                        + " `sudo ./lab pair " + ID + "`; the kernel's runs here measure a thin volume against dm-linear per job"
+                        + " count, set beside the model's variant that kernel's dm-bufio is (in the section)")
                 .note("jvm: `" + WALK + "` / `" + MUTEX + "` throughput with the whole tree cached at the most threads, calibrated"
                         + " where the run has a calibration, else raw; predicted: from the counted lock operations; implied_op_ns: what"
-                        + " one shared-line operation must cost for the seed's 1.55x on top of the calibrated I/O")
-                .toMap()));
+                        + " one shared-line operation must cost for the seed's 1.55x on top of the calibrated I/O");
+        return Optional.of(page.build(lab.map(l -> l.onto(head)).orElse(head).toMap()));
     }
 
     /** The calibrated sweep of {@code prefix} at the calibration's base. */
