@@ -41,8 +41,9 @@ public final class SwitchSweep {
      * null: not stated, so {@code x = N}): {@code line.b()} ns per added operation,
      * {@code line.a()} the intercept (0 in principle: at N = 0 both sides run the same code;
      * what it is here is the fit's offset, not the operation's cost); {@code delta1} = b·K, the
-     * seed's single operation's cost derived from the slope, and {@code ratio1} = nsAfter(1) / (nsAfter(1) + delta1), the
-     * throughput ratio it implies for a CPU-bound I/O (null without a count of 1, and null where
+     * seed's single operation's cost derived from the slope, and {@code ratio1} =
+     * (nsAfter(1) + delta1) / nsAfter(1), the after/before throughput ratio it implies for a
+     * CPU-bound I/O (null without a count of 1, and null where
      * the slope is not {@code resolved}); {@code perRound}: the slope fitted to each round's Δ
      * alone, median [min–max]; {@code resolved}: every round's slope above 0 (the line fitted to
      * the medians could be noise otherwise: nothing is derived from it then).
@@ -202,7 +203,7 @@ public final class SwitchSweep {
         boolean resolved = line.b() > 0 && perRound != null && perRound.min() > 0;
         Count one = counts.stream().filter(c -> c.n() == 1 && c.nsAfter() != null).findFirst().orElse(null);
         Double d1 = one == null || !resolved ? null : line.b() * (k == null ? 1 : k);
-        Double r1 = d1 == null ? null : one.nsAfter() / (one.nsAfter() + d1);
+        Double r1 = d1 == null ? null : (one.nsAfter() + d1) / one.nsAfter(); // after/before: the before's ns over the after's
         return new Slope(line, List.copyOf(pts), k, perRound, resolved, d1, r1);
     }
 

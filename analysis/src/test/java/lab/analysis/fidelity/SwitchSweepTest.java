@@ -56,9 +56,9 @@ class SwitchSweepTest {
         assertEquals(2.0, sl.line().b(), 1e-4);
         assertEquals(5.0, sl.line().a(), 1e-2);
         assertEquals(List.of(2.0, 8.0, 32.0, 128.0), sl.points().stream().map(p -> p[0]).toList());
-        // Δ(1) = b·K = 2·2 = 4 ns on 400 ns (the intercept, 5, is the fit's offset, not the operation's): 400 / 404
+        // Δ(1) = b·K = 2·2 = 4 ns on 400 ns (the intercept, 5, is the fit's offset, not the operation's): 404 / 400
         assertEquals(4.0, sl.delta1(), 1e-2);
-        assertEquals(NS_AFTER / (NS_AFTER + 4), sl.ratio1(), 1e-5);
+        assertEquals((NS_AFTER + 4) / NS_AFTER, sl.ratio1(), 1e-5); // after/before: the before costs Δ more
         assertTrue(sl.resolved());
         assertEquals(2.0, sl.perRound().min(), 1e-4);
         assertEquals(2.0, sl.perRound().max(), 1e-4);
