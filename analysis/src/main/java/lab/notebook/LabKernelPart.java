@@ -1,12 +1,17 @@
 package lab.notebook;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import lab.analysis.JmhSweep;
+import lab.analysis.Stats;
+import lab.analysis.fidelity.NoiseFloor;
+import lab.analysis.fidelity.RoundRatio;
 import lab.analysis.fidelity.SwitchSweep;
 import lab.analysis.fidelity.SwitchSweep.Count;
 import lab.analysis.parse.LabAb;
@@ -21,14 +26,34 @@ import lab.results.RunDir;
  * with the floor of its own A/A. Knows no fix: the facts come from {@code lab-ab.txt}.
  */
 public final class LabKernelPart {
+    /** The part's folder under {@code raw/<fix>/}. */
+    public static final String DIR = "lab-kernel";
+    /** The model at the guest's CPU per I/O: JMH's {@code MODEL-rR-tT.json} (written by the app's GuestModel). */
+    public static final String MODEL = "model-guest";
+    /** Its facts: key: value lines (param, before, after, control, threads, rounds, base_ns, device_ns, user_ns, split, what). */
+    public static final String MODEL_FACTS = "model-guest.txt";
+
+    /**
+     * The model at the guest's CPU per I/O: {@code ratio} after/before per round, median [min–max]
+     * (throughput, the estimator of every ratio here), {@code floor} its A/A (the after against its
+     * control), {@code facts} what ran.
+     */
+    public record GuestModelFigure(Stats.Spread ratio, NoiseFloor floor, Map<String, String> facts) {
+        String fact(String key) {
+            return facts.getOrDefault(key, "?");
+        }
+    }
+
     private final String fix;
     private final Map<String, String> facts;
     private final SwitchSweep sweep;
+    private final GuestModelFigure model;
 
-    private LabKernelPart(String fix, Map<String, String> facts, SwitchSweep sweep) {
+    private LabKernelPart(String fix, Map<String, String> facts, SwitchSweep sweep, GuestModelFigure model) {
         this.fix = fix;
         this.facts = facts;
         this.sweep = sweep;
+        this.model = model;
     }
 
     /**
@@ -36,7 +61,7 @@ public final class LabKernelPart {
      * {@code lab-ab.tsv}, or when a file is malformed (then a gap of {@code run} names its line).
      */
     public static Optional<LabKernelPart> read(RunDir run, String fix) throws IOException {
-        Path dir = run.raw().resolve(fix).resolve("lab-kernel");
+        Path dir = run.raw().resolve(fix).resolve(DIR);
         try {
             Optional<LabAb> ab = LabAb.read(dir);
             if (ab.isEmpty()) {
@@ -47,11 +72,30 @@ public final class LabKernelPart {
                 return Optional.empty();
             }
             Map<String, String> facts = KernelRuns.readEnv(dir.resolve(LabAb.FACTS));
-            return Optional.of(new LabKernelPart(fix, facts, SwitchSweep.of(ab.get(), "share".equals(facts.get("metric")), k(facts))));
+            return Optional.of(new LabKernelPart(fix, facts, SwitchSweep.of(ab.get(), "share".equals(facts.get("metric")), k(facts)),
+                    model(run, dir)));
         } catch (Tsv.Malformed e) {
             run.gap(e.file(), "line " + e.line() + ": " + e.problem());
             return Optional.empty();
         }
+    }
+
+    /** The model at the guest's CPU per I/O, where the run has it: null without its facts or its JMH files. */
+    private static GuestModelFigure model(RunDir run, Path dir) throws IOException {
+        if (!Files.isRegularFile(dir.resolve(MODEL_FACTS))) {
+            return null;
+        }
+        Map<String, String> f = KernelRuns.readEnv(dir.resolve(MODEL_FACTS));
+        JmhSweep s = JmhSweep.read(dir, MODEL, run::gap);
+        if (s.isEmpty() || !f.containsKey("param") || !f.containsKey("threads")) {
+            run.gap(dir.resolve(MODEL_FACTS), s.isEmpty() ? "no " + MODEL + "-rR-tT.json beside it" : "no param or threads line");
+            return null;
+        }
+        String param = f.get("param");
+        int t = Integer.parseInt(f.get("threads").trim());
+        Map<String, String> before = Map.of(param, f.get("before"));
+        Map<String, String> after = Map.of(param, f.get("after"));
+        return new GuestModelFigure(RoundRatio.of(s, before, after, t), NoiseFloor.of(s, after, Map.of(param, f.get("control")), t), f);
     }
 
     private static Double k(Map<String, String> facts) {
@@ -64,6 +108,11 @@ public final class LabKernelPart {
 
     public SwitchSweep sweep() {
         return sweep;
+    }
+
+    /** The model at the guest's CPU per I/O; null where the run has none. */
+    public GuestModelFigure model() {
+        return model;
     }
 
     /** A fact of {@code lab-ab.txt}, "?" where it is missing. */
@@ -110,6 +159,16 @@ public final class LabKernelPart {
         return h.kernel(c.ratio(), note.toString()).kernelFloor(c.floor() == null ? null : c.floor().floor());
     }
 
+    private Map<String, Object> modelSummary() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (String k : List.of("before", "after", "threads", "rounds", "base_ns", "device_ns", "user_ns")) {
+            m.put(k, model.facts().get(k));
+        }
+        m.put("ratio", Parts.json(model.ratio()));
+        m.put("noise_floor", model.floor() == null ? null : model.floor().floor());
+        return m;
+    }
+
     /** The section's {@code lab_kernel} entry: the facts, each count's figures, the slope. */
     public Map<String, Object> summary() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -143,6 +202,7 @@ public final class LabKernelPart {
         m.put("derived_delta_ns_n1", s == null ? null : s.delta1());
         m.put("derived_ratio_n1", s == null ? null : s.ratio1());
         Count h = sweep.headline();
+        m.put("model_at_guest", model == null ? null : modelSummary());
         m.put("headline_n", h.n());
         m.put("headline_resolved", h.ratio() == null || h.floor() == null ? null : h.floor().resolves(h.ratio().median()));
         return m;

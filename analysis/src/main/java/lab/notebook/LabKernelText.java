@@ -10,7 +10,8 @@ import lab.analysis.parse.LabAb;
 /**
  * The markdown of a {@link LabKernelPart}: the environment, a table per count N (for a share, a
  * table per round), the slope of Δ over the added operations with the N = 1 effect it implies,
- * stated as derived, and, under TCG, the guest's CPU per I/O beside the model's base.
+ * stated as derived, under TCG the guest's CPU per I/O beside the model's base, and the model run
+ * at the guest's CPU per I/O where the run has it.
  */
 final class LabKernelText {
     private final LabKernelPart p;
@@ -26,6 +27,9 @@ final class LabKernelText {
         b.append(environment()).append(s.share() ? shares() : counts()).append(s.share() ? "" : slope());
         if ("tcg".equals(p.fact("env"))) {
             b.append(tcg(baseNs, predicted));
+        }
+        if (p.model() != null) {
+            b.append(model(p.model()));
         }
         return b.toString();
     }
@@ -132,6 +136,21 @@ final class LabKernelText {
                 + Fmt.f(1 + (predicted - 1) * baseNs / guestNs, 4) + "x (derived: the model's extra time per I/O unchanged on the"
                 + " guest's longer one, an upper bound, since a shared line costs no more at a longer gap), the effect the"
                 + " measured N = 1 figure above would have to resolve.";
+    }
+
+    /** The model run at the guest's CPU per I/O, beside the measured N = 1 figure. */
+    private String model(LabKernelPart.GuestModelFigure m) {
+        Count one = s.counts().getFirst();
+        String user = "0".equals(m.fact("user_ns")) ? "" : " (" + m.fact("device_ns") + " in the device, " + m.fact("user_ns")
+                + " in the worker between I/Os)";
+        return "The model calibrated to the guest's own CPU per I/O (`raw/" + p.fix() + "/" + LabKernelPart.DIR + "/"
+                + LabKernelPart.MODEL + "-rR-tT.json`): " + m.fact("what") + ", at a base of " + m.fact("base_ns") + " ns per I/O" + user
+                + ", the after's task-clock per I/O at N = 1 above (split " + m.fact("split") + "), on " + m.fact("threads")
+                + " threads (the guest's CPUs), " + m.fact("rounds") + " rounds, each with the after's A/A: after/before "
+                + Headline.cell(m.ratio(), m.floor() == null ? null : m.floor().floor())
+                + (m.floor() == null ? " (no A/A floor)" : m.floor().resolves(m.ratio().median()) ? " (floor " + m.floor().format() + ")" : "")
+                + (one.n() == 1 && one.ratio() != null ? "; the lab kernel measured " + Headline.cell(one.ratio(), floor(one)) + " at N = 1"
+                : "") + ".\n\n";
     }
 
     private static Double floor(Count c) {

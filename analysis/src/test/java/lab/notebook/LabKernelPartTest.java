@@ -87,6 +87,51 @@ class LabKernelPartTest {
         assertEquals(2, ((List<?>) s.get("counts")).size());
     }
 
+    /** One JMH entry of the model at the guest's base: {@code guard} = {@code v}, ns per op {@code ns} in each of 3 iterations. */
+    private static String entry(String v, double ns) {
+        return "{\"benchmark\": \"lab.engine.bench.ZramInitLock.io\", \"mode\": \"avgt\", \"threads\": 2, \"forks\": 1,"
+                + " \"params\": {\"guard\": \"" + v + "\", \"baseNs\": \"400\"}, \"primaryMetric\": {\"score\": " + ns
+                + ", \"scoreError\": 0.0, \"scoreUnit\": \"ns/op\", \"rawData\": [[" + ns + ", " + ns + ", " + ns + "]]},"
+                + " \"secondaryMetrics\": {}}";
+    }
+
+    @Test
+    void theModelAtTheGuestsCpuPerIoIsAParagraphAndASummaryEntryOnlyWithItsFiles() throws Exception {
+        LabAbFixture.iops(labDir(), 3, 1, 16);
+        assertEquals(null, LabKernelPart.read(open(), "zram-init-lock").orElseThrow().model());
+        Files.writeString(labDir().resolve(LabKernelPart.MODEL_FACTS), String.join("\n", "param: guard", "before: rwsem",
+                "after: srcu", "control: srcu~aa", "threads: 2", "rounds: 3", "base_ns: 400", "device_ns: 400", "user_ns: 0",
+                "split: all of it device work (the benchmark has no worker work)", "what: zram, randrw on zero pages") + "\n");
+        // rwsem 440 ns, srcu 400 (1.10x after/before), the A/A 400 and 402: its floor well under 10%
+        for (int r = 1; r <= 3; r++) {
+            Files.writeString(labDir().resolve(LabKernelPart.MODEL + "-r" + r + "-t2.json"),
+                    "[" + entry("rwsem", 440) + ", " + entry("srcu", 400) + ", " + entry("srcu~aa", r == 2 ? 402 : 400) + "]");
+        }
+        RunDir r = open();
+        LabKernelPart p = LabKernelPart.read(r, "zram-init-lock").orElseThrow();
+        assertEquals(List.of(), r.gaps());
+        assertEquals(1.10, p.model().ratio().median(), 1e-9);
+        String md = p.text(3000.0, 1.05);
+        assertTrue(md.contains("The model calibrated to the guest's own CPU per I/O (`raw/zram-init-lock/lab-kernel/model-guest-rR-tT.json`):"
+                + " zram, randrw on zero pages, at a base of 400 ns per I/O, the after's task-clock per I/O at N = 1 above (split all of"
+                + " it device work (the benchmark has no worker work)), on 2 threads (the guest's CPUs), 3 rounds, each with the after's"
+                + " A/A: after/before 1.10 [1.10–1.10]x (floor ±"), md);
+        assertTrue(md.contains("; the lab kernel measured 1.02 [1.02–1.02]x at N = 1.\n\n"), md);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> m = (Map<String, Object>) p.summary().get("model_at_guest");
+        assertEquals("400", m.get("base_ns"));
+        assertTrue(m.get("noise_floor") instanceof Double, m.toString());
+    }
+
+    @Test
+    void aModelFactsFileWithoutItsJmhFilesIsAGap() throws Exception {
+        LabAbFixture.iops(labDir(), 3, 1);
+        Files.writeString(labDir().resolve(LabKernelPart.MODEL_FACTS), "param: guard\nthreads: 2\n");
+        RunDir r = open();
+        assertEquals(null, LabKernelPart.read(r, "zram-init-lock").orElseThrow().model());
+        assertEquals(List.of("`raw/zram-init-lock/lab-kernel/model-guest.txt`: no model-guest-rR-tT.json beside it"), r.gaps());
+    }
+
     @Test
     void aShareHasATablePerRoundAndNoSlope() throws Exception {
         LabAbFixture.share(run.resolve("raw/dm-blkcg-clone/lab-kernel"), 3);

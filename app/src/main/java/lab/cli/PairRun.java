@@ -1,5 +1,6 @@
 package lab.cli;
 
+import lab.fix.GuestModel;
 import lab.fix.Pairing;
 import lab.fix.Steps;
 import lab.fix.Fixes;
@@ -16,8 +17,8 @@ import lab.results.RunFolder;
 /**
  * One {@code pair} (or {@code demo}) run: the lab kernel's build where a fix has a switch in it
  * ({@link LabKernelSteps}); for each fix, the kernel scenario (first: its CPU per I/O calibrates
- * the model), its switch A/B on the lab kernel, the JVM benchmark and the flamegraphs into one run
- * folder; the lab kernel against Debian's; then the notebook. A step that fails or cannot run
+ * the model), its switch A/B on the lab kernel, the JVM benchmark, the model at the guest's CPU per
+ * I/O where the A/B ran ({@link GuestModel}) and the flamegraphs into one run folder; the lab kernel against Debian's; then the notebook. A step that fails or cannot run
  * is recorded in {@code raw/steps.tsv} and the notebook says so; the other steps' results are
  * kept. The folder is committed (renamed from its {@code .partial} name) in every case but an
  * exception outside the steps.
@@ -60,6 +61,10 @@ final class PairRun {
             failed |= !kernel(root, p, c, quick, env);
             failed |= !lab.lab(fix);
             failed |= !step(steps, fix, "jvm", p.jvmStep(threads), () -> p.jvm(c));
+            GuestModel gm = p.guestModel();
+            if (gm != null && GuestModel.hasAb(c.raw())) {
+                failed |= !step(steps, fix, "lab-kernel-model", gm.step(), () -> gm.run(c));
+            }
             if (flamegraphs) {
                 failed |= !step(steps, fix, "flamegraphs", p.flamegraphStep(), () -> p.flamegraphs(c));
             } else {

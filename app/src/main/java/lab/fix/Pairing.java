@@ -40,6 +40,15 @@ public interface Pairing {
     /** The kernel scenario's name under kernel-scripts/scenarios/ (run natively as root). */
     String kernelScenario();
 
+    /**
+     * The fix's model set against its lab-kernel switch at the guest's CPU per I/O, run after the
+     * JVM step where the run has the switch's A/B; null where the fix has none (no switch, or a
+     * metric that is not a throughput).
+     */
+    default GuestModel guestModel() {
+        return null;
+    }
+
     /** The JMH settings of a quick or full run, as manifest.json records them (forks, warm-up, measurement). */
     default String jmhSettings(boolean quick) {
         return JmhOptions.describe(quick);

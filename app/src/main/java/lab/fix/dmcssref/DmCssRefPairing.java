@@ -5,6 +5,7 @@ import static lab.fix.JmhOptions.run;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import lab.analysis.fidelity.Calibration;
 import lab.engine.bench.DmCssRefCounts;
@@ -14,6 +15,7 @@ import lab.fix.CostSweep;
 import lab.fix.Counting;
 import lab.fix.EmulationProbe;
 import lab.fix.JmhFlamegraph;
+import lab.fix.GuestModel;
 import lab.fix.JmhOptions;
 import lab.fix.Pairing;
 import lab.fix.Rounds;
@@ -34,6 +36,18 @@ final class DmCssRefPairing implements Pairing {
 
     @Override
     public String fixId() { return ID; }
+
+    /**
+     * The lab kernel's switch (6.1: one shared atomic per clone set up and per clone completion, on
+     * today's per-cpu css) against the model's {@code atomic} (the css count shared: its get and put
+     * per clone) and {@code percpu} (today's), dm-linear x5 over the ram disk.
+     */
+    @Override
+    public GuestModel guestModel() {
+        return new GuestModel(DmCssRefRaw.BENCHMARK, "variant", ATOMIC, PERCPU,
+                Map.of("depth", Integer.toString(SEED_DEPTH), "device", "ram", "inject", "none"), true,
+                "dm-linear x" + SEED_DEPTH + " over the ram disk, `" + ATOMIC + "` against `" + PERCPU + "`");
+    }
 
     @Override
     public String kernelScenario() { return ID; }

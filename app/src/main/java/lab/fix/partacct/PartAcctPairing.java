@@ -5,6 +5,7 @@ import static lab.fix.JmhOptions.run;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import lab.analysis.Stats;
 import lab.analysis.fidelity.Calibration;
@@ -15,6 +16,7 @@ import lab.fix.Calibrations;
 import lab.fix.CostSweep;
 import lab.fix.Counting;
 import lab.fix.JmhFlamegraph;
+import lab.fix.GuestModel;
 import lab.fix.JmhOptions;
 import lab.fix.Pairing;
 import lab.fix.Rounds;
@@ -47,6 +49,17 @@ final class PartAcctPairing implements Pairing {
 
     @Override
     public String fixId() { return ID; }
+
+    /**
+     * The lab kernel's switch (a shared atomic reference get/put and in-flight inc/dec per I/O,
+     * against today's per-cpu path) against the model's {@code atomic} and {@code percpu-inflight},
+     * the whole disk accounted, as the calibrated table.
+     */
+    @Override
+    public GuestModel guestModel() {
+        return new GuestModel(PartAcctRaw.IO, "variant", BASE, FOUR, Map.of("target", "disk", "hz", HZ, "slots", SLOTS), true,
+                "the disk accounted, `" + BASE + "` against `" + FOUR + "`");
+    }
 
     @Override
     public String kernelScenario() { return ID; }

@@ -5,6 +5,7 @@ import static lab.fix.JmhOptions.run;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import lab.analysis.fidelity.Calibration;
 import lab.engine.bench.ThinBufioLockCounts;
@@ -14,6 +15,7 @@ import lab.fix.CostSweep;
 import lab.fix.Counting;
 import lab.fix.EmulationProbe;
 import lab.fix.JmhFlamegraph;
+import lab.fix.GuestModel;
 import lab.fix.JmhOptions;
 import lab.fix.Pairing;
 import lab.fix.Rounds;
@@ -37,6 +39,17 @@ final class ThinBufioLockPairing implements Pairing {
 
     @Override
     public String fixId() { return ID; }
+
+    /**
+     * The lab kernel's switch (6.12: the client mutex again per btree node, against 6.12's
+     * lock-striped cache) against the model's {@code mutex} and {@code striped}, the thin volume
+     * with the whole tree cached.
+     */
+    @Override
+    public GuestModel guestModel() {
+        return new GuestModel(ThinBufioLockRaw.BENCHMARK, "variant", MUTEX, STRIPED, Map.of("target", THIN, "cache", WHOLE), true,
+                "the thin volume, whole tree cached, `" + MUTEX + "` against `" + STRIPED + "`");
+    }
 
     @Override
     public String kernelScenario() { return ID; }

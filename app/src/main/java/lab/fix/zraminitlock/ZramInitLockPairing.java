@@ -5,6 +5,7 @@ import static lab.fix.zraminitlock.ZramInitLock.*;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import lab.analysis.JmhSweep;
@@ -18,6 +19,7 @@ import lab.fix.Calibrations;
 import lab.fix.CostSweep;
 import lab.fix.Counting;
 import lab.fix.JmhFlamegraph;
+import lab.fix.GuestModel;
 import lab.fix.JmhOptions;
 import lab.fix.Pairing;
 import lab.fix.Rounds;
@@ -49,6 +51,14 @@ final class ZramInitLockPairing implements Pairing {
 
     @Override
     public String fixId() { return ID; }
+
+    /** The lab kernel's switch (rwsem against srcu) against the model's guards at the seed's point. */
+    @Override
+    public GuestModel guestModel() {
+        return new GuestModel(ZramInitLockRaw.BENCHMARK, "guard", BASE, SRCU,
+                Map.of("rw", SEED_RW, "pattern", SEED_PATTERN, "compressor", "lzo-rle"), false,
+                "zram, " + SEED_RW + " on " + SEED_PATTERN + " pages, `" + BASE + "` against `" + SRCU + "`");
+    }
 
     @Override
     public String kernelScenario() { return ID; }
