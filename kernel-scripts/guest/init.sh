@@ -62,7 +62,7 @@ for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
 done
 
 echo "LAB-GUEST-UP $(uname -r)"
-if [ "$(arg lab.probe)" = 1 ]; then reboot -f; fi
+if [ "$(arg lab.probe)" = 1 ]; then poweroff -f; fi
 
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 in /mnt/in
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /mnt/out
@@ -77,7 +77,7 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /mnt/out
 
 # No udev: dmsetup must create its own nodes and not wait for cookies.
 export DM_DISABLE_UDEV=1 OUT=/mnt/out PATH=/bin:/sbin:/usr/bin:/usr/sbin LAB_PERF_EVENTS
-cd /mnt/out || reboot -f
+cd /mnt/out || poweroff -f
 
 # If the script outlives lab.watchdog seconds, say on the console what every task is doing
 # (state, wait channel, kernel stack) and what the kernel shows as blocked (sysrq w), before
@@ -105,7 +105,7 @@ sh /mnt/in/script.sh
 rc=$?
 [ -z "${wd_pid:-}" ] || kill "$wd_pid" 2>/dev/null
 # The key holder stays: ending it would flip the keys off, the patching it is there to avoid
-# (a smoke run hung here once when /init killed it); reboot -f ends it with the guest.
+# (a smoke run hung here once when /init killed it); poweroff -f ends it with the guest.
 {
   echo "script_rc: $rc"
   echo "boot_s: $start"
@@ -116,5 +116,4 @@ cd /
 sync
 umount /mnt/out /mnt/in
 echo "LAB-GUEST-DONE rc=$rc"
-# qemu runs with -no-reboot: a reset ends it, on kernels with ACPI or without (the lab kernel's)
-reboot -f
+poweroff -f

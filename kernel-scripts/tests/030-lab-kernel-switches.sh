@@ -32,6 +32,8 @@ echo "\$?" >/mnt/out/switch-check.rc
 GUEST
 	LAB_GUEST_KERNEL=lab LAB_KERNEL_SOURCE=$v _guest_test_run "$script" "$out"
 	echo "$v: booted the lab kernel: $(grep -q '^kernel_kind: lab$' "$out/guest.txt" && grep -q "^kernel: $v\." "$out/guest.txt" && echo yes || echo no)"
+	# qemu's -smp 2: a kernel that finds one CPU (as one built without ACPI did) measures no contention
+	echo "$v: both vCPUs online: $(grep -q '^cpus: 2$' "$out/guest.txt" && echo yes || echo no)"
 	if [ "$(cat "$out/switch-check.rc")" != 0 ] || grep -q '^FAIL' "$out/switch-check.txt" || ! grep -q '^ok' "$out/switch-check.txt"; then
 		cat "$out/switch-check.txt" >&2
 		echo "$v: switch checks: failed"
