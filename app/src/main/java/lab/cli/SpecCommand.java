@@ -4,11 +4,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import lab.jobspec.FioOption;
 import lab.jobspec.Job;
 import lab.jobspec.JobFile;
 import lab.jobspec.JobFileParser;
 import lab.jobspec.JobRender;
 import lab.jobspec.JobSpecException;
+import lab.jobspec.Notice;
+import lab.jobspec.OptionClass;
+import lab.jobspec.OptionTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -16,15 +20,17 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code lab spec check JOBFILE}: parse a job file and print each job as the lab reads it;
  * {@code lab spec render EXAMPLE ...}: a job file derived from a fix's example ({@link JobRender},
- * as {@code bridge.jar spec render}).
+ * as {@code bridge.jar spec render}); {@code lab spec keys}: every option of fio 3.33 and what the
+ * lab does with it ({@link OptionTable}).
  */
 @Command(name = "spec", mixinStandardHelpOptions = true,
         description = "Job files (fio's INI subset, shared by the engine and the bridge).",
-        subcommands = {SpecCommand.Check.class, SpecCommand.Render.class})
+        subcommands = {SpecCommand.Check.class, SpecCommand.Render.class, SpecCommand.Keys.class})
 final class SpecCommand {
 
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = {"Parse a job file and print its jobs with fio's defaults applied.",
+            description = {"Parse a job file and print its jobs with fio's defaults applied, after one line",
+                    "per option set that has no effect here (FILE:LINE: key 'KEY': accepted, no effect here (WHY)).",
                     "A malformed file prints FILE:LINE: key 'KEY': problem and exits 2."})
     static final class Check implements Callable<Integer> {
         @Parameters(paramLabel = "JOBFILE", description = "the job file")
@@ -38,6 +44,9 @@ final class SpecCommand {
             } catch (JobSpecException e) {
                 System.err.println("lab: " + e.getMessage());
                 return Lab.EXIT_BAD_INPUT;
+            }
+            for (Notice n : jf.notices()) {
+                System.out.println(n.message());
             }
             for (Job j : jf.jobs()) {
                 System.out.println(j);
@@ -77,6 +86,26 @@ final class SpecCommand {
                 System.err.println("lab: " + e.getMessage());
                 return Lab.EXIT_BAD_INPUT;
             }
+        }
+    }
+
+    @Command(name = "keys", mixinStandardHelpOptions = true,
+            description = {"List every option of fio 3.33 and what the lab does with it: implemented, accepted",
+                    "with no effect here, or refused (with the reason), by name within each class."})
+    static final class Keys implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            for (OptionClass c : OptionClass.values()) {
+                List<FioOption> options = OptionTable.of(c);
+                System.out.println(heading(c, options.size()));
+                options.forEach(o -> System.out.println("  " + o.describe()));
+            }
+            return 0;
+        }
+
+        /** {@code IMPLEMENTED (30 options): what the class means}. */
+        static String heading(OptionClass c, int count) {
+            return c + " (" + count + " options): " + c.meaning();
         }
     }
 }

@@ -172,7 +172,7 @@ class LabCommandTest extends CapturedStreams {
     @Test
     void everySubcommandHasHelp() {
         for (String[] cmd : new String[][] {{"--help"}, {"demo", "--help"}, {"test", "--help"}, {"kernel", "--help"}, {"bridge", "run", "--help"}, {"engine", "run", "--help"},
-                {"bench", "primitives", "--help"}, {"spec", "check", "--help"}, {"flamegraph", "--help"},
+                {"bench", "primitives", "--help"}, {"spec", "check", "--help"}, {"spec", "keys", "--help"}, {"flamegraph", "--help"},
                 {"pair", "--help"}, {"notebook", "--help"}, {"compare", "--help"}}) {
             out.reset();
             assertEquals(0, Lab.run(cmd), String.join(" ", cmd));

@@ -27,8 +27,12 @@ import java.util.Map;
  * <li>{@code key=value}, or a flag key alone meaning {@code =1}. fio takes a bare key only for
  *     its "set" options ({@code time_based}, {@code thread}...); the lab also takes it for
  *     {@code direct}, {@code scramble_buffers} and {@code randrepeat}. Keys are case-sensitive.
- *     The accepted keys, value syntax and bounds are those of {@link FioUnits} and
- *     {@link JobBuilder}; anything else is refused.</li>
+ *     The implemented keys ({@link Keys}), value syntax and bounds are those of {@link FioUnits}
+ *     and {@link JobBuilder}. Any other key is looked up in {@link OptionTable}: an option of
+ *     fio's with no effect on what is measured is accepted, its value unread, with a
+ *     {@link Notice} on the {@link JobFile}; any other option of fio's is refused with the
+ *     table's reason; a key fio 3.33 does not know is refused as unknown, naming the nearest
+ *     known key when one is near ({@link KeySuggestion}).</li>
  * </ul>
  *
  * <p>Every refusal is a {@link JobSpecException} naming file, 1-based line and key. Whole-file
@@ -40,6 +44,7 @@ public final class JobFileParser {
 
     private final Path file;
     private final List<Job> jobs = new ArrayList<>();
+    private final List<Notice> notices = new ArrayList<>();
     private final Map<String, Setting> global = new LinkedHashMap<>();
     /** Settings of the section being read: {@link #global} itself, or a job's copy of it. */
     private Map<String, Setting> current;
@@ -73,7 +78,7 @@ public final class JobFileParser {
         if (p.jobs.isEmpty()) {
             throw new JobSpecException(file, 0, null, "no job section (only [global] or comments)");
         }
-        return new JobFile(file, p.jobs);
+        return new JobFile(file, p.jobs, p.notices);
     }
 
     private static byte[] read(Path file) throws JobSpecException {
@@ -176,7 +181,8 @@ public final class JobFileParser {
         }
         String canonical = Keys.canonical(key);
         if (canonical == null) {
-            throw new JobSpecException(file, line, key, "unknown key");
+            notImplemented(key, line);
+            return;
         }
         if (value == null && !Keys.isFlag(canonical)) {
             throw new JobSpecException(file, line, key, "needs a value (key=value)");
@@ -185,6 +191,25 @@ public final class JobFileParser {
             throw new JobSpecException(file, line, key, "empty value");
         }
         current.put(canonical, new Setting(key, value == null ? "1" : value, line));
+    }
+
+    /**
+     * A key {@link Keys} does not implement: a notice when it is an option of fio's with no effect
+     * here, else refused, saying why ({@link OptionTable}) or that fio does not know it either.
+     */
+    private void notImplemented(String key, int line) throws JobSpecException {
+        FioOption option = OptionTable.find(key).orElseThrow(() -> unknown(key, line));
+        if (option.optionClass() != OptionClass.NO_EFFECT) {
+            throw new JobSpecException(file, line, key,
+                    "fio option '" + key + "' is not supported by the lab: " + option.reason());
+        }
+        notices.add(new Notice(file, line, key, option.reason()));
+    }
+
+    private JobSpecException unknown(String key, int line) {
+        String problem = "unknown key (not an option of fio 3.33)";
+        return new JobSpecException(file, line, key,
+                problem + KeySuggestion.nearest(key).map(k -> "; did you mean '" + k + "'?").orElse(""));
     }
 
     private void closeJob() throws JobSpecException {

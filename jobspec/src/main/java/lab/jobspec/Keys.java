@@ -4,9 +4,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The job-file keys the lab accepts, fio's aliases for them, and which are flags.
- * Anything else is an unknown key: the lab refuses a job it would run differently from fio.
+ * The job-file keys the lab implements, fio's aliases for them, and which are flags.
  * Two keys are the lab's own, not fio's: {@code base_ns} (see {@link JobBuilder}) and {@code inject} ({@link Inject}).
+ * Any other key is looked up in {@link OptionTable}, whose implemented rows are exactly the fio
+ * spellings here: an option with no effect on what is measured is accepted with a {@link Notice},
+ * any other option of fio's is refused with its reason, and a key fio does not know is unknown.
  */
 final class Keys {
     /** Every accepted spelling, mapped to the name the rest of the parser uses. */
@@ -21,12 +23,15 @@ final class Keys {
             Map.entry("blocksize", "bs"),
             Map.entry("size", "size"),
             Map.entry("offset", "offset"),
+            Map.entry("fileoffset", "offset"),
             Map.entry("numjobs", "numjobs"),
             Map.entry("iodepth", "iodepth"),
             Map.entry("iodepth_batch_submit", "iodepth_batch_submit"),
             Map.entry("iodepth_batch", "iodepth_batch_submit"),
             Map.entry("iodepth_batch_complete_min", "iodepth_batch_complete_min"),
+            Map.entry("iodepth_batch_complete", "iodepth_batch_complete_min"),
             Map.entry("runtime", "runtime"),
+            Map.entry("timeout", "runtime"),
             Map.entry("time_based", "time_based"),
             Map.entry("ramp_time", "ramp_time"),
             Map.entry("direct", "direct"),
@@ -52,7 +57,20 @@ final class Keys {
             "time_based", "direct", "zero_buffers", "scramble_buffers", "refill_buffers", "randrepeat",
             "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll");
 
+    /** The lab's own keys, which fio does not know. */
+    private static final Set<String> LAB_KEYS = Set.of("base_ns", "inject");
+
     private Keys() {
+    }
+
+    /** Every accepted spelling: fio's and the lab's own. */
+    static Set<String> spellings() {
+        return CANONICAL.keySet();
+    }
+
+    /** The lab's own keys ({@code base_ns}, {@code inject}), accepted but not fio's. */
+    static Set<String> labKeys() {
+        return LAB_KEYS;
     }
 
     /** The canonical name of {@code key} as written, or null when the lab does not accept it. */

@@ -568,4 +568,74 @@ class JobFileParserTest {
         assertRefused(dir, 0, null, () -> JobFileParser.parse(dir));
     }
 
+    // ---- options of fio's the lab does not implement ----------------------------------
+
+    private static String reason(String key) {
+        return OptionTable.find(key).orElseThrow().reason();
+    }
+
+    /** An option with no effect is accepted, value unread, with a notice at its line, [global] included. */
+    @Test
+    void anOptionWithNoEffectIsAcceptedWithANoticeAtItsLine() throws Exception {
+        Path file = write("[global]\ndescription=a job = described ; comment\n[j]\nsize=1m\ndisable_lat\n");
+        JobFile jf = JobFileParser.parse(file);
+        assertEquals(1, jf.jobs().size());
+        assertEquals(List.of(new Notice(file, 2, "description", reason("description")),
+                new Notice(file, 5, "disable_lat", reason("disable_lat"))), jf.notices());
+        assertEquals(file + ":2: key 'description': accepted, no effect here (" + reason("description") + ")",
+                jf.notices().get(0).message());
+        assertEquals(List.of(), JobFileParser.parse(write("[j]\nsize=1m\n")).notices());
+    }
+
+    @Test
+    void aJobWithNoEffectOptionsIsTheJobWithout() throws Exception {
+        Job plain = job("rw=randread\n;");
+        Job logged = job("rw=randread\nwrite_lat_log=lat");
+        assertEquals(plain, logged);
+    }
+
+    @Test
+    void aRefusedOptionNamesFileLineKeyAndReason() throws Exception {
+        Path file = write("[j]\nsize=1m\nzonemode=zbd\n");
+        assertRefused(file, 3, "zonemode", () -> JobFileParser.parse(file));
+        JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
+        assertEquals(file + ":3: key 'zonemode': fio option 'zonemode' is not supported by the lab: " + reason("zonemode"),
+                e.getMessage());
+    }
+
+    /** An alias is refused under the spelling written; a refused key in [global] at its own line. */
+    @Test
+    void aRefusedAliasIsNamedAsWritten() throws Exception {
+        Path file = write("[global]\nwait_for_previous\n[j]\nsize=1m\n");
+        JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
+        assertEquals(2, e.line());
+        assertEquals("wait_for_previous", e.key());
+        assertTrue(e.getMessage().endsWith("fio option 'wait_for_previous' is not supported by the lab: "
+                + reason("stonewall")), e.getMessage());
+    }
+
+    @Test
+    void aMisspelledKeyGetsTheNearestKnownOne() throws Exception {
+        Path file = write("[j]\nsize=1m\nnorandomap\n");
+        assertRefused(file, 3, "norandomap", () -> JobFileParser.parse(file));
+        JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
+        assertTrue(e.getMessage().endsWith(
+                ": unknown key (not an option of fio 3.33); did you mean 'norandommap'?"), e.getMessage());
+    }
+
+    @Test
+    void aKeyFarFromEveryKnownOneGetsNoSuggestion() throws Exception {
+        Path file = write("[j]\nsize=1m\nfrobnicate_everything=1\n");
+        JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
+        assertEquals(file + ":3: key 'frobnicate_everything': unknown key (not an option of fio 3.33)", e.getMessage());
+    }
+
+    /** fio's aliases of implemented options are read as the options they stand for. */
+    @Test
+    void aliasesOfImplementedOptionsAreTheOptions() throws Exception {
+        assertEquals(job("iodepth=8\nioengine=io_uring\niodepth_batch_complete_min=4").completeMin(),
+                job("iodepth=8\nioengine=io_uring\niodepth_batch_complete=4").completeMin());
+        assertEquals(job("runtime=5").runtimeNs(), job("timeout=5").runtimeNs());
+        assertEquals(job("offset=4k").offset(), job("fileoffset=4k").offset());
+    }
 }

@@ -1,0 +1,439 @@
+package lab.jobspec;
+
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Every option fio 3.33 has, with what the lab does when a job file sets it ({@link OptionClass}):
+ * one row per option, with all its spellings, so that a key is either one of fio's, with a known
+ * fate, or not fio's at all.
+ *
+ * <p>The rows are the {@code .. option::} entries of fio 3.33's {@code HOWTO.rst} (general,
+ * I/O-engine-specific and profile options; the tiobench profile's {@code size} is the general
+ * {@code size}), plus what fio 3.33 has but {@code HOWTO.rst} leaves out: the options
+ * {@code log_prio}, io_uring's and pvsync2's {@code uncached}, mmap's {@code thp} and gfapi's
+ * {@code volume}, {@code brick} and {@code single-instance}, and the aliases {@code timeout},
+ * {@code fileoffset}, {@code nr_files}, {@code ratemin}, {@code ratecycle} and libhdfs's
+ * {@code chunck_size} (found with {@code fio --cmdhelp=all}, {@code fio --enghelp=ENGINE} and
+ * fio's {@code options.c}). A row's name is fio's own ({@code rw}, {@code bs}), which
+ * {@code HOWTO.rst} sometimes lists second.
+ *
+ * <p>{@link Keys} stays the parser's source for the implemented keys; the implemented rows here
+ * hold exactly the fio spellings it accepts (a test checks it). The lab's own keys,
+ * {@code base_ns} and {@code inject}, are not fio's and are not here. Rows are grouped by their
+ * reason, one constant per theme.
+ */
+public final class OptionTable {
+    // ---- no effect ----
+    private static final String COMMENT = "a description of the job: nothing run depends on it";
+    private static final String REPORT = "reporting only: the lab writes its own report";
+    private static final String LOGS = "fio's log files only: the lab writes none";
+    private static final String CLOCK = "how fio times its own statistics: the lab measures with its own clock";
+
+    // ---- refused ----
+    private static final String UNITS = "not implemented by the lab yet: it changes how the job file's sizes are read";
+    private static final String NOT_YET_IO = "not implemented by the lab yet: it changes the I/O issued";
+    private static final String IO_URING_NOT_YET =
+            "not implemented by the lab yet: an io_uring option that changes the I/O issued";
+    private static final String MEMORY =
+            "not implemented by the lab yet: it changes the memory behind the I/O buffers or left to the system";
+    private static final String FILES =
+            "not implemented by the lab yet: it changes which files the job uses or how they are prepared";
+    private static final String TIMING =
+            "not implemented by the lab yet: it changes when I/O is issued or when the job stops";
+    private static final String JOB_ORDER =
+            "not implemented by the lab yet: it changes when jobs start or stop (the lab starts every job at once)";
+    private static final String GROUPS = "not implemented by the lab yet: it changes how the report groups jobs";
+    private static final String VERIFY =
+            "not implemented by the lab yet: it changes how written data is checked (the lab has verify=crc32c only)";
+    private static final String ERRORS = "not implemented by the lab yet: it changes what a job does on an I/O error";
+    private static final String PLACEMENT =
+            "not implemented by the lab yet: it changes where or at what priority the job runs (CPUs, memory nodes, cgroup)";
+    private static final String PROCESS = "out of scope: it runs other programs or changes the job's user";
+    private static final String REPLAY = "I/O replay is out of scope: the lab runs the job file's own workload";
+    private static final String ZONED = "zoned devices are out of scope";
+    private static final String PROFILES = "fio's predefined workloads (profile=) are out of scope";
+    private static final String NETWORK = "network and remote-storage engines are out of scope";
+    private static final String OTHER_ENGINE =
+            "an option of an I/O engine the lab does not run (the lab runs psync and io_uring)";
+
+    private static final List<FioOption> ROWS = List.of(
+            // ---- implemented: Keys accepts exactly these spellings (OptionTableTest checks it) ----
+            implemented("name"),
+            implemented("numjobs"),
+            implemented("runtime", "timeout"),
+            implemented("time_based"),
+            implemented("ramp_time"),
+            implemented("filename"),
+            implemented("direct"),
+            implemented("rw", "readwrite"),
+            implemented("randrepeat"),
+            implemented("randseed"),
+            implemented("offset", "fileoffset"),
+            implemented("rwmixread"),
+            implemented("rwmixwrite"),
+            implemented("bs", "blocksize"),
+            implemented("zero_buffers"),
+            implemented("refill_buffers"),
+            implemented("scramble_buffers"),
+            implemented("buffer_compress_percentage"),
+            implemented("size"),
+            implemented("ioengine"),
+            implemented("fixedbufs"),
+            implemented("registerfiles"),
+            implemented("sqthread_poll"),
+            implemented("hipri"),
+            implemented("iodepth"),
+            implemented("iodepth_batch", "iodepth_batch_submit"),
+            implemented("iodepth_batch_complete_min", "iodepth_batch_complete"),
+            implemented("thread"),
+            implemented("verify"),
+            implemented("group_reporting"),
+            // ---- accepted, no effect: one notice per line that sets one ----
+            noEffect(COMMENT, "description"),
+            noEffect(REPORT, "unit_base"),
+            noEffect(REPORT, "unified_rw_reporting"),
+            noEffect(REPORT, "verify_dump"),
+            noEffect(REPORT, "stats"),
+            noEffect(REPORT, "block_error_percentiles"),
+            noEffect(REPORT, "bwavgtime"),
+            noEffect(REPORT, "iopsavgtime"),
+            noEffect(REPORT, "disk_util"),
+            noEffect(REPORT, "slat_percentiles"),
+            noEffect(REPORT, "clat_percentiles"),
+            noEffect(REPORT, "lat_percentiles"),
+            noEffect(REPORT, "percentile_list"),
+            noEffect(REPORT, "significant_figures"),
+            noEffect(REPORT, "error_dump"),
+            noEffect(LOGS, "write_iolog"),
+            noEffect(LOGS, "per_job_logs"),
+            noEffect(LOGS, "write_bw_log"),
+            noEffect(LOGS, "write_lat_log"),
+            noEffect(LOGS, "write_hist_log"),
+            noEffect(LOGS, "write_iops_log"),
+            noEffect(LOGS, "log_entries"),
+            noEffect(LOGS, "log_avg_msec"),
+            noEffect(LOGS, "log_hist_msec"),
+            noEffect(LOGS, "log_hist_coarseness"),
+            noEffect(LOGS, "log_max_value"),
+            noEffect(LOGS, "log_offset"),
+            noEffect(LOGS, "log_compression"),
+            noEffect(LOGS, "log_compression_cpus"),
+            noEffect(LOGS, "log_store_compressed"),
+            noEffect(LOGS, "log_unix_epoch"),
+            noEffect(LOGS, "log_alternate_epoch"),
+            noEffect(LOGS, "log_alternate_epoch_clock_id"),
+            noEffect(LOGS, "log_prio"),
+            noEffect(CLOCK, "clocksource"),
+            noEffect(CLOCK, "gtod_reduce"),
+            noEffect(CLOCK, "disable_lat"),
+            noEffect(CLOCK, "disable_clat"),
+            noEffect(CLOCK, "disable_slat"),
+            noEffect(CLOCK, "disable_bw_measurement", "disable_bw"),
+            // ---- refused, giving the reason ----
+            refused(UNITS, "kb_base"),
+            refused(NOT_YET_IO, "loops"),
+            refused(NOT_YET_IO, "ioscheduler"),
+            refused(NOT_YET_IO, "atomic"),
+            refused(NOT_YET_IO, "buffered"),
+            refused(NOT_YET_IO, "rw_sequencer"),
+            refused(NOT_YET_IO, "allrandrepeat"),
+            refused(NOT_YET_IO, "fadvise_hint"),
+            refused(NOT_YET_IO, "write_hint"),
+            refused(NOT_YET_IO, "offset_align"),
+            refused(NOT_YET_IO, "offset_increment"),
+            refused(NOT_YET_IO, "number_ios"),
+            refused(NOT_YET_IO, "fsync"),
+            refused(NOT_YET_IO, "fdatasync"),
+            refused(NOT_YET_IO, "write_barrier"),
+            refused(NOT_YET_IO, "sync_file_range"),
+            refused(NOT_YET_IO, "overwrite"),
+            refused(NOT_YET_IO, "end_fsync"),
+            refused(NOT_YET_IO, "fsync_on_close"),
+            refused(NOT_YET_IO, "random_distribution"),
+            refused(NOT_YET_IO, "percentage_random"),
+            refused(NOT_YET_IO, "norandommap"),
+            refused(NOT_YET_IO, "softrandommap"),
+            refused(NOT_YET_IO, "random_generator"),
+            refused(NOT_YET_IO, "bsrange", "blocksize_range"),
+            refused(NOT_YET_IO, "bssplit"),
+            refused(NOT_YET_IO, "bs_unaligned", "blocksize_unaligned"),
+            refused(NOT_YET_IO, "bs_is_seq_rand"),
+            refused(NOT_YET_IO, "ba", "blockalign"),
+            refused(NOT_YET_IO, "buffer_compress_chunk"),
+            refused(NOT_YET_IO, "buffer_pattern"),
+            refused(NOT_YET_IO, "dedupe_percentage"),
+            refused(NOT_YET_IO, "dedupe_mode"),
+            refused(NOT_YET_IO, "dedupe_working_set_percentage"),
+            refused(NOT_YET_IO, "dedupe_global"),
+            refused(NOT_YET_IO, "invalidate"),
+            refused(NOT_YET_IO, "sync"),
+            refused(NOT_YET_IO, "io_size", "io_limit"),
+            refused(NOT_YET_IO, "fill_device", "fill_fs"),
+            refused(NOT_YET_IO, "iodepth_batch_complete_max"),
+            refused(NOT_YET_IO, "iodepth_low"),
+            refused(NOT_YET_IO, "serialize_overlap"),
+            refused(NOT_YET_IO, "io_submit_mode"),
+            refused(NOT_YET_IO, "trim_percentage"),
+            refused(NOT_YET_IO, "trim_verify_zero"),
+            refused(NOT_YET_IO, "trim_backlog"),
+            refused(NOT_YET_IO, "trim_backlog_batch"),
+            refused(IO_URING_NOT_YET, "cmdprio_percentage"),
+            refused(IO_URING_NOT_YET, "cmdprio_class"),
+            refused(IO_URING_NOT_YET, "cmdprio"),
+            refused(IO_URING_NOT_YET, "cmdprio_bssplit"),
+            refused(IO_URING_NOT_YET, "nonvectored"),
+            refused(IO_URING_NOT_YET, "force_async"),
+            refused(IO_URING_NOT_YET, "sqthread_poll_cpu"),
+            refused(IO_URING_NOT_YET, "nowait"),
+            refused(IO_URING_NOT_YET, "uncached"),
+            refused(MEMORY, "mem", "iomem"),
+            refused(MEMORY, "iomem_align", "mem_align"),
+            refused(MEMORY, "hugepage-size"),
+            refused(MEMORY, "lockmem"),
+            refused(FILES, "directory"),
+            refused(FILES, "filename_format"),
+            refused(FILES, "unique_filename"),
+            refused(FILES, "opendir"),
+            refused(FILES, "lockfile"),
+            refused(FILES, "nrfiles", "nr_files"),
+            refused(FILES, "openfiles"),
+            refused(FILES, "file_service_type"),
+            refused(FILES, "create_serialize"),
+            refused(FILES, "create_fsync"),
+            refused(FILES, "create_on_open"),
+            refused(FILES, "create_only"),
+            refused(FILES, "allow_file_create"),
+            refused(FILES, "allow_mounted_write"),
+            refused(FILES, "pre_read"),
+            refused(FILES, "unlink"),
+            refused(FILES, "unlink_each_loop"),
+            refused(FILES, "fallocate"),
+            refused(FILES, "filesize"),
+            refused(FILES, "file_append"),
+            refused(TIMING, "startdelay"),
+            refused(TIMING, "thinktime"),
+            refused(TIMING, "thinktime_spin"),
+            refused(TIMING, "thinktime_blocks"),
+            refused(TIMING, "thinktime_blocks_type"),
+            refused(TIMING, "thinktime_iotime"),
+            refused(TIMING, "rate"),
+            refused(TIMING, "rate_min", "ratemin"),
+            refused(TIMING, "rate_iops"),
+            refused(TIMING, "rate_iops_min"),
+            refused(TIMING, "rate_process"),
+            refused(TIMING, "rate_ignore_thinktime"),
+            refused(TIMING, "latency_target"),
+            refused(TIMING, "latency_window"),
+            refused(TIMING, "latency_percentile"),
+            refused(TIMING, "latency_run"),
+            refused(TIMING, "max_latency"),
+            refused(TIMING, "rate_cycle", "ratecycle"),
+            refused(TIMING, "flow_id"),
+            refused(TIMING, "flow"),
+            refused(TIMING, "flow_sleep"),
+            refused(TIMING, "steadystate", "ss"),
+            refused(TIMING, "steadystate_duration", "ss_dur"),
+            refused(TIMING, "steadystate_ramp_time", "ss_ramp"),
+            refused(JOB_ORDER, "wait_for"),
+            refused(JOB_ORDER, "stonewall", "wait_for_previous"),
+            refused(JOB_ORDER, "exitall"),
+            refused(JOB_ORDER, "exit_what"),
+            refused(GROUPS, "new_group"),
+            refused(VERIFY, "verify_only"),
+            refused(VERIFY, "do_verify"),
+            refused(VERIFY, "verify_offset"),
+            refused(VERIFY, "verify_interval"),
+            refused(VERIFY, "verify_pattern"),
+            refused(VERIFY, "verify_fatal"),
+            refused(VERIFY, "verify_async"),
+            refused(VERIFY, "verify_async_cpus"),
+            refused(VERIFY, "verify_backlog"),
+            refused(VERIFY, "verify_backlog_batch"),
+            refused(VERIFY, "verify_state_save"),
+            refused(VERIFY, "verify_state_load"),
+            refused(VERIFY, "experimental_verify"),
+            refused(ERRORS, "exitall_on_error"),
+            refused(ERRORS, "continue_on_error"),
+            refused(ERRORS, "ignore_error"),
+            refused(PLACEMENT, "gtod_cpu"),
+            refused(PLACEMENT, "nice"),
+            refused(PLACEMENT, "prio"),
+            refused(PLACEMENT, "prioclass"),
+            refused(PLACEMENT, "cpus_allowed"),
+            refused(PLACEMENT, "cpus_allowed_policy"),
+            refused(PLACEMENT, "cpumask"),
+            refused(PLACEMENT, "numa_cpu_nodes"),
+            refused(PLACEMENT, "numa_mem_policy"),
+            refused(PLACEMENT, "cgroup"),
+            refused(PLACEMENT, "cgroup_weight"),
+            refused(PLACEMENT, "cgroup_nodelete"),
+            refused(PROCESS, "exec_prerun"),
+            refused(PROCESS, "exec_postrun"),
+            refused(PROCESS, "uid"),
+            refused(PROCESS, "gid"),
+            refused(REPLAY, "read_iolog"),
+            refused(REPLAY, "read_iolog_chunked"),
+            refused(REPLAY, "merge_blktrace_file"),
+            refused(REPLAY, "merge_blktrace_scalars"),
+            refused(REPLAY, "merge_blktrace_iters"),
+            refused(REPLAY, "replay_no_stall"),
+            refused(REPLAY, "replay_time_scale"),
+            refused(REPLAY, "replay_redirect"),
+            refused(REPLAY, "replay_align"),
+            refused(REPLAY, "replay_scale"),
+            refused(REPLAY, "replay_skip"),
+            refused(ZONED, "zonemode"),
+            refused(ZONED, "zonerange"),
+            refused(ZONED, "zonesize"),
+            refused(ZONED, "zonecapacity"),
+            refused(ZONED, "zoneskip"),
+            refused(ZONED, "read_beyond_wp"),
+            refused(ZONED, "max_open_zones"),
+            refused(ZONED, "job_max_open_zones"),
+            refused(ZONED, "ignore_zone_limits"),
+            refused(ZONED, "zone_reset_threshold"),
+            refused(ZONED, "zone_reset_frequency"),
+            refused(PROFILES, "profile"),
+            refused(PROFILES, "device-names"),
+            refused(PROFILES, "load"),
+            refused(PROFILES, "test-duration"),
+            refused(PROFILES, "threads-per-queue"),
+            refused(PROFILES, "read-req-num-512-blocks"),
+            refused(PROFILES, "large-block-op-kbytes"),
+            refused(PROFILES, "prep"),
+            refused(PROFILES, "block"),
+            refused(PROFILES, "numruns"),
+            refused(PROFILES, "dir"),
+            refused(PROFILES, "threads"),
+            refused(NETWORK, "namenode"),
+            refused(NETWORK, "port"),
+            refused(NETWORK, "hostname"),
+            refused(NETWORK, "serverip"),
+            refused(NETWORK, "direct_write_to_pmem"),
+            refused(NETWORK, "busy_wait_polling"),
+            refused(NETWORK, "interface"),
+            refused(NETWORK, "ttl"),
+            refused(NETWORK, "nodelay"),
+            refused(NETWORK, "protocol", "proto"),
+            refused(NETWORK, "listen"),
+            refused(NETWORK, "pingpong"),
+            refused(NETWORK, "window_size"),
+            refused(NETWORK, "mss"),
+            refused(NETWORK, "clustername"),
+            refused(NETWORK, "rbdname"),
+            refused(NETWORK, "clientname"),
+            refused(NETWORK, "conf"),
+            refused(NETWORK, "busy_poll"),
+            refused(NETWORK, "touch_objects"),
+            refused(NETWORK, "pool"),
+            refused(NETWORK, "cont"),
+            refused(NETWORK, "chunk_size", "chunck_size"),
+            refused(NETWORK, "object_class"),
+            refused(NETWORK, "hdfsdirectory"),
+            refused(NETWORK, "verb"),
+            refused(NETWORK, "bindname"),
+            refused(NETWORK, "http_host"),
+            refused(NETWORK, "http_user"),
+            refused(NETWORK, "http_pass"),
+            refused(NETWORK, "https"),
+            refused(NETWORK, "http_mode"),
+            refused(NETWORK, "http_s3_region"),
+            refused(NETWORK, "http_s3_key"),
+            refused(NETWORK, "http_s3_keyid"),
+            refused(NETWORK, "http_s3_sse_customer_key"),
+            refused(NETWORK, "http_s3_sse_customer_algorithm"),
+            refused(NETWORK, "http_s3_storage_class"),
+            refused(NETWORK, "http_swift_auth_token"),
+            refused(NETWORK, "http_verbose"),
+            refused(NETWORK, "uri"),
+            refused(NETWORK, "nfs_url"),
+            refused(NETWORK, "volume"),
+            refused(NETWORK, "brick"),
+            refused(NETWORK, "single-instance"),
+            refused(OTHER_ENGINE, "cmd_type"),
+            refused(OTHER_ENGINE, "userspace_reap"),
+            refused(OTHER_ENGINE, "hipri_percentage"),
+            refused(OTHER_ENGINE, "cpuload"),
+            refused(OTHER_ENGINE, "cpuchunks"),
+            refused(OTHER_ENGINE, "cpumode"),
+            refused(OTHER_ENGINE, "exit_on_io_done"),
+            refused(OTHER_ENGINE, "donorname"),
+            refused(OTHER_ENGINE, "inplace"),
+            refused(OTHER_ENGINE, "skip_bad"),
+            refused(OTHER_ENGINE, "stat_type"),
+            refused(OTHER_ENGINE, "readfua"),
+            refused(OTHER_ENGINE, "writefua"),
+            refused(OTHER_ENGINE, "sg_write_mode"),
+            refused(OTHER_ENGINE, "stream_id"),
+            refused(OTHER_ENGINE, "gpu_dev_ids"),
+            refused(OTHER_ENGINE, "cuda_io"),
+            refused(OTHER_ENGINE, "program"),
+            refused(OTHER_ENGINE, "arguments"),
+            refused(OTHER_ENGINE, "grace_time"),
+            refused(OTHER_ENGINE, "std_redirect"),
+            refused(OTHER_ENGINE, "xnvme_async"),
+            refused(OTHER_ENGINE, "xnvme_sync"),
+            refused(OTHER_ENGINE, "xnvme_admin"),
+            refused(OTHER_ENGINE, "xnvme_dev_nsid"),
+            refused(OTHER_ENGINE, "xnvme_iovec"),
+            refused(OTHER_ENGINE, "thp")
+    );
+
+    /** Every spelling (names and aliases) to its row; a spelling in two rows keeps the first (a test refuses that). */
+    private static final Map<String, FioOption> BY_SPELLING = index();
+
+    private OptionTable() {
+    }
+
+    private static FioOption implemented(String name, String... aliases) {
+        return new FioOption(name, List.of(aliases), OptionClass.IMPLEMENTED, null);
+    }
+
+    private static FioOption noEffect(String reason, String name, String... aliases) {
+        return new FioOption(name, List.of(aliases), OptionClass.NO_EFFECT, reason);
+    }
+
+    private static FioOption refused(String reason, String name, String... aliases) {
+        return new FioOption(name, List.of(aliases), OptionClass.REFUSED, reason);
+    }
+
+    private static Map<String, FioOption> index() {
+        Map<String, FioOption> m = new HashMap<>();
+        for (FioOption o : ROWS) {
+            o.spellings().forEach(s -> m.putIfAbsent(s, o));
+        }
+        return Map.copyOf(m);
+    }
+
+    /** Every row, grouped by reason as written here. */
+    public static List<FioOption> all() {
+        return ROWS;
+    }
+
+    /** The rows of {@code optionClass}, sorted by name. */
+    public static List<FioOption> of(OptionClass optionClass) {
+        return ROWS.stream()
+                .filter(o -> o.optionClass() == optionClass)
+                .sorted(Comparator.comparing(FioOption::name))
+                .toList();
+    }
+
+    /** The option {@code key} spells, as name or alias (case-sensitive, as fio is), if fio 3.33 has it. */
+    public static Optional<FioOption> find(String key) {
+        return Optional.ofNullable(BY_SPELLING.get(key));
+    }
+
+    /** Every spelling of the rows of {@code optionClass}: names and aliases. */
+    public static Set<String> spellings(OptionClass optionClass) {
+        return ROWS.stream()
+                .filter(o -> o.optionClass() == optionClass)
+                .flatMap(o -> o.spellings().stream())
+                .collect(Collectors.toUnmodifiableSet());
+    }
+}
