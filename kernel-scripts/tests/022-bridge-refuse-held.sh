@@ -49,7 +49,8 @@ kill "$holder"
 wait "$holder" 2>/dev/null || true
 holder=''
 
-mkfs.ext4 -q -F "$lab"
+# no lazy init: ext4lazyinit would zero inode tables after the mount and change the sum
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$lab"
 mnt=$(mktemp -d /tmp/lab-mnt.XXXXXX)
 mount "$lab" "$mnt"
 before=$(_sum "$lab")

@@ -118,7 +118,24 @@ public final class LabKernelOverhead {
                         + " in one boot, both kernels): ").append(aa == null ? "none" : Fmt.spread(aa, 3) + "x")
                 .append(f == null ? "" : ", floor ±" + Fmt.f(100 * f, 1) + "% (its farthest from 1)")
                 .append(". CPU per I/O (task-clock of fio over its I/Os, median): debian ").append(cell(nsPerIo.get(DEBIAN)))
-                .append(" ns, lab ").append(cell(nsPerIo.get(LAB))).append(" ns.\n\n").toString();
+                .append(" ns, lab ").append(cell(nsPerIo.get(LAB))).append(" ns.").append(verdict(f)).append("\n\n").toString();
+    }
+
+    /**
+     * Whether the lab kernel's overhead is inside the floor, or by how much it is not; both sides of
+     * every switch's A/B run the lab kernel, so an overhead is not in their ratios either way.
+     */
+    private String verdict(Double f) {
+        if (ratio == null || f == null) {
+            return "";
+        }
+        double d = ratio.median() - 1;
+        if (Math.abs(d) <= f) {
+            return " Within the floor: no overhead this run can see.";
+        }
+        return " Not within the floor: the lab kernel did " + Fmt.f(100 * Math.abs(d), 1) + "% " + (d < 0 ? "fewer" : "more")
+                + " IOPS than Debian's here, " + Fmt.f(100 * (Math.abs(d) - f), 1) + " points beyond the floor (both sides of"
+                + " each switch's A/B run the lab kernel, so this is not in their ratios).";
     }
 
     private static String cell(Double v) {

@@ -56,6 +56,7 @@ class LabKernelOverheadTest {
         assertTrue(md.contains("| 1 | 101505 | 100997 | 0.995x |"), md);
         assertTrue(md.contains("lab / debian: within noise (floor ±1.0%)"), md);
         assertTrue(md.contains("1.010 [1.010–1.010]x, floor ±1.0%"), md);
+        assertTrue(md.contains(" ns. Within the floor: no overhead this run can see.\n\n"), md);
         assertTrue(md.contains("debian 5000 ns, lab 5100 ns"), md);
         Map<String, Object> s = o.summary();
         assertEquals(0.995, (Double) ((Map<?, ?>) s.get("ratio")).get("median"), 1e-9);

@@ -104,6 +104,8 @@ class LabKernelSectionsTest {
         String md = Files.readString(run.resolve("NOTEBOOK.md"));
         assertTrue(md.contains("\n## The lab kernel's overhead\n\n"), md);
         assertTrue(md.contains("lab / debian: 0.80 [0.80–0.80]x; the A/A"), md);
+        // 20% fewer IOPS against a floor of about 1%: said, with by how much
+        assertTrue(md.contains(" Not within the floor: the lab kernel did 20.0% fewer IOPS than Debian's here, "), md);
         assertTrue(md.indexOf("## The lab kernel's overhead") < md.indexOf("## Gaps"), md);
         assertTrue(md.contains(" | 1.01 [1.01–1.01]x (lab kernel 6.1.0-lab+, zram-init-lock switch 1 vs 0, tcg, N=1; floor ±"), md);
         JsonNode s = JSON.readTree(run.resolve("summary.json").toFile());
