@@ -22,6 +22,18 @@ _bridge_job() {
 	echo "$f"
 }
 
+# _bridge_job_engines NAME RW: write $BR_DIR/NAME.fio, one job per engine the bridge runs (psync,
+# sync, pvsync, io_uring, libaio), each a 4k O_DIRECT RW job over the first MiB at iodepth 4
+# (the synchronous ones capped at 1); print its path. A refusal of the file refuses every engine.
+_bridge_job_engines() {
+	local name=$1 rw=$2 f=$BR_DIR/$1.fio e
+	printf '[global]\nrw=%s\nbs=4k\nsize=1m\ndirect=1\niodepth=4\n' "$rw" >"$f"
+	for e in psync sync pvsync io_uring libaio; do
+		printf '[%s-%s]\nioengine=%s\n' "$name" "$e" "$e" >>"$f"
+	done
+	echo "$f"
+}
+
 # _bridge_try WHAT JOB DEV [ARGS...]: run the bridge; print "WHAT: exit N", and for a refusal
 # (exit 2) whether the JSON output was written after all, and which rule refused: "not the
 # lab's" (the registry) or "held: USE" (the O_EXCL open, USE what it names). DEV is printed as

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# 021: the bridge never writes to a block device the lab did not make: foreign loop devices
+# 021: the bridge never writes to a block device the lab did not make, whichever engine writes
+# (one job each of psync, sync, pvsync, io_uring and libaio): foreign loop devices
 # holding data (plain, a partition table the kernel never scanned, an ext4 file system) are
 # refused with exit 2 and left byte for byte as they were, while reads of them work; and the
 # bridge and lab-kernel.sh check agree on a foreign loop, a forged registry line and a lab loop.
@@ -33,8 +34,8 @@ foreign() {
 	esac
 }
 
-write=$(_bridge_job w randwrite)
-read=$(_bridge_job r randread)
+write=$(_bridge_job_engines w randwrite)
+read=$(_bridge_job_engines r randread)
 for flavour in plain partitioned ext4; do
 	files+=("$(mktemp /tmp/lab-foreign.XXXXXX)")
 	foreign "${files[-1]}" "$flavour"

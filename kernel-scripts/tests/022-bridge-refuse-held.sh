@@ -38,7 +38,7 @@ time.sleep(600)' "$1" "$ready" &
 
 lab=$("$LK" up loop:16M)
 dd if=/dev/urandom of="$lab" bs=1M count=16 oflag=direct status=none
-write=$(_bridge_job w randwrite)
+write=$(_bridge_job_engines w randwrite)
 
 hold "$lab"
 before=$(_sum "$lab")

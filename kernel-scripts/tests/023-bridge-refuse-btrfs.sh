@@ -28,7 +28,7 @@ mnt=$(mktemp -d /tmp/lab-mnt.XXXXXX)
 mount -t btrfs "$lab" "$mnt"
 devno=$(awk -v m="$mnt" '$5 == m { print $3 }' /proc/self/mountinfo)
 case $devno in 0:*) echo "mountinfo names an anonymous device" ;; *) echo "mountinfo names $devno" ;; esac
-write=$(_bridge_job w randwrite)
+write=$(_bridge_job_engines w randwrite)
 before=$(_sum "$lab")
 {
 	_bridge_try "btrfs" "$write" "$lab"

@@ -9,12 +9,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code lab bridge run}: a job file through io_uring or psync against a real block device or file.
+ * {@code lab bridge run}: a job file through io_uring, libaio or a synchronous engine (psync, sync, pvsync) against a real block device or file.
  * A picocli front for {@link RunCommand}, which {@code native-bridge/target/bridge.jar run} runs
  * too; only {@code --flamegraph} (async-profiler, app's) is this front's own.
  */
 @Command(name = "bridge", mixinStandardHelpOptions = true,
-        description = "The native bridge: the same job files through io_uring/psync on real devices.",
+        description = "The native bridge: the same job files through io_uring, libaio, psync, sync or pvsync on real devices.",
         subcommands = BridgeCommand.Run.class)
 final class BridgeCommand {
 

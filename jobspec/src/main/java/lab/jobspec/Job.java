@@ -7,10 +7,10 @@ import java.util.List;
  * Sizes are bytes, times nanoseconds. Immutable; produced only by {@link JobFileParser}.
  *
  * <p>Defaults follow fio 3.33: rw=read, rwmixread=50, bs=4096, offset=0, numjobs=1, iodepth=1,
- * iodepth_batch_submit=1, iodepth_batch_complete_min=1, runtime=0 (none), time_based=0,
+ * iodepth_batch_submit=1, iodepth_batch_complete_min=1, iodepth_batch_complete_max=iodepth_batch_complete_min, runtime=0 (none), time_based=0,
  * ramp_time=0, direct=0, ioengine=psync, zero_buffers=0, scramble_buffers=1,
  * buffer_compress_percentage=0 (unset), refill_buffers=0, randrepeat=1, randseed=0x89 (fio's default seed),
- * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, verify=none;
+ * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, userspace_reap=0, verify=none;
  * and the lab's own keys base_ns=0 and inject= (none).
  *
  * @param name        the section name, or {@code name=} if given
@@ -36,6 +36,7 @@ public record Job(
         int iodepth,
         int iodepthBatchSubmit,
         int iodepthBatchCompleteMin,
+        int iodepthBatchCompleteMax,
         long runtimeNs,
         boolean timeBased,
         long rampTimeNs,
@@ -53,6 +54,7 @@ public record Job(
         boolean registerfiles,
         boolean hipri,
         boolean sqthreadPoll,
+        boolean userspaceReap,
         Verify verify,
         long baseNs,
         List<Inject> inject,
@@ -78,5 +80,10 @@ public record Job(
     /** {@code iodepth_batch_complete_min} within {@link #queueDepth()}: at least 1. */
     public int completeMin() {
         return Math.max(1, Math.min(iodepthBatchCompleteMin, queueDepth()));
+    }
+
+    /** {@code iodepth_batch_complete_max} within {@link #queueDepth()}: at least {@link #completeMin()}. */
+    public int completeMax() {
+        return Math.max(completeMin(), Math.min(iodepthBatchCompleteMax, queueDepth()));
     }
 }

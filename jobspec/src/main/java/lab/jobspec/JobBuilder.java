@@ -21,8 +21,13 @@ import java.util.function.ToLongFunction;
  * and 0 means {@code iodepth}, as fio does.
  *
  * <p>{@code fixedbufs}, {@code registerfiles}, {@code hipri} and {@code sqthread_poll} are options
- * of fio's io_uring engine: fio registers an engine's options only for jobs of that engine and
- * refuses them elsewhere, so a job of another engine that sets one (even to 0) is refused here.
+ * of fio's io_uring engine, {@code userspace_reap} of its libaio engine: fio registers an engine's
+ * options only for jobs of that engine and refuses them elsewhere, so a job of another engine
+ * that sets one (even to 0) is refused here.
+ *
+ * <p>{@code iodepth_batch_complete_max} caps the completions one reap takes. Unset (or 0, or
+ * below {@code iodepth_batch_complete_min}) it is {@code iodepth_batch_complete_min}, as fio
+ * 3.33's {@code fixup_options()} makes it: by default a reap takes one completion.
  *
  * <p>{@code base_ns} is a lab key, not fio's: nanoseconds of uncontended CPU the JVM engine's
  * device spends per I/O in its submit path, standing for the kernel's own per-I/O work (0, the
@@ -48,9 +53,16 @@ final class JobBuilder {
     static final int MAX_IODEPTH = 65536;
     /** {@code base_ns}'s upper bound: 10 ms. */
     static final long MAX_BASE_NS = 10_000_000;
-    /** Options only fio's io_uring engine has. */
-    static final List<String> IO_URING_KEYS = List.of("fixedbufs", "registerfiles", "hipri",
-            "sqthread_poll");
+    /**
+     * Options only one of fio's engines has, with that engine: fio registers an engine's options
+     * only for jobs of that engine and refuses them elsewhere ({@code fio --enghelp=ENGINE}).
+     */
+    static final Map<String, IoEngine> ENGINE_KEYS = Map.of(
+            "fixedbufs", IoEngine.IO_URING,
+            "registerfiles", IoEngine.IO_URING,
+            "hipri", IoEngine.IO_URING,
+            "sqthread_poll", IoEngine.IO_URING,
+            "userspace_reap", IoEngine.LIBAIO);
 
     private final Path file;
     private final Map<String, Setting> settings;
@@ -86,6 +98,7 @@ final class JobBuilder {
         int completeMin = (int) count("iodepth_batch_complete_min", 1, 0, MAX_IODEPTH);
         checkOrder("iodepth_batch_complete_min", completeMin, "iodepth", iodepth,
                 "iodepth_batch_complete_min is larger than iodepth");
+        int completeMax = Math.max((int) count("iodepth_batch_complete_max", 0, 0, MAX_IODEPTH), completeMin);
         int submit = (int) count("iodepth_batch_submit", 1, 0, MAX_IODEPTH);
         submit = submit == 0 ? iodepth : Math.min(submit, iodepth);
         boolean randrepeat = flag("randrepeat", true);
@@ -103,6 +116,7 @@ final class JobBuilder {
                 iodepth,
                 submit,
                 completeMin,
+                completeMax,
                 time("runtime"),
                 flag("time_based", false),
                 time("ramp_time"),
@@ -120,6 +134,7 @@ final class JobBuilder {
                 flag("registerfiles", false),
                 flag("hipri", false),
                 flag("sqthread_poll", false),
+                flag("userspace_reap", false),
                 verify(),
                 count("base_ns", 0, 0, MAX_BASE_NS),
                 inject(),
@@ -223,24 +238,18 @@ final class JobBuilder {
     }
 
     private IoEngine ioengine() throws JobSpecException {
-        return choice("ioengine", IoEngine.PSYNC, "psync, io_uring", v -> switch (v) {
-            case "psync" -> IoEngine.PSYNC;
-            case "io_uring" -> IoEngine.IO_URING;
-            default -> null;
-        });
+        return choice("ioengine", IoEngine.PSYNC, IoEngine.names(), IoEngine::byFioName);
     }
 
-    /** Refuses an io_uring engine option in a job of another engine, at its line. */
+    /** Refuses an option of one engine in a job of another engine, at its line. */
     private void checkEngineKeys(IoEngine engine) throws JobSpecException {
-        if (engine == IoEngine.IO_URING) {
-            return;
-        }
-        for (String key : IO_URING_KEYS) {
-            Setting s = settings.get(key);
-            if (s != null) {
-                throw fail(s, "an option of ioengine=io_uring, but this job's ioengine is "
-                        + engine.name().toLowerCase(Locale.ROOT) + " (fio refuses an option its engine"
-                        + " lacks); drop it, or set ioengine=io_uring");
+        for (Map.Entry<String, IoEngine> e : ENGINE_KEYS.entrySet()) {
+            Setting s = settings.get(e.getKey());
+            IoEngine owner = e.getValue();
+            if (s != null && owner != engine) {
+                throw fail(s, "an option of ioengine=" + owner.fioName() + ", but this job's ioengine is "
+                        + engine.fioName() + " (fio refuses an option its engine lacks); drop it, or set ioengine="
+                        + owner.fioName());
             }
         }
     }

@@ -30,6 +30,7 @@ final class Keys {
             Map.entry("iodepth_batch", "iodepth_batch_submit"),
             Map.entry("iodepth_batch_complete_min", "iodepth_batch_complete_min"),
             Map.entry("iodepth_batch_complete", "iodepth_batch_complete_min"),
+            Map.entry("iodepth_batch_complete_max", "iodepth_batch_complete_max"),
             Map.entry("runtime", "runtime"),
             Map.entry("timeout", "runtime"),
             Map.entry("time_based", "time_based"),
@@ -48,6 +49,7 @@ final class Keys {
             Map.entry("registerfiles", "registerfiles"),
             Map.entry("hipri", "hipri"),
             Map.entry("sqthread_poll", "sqthread_poll"),
+            Map.entry("userspace_reap", "userspace_reap"),
             Map.entry("verify", "verify"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
@@ -55,7 +57,8 @@ final class Keys {
     /** Keys that may stand alone, meaning {@code =1}, and otherwise take 0 or 1. */
     private static final Set<String> FLAGS = Set.of(
             "time_based", "direct", "zero_buffers", "scramble_buffers", "refill_buffers", "randrepeat",
-            "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll");
+            "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll",
+            "userspace_reap");
 
     /** The lab's own keys, which fio does not know. */
     private static final Set<String> LAB_KEYS = Set.of("base_ns", "inject");

@@ -60,7 +60,7 @@ public final class OptionTable {
     private static final String PROFILES = "fio's predefined workloads (profile=) are out of scope";
     private static final String NETWORK = "network and remote-storage engines are out of scope";
     private static final String OTHER_ENGINE =
-            "an option of an I/O engine the lab does not run (the lab runs psync and io_uring)";
+            "an option of an I/O engine the lab does not run (the lab runs psync, sync, pvsync, io_uring and libaio)";
 
     private static final List<FioOption> ROWS = List.of(
             // ---- implemented: Keys accepts exactly these spellings (OptionTableTest checks it) ----
@@ -91,6 +91,8 @@ public final class OptionTable {
             implemented("iodepth"),
             implemented("iodepth_batch", "iodepth_batch_submit"),
             implemented("iodepth_batch_complete_min", "iodepth_batch_complete"),
+            implemented("iodepth_batch_complete_max"),
+            implemented("userspace_reap"),
             implemented("thread"),
             implemented("verify"),
             implemented("group_reporting"),
@@ -175,7 +177,6 @@ public final class OptionTable {
             refused(NOT_YET_IO, "sync"),
             refused(NOT_YET_IO, "io_size", "io_limit"),
             refused(NOT_YET_IO, "fill_device", "fill_fs"),
-            refused(NOT_YET_IO, "iodepth_batch_complete_max"),
             refused(NOT_YET_IO, "iodepth_low"),
             refused(NOT_YET_IO, "serialize_overlap"),
             refused(NOT_YET_IO, "io_submit_mode"),
@@ -357,7 +358,6 @@ public final class OptionTable {
             refused(NETWORK, "brick"),
             refused(NETWORK, "single-instance"),
             refused(OTHER_ENGINE, "cmd_type"),
-            refused(OTHER_ENGINE, "userspace_reap"),
             refused(OTHER_ENGINE, "hipri_percentage"),
             refused(OTHER_ENGINE, "cpuload"),
             refused(OTHER_ENGINE, "cpuchunks"),

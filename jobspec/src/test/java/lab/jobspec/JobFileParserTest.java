@@ -463,7 +463,10 @@ class JobFileParserTest {
             "direct=2 | direct",
             "direct=true | direct",
             "time_based=yes | time_based",
-            "ioengine=libaio | ioengine",
+            "ioengine=windowsaio | ioengine",
+            "ioengine=posixaio | ioengine",
+            "userspace_reap=1 | userspace_reap",
+            "iodepth_batch_complete_max=-1 | iodepth_batch_complete_max",
             "verify=md5 | verify",
             "runtime=10sec | runtime",
             "runtime=1min | runtime",
@@ -512,6 +515,39 @@ class JobFileParserTest {
         assertEquals("fixedbufs", e.key());
         assertTrue(e.getMessage().contains("ioengine=io_uring") && e.getMessage().contains("psync"), e.getMessage());
         assertTrue(only("[global]\nfixedbufs=1\nsize=1m\n[j]\nioengine=io_uring\n").fixedbufs());
+    }
+
+    /** Each engine name fio gives the lab's engines parses to that engine, and only the sync ones cap the depth. */
+    @ParameterizedTest(name = "ioengine={0}")
+    @CsvSource({"psync, PSYNC, 1", "sync, SYNC, 1", "pvsync, PVSYNC, 1", "io_uring, IO_URING, 16", "libaio, LIBAIO, 16"})
+    void everyEngineTheLabRunsParses(String name, IoEngine engine, int depth) throws Exception {
+        Job j = job("ioengine=" + name + "\niodepth=16");
+        assertEquals(engine, j.ioengine());
+        assertEquals(name, j.ioengine().fioName());
+        assertEquals(depth, j.queueDepth());
+    }
+
+    /** libaio's userspace_reap is refused in an io_uring job, and accepted in a libaio one. */
+    @Test
+    void libaioOptionInAnIoUringJobIsRefused() throws Exception {
+        Path file = write("[j]\nsize=1m\nioengine=io_uring\nuserspace_reap\n");
+        JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
+        assertEquals(4, e.line());
+        assertTrue(e.getMessage().contains("ioengine=libaio"), e.getMessage());
+        assertTrue(only("[j]\nsize=1m\nioengine=libaio\nuserspace_reap\n").userspaceReap());
+    }
+
+    /** iodepth_batch_complete_max: the min by default and for 0, never below the min, within the depth (fio 3.33's fixup). */
+    @Test
+    void completeMaxDefaultsToTheMinAndNeverFallsBelowIt() throws Exception {
+        assertEquals(1, job("ioengine=libaio\niodepth=32").completeMax());
+        assertEquals(1, job("ioengine=libaio\niodepth=32\niodepth_batch_complete_max=0").completeMax());
+        assertEquals(4, job("ioengine=libaio\niodepth=32\niodepth_batch_complete_min=4").completeMax());
+        assertEquals(32, job("ioengine=libaio\niodepth=32\niodepth_batch_complete_max=64").completeMax());
+        assertEquals(8, job("ioengine=libaio\niodepth=32\niodepth_batch_complete_max=8").completeMax());
+        assertEquals(4, job("ioengine=libaio\niodepth=32\niodepth_batch_complete_min=4\niodepth_batch_complete_max=2")
+                .completeMax());
+        assertEquals(1, job("ioengine=sync\niodepth=32").completeMax());
     }
 
     /** psync keeps one I/O in flight whatever iodepth says (fio caps sync engines at 1); io_uring keeps iodepth. */

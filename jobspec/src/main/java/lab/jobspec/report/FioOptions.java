@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import lab.jobspec.Inject;
-import lab.jobspec.IoEngine;
 import lab.jobspec.Job;
 import lab.jobspec.Verify;
 
@@ -36,11 +35,12 @@ public final class FioOptions {
         put(m, "iodepth", job.iodepth(), 1);
         put(m, "iodepth_batch_submit", job.iodepthBatchSubmit(), 1);
         put(m, "iodepth_batch_complete_min", job.iodepthBatchCompleteMin(), 1);
+        put(m, "iodepth_batch_complete_max", job.iodepthBatchCompleteMax(), job.iodepthBatchCompleteMin());
         put(m, "runtime", time(job.runtimeNs()), "0");
         put(m, "time_based", bool(job.timeBased()), "0");
         put(m, "ramp_time", time(job.rampTimeNs()), "0");
         put(m, "direct", bool(job.direct()), "0");
-        put(m, "ioengine", job.ioengine() == IoEngine.IO_URING ? "io_uring" : "psync", "psync");
+        put(m, "ioengine", job.ioengine().fioName(), "psync");
         put(m, "zero_buffers", bool(job.zeroBuffers()), "0");
         put(m, "scramble_buffers", bool(job.scrambleBuffers()), "1");
         put(m, "buffer_compress_percentage", job.bufferCompressPercentage(), 0);
@@ -53,6 +53,7 @@ public final class FioOptions {
         put(m, "registerfiles", bool(job.registerfiles()), "0");
         put(m, "hipri", bool(job.hipri()), "0");
         put(m, "sqthread_poll", bool(job.sqthreadPoll()), "0");
+        put(m, "userspace_reap", bool(job.userspaceReap()), "0");
         put(m, "verify", job.verify() == Verify.CRC32C ? "crc32c" : "none", "none");
         put(m, "base_ns", job.baseNs(), 0L); // the lab's key: fio has none such
         put(m, "inject", Inject.format(job.inject()), ""); // the lab's key too

@@ -17,7 +17,7 @@ import lab.jobspec.report.ReportOutput;
 
 /**
  * {@code run JOBFILE [--filename DEV] [--output FILE] [--i-own-this-device]}: a job file through
- * io_uring or psync against a real block device or file, fio-style JSON on standard output or in
+ * io_uring, libaio, psync, sync or pvsync against a real block device or file, fio-style JSON on standard output or in
  * {@code --output}. What {@code ./lab bridge run} does (its picocli front calls
  * {@link #run(Path, String, Path, boolean, PrintStream, PrintStream, Supplier)}), and what the
  * kernel scripts run through {@code bridge.jar}.

@@ -29,10 +29,17 @@ public interface BridgeEngine extends AutoCloseable {
     int submit() throws BridgeIoException;
 
     /**
-     * Waits until at least {@code min} completions are in (0: do not wait), hands each to
-     * {@code sink} in completion order, and returns how many.
+     * fio's {@code getevents(min, max)}: waits until at least {@code min} completions are in (0: do
+     * not wait), hands at most {@code max} of them (never fewer than {@code min} when that many are
+     * in flight) to {@code sink} in completion order, and returns how many. What is left stays for
+     * the next call.
      */
-    int reap(int min, Completion sink) throws BridgeIoException;
+    int reap(int min, int max, Completion sink) throws BridgeIoException;
+
+    /** {@link #reap(int, int, Completion)} with no cap: every completion that is in. */
+    default int reap(int min, Completion sink) throws BridgeIoException {
+        return reap(min, Integer.MAX_VALUE, sink);
+    }
 
     /**
      * Releases the ring and buffers; the file descriptor stays the caller's. With I/Os still in

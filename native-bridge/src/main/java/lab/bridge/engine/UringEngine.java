@@ -16,8 +16,9 @@ import lab.jobspec.Job;
  * {@code user_data} (= registered-buffer index with {@code fixedbufs}).
  *
  * <p>Per I/O the hot path is: {@link #queue} fills one SQE in the shared ring (no downcall),
- * {@link #submit} makes one {@code io_uring_submit_and_get_events} downcall per batch (as fio enters with GETEVENTS on each commit), {@link #reap} reads
- * CQEs straight from the ring and makes a downcall only when it must wait. Nothing on that
+ * {@link #submit} makes one {@code io_uring_submit_and_get_events} downcall per batch (as fio
+ * enters with GETEVENTS on each commit), {@link #reap} reads up to {@code max} CQEs straight from
+ * the ring, as {@code fio_ioring_cqring_reap}, and makes a downcall only when it must wait. Nothing on that
  * path allocates.
  *
  * <p>Job options: {@code fixedbufs} registers the buffers and uses READ_FIXED/WRITE_FIXED;
@@ -166,9 +167,7 @@ public final class UringEngine implements BridgeEngine {
     }
 
     private static BridgeIoException wrap(ErrnoException e) {
-        BridgeIoException b = new BridgeIoException(e.getMessage(), e.errno(), e.errnoName());
-        b.initCause(e);
-        return b;
+        return BridgeIoException.of(e);
     }
 
     private static BridgeIoException fail(String call, int rc) {
@@ -241,13 +240,14 @@ public final class UringEngine implements BridgeEngine {
     }
 
     @Override
-    public int reap(int min, Completion sink) throws BridgeIoException {
+    public int reap(int min, int max, Completion sink) throws BridgeIoException {
         int want = Math.min(min, inflight);
         int ready = ring.cqReady();
         if (ready < want || (ready == 0 && ring.iopoll() && inflight > 0)) {
             waitFor(want);
             ready = ring.cqReady();
         }
+        ready = Math.min(ready, Math.max(max, want));
         int head = ring.cqHead();
         int handed = 0;
         try {

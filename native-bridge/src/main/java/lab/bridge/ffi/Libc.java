@@ -34,8 +34,9 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  *       around measurements, where the transition is noise worth removing. Neither allows
  *       heap segments ({@code critical(false)}).
  *   <li>non-critical: {@code open}, {@code close} (the last close of a block device flushes
- *       and may sleep; NFS close writes back), {@code pread}/{@code pwrite} (they block for
- *       the whole I/O), {@code fstat} (may go to a network file system), {@code ioctl}
+ *       and may sleep; NFS close writes back), {@code pread}/{@code pwrite}, {@code read}/{@code write},
+ *       {@code preadv}/{@code pwritev} (they block for the whole I/O), {@code lseek} (it takes
+ *       the file's position lock), {@code fstat} (may go to a network file system), {@code ioctl}
  *       (driver code of unbounded cost), {@code sched_setaffinity} (may migrate the caller
  *       on return). Their buffers must therefore be off-heap segments: a heap array may
  *       move during a non-critical call, and the lab never uses critical(true).
@@ -93,6 +94,20 @@ public final class Libc {
     private static final VarHandle ST_MODE = field(STAT, "st_mode");
     private static final VarHandle ST_RDEV = field(STAT, "st_rdev");
     private static final VarHandle ST_SIZE = field(STAT, "st_size");
+
+    /** {@code struct iovec}: the base address and the length. */
+    public static final StructLayout IOVEC = MemoryLayout.structLayout(
+            JAVA_LONG.withName("iov_base"),
+            JAVA_LONG.withName("iov_len")).withName("iovec");
+
+    private static final VarHandle IOV_BASE = field(IOVEC, "iov_base");
+    private static final VarHandle IOV_LEN = field(IOVEC, "iov_len");
+
+    /** {@code fcntl}'s command: get the file status flags. */
+    static final int F_GETFL = 3;
+
+    /** {@code lseek}'s {@code whence}: from the start of the file. */
+    static final int SEEK_SET = 0;
 
     /** {@code struct rusage}, 144 bytes: two timevals and fourteen longs. */
     static final StructLayout RUSAGE = MemoryLayout.structLayout(
@@ -173,6 +188,43 @@ public final class Libc {
         static final MethodHandle HANDLE = libc("pwrite",
                 FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG),
                 Native.CAPTURE_ERRNO);
+    }
+
+    /** {@code ssize_t read(int fd, void *buf, size_t count);} */
+    private static final class read {
+        static final MethodHandle HANDLE = libc("read",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), Native.CAPTURE_ERRNO);
+    }
+
+    /** {@code ssize_t write(int fd, const void *buf, size_t count);} */
+    private static final class write {
+        static final MethodHandle HANDLE = libc("write",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), Native.CAPTURE_ERRNO);
+    }
+
+    /** {@code off_t lseek(int fd, off_t offset, int whence);} */
+    private static final class lseek {
+        static final MethodHandle HANDLE = libc("lseek",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT), Native.CAPTURE_ERRNO);
+    }
+
+    /** {@code ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t offset);} */
+    private static final class preadv {
+        static final MethodHandle HANDLE = libc("preadv",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG), Native.CAPTURE_ERRNO);
+    }
+
+    /** {@code ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t offset);} */
+    private static final class pwritev {
+        static final MethodHandle HANDLE = libc("pwritev",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG), Native.CAPTURE_ERRNO);
+    }
+
+    /** {@code int fcntl(int fd, int cmd, ...);} (an int as the variadic argument, unused by F_GETFL) */
+    private static final class fcntl {
+        static final MethodHandle HANDLE = libc("fcntl",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
+                Native.CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2));
     }
 
     /** {@code int ioctl(int fd, unsigned long request, ...);} (one pointer as the variadic argument) */
@@ -266,6 +318,84 @@ public final class Libc {
         long n;
         try {
             n = (long) handle.invokeExact(capture, fd, buf, len, offset);
+        } catch (Throwable t) {
+            throw unreachable(t);
+        }
+        return check(n, capture, call, fd);
+    }
+
+    /** {@code read(fd, buf, len)} at the file position; returns the bytes read (0 at end of file). */
+    public static long read(int fd, MemorySegment buf, long len) throws ErrnoException {
+        return atPosition(read.HANDLE, "read", fd, buf, len);
+    }
+
+    /** {@code write(fd, buf, len)} at the file position; returns the bytes written. */
+    public static long write(int fd, MemorySegment buf, long len) throws ErrnoException {
+        return atPosition(write.HANDLE, "write", fd, buf, len);
+    }
+
+    /** read or write through {@code handle} (same C signature), as {@link #transfer} for pread/pwrite. */
+    private static long atPosition(MethodHandle handle, String call, int fd, MemorySegment buf, long len)
+            throws ErrnoException {
+        checkBuffer(buf, len);
+        MemorySegment capture = Native.capture();
+        long n;
+        try {
+            n = (long) handle.invokeExact(capture, fd, buf, len);
+        } catch (Throwable t) {
+            throw unreachable(t);
+        }
+        return check(n, capture, call, fd);
+    }
+
+    /** {@code fcntl(fd, F_GETFL)}: the descriptor's access mode and status flags ({@link #O_DIRECT}...). */
+    public static int statusFlags(int fd) throws ErrnoException {
+        MemorySegment capture = Native.capture();
+        int rc;
+        try {
+            rc = (int) fcntl.HANDLE.invokeExact(capture, fd, F_GETFL, 0);
+        } catch (Throwable t) {
+            throw unreachable(t);
+        }
+        return (int) check(rc, capture, "fcntl(F_GETFL)", fd);
+    }
+
+    /** {@code lseek(fd, offset, SEEK_SET)}; returns the new position. */
+    public static long lseek(int fd, long offset) throws ErrnoException {
+        MemorySegment capture = Native.capture();
+        long n;
+        try {
+            n = (long) lseek.HANDLE.invokeExact(capture, fd, offset, SEEK_SET);
+        } catch (Throwable t) {
+            throw unreachable(t);
+        }
+        return check(n, capture, "lseek", fd);
+    }
+
+    /** Sets {@code iov}'s entry {@code index} to {@code (base, len)}; {@code iov} holds {@link #IOVEC}s. */
+    public static void iovec(MemorySegment iov, long index, long base, long len) {
+        long at = index * IOVEC.byteSize();
+        IOV_BASE.set(iov, at, base);
+        IOV_LEN.set(iov, at, len);
+    }
+
+    /** {@code preadv(fd, iov, iovcnt, offset)}: {@code iov} an off-heap array of {@link #IOVEC}; returns the bytes read. */
+    public static long preadv(int fd, MemorySegment iov, int iovcnt, long offset) throws ErrnoException {
+        return vectored(preadv.HANDLE, "preadv", fd, iov, iovcnt, offset);
+    }
+
+    /** {@code pwritev(fd, iov, iovcnt, offset)}; returns the bytes written. */
+    public static long pwritev(int fd, MemorySegment iov, int iovcnt, long offset) throws ErrnoException {
+        return vectored(pwritev.HANDLE, "pwritev", fd, iov, iovcnt, offset);
+    }
+
+    private static long vectored(MethodHandle handle, String call, int fd, MemorySegment iov, int iovcnt,
+            long offset) throws ErrnoException {
+        checkBuffer(iov, iovcnt * IOVEC.byteSize());
+        MemorySegment capture = Native.capture();
+        long n;
+        try {
+            n = (long) handle.invokeExact(capture, fd, iov, iovcnt, offset);
         } catch (Throwable t) {
             throw unreachable(t);
         }
@@ -370,7 +500,7 @@ public final class Libc {
 
     private static void checkBuffer(MemorySegment buf, long len) {
         if (!buf.isNative()) {
-            throw new IllegalArgumentException("pread/pwrite need an off-heap buffer (non-critical downcall)");
+            throw new IllegalArgumentException("read and write calls need an off-heap buffer (non-critical downcall)");
         }
         if (len < 0 || len > buf.byteSize()) {
             throw new IndexOutOfBoundsException("len " + len + " outside a buffer of " + buf.byteSize() + " bytes");

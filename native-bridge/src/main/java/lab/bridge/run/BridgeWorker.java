@@ -27,8 +27,11 @@ import lab.jobspec.stats.WorkerStats;
  * Prepare up to {@code iodepth_batch_submit} I/Os (op and offset from {@link IoSequence}, write
  * data from {@link BufferPattern} into the tag's buffer, then the {@link VerifyHeader} with
  * {@code verify=crc32c}), queue them, {@code submit()} once. At full depth, reap at least
- * {@code iodepth_batch_complete_min} (at least 1, as fio's {@code wait_for_completions()});
- * below it, take what has completed without waiting. Stop issuing at {@code ramp_time + runtime},
+ * {@code iodepth_batch_complete_min} (at least 1, as fio's {@code wait_for_completions()}) and
+ * at most {@code iodepth_batch_complete_max} (by default the min: one); below it, submit again
+ * without reaping. That is fio 3.33's {@code do_io()}: it reaps only when no {@code io_u} is free
+ * ({@code queue_full()}), so completions the kernel posted meanwhile wait in the CQ ring and the
+ * next reap at full depth finds one without sleeping. Stop issuing at {@code ramp_time + runtime},
  * or, unless {@code time_based}, once a pass of {@code size} has been issued; then reap what is
  * in flight. Statistics start over when {@code ramp_time} ends; verify counts never do.
  *
@@ -163,6 +166,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     public void run(long t0) {
         window = new JobWindow(job, t0);
         int completeMin = job.completeMin();
+        int completeMax = job.completeMax();
         boolean issuing = true;
         if (window.rampEnds(t0)) {
             rampDone(t0);
@@ -178,11 +182,8 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                 }
                 if (issuing && inflight < depth) {
                     issuing = submitBatch(Math.min(batch.length, depth - inflight), now) > 0;
-                    if (issuing && inflight < depth) {
-                        reap(0);
-                    }
                 } else if (inflight > 0) {
-                    reap(issuing ? Math.min(completeMin, inflight) : 1);
+                    reap(issuing ? Math.min(completeMin, inflight) : 1, completeMax);
                 }
             }
         } catch (BridgeIoException e) {
@@ -196,9 +197,9 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
      * fio's {@code io_u_queued_complete()}: one clock read for the whole batch of completions,
      * taken at the first one, as fio stamps a completion batch once ({@code icd->time}).
      */
-    private void reap(int min) throws BridgeIoException {
+    private void reap(int min, int max) throws BridgeIoException {
         reapNs = 0;
-        engine.reap(min, this);
+        engine.reap(min, max, this);
     }
 
     /**

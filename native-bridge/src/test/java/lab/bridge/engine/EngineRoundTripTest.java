@@ -10,11 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import lab.bridge.ffi.Errno;
 import lab.bridge.ffi.ErrnoException;
 import lab.bridge.ffi.Libc;
 import lab.bridge.ffi.UringSupport;
+import lab.jobspec.IoEngine;
 import lab.jobspec.Job;
 import lab.jobspec.JobFileParser;
 import org.junit.jupiter.api.AfterEach;
@@ -32,6 +34,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 class EngineRoundTripTest {
     private static final int BS = 4096;
     private static final int BLOCKS = 64;
+
+    private static final Map<IoEngine, Class<?>> ENGINE_CLASSES = Map.of(
+            IoEngine.PSYNC, PsyncEngine.class, IoEngine.SYNC, SyncEngine.class, IoEngine.PVSYNC, PvsyncEngine.class,
+            IoEngine.IO_URING, UringEngine.class, IoEngine.LIBAIO, LibaioEngine.class);
 
     private Path dir;
     private Path file;
@@ -79,7 +85,13 @@ class EngineRoundTripTest {
             "ioengine=io_uring\niodepth=8",
             "ioengine=io_uring\nsqthread_poll=1\niodepth=8",
             "ioengine=psync",
-            "ioengine=psync\niodepth=8"})
+            "ioengine=psync\niodepth=8",
+            "ioengine=sync",
+            "ioengine=pvsync\niodepth=4",
+            "ioengine=libaio",
+            "ioengine=libaio\niodepth=8",
+            "ioengine=libaio\niodepth=8\nuserspace_reap=1",
+            "ioengine=libaio\niodepth=16\niodepth_batch_complete_max=3"})
     void patternsWrittenReadBackIdentical(String options) throws Exception {
         Job job = job(options);
         if (job.ioengine() == lab.jobspec.IoEngine.IO_URING) {
@@ -92,8 +104,7 @@ class EngineRoundTripTest {
         }
         int fd = openDirect(Libc.O_RDWR);
         try (BridgeEngine engine = BridgeEngines.open(job, fd)) {
-            assertEquals(job.ioengine() == lab.jobspec.IoEngine.IO_URING ? UringEngine.class : PsyncEngine.class,
-                    engine.getClass());
+            assertEquals(ENGINE_CLASSES.get(job.ioengine()), engine.getClass());
             run(engine, job.queueDepth(), order, false);
             run(engine, job.queueDepth(), order, true);
         } finally {
@@ -187,15 +198,16 @@ class EngineRoundTripTest {
         }
     }
 
-    @Test
-    void psyncReadOnWriteOnlyFdCompletesWithEBADF() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"psync", "sync", "pvsync", "libaio"})
+    void readOnWriteOnlyFdCompletesWithEBADF(String engineName) throws Exception {
         Files.write(file, new byte[BS]);
         int fd = Libc.open(file.toString(), Libc.O_WRONLY);
-        try (BridgeEngine engine = BridgeEngines.open(job("ioengine=psync"), fd)) {
+        try (BridgeEngine engine = BridgeEngines.open(job("ioengine=" + engineName), fd)) {
             engine.queue(0, true, 0, BS);
             assertEquals(1, engine.submit());
             int[] res = {0};
-            assertEquals(1, engine.reap(0, (tag, r) -> res[0] = r));
+            assertEquals(1, engine.reap(1, (tag, r) -> res[0] = r));
             assertEquals("EBADF", Errno.name(res[0]));
             assertEquals(-Errno.EBADF, res[0]);
         } finally {
@@ -206,7 +218,7 @@ class EngineRoundTripTest {
     @Test
     void readsPastEndOfFileAreShort() throws Exception {
         Files.write(file, new byte[BS + 100]);
-        for (String engineName : new String[] {"psync", "io_uring"}) {
+        for (String engineName : new String[] {"psync", "sync", "pvsync", "io_uring", "libaio"}) {
             if (engineName.equals("io_uring")) {
                 UringSupport.assumeIoUring();
             }
@@ -231,6 +243,74 @@ class EngineRoundTripTest {
         try (BridgeEngine engine = BridgeEngines.open(job("ioengine=io_uring"), fd)) {
             assertEquals(0, engine.submit());
             assertEquals(0, engine.reap(4, (tag, r) -> { }), "min is clamped to what is in flight");
+        } finally {
+            Libc.close(fd);
+        }
+    }
+
+    /** fio's sync engine seeks only when an I/O does not start where the last one ended. */
+    @Test
+    void syncSeeksOnlyWhenTheOffsetJumps() throws Exception {
+        Files.write(file, new byte[4 * BS]);
+        int fd = Libc.open(file.toString(), Libc.O_RDWR);
+        try (SyncEngine engine = (SyncEngine) BridgeEngines.open(job("ioengine=sync"), fd)) {
+            for (long block : new long[] {0, 1, 2, 0, 3}) {
+                engine.queue(0, block % 2 == 0, block * BS, BS);
+                engine.submit();
+                int[] res = {0};
+                engine.reap(1, (tag, r) -> res[0] = r);
+                assertEquals(BS, res[0], "block " + block);
+            }
+            assertEquals(3, engine.seeks(), "the first I/O, the jump back to 0, the jump to 3");
+        } finally {
+            Libc.close(fd);
+        }
+    }
+
+    /** userspace_reap: a reap with nothing to wait for reads the ring in user memory, and finds what completed. */
+    @Test
+    void libaioUserspaceReapFindsCompletionsWithoutWaiting() throws Exception {
+        Files.write(file, new byte[8 * BS]);
+        int fd = openDirect(Libc.O_RDWR);
+        try (LibaioEngine engine = (LibaioEngine) BridgeEngines.open(job("ioengine=libaio\niodepth=8\nuserspace_reap=1"),
+                fd)) {
+            for (int tag = 0; tag < 8; tag++) {
+                engine.queue(tag, true, (long) tag * BS, BS);
+            }
+            assertEquals(8, engine.submit());
+            int[] got = {0};
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (got[0] < 8 && System.nanoTime() < deadline) {
+                engine.reap(0, (tag, r) -> {
+                    assertEquals(BS, r);
+                    got[0]++;
+                });
+            }
+            assertEquals(8, got[0]);
+            assertTrue(engine.userReaps() > 0, "reaped from the user-space ring");
+            assertEquals(0, engine.inflight());
+        } finally {
+            Libc.close(fd);
+        }
+    }
+
+    /** Closing a libaio engine with I/Os in flight waits for them before it frees the buffers. */
+    @Test
+    void libaioCloseWithIosInFlightDrainsThem() throws Exception {
+        Files.write(file, new byte[8 * BS]);
+        int fd = openDirect(Libc.O_RDWR);
+        try {
+            LibaioEngine engine = (LibaioEngine) BridgeEngines.open(job("ioengine=libaio\niodepth=8"), fd);
+            for (int tag = 0; tag < 8; tag++) {
+                engine.queue(tag, false, (long) tag * BS, BS);
+            }
+            assertEquals(8, engine.submit());
+            engine.close();
+            Teardown t = engine.teardown();
+            assertEquals(0, engine.inflight());
+            assertTrue(t.freed(), t.toString());
+            assertEquals(t.inFlight(), t.completed(), t.toString());
+            engine.close(); // idempotent
         } finally {
             Libc.close(fd);
         }

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Real runs against a regular file under target/ with O_DIRECT: verify=crc32c randwrite, then
- * randread verify in a second run, for psync and io_uring; a corrupted block; unwritten blocks.
+ * randread verify in a second run, for every engine (psync, sync, pvsync, io_uring, libaio); a corrupted block; unwritten blocks.
  */
 class BridgeRunIoTest {
 
@@ -49,7 +49,7 @@ class BridgeRunIoTest {
 
     private String job(String engine, String rw, int numjobs, String extra) {
         return "[global]\nioengine=" + engine + "\ndirect=1\nverify=crc32c\nbs=4k\nsize=4m\niodepth="
-                + ("psync".equals(engine) ? 1 : 16) + "\nfilename=" + file + "\n" + extra + "\n[" + rw + "]\nrw=" + rw
+                + (engine.endsWith("sync") ? 1 : 16) + "\nfilename=" + file + "\n" + extra + "\n[" + rw + "]\nrw=" + rw
                 + "\nnumjobs=" + numjobs + "\n";
     }
 
@@ -67,7 +67,7 @@ class BridgeRunIoTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"psync", "io_uring"})
+    @ValueSource(strings = {"psync", "sync", "pvsync", "io_uring", "libaio"})
     void randwriteThenRandreadVerifyFindsNoMismatch(String engine) throws Exception {
         if (engine.equals("io_uring")) {
             assumeUring();

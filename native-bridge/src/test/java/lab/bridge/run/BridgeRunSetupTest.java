@@ -229,7 +229,7 @@ class BridgeRunSetupTest {
         }
 
         @Override
-        public int reap(int min, Completion sink) {
+        public int reap(int min, int max, Completion sink) {
             return 0;
         }
 

@@ -20,11 +20,12 @@ import lab.bridge.ffi.Stat;
 import lab.bridge.ffi.TestZram;
 import lab.jobspec.Job;
 import lab.jobspec.report.FioJob;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * As root: a zram device of the test's own ({@link TestZram}), io_uring randwrite then randread
+ * As root: a zram device of the test's own ({@link TestZram}), io_uring and libaio randwrite then randread
  * with verify=crc32c, the registry rule, the ownership override and the O_EXCL hold on a real
  * block device.
  */
@@ -33,15 +34,18 @@ class ZramVerifyTest {
     @TempDir
     Path dir;
 
-    @Test
-    void ioUringVerifyOnAFreshZramDevice() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"io_uring", "libaio"})
+    void verifyOnAFreshZramDevice(String engine) throws Exception {
         assumeRoot();
-        assumeUring();
+        if (engine.equals("io_uring")) {
+            assumeUring();
+        }
         try (TestZram z = TestZram.add("64M")) {
             int n = z.index;
             String dev = z.dev;
             assertTrue(n > 0, "hot_add gave zram" + n);
-            String common = "[global]\nioengine=io_uring\niodepth=16\ndirect=1\nverify=crc32c\nbs=4k\nsize=32m\n";
+            String common = "[global]\nioengine=" + engine + "\niodepth=16\ndirect=1\nverify=crc32c\nbs=4k\nsize=32m\n";
             List<Job> write = jobs(dir, "w.fio", common + "[w]\nrw=randwrite\n");
             List<Job> read = jobs(dir, "r.fio", common + "[r]\nrw=randread\nnumjobs=2\n");
 
