@@ -7,12 +7,13 @@
 # manifest and NOTEBOOK.md (via ./lab bench report bridge-vs-fio). The device is reset
 # and removed on exit, whatever happens.
 #
-#   native-bridge/bench/bridge-vs-fio.sh [--reps N] [--runtime SEC] [--size SIZE] [--id ID]
+#   native-bridge/bench/bridge-vs-fio.sh [--reps N] [--runtime SEC] [--size SIZE] [--id ID] [--c1]
 #
 # Rows: 4k randread, direct, io_uring at iodepth 1, 32, and 32 with fixedbufs and
-# registerfiles; psync; each at 1 and 2 jobs; ramp_time 2 s, then the measured runtime.
-# Beside the default JVM, the iodepth-32 rows also run the bridge with C1 only
-# (LAB_JAVA_OPTS=-XX:TieredStopAtLevel=1, tool "bridge-c1"): see the notebook for why.
+# registerfiles; psync; libaio at iodepth 1 and 32; each at 1 and 2 jobs; ramp_time 2 s, then
+# the measured runtime. --c1 also runs the iodepth-32 io_uring rows with a C1-only JVM
+# (LAB_JAVA_OPTS=-XX:TieredStopAtLevel=1, tool "bridge-c1"), the diagnostic of
+# results/bridge-vs-fio-zram-20261130.
 # Each command also runs under /usr/bin/time, for its whole-process CPU (startup,
 # ramp and the io-wq kernel workers of its rings included).
 set -euo pipefail
@@ -21,6 +22,7 @@ reps=3
 runtime=5
 size=1G
 id=bridge-vs-fio-$(date -u +%Y%m%d-%H%M%S)
+c1=0
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cmdline="native-bridge/bench/bridge-vs-fio.sh $*"
@@ -31,7 +33,8 @@ while [ $# -gt 0 ]; do
 	--runtime) runtime=$2; shift 2 ;;
 	--size) size=$2; shift 2 ;;
 	--id) id=$2; shift 2 ;;
-	*) echo "usage: $0 [--reps N] [--runtime SEC] [--size SIZE] [--id ID]" >&2; exit 2 ;;
+	--c1) c1=1; shift ;;
+	*) echo "usage: $0 [--reps N] [--runtime SEC] [--size SIZE] [--id ID] [--c1]" >&2; exit 2 ;;
 	esac
 done
 
@@ -72,6 +75,8 @@ for n in 1 2; do
 	job "uring-qd32-fixed-j$n" "io_uring iodepth 32 fixedbufs registerfiles, $n job(s)" \
 		ioengine=io_uring iodepth=32 fixedbufs=1 registerfiles=1 numjobs=$n
 	job "psync-j$n" "psync, $n job(s)" ioengine=psync iodepth=1 numjobs=$n
+	job "libaio-qd1-j$n" "libaio iodepth 1, $n job(s)" ioengine=libaio iodepth=1 numjobs=$n
+	job "libaio-qd32-j$n" "libaio iodepth 32, $n job(s)" ioengine=libaio iodepth=32 numjobs=$n
 done
 
 # timed ROW REP TOOL CMD...: CMD under /usr/bin/time into ROW-rREP-TOOL.time (user sys wall).
@@ -92,7 +97,7 @@ run_bridge() {
 }
 run_bridges() {
 	run_bridge "$1" "$2"
-	case $1 in uring-qd32*) run_bridge "$1" "$2" bridge-c1 -XX:TieredStopAtLevel=1 ;; esac
+	case $c1:$1 in 1:uring-qd32*) run_bridge "$1" "$2" bridge-c1 -XX:TieredStopAtLevel=1 ;; esac
 }
 
 cut -f1 "$raw/rows.tsv" | while read -r row; do

@@ -315,4 +315,29 @@ class EngineRoundTripTest {
             Libc.close(fd);
         }
     }
+
+    /** reap(min 1, max 1) hands over one completion a call, as fio's getevents(1, 1), leaving the rest for later calls. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"io_uring", "libaio"})
+    void maxCapsWhatOneReapHandsOver(String engineName) throws Exception {
+        if (engineName.equals("io_uring")) {
+            UringSupport.assumeIoUring();
+        }
+        Files.write(file, new byte[8 * BS]);
+        int fd = openDirect(Libc.O_RDWR);
+        try (BridgeEngine engine = BridgeEngines.open(job("ioengine=" + engineName + "\niodepth=8"), fd)) {
+            for (int tag = 0; tag < 8; tag++) {
+                engine.queue(tag, true, (long) tag * BS, BS);
+            }
+            assertEquals(8, engine.submit());
+            List<Integer> tags = new ArrayList<>();
+            for (int call = 0; call < 8; call++) {
+                assertEquals(1, engine.reap(1, 1, (tag, r) -> tags.add(tag)), "call " + call);
+            }
+            assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7), tags.stream().sorted().toList());
+            assertEquals(0, engine.reap(1, 1, (tag, r) -> tags.add(tag)), "nothing left in flight");
+        } finally {
+            Libc.close(fd);
+        }
+    }
 }
