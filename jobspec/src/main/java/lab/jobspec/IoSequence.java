@@ -1,39 +1,145 @@
 package lab.jobspec;
 
+import java.util.Arrays;
+
 /**
- * Which operation comes next and where, with fio 3.33's meaning.
+ * Which operation comes next, where, and how long, and when the job has issued enough, with fio
+ * 3.33's meaning ({@code io_u.c}: {@code get_next_offset()}, {@code get_next_buflen()};
+ * {@code backend.c}: {@code do_io()}, {@code keep_running()}).
  *
+ * <h2>Direction</h2>
+ * Mixed modes draw 1..100 per I/O and read when it is at most {@code rwmixread}, as fio's
+ * {@code get_rand_ddir()}; fio additionally keeps a direction for a few I/Os, the lab does not.
+ *
+ * <h2>Offset</h2>
  * <ul>
- * <li>Sequential modes walk from {@code offset} in {@code bs} steps and wrap at
- *     {@code offset + size}. {@code rw=readwrite} keeps one position per direction, as fio keeps
- *     {@code last_pos} per direction.</li>
- * <li>Random modes visit every {@code bs} block of {@code [offset, offset+size)} exactly once per
- *     pass, without a bitmap: a keyed bijection of the next power-of-two range, walked from
- *     0, 1, 2... and applied again while it lands past the last block (cycle walking). This is
- *     fio's random-map guarantee with {@code random_generator=lfsr}'s cost. Each pass uses a
- *     new key, as fio's default generator gives a new order each loop.</li>
- * <li>Mixed modes draw 1..100 per I/O and read when it is at most {@code rwmixread}, as fio's
- *     {@code get_rand_ddir()}; fio additionally keeps a direction for a few I/Os, the lab does
- *     not.</li>
+ * <li>Sequential: each direction continues where its last I/O ended (fio's {@code last_pos},
+ *     one per direction, so {@code rw=readwrite} keeps two positions), from {@code offset}.</li>
+ * <li>Random, with {@code percentage_random=P}: P% of a direction's I/Os (a 1..100 draw per I/O,
+ *     as fio's {@code should_do_random()}) take a random offset, the others continue
+ *     sequentially from that direction's last I/O, random or not; a sequential I/O at the end of
+ *     the region takes a random offset instead, as fio does.</li>
+ * <li>Random offsets are aligned to the smallest block size the job issues ({@link Job#minBs()},
+ *     fio's {@code ba} default) and chosen, by {@code random_generator} and {@code norandommap}:
+ *     <ul>
+ *     <li>one size (the random map, or {@code lfsr}): every block once per pass, without a bitmap:
+ *         a keyed bijection of the next power-of-two range, walked from 0, 1, 2... and applied
+ *         again while it lands past the last block (cycle walking). This is what fio's random map
+ *         guarantees with tausworthe, and what its LFSR gives; each pass takes a new key (fio with
+ *         {@code randrepeat=1} reseeds and repeats the first pass's order instead);</li>
+ *     <li>several sizes with the random map (tausworthe, fio's default): fio's own scheme, with
+ *         the lab's generator: a uniform block, or, when the map has it, the next free block after
+ *         it (wrapping); the I/O's length is then cut at the first block already done
+ *         ({@code mark_random_map()}), so no byte is done twice per pass and short I/Os are more
+ *         frequent than the sizes' shares alone would give. The map is a bitmap of the region in
+ *         blocks of the smallest size (fio's axmap), allocated once here;</li>
+ *     <li>{@code lfsr} with several sizes: the bijection, no map: I/Os may overlap, as fio's
+ *         HOWTO warns;</li>
+ *     <li>{@code norandommap} (tausworthe): a uniform block of the direction's smallest size per
+ *         I/O: blocks may repeat or be missed.</li>
+ *     </ul></li>
  * </ul>
  *
- * <p>A pass is {@code size / bs} I/Os; a partial last block is never used. Seeds come from
- * {@code randseed}, the section and {@code jobIndex} (see {@link SplitMix#seed}). One instance
- * per worker; not thread-safe; no allocation after construction.
+ * <h2>Length</h2>
+ * {@link BlockSizes}: a fixed size; a range, {@code min + max * u} rounded down to a multiple of
+ * {@code min} and capped at {@code max}; a split, the first entry (in fio's order) whose
+ * cumulative share covers the draw and that fits. Every length is drawn again until it fits before
+ * the end of the region, as fio's {@code io_u_fits()} loop does; when not even the smallest fits,
+ * the pass ends. (fio would loop for ever when the only sizes that fit have a share of 0; the lab
+ * ends the pass.)
+ *
+ * <h2>Passes and the end</h2>
+ * A pass ends once its I/Os reach {@code size} bytes (or {@code max(size, io_size)} for a random
+ * job that writes with {@code norandommap}, as fio's {@code do_io()}), or when no offset or length
+ * is left (region done, random map full, bijection walked). The job ends when its bytes reach
+ * {@code io_size} (default {@code size}) or its I/Os {@code number_ios}; after a pass it starts
+ * another only when {@code io_size} is set and at least the largest block size is left to do
+ * ({@code keep_running()}). So {@code io_size} larger than {@code size} loops over the region, and
+ * {@code number_ios} never extends a job. A {@code time_based} job ({@link Job#runsForRuntime()})
+ * ignores all three, as fio does: a sequential direction wraps at the end, and a full random map
+ * or walked bijection starts over (fio's {@code fio_file_reset()}).
+ *
+ * <p>Seeds come from {@code randseed}, the section and {@code jobIndex} (see {@link SplitMix#seed}),
+ * one stream per purpose as fio keeps one state per purpose. The next I/O is chosen one call
+ * ahead, so that {@link #passDone()} knows whether one is left. One instance per worker; not
+ * thread-safe; no allocation after construction.
  */
 public final class IoSequence {
+    /** fio's {@code rand_max()} of its 32-bit tausworthe. */
+    private static final long FRAND_MAX = 0xFFFF_FFFFL;
+    private static final double TWO_32 = 4294967296.0;
+
+    /** One direction's sizes, sequential position and streams. */
+    private static final class Dir {
+        final int min;
+        final int max;
+        /** Split sizes in fio's order, positive shares only; null for a fixed size or a range. */
+        final int[] sizes;
+        /** Cumulative shares of {@link #sizes}. */
+        final long[] cum;
+        /** The smallest size in {@link #sizes}, rounded as fio rounds it. */
+        final int smallest;
+        final int percentRandom;
+        /** Blocks of {@link #min} a uniform draw picks from. */
+        final long lastBlock;
+        final SplitMix bs;
+        final SplitMix seqRand;
+        long pos;
+
+        Dir(BlockSizes b, int percentRandom, long size, SplitMix bs, SplitMix seqRand) {
+            this.min = b.min();
+            this.max = b.max();
+            this.percentRandom = percentRandom;
+            this.lastBlock = size / min;
+            this.bs = bs;
+            this.seqRand = seqRand;
+            int[] s = b.split().stream().filter(x -> x.percent() > 0).mapToInt(BlockSizes.Split::bs).toArray();
+            if (s.length == 0) {
+                sizes = null;
+                cum = null;
+                smallest = min;
+            } else {
+                sizes = s;
+                cum = new long[s.length];
+                long sum = 0;
+                int k = 0;
+                for (BlockSizes.Split x : b.split()) {
+                    if (x.percent() > 0) {
+                        sum += x.percent();
+                        cum[k++] = sum;
+                    }
+                }
+                int low = Arrays.stream(s).min().orElseThrow();
+                smallest = Math.min(max, low - low % min);
+            }
+        }
+    }
+
     private final long base;
-    private final long bs;
-    private final long blocks;
+    private final long size;
     private final boolean random;
     private final boolean mixed;
     private final boolean reads;
+    private final boolean forRuntime;
     private final int rwmixread;
     private final SplitMix rwmix;
+    private final Dir rd;
+    private final Dir wr;
+
+    /** Random blocks come from the bijection (else from uniform draws). */
+    private final boolean bijective;
+    /** The random block unit: the smallest size the job issues. */
+    private final long unit;
+    /** Blocks of {@link #unit} in the region. */
+    private final long blocks;
+    /** The random map, one bit per block, bits past {@link #blocks} set; null when not kept. */
+    private final long[] map;
+    private long mapFree;
+    private final SplitMix uniform;
+
     private final long blockSeed;
     private final long mask;
     private final int shift;
-
     private long k0;
     private long k1;
     private long k2;
@@ -42,86 +148,298 @@ public final class IoSequence {
     private long m2;
     private long pass;
     private long cursor;
-    private long readPos;
-    private long writePos;
-    private long issued;
+
+    private final long passLimit;
+    private final long totalLimit;
+    private final long ioSize;
+    private final long numberIos;
+    private final int maxBs;
+    private long passBytes;
+    private long totalBytes;
+    private long ios;
+
+    private boolean pending;
+    private boolean nextRead;
+    private long nextOffset;
+    private int nextLen;
     private long current;
+    private int length;
 
     private IoSequence(Job job, int jobIndex) {
         base = job.offset();
-        bs = job.bs();
-        blocks = job.size() / job.bs();
+        size = job.size();
         random = job.rw().random();
         mixed = job.rw().mixed();
         reads = job.rw().reads();
+        forRuntime = job.runsForRuntime();
         rwmixread = job.rwmixread();
         rwmix = new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_RWMIX));
+        rd = new Dir(job.readBs(), job.percentageRandomRead(), size,
+                new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_BS_READ)),
+                new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_SEQ_RAND_READ)));
+        wr = new Dir(job.writeBs(), job.percentageRandomWrite(), size,
+                new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_BS_WRITE)),
+                new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_SEQ_RAND_WRITE)));
+        boolean lfsr = job.randomGenerator() == RandomGenerator.LFSR;
+        bijective = lfsr || (!job.norandommap() && !job.mixedSizes());
+        unit = job.minBs();
+        blocks = size / unit;
+        boolean keepMap = random && !lfsr && !job.norandommap() && job.mixedSizes();
+        map = keepMap ? new long[(int) ((blocks + 63) >>> 6)] : null;
         blockSeed = SplitMix.seed(job, jobIndex, SplitMix.STREAM_BLOCK);
+        uniform = new SplitMix(blockSeed);
         int bits = 64 - Long.numberOfLeadingZeros(blocks - 1);
         mask = bits == 64 ? -1L : (1L << bits) - 1;
         shift = Math.max(1, (bits + 1) / 2);
+        passLimit = random && job.rw().writes() && job.norandommap() ? Math.max(size, job.ioSize()) : size;
+        ioSize = job.ioSize();
+        totalLimit = ioSize > 0 ? ioSize : size;
+        numberIos = job.numberIos();
+        maxBs = job.maxBs();
+        clearRegion();
         rekey();
+        prepare();
     }
 
     public static IoSequence forJob(Job job, int jobIndex) {  // one per worker, not thread-safe
         return new IoSequence(job, jobIndex);
     }
 
-    /** Advances and returns true when the next I/O is a read (false = write). */
+    /**
+     * Takes the next I/O and returns true when it is a read (false = write); {@link #offset()} and
+     * {@link #length()} tell the rest. Past the end of a pass ({@link #passDone()}) it starts a new
+     * pass itself.
+     */
     public boolean nextIsRead() {
-        boolean read = mixed ? rwmix.percent() <= rwmixread : reads;
-        current = base + bs * (random ? nextRandomBlock() : nextSequentialBlock(read));
-        issued++;
+        if (!pending) {
+            startPass();
+            pending = draw();
+            if (!pending) {
+                throw new IllegalStateException("no I/O fits the region");
+            }
+        }
+        boolean read = nextRead;
+        current = base + nextOffset;
+        length = nextLen;
+        (read ? rd : wr).pos = nextOffset + nextLen;
+        passBytes += nextLen;
+        totalBytes += nextLen;
+        ios++;
+        prepare();
         return read;
     }
 
-    /** Byte offset of the I/O just chosen by nextIsRead(); aligned to bs, within [offset, offset+size). */
+    /** Byte offset of the I/O just taken; within [offset, offset+size), aligned to the direction's smallest size. */
     public long offset() {
         return current;
     }
 
-    /**
-     * True once the I/O issued in the current pass cover {@code size} (rounded down to {@code bs});
-     * a job that is not {@code time_based} ends there. Further calls wrap into a new order.
-     */
+    /** Bytes of the I/O just taken; {@code offset() + length()} stays within the region. */
+    public int length() {
+        return length;
+    }
+
+    /** True when the current pass has no further I/O ({@link #hasNext()} also applies the job's limits). */
     public boolean passDone() {
-        return issued >= blocks;
+        return !pending;
     }
 
-    /** Starts a new pass: sequential positions go back to {@code offset}, random order takes a new key. */
+    /** Starts a new pass now: sequential positions back at {@code offset}, random map cleared, new random order. */
     public void resetPass() {
-        issued = 0;
         startPass();
+        prepare();
     }
 
-    private long nextSequentialBlock(boolean read) {
-        long pos = read ? readPos : writePos;
-        long next = pos + 1 == blocks ? 0 : pos + 1;
-        if (read) {
-            readPos = next;
-        } else {
-            writePos = next;
+    /**
+     * Whether the job issues another I/O, with fio's end rules (class comment): after a pass it
+     * starts the next one when {@code io_size} asks for more. Called before each {@link #nextIsRead()}.
+     */
+    public boolean hasNext() {
+        if (forRuntime) {
+            return pending;
         }
-        return pos;
+        if (limitReached()) {
+            return false;
+        }
+        if (pending) {
+            return true;
+        }
+        if (ioSize == 0 || totalLimit - totalBytes < maxBs) {
+            return false;
+        }
+        resetPass();
+        return pending;
     }
 
-    private long nextRandomBlock() {
-        if (cursor == blocks) {
+    private boolean limitReached() {
+        return (numberIos > 0 && ios >= numberIos) || totalBytes >= totalLimit;
+    }
+
+    /** Chooses the next I/O, or none when the pass or the job is over. */
+    private void prepare() {
+        if (!forRuntime && passBytes >= passLimit) {
+            pending = false;
+            return;
+        }
+        pending = draw();
+        if (!pending && forRuntime) {
+            startPass();
+            pending = draw();
+        }
+    }
+
+    /** fio's {@code fill_io_u()}: direction, offset and length; false when none is left in this pass. */
+    private boolean draw() {
+        boolean read = mixed ? rwmix.percent() <= rwmixread : reads;
+        Dir d = read ? rd : wr;
+        long off;
+        boolean mark = false;
+        if (random && (d.percentRandom == 100 || d.seqRand.percent() <= d.percentRandom)) {
+            off = randomOffset(d);
+            mark = true;
+        } else {
+            if (forRuntime && d.pos >= size) {
+                d.pos = 0;
+            }
+            off = d.pos < size ? d.pos : -1;
+            if (off < 0 && random) {
+                off = randomOffset(d); // fio: not marked in the map (IO_U_F_BUSY_OK)
+            }
+        }
+        if (off < 0) {
+            return false;
+        }
+        int len = bufLen(d, size - off);
+        if (len == 0) {
+            return false;
+        }
+        if (mark && map != null) {
+            len = markMap(off, len);
+        }
+        nextRead = read;
+        nextOffset = off;
+        nextLen = len;
+        return true;
+    }
+
+    /** A random offset relative to {@code offset}, or -1 when none is left in this pass. */
+    private long randomOffset(Dir d) {
+        if (bijective) {
+            if (cursor == blocks) {
+                if (!forRuntime) {
+                    return -1;
+                }
+                startPass();
+            }
+            long x = cursor++;
+            do {
+                x = permute(x);
+            } while (x >= blocks);
+            return x * unit;
+        }
+        if (map == null) {
+            return (long) (d.lastBlock * uniform.nextDouble()) * d.min;
+        }
+        if (mapFree == 0) {
+            if (!forRuntime) {
+                return -1;
+            }
             startPass();
         }
-        long x = cursor++;
+        long b = (long) (blocks * uniform.nextDouble());
+        if ((map[(int) (b >>> 6)] & (1L << b)) != 0) {
+            b = nextFree(b);
+        }
+        return b * unit;
+    }
+
+    /** fio's {@code get_next_buflen()} for {@code room} bytes left before the end of the region; 0 when nothing fits. */
+    private static int bufLen(Dir d, long room) {
+        if (d.min == d.max) {
+            return d.min <= room ? d.min : 0;
+        }
+        if (d.min > room || (d.sizes != null && d.smallest > room)) {
+            return 0;
+        }
+        long len;
         do {
-            x = permute(x);
-        } while (x >= blocks);
-        return x;
+            long r = d.bs.next32();
+            if (d.sizes == null) {
+                len = d.min + (long) ((double) d.max * (r / TWO_32));
+            } else {
+                len = d.sizes[d.sizes.length - 1];
+                for (int i = 0; i < d.sizes.length; i++) {
+                    len = d.sizes[i];
+                    if (r / d.cum[i] <= FRAND_MAX / 100 && len <= room) {
+                        break;
+                    }
+                }
+            }
+            len -= len % d.min;
+            if (len > d.max) {
+                len = d.max;
+            }
+        } while (len > room);
+        return (int) len;
+    }
+
+    /** fio's {@code mark_random_map()}: marks the I/O's free blocks from its first, cutting it at the first done one. */
+    private int markMap(long off, int len) {
+        long b = off / unit;
+        long n = (len + unit - 1) / unit;
+        long set = 0;
+        while (set < n && b + set < blocks) {
+            long bit = b + set;
+            int w = (int) (bit >>> 6);
+            if ((map[w] & (1L << bit)) != 0) {
+                break;
+            }
+            map[w] |= 1L << bit;
+            set++;
+        }
+        mapFree -= set;
+        return (int) Math.min(len, set * unit);
+    }
+
+    /** fio's {@code axmap_next_free()}: the first free block after {@code b}, wrapping; one exists. */
+    private long nextFree(long b) {
+        long from = b + 1 == blocks ? 0 : b + 1;
+        long x = firstFree(from);
+        return x >= 0 ? x : firstFree(0);
+    }
+
+    /** The first free block at or after {@code from}, or -1 (bits past the last block are set). */
+    private long firstFree(long from) {
+        int w = (int) (from >>> 6);
+        long word = ~map[w] & (-1L << from);
+        while (word == 0) {
+            if (++w == map.length) {
+                return -1;
+            }
+            word = ~map[w];
+        }
+        return ((long) w << 6) + Long.numberOfTrailingZeros(word);
     }
 
     private void startPass() {
-        cursor = 0;
-        readPos = 0;
-        writePos = 0;
+        passBytes = 0;
         pass++;
+        clearRegion();
         rekey();
+    }
+
+    private void clearRegion() {
+        cursor = 0;
+        rd.pos = 0;
+        wr.pos = 0;
+        if (map != null) {
+            Arrays.fill(map, 0);
+            int tail = (int) (blocks & 63);
+            if (tail != 0) {
+                map[map.length - 1] = -1L << tail;
+            }
+            mapFree = blocks;
+        }
     }
 
     private void rekey() {

@@ -11,7 +11,9 @@ import java.util.List;
  * ramp_time=0, direct=0, ioengine=psync, zero_buffers=0, scramble_buffers=1,
  * buffer_compress_percentage=0 (unset), refill_buffers=0, randrepeat=1, randseed=0x89 (fio's default seed),
  * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, userspace_reap=0, verify=none;
- * and the lab's own keys base_ns=0 and inject= (none).
+ * and the lab's own keys base_ns=0 and inject= (none); then bsrange and bssplit unset (every I/O
+ * of either direction is {@code bs}), percentage_random=100,100, norandommap=0,
+ * random_generator=tausworthe, allrandrepeat=0, io_size=0 (= size) and number_ios=0 (no limit).
  *
  * @param name        the section name, or {@code name=} if given
  * @param filename    target file or device, or null when the job file names none
@@ -21,6 +23,17 @@ import java.util.List;
  *                    device spends per I/O, for the kernel's own per-I/O work; 0 for none
  * @param inject      {@code inject}, a lab key (not fio's): contention points the JVM engine adds
  *                    on the bio's path ({@link Inject}); empty for none
+ * @param readBs      sizes of reads: {@code bs}, or what {@code bsrange}/{@code bssplit} give ({@link BlockSizes})
+ * @param writeBs     sizes of writes, likewise
+ * @param percentageRandomRead  {@code percentage_random} of reads: of a random job's reads, the
+ *                    percentage at a random offset; the others continue from the last I/O
+ * @param percentageRandomWrite {@code percentage_random} of writes, likewise
+ * @param norandommap random offsets may repeat within a pass
+ * @param randomGenerator {@code random_generator} ({@link RandomGenerator})
+ * @param allrandrepeat {@code allrandrepeat}: every stream seeded from fio's default, whatever
+ *                    {@code randseed} and {@code randrepeat} say
+ * @param ioSize      {@code io_size}: bytes to do in all, looping over the region; 0 for {@code size}
+ * @param numberIos   {@code number_ios}: stop after this many I/Os (never extends the job); 0 for none
  * @param line        line of the section header in {@code source}, for later error messages
  * @param source      the job file, as given on the command line
  */
@@ -58,6 +71,15 @@ public record Job(
         Verify verify,
         long baseNs,
         List<Inject> inject,
+        BlockSizes readBs,
+        BlockSizes writeBs,
+        int percentageRandomRead,
+        int percentageRandomWrite,
+        boolean norandommap,
+        RandomGenerator randomGenerator,
+        boolean allrandrepeat,
+        long ioSize,
+        long numberIos,
         String source,
         int line) {
 
@@ -85,5 +107,44 @@ public record Job(
     /** {@code iodepth_batch_complete_max} within {@link #queueDepth()}: at least {@link #completeMin()}. */
     public int completeMax() {
         return Math.max(completeMin(), Math.min(iodepthBatchCompleteMax, queueDepth()));
+    }
+
+    /** The sizes of reads ({@code read}) or writes. */
+    public BlockSizes blockSizes(boolean read) {
+        return read ? readBs : writeBs;
+    }
+
+    /** The smallest I/O the job can issue, over the directions it issues (fio's {@code td_min_bs}). */
+    public int minBs() {
+        if (rw.reads() && rw.writes()) {
+            return Math.min(readBs.min(), writeBs.min());
+        }
+        return rw.reads() ? readBs.min() : writeBs.min();
+    }
+
+    /**
+     * The largest I/O the job can issue, over the directions it issues (fio's {@code td_max_bs}):
+     * what every I/O buffer must hold. Equal to {@code bs} unless {@code bsrange} or {@code bssplit}
+     * is set.
+     */
+    public int maxBs() {
+        if (rw.reads() && rw.writes()) {
+            return Math.max(readBs.max(), writeBs.max());
+        }
+        return rw.reads() ? readBs.max() : writeBs.max();
+    }
+
+    /** Some I/Os of the job differ in size (from each other, or between reads and writes). */
+    public boolean mixedSizes() {
+        return minBs() != maxBs();
+    }
+
+    /**
+     * {@code time_based} with a {@code runtime}: the job wraps over its region until the runtime
+     * ends, and {@code size}, {@code io_size} and {@code number_ios} do not end it (fio ignores
+     * the last two with {@code time_based}).
+     */
+    public boolean runsForRuntime() {
+        return timeBased && runtimeNs > 0;
     }
 }

@@ -40,6 +40,18 @@ import java.util.function.ToLongFunction;
  * on every bio's path, {@code STAGE:KIND[:COUNT]} separated by commas; like {@code base_ns} fio
  * would refuse it, and the bridge ignores it.
  *
+ * <p>Sizes and counts of I/O (fio's meaning, see {@link IoSequence}): {@code bsrange} and
+ * {@code bssplit} ({@link BlockSizes}; sizes 1..16 MiB like {@code bs}; not both) replace
+ * {@code bs} for the direction they give, and {@code size} must be at least the smallest size the
+ * job issues, as fio checks; {@code percentage_random} 0..100 per direction; {@code io_size} and
+ * {@code number_ios} sizes/counts, 0 meaning unset; {@code random_generator} one of fio's three
+ * names; {@code norandommap} a flag; {@code allrandrepeat} 0 or 1 (fio wants a value). Refused
+ * where fio would run the job but the lab cannot run it as fio does: {@code verify} with several
+ * block sizes; a random job whose reads and writes have different smallest sizes, unless
+ * {@code norandommap} with a tausworthe generator; a random map of more than 2^31 blocks (set
+ * {@code norandommap}). {@code allrandrepeat=1} seeds every stream from the default seed whatever
+ * {@code randseed} and {@code randrepeat} say, as fio 3.33 does ({@code td_fill_rand_seeds()}).
+ *
  * <p>{@code size} is required: fio would take the size of an existing file, but the JVM engine
  * has no file to ask. A problem between two keys ({@code size < bs}) is reported at whichever
  * of the two was written last. With {@code randrepeat=0} and no {@code randseed}, fio seeds from
@@ -53,6 +65,8 @@ final class JobBuilder {
     static final int MAX_IODEPTH = 65536;
     /** {@code base_ns}'s upper bound: 10 ms. */
     static final long MAX_BASE_NS = 10_000_000;
+    /** The most blocks a random map may track: 2^31 bits, 256 MiB per clone (fio's axmap has no bound). */
+    static final long MAX_MAP_BLOCKS = 1L << 31;
     /**
      * Options only one of fio's engines has, with that engine: fio registers an engine's options
      * only for jobs of that engine and refuses them elsewhere ({@code fio --enghelp=ENGINE}).
@@ -90,7 +104,11 @@ final class JobBuilder {
         int bs = (int) size("bs", 4096, 1, MAX_BS);
         long size = size("size", 0, 1, Long.MAX_VALUE);
         long offset = size("offset", 0, 0, Long.MAX_VALUE);
-        checkOrder("bs", bs, "size", size, "size is smaller than bs");
+        Rw rw = rw();
+        BlockSizes[] sizes = blockSizes(bs);
+        String bsKey = settings.containsKey("bssplit") ? "bssplit" : settings.containsKey("bsrange") ? "bsrange" : "bs";
+        int minBs = minOf(rw, sizes);
+        checkOrder(bsKey, minBs, "size", size, "size is smaller than " + (bsKey.equals("bs") ? "bs" : "the smallest block size"));
         if (offset > Long.MAX_VALUE - size) {
             throw fail(later("offset", "size"), "offset + size overflows");
         }
@@ -102,12 +120,18 @@ final class JobBuilder {
         int submit = (int) count("iodepth_batch_submit", 1, 0, MAX_IODEPTH);
         submit = submit == 0 ? iodepth : Math.min(submit, iodepth);
         boolean randrepeat = flag("randrepeat", true);
+        boolean allrandrepeat = flag("allrandrepeat", false);
+        boolean norandommap = flag("norandommap", false);
+        RandomGenerator generator = randomGenerator();
+        int[] percentageRandom = percentageRandom();
+        Verify verify = verify();
+        checkSizes(rw, sizes, size, norandommap, generator, verify, bsKey);
         IoEngine engine = ioengine();
         checkEngineKeys(engine);
         return new Job(
                 text("name", section),
                 text("filename", null),
-                rw(),
+                rw,
                 rwmixread(),
                 bs,
                 size,
@@ -127,7 +151,7 @@ final class JobBuilder {
                 (int) count("buffer_compress_percentage", 0, 0, 100),
                 flag("refill_buffers", false),
                 randrepeat,
-                randseed(randrepeat),
+                randseed(randrepeat, allrandrepeat),
                 flag("group_reporting", false),
                 flag("thread", false),
                 flag("fixedbufs", false),
@@ -135,9 +159,18 @@ final class JobBuilder {
                 flag("hipri", false),
                 flag("sqthread_poll", false),
                 flag("userspace_reap", false),
-                verify(),
+                verify,
                 count("base_ns", 0, 0, MAX_BASE_NS),
                 inject(),
+                sizes[0],
+                sizes[1],
+                percentageRandom[0],
+                percentageRandom[1],
+                norandommap,
+                generator,
+                allrandrepeat,
+                size("io_size", 0, 0, Long.MAX_VALUE),
+                size("number_ios", 0, 0, Long.MAX_VALUE),
                 file.toString(),
                 sectionLine);
     }
@@ -213,16 +246,18 @@ final class JobBuilder {
         return s != null && s.key().equals("rwmixwrite") ? 100 - v : v;
     }
 
-    private long randseed(boolean randrepeat) throws JobSpecException {
+    private long randseed(boolean randrepeat, boolean allrandrepeat) throws JobSpecException {
         Setting s = settings.get("randseed");
         if (s == null) {
-            return randrepeat ? DEFAULT_RANDSEED : ThreadLocalRandom.current().nextLong();
+            return randrepeat || allrandrepeat ? DEFAULT_RANDSEED : ThreadLocalRandom.current().nextLong();
         }
+        long seed;
         try {
-            return FioUnits.unsigned64(s.value());
+            seed = FioUnits.unsigned64(s.value());
         } catch (IllegalArgumentException e) {
             throw fail(s, e.getMessage());
         }
+        return allrandrepeat ? DEFAULT_RANDSEED : seed; // fio: allrandrepeat reseeds every stream, randseed or not
     }
 
     private Rw rw() throws JobSpecException {
@@ -265,6 +300,116 @@ final class JobBuilder {
         } catch (IllegalArgumentException e) {
             throw fail(s, e.getMessage());
         }
+    }
+
+    /**
+     * Reads' and writes' sizes: {@code bs} for both, unless {@code bsrange} or {@code bssplit} says
+     * otherwise; either takes {@code READ,WRITE[,TRIM]} (one value for all; an empty
+     * {@code bssplit} part keeps {@code bs}; the trim part is checked and unused).
+     */
+    private BlockSizes[] blockSizes(int bs) throws JobSpecException {
+        Setting range = settings.get("bsrange");
+        Setting split = settings.get("bssplit");
+        BlockSizes[] out = {BlockSizes.fixed(bs), BlockSizes.fixed(bs)};
+        if (range != null && split != null) {
+            throw fail(later("bsrange", "bssplit"), "bsrange and bssplit both set; fio would take its sizes from"
+                    + " bssplit and its bounds from whichever came last: set one");
+        }
+        Setting s = range != null ? range : split;
+        if (s == null) {
+            return out;
+        }
+        String[] parts = s.value().split(",", -1);
+        if (parts.length > 3) {
+            throw fail(s, "'" + s.value() + "' has more than three parts (READ,WRITE,TRIM)");
+        }
+        try {
+            for (int i = 0; i < parts.length; i++) {
+                String part = parts[i].strip();
+                if (part.isEmpty() && range == null) {
+                    continue;
+                }
+                BlockSizes b = range != null ? BlockSizes.range(part, MAX_BS) : BlockSizes.split(part, MAX_BS);
+                if (i < 2) {
+                    out[i] = b;
+                }
+                if (parts.length == 1) {
+                    out[1] = b;
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            throw fail(s, e.getMessage());
+        }
+        return out;
+    }
+
+    /** The smallest size of the directions {@code rw} issues. */
+    private static int minOf(Rw rw, BlockSizes[] sizes) {
+        if (rw.reads() && rw.writes()) {
+            return Math.min(sizes[0].min(), sizes[1].min());
+        }
+        return sizes[rw.reads() ? 0 : 1].min();
+    }
+
+    /** Combinations of sizes the lab does not run as fio does: refused at the later key's line. */
+    private void checkSizes(Rw rw, BlockSizes[] sizes, long size, boolean norandommap, RandomGenerator generator,
+            Verify verify, String bsKey) throws JobSpecException {
+        boolean mixed = rw.reads() && rw.writes()
+                ? !sizes[0].isFixed() || !sizes[1].isFixed() || sizes[0].min() != sizes[1].min()
+                : !sizes[rw.reads() ? 0 : 1].isFixed();
+        if (!mixed) {
+            return;
+        }
+        if (verify != Verify.NONE) {
+            throw fail(later(bsKey, "verify"), "verify with several block sizes is not implemented by the lab"
+                    + " (its header covers one whole I/O; fio verifies in verify_interval pieces)");
+        }
+        boolean map = !norandommap && generator != RandomGenerator.LFSR;
+        if (rw.random() && rw.reads() && rw.writes() && sizes[0].min() != sizes[1].min()
+                && (map || generator == RandomGenerator.LFSR)) {
+            throw fail(later(bsKey, map ? "norandommap" : "random_generator"), "reads and writes of a random job"
+                    + " with different smallest block sizes (" + sizes[0].min() + ", " + sizes[1].min() + ") are not"
+                    + " implemented by the lab with " + (map ? "a random map" : "random_generator=lfsr")
+                    + (map ? " (fio's random map mixes the two units)" : " (fio's LFSR counts blocks of the smaller)")
+                    + "; set norandommap with a tausworthe generator, or one smallest size");
+        }
+        if (rw.random() && map && size / minOf(rw, sizes) > MAX_MAP_BLOCKS) {
+            throw fail(later(bsKey, "size"), "the random map of " + size + " bytes in blocks of the smallest size"
+                    + " would exceed " + MAX_MAP_BLOCKS + " bits; set norandommap");
+        }
+    }
+
+    private RandomGenerator randomGenerator() throws JobSpecException {
+        return choice("random_generator", RandomGenerator.TAUSWORTHE, "tausworthe, lfsr, tausworthe64", v -> switch (v) {
+            case "tausworthe" -> RandomGenerator.TAUSWORTHE;
+            case "lfsr" -> RandomGenerator.LFSR;
+            case "tausworthe64" -> RandomGenerator.TAUSWORTHE64;
+            default -> null;
+        });
+    }
+
+    /** {@code percentage_random=R[,W[,T]]}: one value for all, each 0..100; the trim part is checked and unused. */
+    private int[] percentageRandom() throws JobSpecException {
+        Setting s = settings.get("percentage_random");
+        if (s == null) {
+            return new int[] {100, 100};
+        }
+        String[] parts = s.value().split(",", -1);
+        if (parts.length > 3) {
+            throw fail(s, "'" + s.value() + "' has more than three parts (READ,WRITE,TRIM)");
+        }
+        int[] out = new int[3];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                out[i] = (int) FioUnits.count(parts[i].strip());
+            } catch (IllegalArgumentException e) {
+                throw fail(s, e.getMessage());
+            }
+            if (out[i] > 100) {
+                throw fail(s, "'" + parts[i].strip() + "' is out of range [0, 100]");
+            }
+        }
+        return parts.length == 1 ? new int[] {out[0], out[0]} : new int[] {out[0], out[1]};
     }
 
     private Verify verify() throws JobSpecException {

@@ -51,6 +51,16 @@ final class Keys {
             Map.entry("sqthread_poll", "sqthread_poll"),
             Map.entry("userspace_reap", "userspace_reap"),
             Map.entry("verify", "verify"),
+            Map.entry("norandommap", "norandommap"),
+            Map.entry("random_generator", "random_generator"),
+            Map.entry("allrandrepeat", "allrandrepeat"),
+            Map.entry("percentage_random", "percentage_random"),
+            Map.entry("bsrange", "bsrange"),
+            Map.entry("blocksize_range", "bsrange"),
+            Map.entry("bssplit", "bssplit"),
+            Map.entry("io_size", "io_size"),
+            Map.entry("io_limit", "io_size"),
+            Map.entry("number_ios", "number_ios"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 
@@ -58,7 +68,7 @@ final class Keys {
     private static final Set<String> FLAGS = Set.of(
             "time_based", "direct", "zero_buffers", "scramble_buffers", "refill_buffers", "randrepeat",
             "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll",
-            "userspace_reap");
+            "userspace_reap", "norandommap");
 
     /** The lab's own keys, which fio does not know. */
     private static final Set<String> LAB_KEYS = Set.of("base_ns", "inject");

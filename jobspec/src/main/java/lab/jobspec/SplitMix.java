@@ -18,6 +18,10 @@ public final class SplitMix {
     static final int STREAM_BLOCK = 0;
     static final int STREAM_RWMIX = 1;
     static final int STREAM_BUFFER = 2;
+    static final int STREAM_BS_READ = 3;
+    static final int STREAM_BS_WRITE = 4;
+    static final int STREAM_SEQ_RAND_READ = 5;
+    static final int STREAM_SEQ_RAND_WRITE = 6;
 
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
     private static final long FIO_SEED_MUL = 0x9e370001L;
@@ -49,6 +53,16 @@ public final class SplitMix {
     public long nextLong() {
         state += GOLDEN;
         return mix(state);
+    }
+
+    /** The next value's top 32 bits, as fio's 32-bit {@code __rand()}: uniform in [0, 2^32). */
+    long next32() {
+        return nextLong() >>> 32;
+    }
+
+    /** Uniform in [0, 1) with 53 bits. */
+    double nextDouble() {
+        return (nextLong() >>> 11) * 0x1.0p-53;
     }
 
     /** Uniform in 1..100, as fio's {@code rand_between(state, 1, 100)}. */

@@ -75,8 +75,11 @@ class OptionTableTest {
         for (String k : List.of("description", "write_lat_log", "log_avg_msec", "clat_percentiles", "disable_bw")) {
             assertEquals(OptionClass.NO_EFFECT, OptionTable.find(k).orElseThrow().optionClass(), k);
         }
-        for (String k : List.of("norandommap", "zonemode", "stonewall", "wait_for_previous", "bssplit", "rate_iops")) {
+        for (String k : List.of("zonemode", "stonewall", "wait_for_previous", "bs_unaligned", "rate_iops")) {
             assertEquals(OptionClass.REFUSED, OptionTable.find(k).orElseThrow().optionClass(), k);
+        }
+        for (String k : List.of("norandommap", "bssplit", "blocksize_range", "io_limit", "number_ios")) {
+            assertEquals(OptionClass.IMPLEMENTED, OptionTable.find(k).orElseThrow().optionClass(), k);
         }
     }
 
@@ -84,7 +87,7 @@ class OptionTableTest {
 
     @Test
     void everyGeneralOptionFioListsIsInTheTable() throws Exception {
-        Path fio = fio33();
+        InstalledFio fio = fio33();
         List<String> names = optionNames(run(fio, "--cmdhelp=all"));
         assertTrue(names.size() > 150, "too few options parsed from fio --cmdhelp=all: " + names);
         assertEquals(List.of(), unknown(names), "fio --cmdhelp=all");
@@ -92,7 +95,7 @@ class OptionTableTest {
 
     @Test
     void everyEngineOptionFioListsIsInTheTable() throws Exception {
-        Path fio = fio33();
+        InstalledFio fio = fio33();
         List<String> engines = engines(run(fio, "--enghelp"));
         assertTrue(engines.contains("io_uring") && engines.contains("psync"), "engines: " + engines);
         List<String> missing = new ArrayList<>();
@@ -128,24 +131,11 @@ class OptionTableTest {
                 .toList();
     }
 
-    /** fio on PATH, or the test is skipped; also skipped for a fio other than 3.33, whose options differ. */
-    private static Path fio33() throws Exception {
-        Path fio = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .filter(d -> !d.isEmpty())
-                .map(d -> Path.of(d, "fio"))
-                .filter(Files::isExecutable)
-                .findFirst()
-                .orElse(null);
-        assumeTrue(fio != null, "fio is not on PATH");
-        String version = run(fio, "--version").strip();
-        assumeTrue(version.startsWith("fio-3.33"), "the table is fio 3.33's; this fio is " + version);
-        return fio;
+    private static InstalledFio fio33() throws Exception {
+        return InstalledFio.require();
     }
 
-    private static String run(Path fio, String arg) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(fio.toString(), arg).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor();
-        return out;
+    private static String run(InstalledFio fio, String arg) throws IOException, InterruptedException {
+        return fio.run(arg).output();
     }
 }

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import lab.jobspec.BlockSizes;
 import lab.jobspec.Inject;
 import lab.jobspec.Job;
 import lab.jobspec.Verify;
@@ -55,6 +56,16 @@ public final class FioOptions {
         put(m, "sqthread_poll", bool(job.sqthreadPoll()), "0");
         put(m, "userspace_reap", bool(job.userspaceReap()), "0");
         put(m, "verify", job.verify() == Verify.CRC32C ? "crc32c" : "none", "none");
+        put(m, "bssplit", sizes(job, true), null);
+        put(m, "bsrange", sizes(job, false), null);
+        put(m, "percentage_random", job.percentageRandomRead() == job.percentageRandomWrite()
+                ? Integer.toString(job.percentageRandomRead())
+                : job.percentageRandomRead() + "," + job.percentageRandomWrite(), "100");
+        put(m, "norandommap", bool(job.norandommap()), "0");
+        put(m, "random_generator", job.randomGenerator().name().toLowerCase(Locale.ROOT), "tausworthe");
+        put(m, "allrandrepeat", bool(job.allrandrepeat()), "0");
+        put(m, "io_size", job.ioSize(), 0L);
+        put(m, "number_ios", job.numberIos(), 0L);
         put(m, "base_ns", job.baseNs(), 0L); // the lab's key: fio has none such
         put(m, "inject", Inject.format(job.inject()), ""); // the lab's key too
         return m;
@@ -89,6 +100,24 @@ public final class FioOptions {
             return ns / 1_000_000L + "ms";
         }
         return ns / 1_000L + "us";
+    }
+
+    /**
+     * {@code bssplit} ({@code split}) or {@code bsrange} as {@code READ,WRITE} (one value when both
+     * are the same), or null when neither direction has that kind of sizes; a direction without
+     * shows its {@code bs} (a split) or {@code bs-bs} (a range).
+     */
+    private static String sizes(Job job, boolean split) {
+        BlockSizes r = job.readBs();
+        BlockSizes w = job.writeBs();
+        boolean any = split ? !r.split().isEmpty() || !w.split().isEmpty()
+                : (r.split().isEmpty() && !r.isFixed()) || (w.split().isEmpty() && !w.isFixed());
+        if (!any) {
+            return null;
+        }
+        String rs = split || !r.isFixed() ? r.fio() : r.min() + "-" + r.max();
+        String ws = split || !w.isFixed() ? w.fio() : w.min() + "-" + w.max();
+        return rs.equals(ws) ? rs : rs + "," + ws;
     }
 
     private static String bool(boolean b) {

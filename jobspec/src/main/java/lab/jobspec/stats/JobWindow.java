@@ -5,18 +5,18 @@ import lab.jobspec.Job;
 
 /**
  * When a clone may issue, with fio's meaning of {@code ramp_time}, {@code runtime},
- * {@code time_based} and {@code size}: statistics start when {@code ramp_time} has passed since
- * the start barrier; issuing stops {@code runtime} after that, or, unless {@code time_based}
- * (with a {@code runtime}), once one pass of {@code size} has been issued. A {@code time_based}
- * job wraps into a new pass instead. Shared by the engine's and the bridge's clone loops.
- * Owner-only; no allocation.
+ * {@code time_based}, {@code size}, {@code io_size} and {@code number_ios}: statistics start when
+ * {@code ramp_time} has passed since the start barrier; issuing stops {@code runtime} after that,
+ * or, unless {@code time_based} (with a {@code runtime}), when the {@link IoSequence} says the job
+ * is done (a pass of {@code size}, or {@code io_size} bytes over as many passes, or
+ * {@code number_ios} I/Os, whichever comes first). A {@code time_based} job wraps instead. Shared
+ * by the engine's and the bridge's clone loops. Owner-only; no allocation.
  */
 public final class JobWindow {
 
     private final long rampEnd;
     private final long end;
     private final boolean hasEnd;
-    private final boolean timeBased;
     private boolean ramped;
 
     /** @param t0 the start barrier's {@code System.nanoTime()} */
@@ -24,7 +24,6 @@ public final class JobWindow {
         this.rampEnd = t0 + job.rampTimeNs();
         this.hasEnd = job.runtimeNs() > 0;
         this.end = rampEnd + job.runtimeNs();
-        this.timeBased = job.timeBased() && hasEnd;
     }
 
     /** True once, at the first call at or after the end of {@code ramp_time}: reset the statistics then. */
@@ -42,16 +41,11 @@ public final class JobWindow {
     }
 
     /**
-     * Whether {@code seq} may give another I/O: false when its pass of {@code size} is done and
-     * the job is not {@code time_based}; a {@code time_based} job starts a new pass.
+     * Whether {@code seq} may give another I/O: false once the job has done what {@code size},
+     * {@code io_size} and {@code number_ios} ask (never for a {@code time_based} job, whose
+     * sequence wraps); a new pass starts here when {@code io_size} asks for more.
      */
     public boolean nextInPass(IoSequence seq) {
-        if (seq.passDone()) {
-            if (!timeBased) {
-                return false;
-            }
-            seq.resetPass();
-        }
-        return true;
+        return seq.hasNext();
     }
 }

@@ -12,8 +12,10 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import lab.jobspec.BlockSizes;
 import lab.jobspec.IoEngine;
 import lab.jobspec.Job;
+import lab.jobspec.RandomGenerator;
 import lab.jobspec.Rw;
 import lab.jobspec.Verify;
 import org.junit.jupiter.api.Test;
@@ -23,7 +25,9 @@ class FioReportTest {
     static Job job(String name, Rw rw, int bs, int numjobs, boolean groupReporting) {
         return new Job(name, null, rw, 70, bs, 1L << 20, 0, numjobs, 4, 1, 1, 1,
                 300_000_000L, true, 0, true, IoEngine.IO_URING, false, true, 0, false, true, 0x89,
-                groupReporting, false, false, false, false, false, false, Verify.NONE, 0, List.of(), "t.fio", 1);
+                groupReporting, false, false, false, false, false, false, Verify.NONE, 0, List.of(),
+                BlockSizes.fixed(bs), BlockSizes.fixed(bs), 100, 100, false, RandomGenerator.TAUSWORTHE, false, 0, 0,
+                "t.fio", 1);
     }
 
     static FioReport sample() {

@@ -30,11 +30,11 @@ import lab.jobspec.stats.WorkerStats;
  * what completes.
  *
  * <h2>The loop</h2>
- * Prepare up to {@code iodepth_batch_submit} bios (op and offset from {@link IoSequence}, write
+ * Prepare up to {@code iodepth_batch_submit} bios (op, offset and length from {@link IoSequence}, write
  * data from {@link BufferPattern}), submit them one after another, and when {@code iodepth} are in
  * flight reap at least {@code iodepth_batch_complete_min} by polling the device. Stop issuing at
- * {@code ramp_time + runtime}, or, unless {@code time_based}, once a pass of {@code size} has been
- * issued; then reap what is in flight. Statistics start over when {@code ramp_time} ends (I/O
+ * {@code ramp_time + runtime}, or, unless {@code time_based}, once the sequence says the job is
+ * done ({@code size}, {@code io_size}, {@code number_ios}); then reap what is in flight. Statistics start over when {@code ramp_time} ends (I/O
  * completed after that counts). An I/O that completes with an error stops the clone, as fio stops
  * a job without {@code continue_on_error}.
  *
@@ -180,13 +180,14 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         long start = System.nanoTime();
         boolean isRead = seq.nextIsRead();
         long offset = seq.offset();
+        int len = seq.length();             // bsrange/bssplit: each I/O its own size, at most job.maxBs()
         Bio bio = bioset.alloc(cpu, this);
         bio.startTime = start;
         bio.op = isRead ? ReqOp.READ : ReqOp.WRITE;
         bio.sector = offset >>> Bio.SECTOR_SHIFT;
-        bio.size = job.bs();
+        bio.size = len;
         if (!isRead) {
-            pattern.prepareWrite(bio.vec.buffer(), job.bs(), offset);
+            pattern.prepareWrite(bio.vec.buffer(), len, offset);
         }
         return bio;
     }
@@ -218,7 +219,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             stats.error(bio.status.errno());
             stopping = true;
         } else if (ramped) {
-            stats.dir(bio.op == ReqOp.READ).add(bio.issueTime - bio.startTime, now - bio.issueTime, now - bio.startTime, job.bs());
+            stats.dir(bio.op == ReqOp.READ).add(bio.issueTime - bio.startTime, now - bio.issueTime, now - bio.startTime, bio.size);
         }
         css.disassociate(bio, cpu); // bio_uninit
         bioset.free(bio);

@@ -32,7 +32,7 @@ import lab.jobspec.stats.StartGate;
  * over the chosen driver, sized to the largest {@code offset + size} of the jobs, submitted to
  * through its {@code part0}. Every job starts {@code numjobs} clones ({@link JobThread}), each on a
  * platform thread of its own owning one per-cpu slot: 0 .. N-1 over all clones of all jobs, in
- * file order. Bios come from one {@link Bioset} whose pages hold the largest {@code bs}. Clones
+ * file order. Bios come from one {@link Bioset} whose pages hold the largest I/O of any job ({@link Job#maxBs()}). Clones
  * warm up (allocate their {@code iodepth} bios, fill the buffers), then wait at a start barrier;
  * its last arrival takes the common start time, so every clone's {@code ramp_time} and
  * {@code runtime} windows line up.
@@ -182,6 +182,6 @@ public final class Workload {
     }
 
     private static int maxBs(List<Job> jobs) {
-        return jobs.stream().mapToInt(Job::bs).max().orElse(BioVec.PAGE_SIZE);
+        return jobs.stream().mapToInt(Job::maxBs).max().orElse(BioVec.PAGE_SIZE);
     }
 }

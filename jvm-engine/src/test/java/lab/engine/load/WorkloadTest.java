@@ -97,6 +97,52 @@ class WorkloadTest {
         }
     }
 
+    /**
+     * bsrange, bssplit, io_size and number_ios through the engine: each bio its own size, the
+     * report's bytes the sum of the real sizes, the I/O count what the job's sequence gives.
+     */
+    @ParameterizedTest
+    @EnumSource(DeviceKind.class)
+    void mixedSizesAndIoLimitsCountRealBytes(DeviceKind device) throws Exception {
+        JobFile file = jobFile("""
+                [map]
+                rw=randwrite
+                bsrange=4k-32k
+                size=2m
+                iodepth=4
+                [split]
+                rw=read
+                bssplit=4k/50:64k/50
+                size=1m
+                io_size=3m
+                [few]
+                rw=randread
+                bssplit=8k/:16k/
+                norandommap
+                size=4m
+                number_ios=100
+                """);
+        FioReport r = Workload.run(file, device, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8));
+        for (int i = 0; i < 3; i++) {
+            lab.jobspec.IoSequence seq = lab.jobspec.IoSequence.forJob(file.jobs().get(i), 0);
+            long ios = 0;
+            long bytes = 0;
+            while (seq.hasNext()) {
+                seq.nextIsRead();
+                ios++;
+                bytes += seq.length();
+            }
+            FioDirStats d = i == 0 ? r.jobs().get(i).write() : r.jobs().get(i).read();
+            assertEquals(ios, d.totalIos(), file.jobs().get(i).name());
+            assertEquals(bytes, d.ioBytes(), file.jobs().get(i).name());
+        }
+        assertEquals(2L << 20, r.jobs().get(0).write().ioBytes(), "the random map: every byte once");
+        assertTrue(r.jobs().get(0).write().totalIos() > 2L * 2048 / 32, "sizes mixed, not all 32k");
+        assertEquals(3L << 20, r.jobs().get(1).read().ioBytes(), "io_size: three passes of 1m");
+        assertEquals(100, r.jobs().get(2).read().totalIos());
+    }
+
     /** base_ns: the device spends it per bio, the job echoes it, a note says what was spent. */
     @ParameterizedTest
     @EnumSource(DeviceKind.class)

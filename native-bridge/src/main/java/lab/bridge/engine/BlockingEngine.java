@@ -52,7 +52,7 @@ public abstract sealed class BlockingEngine implements BridgeEngine permits Psyn
 
     /** The buffers for {@code job}: {@link Job#queueDepth()} of them, i.e. one, in a new arena. */
     static Buffers buffers(Arena arena, Job job) {
-        return new Buffers(arena, job.queueDepth(), job.bs());
+        return new Buffers(arena, job.queueDepth(), job.maxBs());
     }
 
     /**

@@ -91,7 +91,7 @@ public final class LibaioEngine implements BridgeEngine {
         }
         Arena arena = Arena.ofShared();
         try {
-            return new LibaioEngine(arena, aio, new Buffers(arena, depth, job.bs()), fd, job.userspaceReap(),
+            return new LibaioEngine(arena, aio, new Buffers(arena, depth, job.maxBs()), fd, job.userspaceReap(),
                     drainBudgetNs);
         } catch (RuntimeException | Error e) {
             aio.close();

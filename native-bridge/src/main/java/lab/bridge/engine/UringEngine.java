@@ -139,9 +139,9 @@ public final class UringEngine implements BridgeEngine {
         IoUring ring = initAsFio(job.queueDepth(), setup);
         Arena arena = arenas.get();
         try {
-            Buffers buffers = new Buffers(arena, job.queueDepth(), job.bs());
+            Buffers buffers = new Buffers(arena, job.queueDepth(), job.maxBs());
             if (job.fixedbufs()) {
-                ring.registerBuffers(buffers.addresses(), job.bs());
+                ring.registerBuffers(buffers.addresses(), job.maxBs());
             }
             if (job.registerfiles()) {
                 ring.registerFiles(fd);

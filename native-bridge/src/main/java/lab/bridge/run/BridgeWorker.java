@@ -24,7 +24,7 @@ import lab.jobspec.stats.WorkerStats;
  * ({@code lab.engine.load.JobThread}) over a {@link BridgeEngine} of its own.
  *
  * <h2>The loop</h2>
- * Prepare up to {@code iodepth_batch_submit} I/Os (op and offset from {@link IoSequence}, write
+ * Prepare up to {@code iodepth_batch_submit} I/Os (op, offset and length from {@link IoSequence}, write
  * data from {@link BufferPattern} into the tag's buffer, then the {@link VerifyHeader} with
  * {@code verify=crc32c}), queue them, {@code submit()} once. At full depth, reap at least
  * {@code iodepth_batch_complete_min} (at least 1, as fio's {@code wait_for_completions()}) and
@@ -32,8 +32,9 @@ import lab.jobspec.stats.WorkerStats;
  * without reaping. That is fio 3.33's {@code do_io()}: it reaps only when no {@code io_u} is free
  * ({@code queue_full()}), so completions the kernel posted meanwhile wait in the CQ ring and the
  * next reap at full depth finds one without sleeping. Stop issuing at {@code ramp_time + runtime},
- * or, unless {@code time_based}, once a pass of {@code size} has been issued; then reap what is
- * in flight. Statistics start over when {@code ramp_time} ends; verify counts never do.
+ * or, unless {@code time_based}, once the sequence says the job is done ({@code size},
+ * {@code io_size}, {@code number_ios}); then reap what is in flight. Statistics start over when
+ * {@code ramp_time} ends; verify counts never do.
  *
  * <p>Depth: {@link Job#queueDepth()}, so a synchronous engine (psync) works at depth 1 with
  * batches of 1, whatever {@code iodepth} says, as fio does; otherwise a batch of pwrites would
@@ -68,7 +69,8 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     private final BufferPattern pattern;
     private final VerifyHeader verify;
     private final int depth;
-    private final int bs;
+    /** The largest I/O of the job ({@link Job#maxBs()}): every engine buffer must hold it. */
+    private final int maxBs;
     /** Tags prepared and not yet submitted. */
     private final int[] batch;
     /** Free tags, a stack. */
@@ -76,6 +78,8 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     private final long[] startNs;
     private final long[] issueNs;
     private final long[] offsets;
+    /** Each tag's I/O length: with {@code bsrange}/{@code bssplit} every I/O has its own. */
+    private final int[] lengths;
     private final boolean[] isRead;
     private final List<String> notes = new ArrayList<>();
 
@@ -108,12 +112,13 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         this.pattern = BufferPattern.forJob(job, clone);
         this.verify = job.verify() == Verify.CRC32C ? new VerifyHeader(clone) : null;
         this.depth = job.queueDepth();
-        this.bs = job.bs();
+        this.maxBs = job.maxBs();
         this.batch = new int[job.submitBatch()];
         this.free = new int[depth];
         this.startNs = new long[depth];
         this.issueNs = new long[depth];
         this.offsets = new long[depth];
+        this.lengths = new int[depth];
         this.isRead = new boolean[depth];
     }
 
@@ -142,6 +147,12 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         views = new ByteBuffer[depth];
         for (int tag = 0; tag < depth; tag++) {
             buffers[tag] = engine.buffer(tag);
+            if (buffers[tag].byteSize() < maxBs) {
+                throw new BridgeSetupException("job '" + job.name() + "' clone " + clone + ": ioengine="
+                        + job.ioengine().name().toLowerCase(java.util.Locale.ROOT) + " gave buffers of "
+                        + buffers[tag].byteSize() + " bytes, but the job's largest I/O is " + maxBs
+                        + " bytes (bsrange/bssplit): the engine must allocate Job.maxBs()");
+            }
             views[tag] = buffers[tag].asByteBuffer();
             pattern.fillInitial(buffers[tag]);
             free[nfree++] = tag;
@@ -215,16 +226,18 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             int tag = free[--nfree];
             boolean read = seq.nextIsRead();
             long offset = seq.offset();
+            int len = seq.length();
             if (!read) {
-                pattern.prepareWrite(buffers[tag], bs, offset);
+                pattern.prepareWrite(buffers[tag], len, offset);
                 if (verify != null) {
-                    verify.stamp(buffers[tag], views[tag], offset, ++writes, bs);
+                    verify.stamp(buffers[tag], views[tag], offset, ++writes, len);
                 }
             }
             startNs[tag] = start;
             offsets[tag] = offset;
+            lengths[tag] = len;
             isRead[tag] = read;
-            engine.queue(tag, read, offset, bs);
+            engine.queue(tag, read, offset, len);
             batch[k] = tag;
         }
         if (k > 0) {
@@ -252,14 +265,14 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             stats.error(-res);
             stopping = true;
             if (errorNotes++ < MAX_NOTES) {
-                note((read ? "read" : "write") + " of " + bs + " bytes at offset " + offsets[tag] + " on "
+                note((read ? "read" : "write") + " of " + lengths[tag] + " bytes at offset " + offsets[tag] + " on "
                         + target.path + " failed: " + Errno.name(-res) + " (" + Errno.describe(-res) + ")");
             }
             return;
         }
-        if (res < bs) {
+        if (res < lengths[tag]) {
             if (shortIos++ == 0) {
-                note("short " + (read ? "read" : "write") + ": " + res + " of " + bs + " bytes at offset "
+                note("short " + (read ? "read" : "write") + ": " + res + " of " + lengths[tag] + " bytes at offset "
                         + offsets[tag] + " on " + target.path + " (counted in short_ios, not retried)");
             }
             if (ramped) {
@@ -276,7 +289,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     }
 
     private void verifyBlock(int tag) {
-        int verdict = verify.check(buffers[tag], views[tag], offsets[tag], bs);
+        int verdict = verify.check(buffers[tag], views[tag], offsets[tag], lengths[tag]);
         if (verdict == VerifyHeader.UNWRITTEN) {
             if (unwritten++ == 0) {
                 note("verify: block at offset " + offsets[tag] + " on " + target.path
@@ -285,7 +298,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         } else if (verdict != VerifyHeader.OK) {
             if (mismatches++ < MAX_NOTES) {
                 note("verify MISMATCH on " + target.path + ": "
-                        + verify.describe(verdict, buffers[tag], views[tag], offsets[tag], bs));
+                        + verify.describe(verdict, buffers[tag], views[tag], offsets[tag], lengths[tag]));
             }
         }
     }

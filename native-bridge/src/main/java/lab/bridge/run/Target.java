@@ -12,6 +12,7 @@ import lab.bridge.ffi.Errno;
 import lab.bridge.ffi.ErrnoException;
 import lab.bridge.ffi.Libc;
 import lab.bridge.ffi.Stat;
+import lab.jobspec.BlockSizes;
 import lab.jobspec.Job;
 import lab.jobspec.Verify;
 
@@ -125,6 +126,32 @@ final class Target {
         return t;
     }
 
+    /**
+     * An I/O size the job can issue that is not a multiple of {@code unit}, or 0: the smallest and
+     * largest of each direction it issues ({@code bsrange} lengths are multiples of the smallest,
+     * or the largest) and every {@code bssplit} entry.
+     */
+    private int unalignedSize(int unit) {
+        for (boolean read : new boolean[] {true, false}) {
+            if (read ? !job.rw().reads() : !job.rw().writes()) {
+                continue;
+            }
+            BlockSizes sizes = job.blockSizes(read);
+            if (sizes.min() % unit != 0) {
+                return sizes.min();
+            }
+            if (sizes.max() % unit != 0) {
+                return sizes.max();
+            }
+            for (BlockSizes.Split s : sizes.split()) {
+                if (s.bs() % unit != 0) {
+                    return s.bs();
+                }
+            }
+        }
+        return 0;
+    }
+
     /** Size, alignment and header room; see the class comment, steps 5 and 6. */
     private void checkGeometry(String who) throws BridgeSetupException {
         long need = job.offset() + job.size();
@@ -135,16 +162,18 @@ final class Target {
                     + (block ? "device" : "file"));
         }
         if (job.direct()) {
-            if (job.bs() % logicalBlockSize != 0 || job.offset() % logicalBlockSize != 0) {
-                throw new BridgeSetupException(who + ": direct=1 needs bs and offset to be multiples of the logical"
-                        + " block size of " + path + " (" + logicalBlockSize + " bytes), but bs=" + job.bs()
-                        + " and offset=" + job.offset() + "; use e.g. bs=" + roundUp(job.bs(), logicalBlockSize)
-                        + ", or direct=0");
+            int odd = unalignedSize(logicalBlockSize);
+            if (odd != 0 || job.offset() % logicalBlockSize != 0) {
+                int bs = odd != 0 ? odd : job.bs();
+                throw new BridgeSetupException(who + ": direct=1 needs every I/O size and offset to be multiples of the"
+                        + " logical block size of " + path + " (" + logicalBlockSize + " bytes), but "
+                        + (odd != 0 ? "bs=" + odd + (job.mixedSizes() ? " (one of the job's sizes)" : "") : "offset=" + job.offset())
+                        + "; use e.g. bs=" + roundUp(bs, logicalBlockSize) + ", or direct=0");
             }
         }
-        if (job.verify() == Verify.CRC32C && job.bs() <= VerifyHeader.SIZE) {
+        if (job.verify() == Verify.CRC32C && job.minBs() <= VerifyHeader.SIZE) {
             throw new BridgeSetupException(who + ": verify=crc32c needs bs larger than its " + VerifyHeader.SIZE
-                    + "-byte header, but bs=" + job.bs());
+                    + "-byte header, but bs=" + job.minBs());
         }
     }
 

@@ -91,6 +91,23 @@ class BridgeRunIoTest {
         assertEquals("", r.notes(), "a clean read run notes nothing");
     }
 
+    /** bssplit through each engine: buffers hold the largest size, and every byte of each size is counted. */
+    @ParameterizedTest
+    @ValueSource(strings = {"psync", "io_uring", "libaio"})
+    void mixedSizesReachTheDeviceWithTheirOwnLengths(String engine) throws Exception {
+        if (engine.equals("io_uring")) {
+            assumeUring();
+        }
+        BridgeTesting.Outcome w = runJob("[w]\nioengine=" + engine + "\niodepth=8\ndirect=1\nsize=4m\nrw=write"
+                + "\nbssplit=4k/50:16k/50\nfilename=" + file + "\n");
+        FioJob wj = w.report().jobs().getFirst();
+        assertEquals(0, wj.error(), w.notes());
+        assertEquals(SIZE, wj.write().ioBytes(), "one sequential pass writes the region once");
+        long ios = wj.write().totalIos();
+        assertTrue(ios > SIZE / (16 * 1024) && ios < SIZE / 4096, "between all-16k and all-4k: " + ios);
+        assertEquals(SIZE, Files.size(file));
+    }
+
     /**
      * psync with iodepth=8 and batches of 8 works at depth 1, as fio caps sync engines, and says
      * so once; every I/O is still done.

@@ -1,0 +1,212 @@
+package lab.jobspec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import lab.jobspec.stats.JobWindow;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The lab's {@link IoSequence} against fio 3.33 itself, for the job files of
+ * {@code src/test/resources/fio-corpus/} (the lab's own, written from fio's HOWTO): fio runs each
+ * on a sparse regular file with {@code ioengine=psync} and {@code write_iolog}, the lab walks the
+ * same job's sequence the way its clone loops do ({@link JobWindow#nextInPass}), and the two must
+ * agree on the I/O count per direction, the sizes issued and the offsets' range. The exact
+ * offsets differ (different generators). Skipped where {@code fio} 3.33 is not on the PATH.
+ *
+ * <p>Each file's header says {@code contract: exact} or {@code contract: tolerance}:
+ * <ul>
+ * <li>exact: the same reads, writes, bytes and size histogram;</li>
+ * <li>tolerance (the size or direction of an I/O is drawn at random): reads, writes and bytes
+ *     within {@value #COUNT_TOLERANCE} of fio's (relative, at least 5 I/Os), and each size's share
+ *     of the I/Os within {@value #SHARE_TOLERANCE} (absolute: 0.06 is six percentage points). These are about
+ *     three standard deviations of the spread between two seeds of fio itself for these files
+ *     (a few hundred I/Os each), and small enough to catch a wrong algorithm: drawing sizes
+ *     without cutting them at the random map gives about 30% fewer I/Os than fio.</li>
+ * </ul>
+ * Always: every I/O of both within {@code [offset, offset + size)}; where fio's I/Os cover the
+ * region from its first byte to its last, the lab's too, and otherwise the lab's lowest offset and
+ * highest end within {@value #SPAN_TOLERANCE} of the region's size of fio's (random offsets, or a
+ * read/write mix whose two sequential positions each cover part of the region); and fio's JSON
+ * {@code total_ios} equal to its iolog's count (so the log is read right).
+ */
+class FioContractTest {
+    static final double COUNT_TOLERANCE = 0.15;
+    static final double SHARE_TOLERANCE = 0.06;
+    static final double SPAN_TOLERANCE = 0.1;
+
+    @TempDir
+    Path dir;
+
+    /** What a run issued. */
+    static final class Issued {
+        long reads;
+        long writes;
+        long bytes;
+        long minOffset = Long.MAX_VALUE;
+        long maxEnd;
+        final Map<Long, Long> sizes = new TreeMap<>();
+
+        void add(boolean read, long offset, long len) {
+            if (read) {
+                reads++;
+            } else {
+                writes++;
+            }
+            bytes += len;
+            minOffset = Math.min(minOffset, offset);
+            maxEnd = Math.max(maxEnd, offset + len);
+            sizes.merge(len, 1L, Long::sum);
+        }
+
+        long ios() {
+            return reads + writes;
+        }
+
+        double share(long size) {
+            return sizes.getOrDefault(size, 0L) / (double) ios();
+        }
+
+        @Override
+        public String toString() {
+            return "reads=" + reads + " writes=" + writes + " bytes=" + bytes + " offsets=[" + minOffset + ", "
+                    + maxEnd + ") sizes=" + sizes;
+        }
+    }
+
+    static Stream<Path> corpus() throws IOException, URISyntaxException {
+        Path d = Path.of(FioContractTest.class.getResource("/fio-corpus").toURI());
+        try (Stream<Path> files = Files.list(d)) {
+            return files.filter(f -> f.toString().endsWith(".fio")).sorted().toList().stream();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("corpus")
+    void labIssuesWhatFioIssues(Path jobFile) throws Exception {
+        assumeTrue(fio33(), "fio 3.33 is not on the PATH");
+        String text = Files.readString(jobFile);
+        boolean exact = text.contains("; contract: exact");
+        assertTrue(exact || text.contains("; contract: tolerance"), "the header names its contract");
+        JobFile parsed = JobFileParser.parse(jobFile);
+        assertEquals(1, parsed.jobs().size(), "one job per corpus file");
+        Job job = parsed.jobs().getFirst();
+
+        Issued fio = runFio(jobFile, job);
+        Issued lab = runLab(job);
+        String both = "\nfio: " + fio + "\nlab: " + lab;
+        System.out.println(jobFile.getFileName() + both);
+
+        long start = job.offset();
+        long end = job.offset() + job.size();
+        for (Issued i : List.of(fio, lab)) {
+            assertTrue(i.minOffset >= start && i.maxEnd <= end, "within [" + start + ", " + end + ")" + both);
+        }
+        if (fio.minOffset == start && fio.maxEnd == end) {
+            assertEquals(start, lab.minOffset, "fio covers the region from its start" + both);
+            assertEquals(end, lab.maxEnd, "fio covers the region to its end" + both);
+        } else {
+            assertEquals(fio.minOffset, lab.minOffset, SPAN_TOLERANCE * job.size(), "lowest offset" + both);
+            assertEquals(fio.maxEnd, lab.maxEnd, SPAN_TOLERANCE * job.size(), "highest end" + both);
+        }
+        if (exact) {
+            assertEquals(fio.reads, lab.reads, "reads" + both);
+            assertEquals(fio.writes, lab.writes, "writes" + both);
+            assertEquals(fio.bytes, lab.bytes, "bytes" + both);
+            assertEquals(fio.sizes, lab.sizes, "sizes" + both);
+            return;
+        }
+        assertNear(fio.reads, lab.reads, "reads" + both);
+        assertNear(fio.writes, lab.writes, "writes" + both);
+        assertNear(fio.bytes, lab.bytes, "bytes" + both);
+        TreeSet<Long> sizes = new TreeSet<>(fio.sizes.keySet());
+        sizes.addAll(lab.sizes.keySet());
+        for (long s : sizes) {
+            assertEquals(fio.share(s), lab.share(s), SHARE_TOLERANCE, "share of " + s + "-byte I/Os" + both);
+        }
+    }
+
+    private static void assertNear(long expected, long actual, String what) {
+        double allowed = Math.max(5, COUNT_TOLERANCE * expected);
+        assertTrue(Math.abs(expected - actual) <= allowed,
+                what + ": " + actual + " not within " + allowed + " of " + expected);
+    }
+
+    /** The lab's clone 0, walked as JobThread and BridgeWorker walk it. */
+    private static Issued runLab(Job job) {
+        Issued out = new Issued();
+        IoSequence seq = IoSequence.forJob(job, 0);
+        JobWindow window = new JobWindow(job, System.nanoTime());
+        while (window.nextInPass(seq)) {
+            boolean read = seq.nextIsRead();
+            out.add(read, seq.offset(), seq.length());
+        }
+        return out;
+    }
+
+    /** fio on a sparse file of {@code offset + size} bytes; what its iolog (version 3) records. */
+    private Issued runFio(Path jobFile, Job job) throws Exception {
+        Path data = dir.resolve("data");
+        try (RandomAccessFile f = new RandomAccessFile(data.toFile(), "rw")) {
+            f.setLength(job.offset() + job.size());
+        }
+        Path log = dir.resolve("iolog");
+        Path json = dir.resolve("out.json");
+        Path copy = dir.resolve(jobFile.getFileName());
+        Files.writeString(copy, Files.readString(jobFile) + "\nfilename=" + data + "\nioengine=psync\nwrite_iolog="
+                + log + "\n");
+        Process p = new ProcessBuilder("fio", "--output-format=json", "--output=" + json, copy.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("fio.out").toFile()).start();
+        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "fio finished");
+        assertEquals(0, p.exitValue(), "fio: " + Files.readString(dir.resolve("fio.out")));
+        Issued out = new Issued();
+        for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length == 5 && (f[2].equals("read") || f[2].equals("write"))) {
+                out.add(f[2].equals("read"), Long.parseLong(f[3]), Long.parseLong(f[4]));
+            }
+        }
+        String report = Files.readString(json);
+        assertEquals(out.reads, totalIos(report, "read"), "fio JSON read total_ios = iolog reads");
+        assertEquals(out.writes, totalIos(report, "write"), "fio JSON write total_ios = iolog writes");
+        return out;
+    }
+
+    /** {@code jobs[0].<dir>.total_ios} of fio's JSON, found by text (the test has no JSON library). */
+    private static long totalIos(String json, String direction) {
+        int at = json.indexOf("\"" + direction + "\" : {");
+        assertTrue(at >= 0, direction + " in fio's JSON");
+        int key = json.indexOf("\"total_ios\" : ", at);
+        int from = key + "\"total_ios\" : ".length();
+        int to = from;
+        while (Character.isDigit(json.charAt(to))) {
+            to++;
+        }
+        return Long.parseLong(json.substring(from, to));
+    }
+
+    private static boolean fio33() {
+        try {
+            Process p = new ProcessBuilder("fio", "--version").redirectErrorStream(true).start();
+            String v = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0 && v.equals("fio-3.33");
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+}
