@@ -135,8 +135,19 @@ final class FioUnits {
             case "tib" -> 1_000_000_000_000L;
             case "pib" -> 1_000_000_000_000_000L;
             case "%" -> throw new IllegalArgumentException("percentage sizes are not supported; give bytes");
-            default -> throw new IllegalArgumentException("unknown size suffix '" + suffix + "'");
+            default -> throw new IllegalArgumentException("unknown size suffix '" + suffix + "'" + fiosReading(suffix));
         };
+    }
+
+    /**
+     * How fio would read an unknown suffix: by its first letter, ignoring the rest
+     * ({@code __get_mult_bytes} compares only that prefix), so {@code 64mi} is 64 MiB there.
+     */
+    private static String fiosReading(String suffix) {
+        String unit = suffix.substring(0, 1);
+        return "kmgtp".contains(unit)
+                ? " (fio reads it as '" + unit + "', ignoring the rest; write '" + unit + "' if that is meant)"
+                : "";
     }
 
     private static long timeMultiplierNs(String suffix) {

@@ -2,7 +2,6 @@ package lab.jobspec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -14,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import lab.jobspec.stats.JobWindow;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,7 +97,7 @@ class FioContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("corpus")
     void labIssuesWhatFioIssues(Path jobFile) throws Exception {
-        assumeTrue(fio33(), "fio 3.33 is not on the PATH");
+        InstalledFio.require();
         String text = Files.readString(jobFile);
         boolean exact = text.contains("; contract: exact");
         assertTrue(exact || text.contains("; contract: tolerance"), "the header names its contract");
@@ -170,10 +168,8 @@ class FioContractTest {
         Path copy = dir.resolve(jobFile.getFileName());
         Files.writeString(copy, Files.readString(jobFile) + "\nfilename=" + data + "\nioengine=psync\nwrite_iolog="
                 + log + "\n");
-        Process p = new ProcessBuilder("fio", "--output-format=json", "--output=" + json, copy.toString())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("fio.out").toFile()).start();
-        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "fio finished");
-        assertEquals(0, p.exitValue(), "fio: " + Files.readString(dir.resolve("fio.out")));
+        InstalledFio.Result fio = InstalledFio.require().run("--output-format=json", "--output=" + json, copy.toString());
+        assertEquals(0, fio.exit(), "fio: " + fio.output());
         Issued out = new Issued();
         for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
             String[] f = line.trim().split("\\s+");
@@ -198,15 +194,5 @@ class FioContractTest {
             to++;
         }
         return Long.parseLong(json.substring(from, to));
-    }
-
-    private static boolean fio33() {
-        try {
-            Process p = new ProcessBuilder("fio", "--version").redirectErrorStream(true).start();
-            String v = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0 && v.equals("fio-3.33");
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
     }
 }
