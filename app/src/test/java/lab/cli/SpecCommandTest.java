@@ -48,8 +48,9 @@ class SpecCommandTest extends CapturedStreams {
         String noEffect = OptionTable.find("description").orElseThrow().reason();
         assertTrue(section(lines, OptionClass.NO_EFFECT).contains("  description: " + noEffect), out.toString());
         assertTrue(section(lines, OptionClass.IMPLEMENTED).contains("  bs (blocksize)"), out.toString());
-        assertTrue(section(lines, OptionClass.REFUSED).contains("  stonewall (wait_for_previous): "
-                + OptionTable.find("stonewall").orElseThrow().reason()), out.toString());
+        assertTrue(section(lines, OptionClass.IMPLEMENTED).contains("  stonewall (wait_for_previous)"), out.toString());
+        assertTrue(section(lines, OptionClass.REFUSED).contains("  rate_min (ratemin): "
+                + OptionTable.find("rate_min").orElseThrow().reason()), out.toString());
     }
 
     @Test

@@ -8,9 +8,10 @@ import java.util.List;
  *
  * <p>Defaults follow fio 3.33: rw=read, rwmixread=50, bs=4096, offset=0, numjobs=1, iodepth=1,
  * iodepth_batch_submit=1, iodepth_batch_complete_min=1, runtime=0 (none), time_based=0,
- * ramp_time=0, direct=0, ioengine=psync, zero_buffers=0, scramble_buffers=1,
+ * ramp_time=0, direct=0 (buffered=1, its inverse), ioengine=psync, zero_buffers=0, scramble_buffers=1,
  * buffer_compress_percentage=0 (unset), refill_buffers=0, randrepeat=1, randseed=0x89 (fio's default seed),
- * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, verify=none;
+ * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, verify=none,
+ * stonewall=0, new_group=0, wait_for= (none);
  * and the lab's own keys base_ns=0 and inject= (none).
  *
  * @param name        the section name, or {@code name=} if given
@@ -57,7 +58,23 @@ public record Job(
         long baseNs,
         List<Inject> inject,
         String source,
-        int line) {
+        int line,
+        Order order) {
+
+    /**
+     * fio's job-ordering options of one job; {@link JobOrder} turns a file's into start rules and
+     * reporting groups.
+     *
+     * @param stonewall {@code stonewall} (alias {@code wait_for_previous}): start only once every
+     *                  job before this one has finished, in a new reporting group
+     * @param newGroup  {@code new_group}: a new reporting group, without waiting
+     * @param waitFor   {@code wait_for=NAME}: start only once the job named so (an earlier one)
+     *                  has finished; null for none
+     */
+    public record Order(boolean stonewall, boolean newGroup, String waitFor) {
+        /** fio's defaults: start with the others, in the group before. */
+        public static final Order NONE = new Order(false, false, null);
+    }
 
     /**
      * The I/Os the engine can really keep in flight: {@code iodepth}, or 1 for a synchronous

@@ -106,7 +106,7 @@ final class JobBuilder {
                 time("runtime"),
                 flag("time_based", false),
                 time("ramp_time"),
-                flag("direct", false),
+                direct(),
                 engine,
                 flag("zero_buffers", false),
                 flag("scramble_buffers", true),
@@ -124,7 +124,22 @@ final class JobBuilder {
                 count("base_ns", 0, 0, MAX_BASE_NS),
                 inject(),
                 file.toString(),
-                sectionLine);
+                sectionLine,
+                new Job.Order(flag("stonewall", false), flag("new_group", false), text("wait_for", null)));
+    }
+
+    /**
+     * {@code direct}, or the inverse of {@code buffered} (fio's {@code .inverse} pair over one
+     * field): the one written last wins, a job section's over {@code [global]}'s.
+     */
+    private boolean direct() throws JobSpecException {
+        Setting direct = settings.get("direct");
+        Setting buffered = settings.get("buffered");
+        if (buffered != null && (direct == null || buffered.line() > direct.line())) {
+            flag("direct", false); // a bad direct= is still an error
+            return !flag("buffered", true);
+        }
+        return flag("direct", false);
     }
 
     private String text(String key, String absent) {

@@ -49,13 +49,19 @@ final class Keys {
             Map.entry("hipri", "hipri"),
             Map.entry("sqthread_poll", "sqthread_poll"),
             Map.entry("verify", "verify"),
+            Map.entry("buffered", "buffered"),
+            Map.entry("stonewall", "stonewall"),
+            Map.entry("wait_for_previous", "stonewall"),
+            Map.entry("new_group", "new_group"),
+            Map.entry("wait_for", "wait_for"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 
     /** Keys that may stand alone, meaning {@code =1}, and otherwise take 0 or 1. */
     private static final Set<String> FLAGS = Set.of(
             "time_based", "direct", "zero_buffers", "scramble_buffers", "refill_buffers", "randrepeat",
-            "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll");
+            "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll",
+            "buffered", "stonewall", "new_group");
 
     /** The lab's own keys, which fio does not know. */
     private static final Set<String> LAB_KEYS = Set.of("base_ns", "inject");

@@ -47,8 +47,7 @@ public final class OptionTable {
     private static final String TIMING =
             "not implemented by the lab yet: it changes when I/O is issued or when the job stops";
     private static final String JOB_ORDER =
-            "not implemented by the lab yet: it changes when jobs start or stop (the lab starts every job at once)";
-    private static final String GROUPS = "not implemented by the lab yet: it changes how the report groups jobs";
+            "not implemented by the lab yet: it stops other jobs when one ends (the lab lets every job run its course)";
     private static final String VERIFY =
             "not implemented by the lab yet: it changes how written data is checked (the lab has verify=crc32c only)";
     private static final String ERRORS = "not implemented by the lab yet: it changes what a job does on an I/O error";
@@ -94,6 +93,10 @@ public final class OptionTable {
             implemented("thread"),
             implemented("verify"),
             implemented("group_reporting"),
+            implemented("buffered"),
+            implemented("stonewall", "wait_for_previous"),
+            implemented("new_group"),
+            implemented("wait_for"),
             // ---- accepted, no effect: one notice per line that sets one ----
             noEffect(COMMENT, "description"),
             noEffect(REPORT, "unit_base"),
@@ -140,7 +143,6 @@ public final class OptionTable {
             refused(NOT_YET_IO, "loops"),
             refused(NOT_YET_IO, "ioscheduler"),
             refused(NOT_YET_IO, "atomic"),
-            refused(NOT_YET_IO, "buffered"),
             refused(NOT_YET_IO, "rw_sequencer"),
             refused(NOT_YET_IO, "allrandrepeat"),
             refused(NOT_YET_IO, "fadvise_hint"),
@@ -240,11 +242,8 @@ public final class OptionTable {
             refused(TIMING, "steadystate", "ss"),
             refused(TIMING, "steadystate_duration", "ss_dur"),
             refused(TIMING, "steadystate_ramp_time", "ss_ramp"),
-            refused(JOB_ORDER, "wait_for"),
-            refused(JOB_ORDER, "stonewall", "wait_for_previous"),
             refused(JOB_ORDER, "exitall"),
             refused(JOB_ORDER, "exit_what"),
-            refused(GROUPS, "new_group"),
             refused(VERIFY, "verify_only"),
             refused(VERIFY, "do_verify"),
             refused(VERIFY, "verify_offset"),

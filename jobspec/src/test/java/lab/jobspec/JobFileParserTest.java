@@ -433,7 +433,7 @@ class JobFileParserTest {
     /** One bad line after {@code [j]} and {@code size=1m}: refused at line 3, under the key as written. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "stonewall | stonewall",
+            "exitall | exitall",
             "Size=2m | Size",
             "bs=0 | bs",
             "bs=3g | bs",
@@ -606,12 +606,12 @@ class JobFileParserTest {
     /** An alias is refused under the spelling written; a refused key in [global] at its own line. */
     @Test
     void aRefusedAliasIsNamedAsWritten() throws Exception {
-        Path file = write("[global]\nwait_for_previous\n[j]\nsize=1m\n");
+        Path file = write("[global]\nratemin=1m\n[j]\nsize=1m\n");
         JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
         assertEquals(2, e.line());
-        assertEquals("wait_for_previous", e.key());
-        assertTrue(e.getMessage().endsWith("fio option 'wait_for_previous' is not supported by the lab: "
-                + reason("stonewall")), e.getMessage());
+        assertEquals("ratemin", e.key());
+        assertTrue(e.getMessage().endsWith("fio option 'ratemin' is not supported by the lab: "
+                + reason("rate_min")), e.getMessage());
     }
 
     @Test

@@ -75,7 +75,7 @@ class OptionTableTest {
         for (String k : List.of("description", "write_lat_log", "log_avg_msec", "clat_percentiles", "disable_bw")) {
             assertEquals(OptionClass.NO_EFFECT, OptionTable.find(k).orElseThrow().optionClass(), k);
         }
-        for (String k : List.of("norandommap", "zonemode", "stonewall", "wait_for_previous", "bssplit", "rate_iops")) {
+        for (String k : List.of("norandommap", "zonemode", "exitall", "ratemin", "bssplit", "rate_iops")) {
             assertEquals(OptionClass.REFUSED, OptionTable.find(k).orElseThrow().optionClass(), k);
         }
     }

@@ -54,6 +54,9 @@ public final class FioOptions {
         put(m, "hipri", bool(job.hipri()), "0");
         put(m, "sqthread_poll", bool(job.sqthreadPoll()), "0");
         put(m, "verify", job.verify() == Verify.CRC32C ? "crc32c" : "none", "none");
+        put(m, "stonewall", bool(job.order().stonewall()), "0");
+        put(m, "new_group", bool(job.order().newGroup()), "0");
+        put(m, "wait_for", job.order().waitFor(), null);
         put(m, "base_ns", job.baseNs(), 0L); // the lab's key: fio has none such
         put(m, "inject", Inject.format(job.inject()), ""); // the lab's key too
         return m;

@@ -35,7 +35,9 @@ import lab.jobspec.stats.StartGate;
  * file order. Bios come from one {@link Bioset} whose pages hold the largest {@code bs}. Clones
  * warm up (allocate their {@code iodepth} bios, fill the buffers), then wait at a start barrier;
  * its last arrival takes the common start time, so every clone's {@code ramp_time} and
- * {@code runtime} windows line up.
+ * {@code runtime} windows line up. A job with {@code stonewall} or {@code wait_for} starts when
+ * the jobs it waits for have ended, as in fio ({@link lab.jobspec.JobOrder}); its windows count
+ * from there.
  *
  * <p>{@code base_ns} (a lab key, {@link Job#baseNs()}): the device spends that many ns of
  * calibrated CPU per bio in its submit ({@link CpuWork}). One device serves the file: where jobs
@@ -102,8 +104,8 @@ public final class Workload {
                 }
             }
             Instant wall = Instant.now();
-            long t0 = runThreads(tds);
-            return report(jobs, tds, device, wall, t0, List.copyOf(modelNotes));
+            StartGate.Started started = runThreads(jobs, tds);
+            return report(jobs, tds, device, wall, started, List.copyOf(modelNotes));
         } finally {
             stack.close();
             if (driver instanceof RamDisk ram) {
@@ -112,18 +114,18 @@ public final class Workload {
         }
     }
 
-    /** Starts every clone, waits for all; returns the start barrier's time. */
-    private static long runThreads(List<JobThread> tds) {
+    /** Starts every clone in fio's job order ({@link StartGate#runJobs}), waits for all. */
+    private static StartGate.Started runThreads(List<Job> jobs, List<JobThread> tds) {
         try {
-            return StartGate.runAll(tds);
+            return StartGate.runJobs(jobs, tds);
         } catch (StartGate.CloneFailedException e) {
             throw new IllegalStateException("engine worker failed: " + e.getCause(), e.getCause());
         }
     }
 
     private static FioReport report(List<Job> jobs, List<JobThread> tds, DeviceKind device,
-                                    Instant wall, long t0, List<String> notes) {
-        return RunReport.build(VERSION, wall, jobs, tds.stream().map(td -> td.stats).toList(), t0,
+                                    Instant wall, StartGate.Started started, List<String> notes) {
+        return RunReport.build(VERSION, wall, jobs, tds.stream().map(td -> td.stats).toList(), started,
                 g -> new FioLab("jvm-engine", device.cliName(), g.clones().size(), g.cpus(), g.errors(), notes));
     }
 

@@ -3,6 +3,7 @@ package lab.bridge.run;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +38,9 @@ import lab.jobspec.stats.WorkerStats;
  *     extending regular files a write job needs larger.</li>
  * <li>Start {@code numjobs} {@link BridgeWorker}s per job on one barrier ({@link StartGate}).
  *     Each makes its own engine on its own thread; if any cannot, no I/O has been submitted and
- *     the run fails with {@link BridgeSetupException}.</li>
+ *     the run fails with {@link BridgeSetupException}. A job with {@code stonewall} or
+ *     {@code wait_for} then waits until the jobs it waits for have ended
+ *     ({@link lab.jobspec.JobOrder}), its engine already made.</li>
  * <li>Join (each clone closes its engine, which drains what is in flight first), close the
  *     targets, let the claims go, and report with the engine's rule ({@link RunReport}). The process's
  *     {@code getrusage(RUSAGE_SELF)} is taken just before the clones start and after the last
@@ -88,8 +91,10 @@ public final class BridgeRun {
     /** {@link #run(JobFile, String, boolean, PrintStream)} with every choice explicit. */
     public static FioReport run(List<Job> jobs, Options options, PrintStream notes) throws BridgeSetupException {
         List<Target> targets = new ArrayList<>();
+        Map<String, Long> laidOut = new HashMap<>();
         for (Job job : jobs) {
-            targets.add(Target.check(job, options.filenameOverride(), options.iOwnThisDevice(), options.ownership()));
+            targets.add(Target.check(job, options.filenameOverride(), options.iOwnThisDevice(), options.ownership(),
+                    laidOut));
         }
         Map<Long, DeviceClaim> claims = new LinkedHashMap<>();
         try {
@@ -102,7 +107,7 @@ public final class BridgeRun {
             for (Target t : targets) {
                 long before = t.sizeBytes();
                 t.open(t.block ? claims.get(t.rdev) : null);
-                if (t.sizeBytes() != before) {
+                if (t.sizeBytes() != before && t.job.rw().writes()) {
                     notes.println("lab: extended " + t.path + " from " + before + " to " + t.sizeBytes() + " bytes");
                 }
                 for (int c = 0; c < t.job.numjobs(); c++) {
@@ -111,19 +116,19 @@ public final class BridgeRun {
             }
             Instant wall = Instant.now();
             Rusage self0 = processUsage();
-            long t0 = start(workers);
+            StartGate.Started started = start(jobs, workers);
             Rusage self1 = processUsage();
             workers.forEach(w -> w.notes().forEach(n -> notes.println("lab: " + n)));
-            return report(jobs, workers, wall, t0, self0, self1, claims);
+            return report(jobs, workers, wall, started, self0, self1, claims);
         } finally {
             targets.forEach(Target::close);
             claims.values().forEach(DeviceClaim::close);
         }
     }
 
-    private static long start(List<BridgeWorker> workers) throws BridgeSetupException {
+    private static StartGate.Started start(List<Job> jobs, List<BridgeWorker> workers) throws BridgeSetupException {
         try {
-            return StartGate.runAll(workers);
+            return StartGate.runJobs(jobs, workers);
         } catch (StartGate.CloneFailedException e) {
             if (e.beforeStart()) {
                 Throwable c = e.getCause();
@@ -133,11 +138,12 @@ public final class BridgeRun {
         }
     }
 
-    private static FioReport report(List<Job> jobs, List<BridgeWorker> workers, Instant wall, long t0,
-                                    Rusage self0, Rusage self1, Map<Long, DeviceClaim> claims) {
+    private static FioReport report(List<Job> jobs, List<BridgeWorker> workers, Instant wall,
+                                    StartGate.Started started, Rusage self0, Rusage self1,
+                                    Map<Long, DeviceClaim> claims) {
         Map<WorkerStats, BridgeWorker> byStats = new IdentityHashMap<>();
         workers.forEach(w -> byStats.put(w.stats, w));
-        return RunReport.build(VERSION, wall, jobs, workers.stream().map(w -> w.stats).toList(), t0, g -> {
+        return RunReport.build(VERSION, wall, jobs, workers.stream().map(w -> w.stats).toList(), started, g -> {
             List<BridgeWorker> group = g.clones().stream().map(byStats::get).toList();
             Target t = group.getFirst().target;
             return lab(g, group, self0, self1, t.block && claims.containsKey(t.rdev));

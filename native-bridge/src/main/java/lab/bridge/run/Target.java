@@ -30,7 +30,10 @@ import lab.jobspec.Verify;
  * <li>A read-only open ({@code O_DIRECT} when {@code direct=1}): the size (BLKGETSIZE64, or
  *     {@code st_size}) and the logical block size (BLKSSZGET, 512 for a file); closed again.</li>
  * <li>The size covers {@code offset + size}; a regular file a write job needs larger is extended
- *     by {@link #open}, as fio lays out a file; a block device is never extended.</li>
+ *     by {@link #open}, as fio lays out a file; a block device is never extended. A read job's
+ *     file counts as laid out to the largest region of the write jobs on it before it in the job
+ *     file (e.g. a write job, then a {@code stonewall} read job); fio also lays out a file for a
+ *     read job alone, the lab refuses that.</li>
  * <li>With {@code direct=1}, {@code bs} and {@code offset} are multiples of the logical block
  *     size; with {@code verify}, {@code bs} holds a {@link VerifyHeader}.</li>
  * </ol>
@@ -72,9 +75,11 @@ final class Target {
      *
      * @param override {@code --filename}, or null
      * @param iOwn     {@code --i-own-this-device}: skip {@code ownership}
+     * @param laidOut  regular file (real path) to the size the write jobs checked before this one
+     *                 will extend it to; this job's own is added when it writes
      */
-    static Target check(Job job, String override, boolean iOwn, DeviceOwnership ownership)
-            throws BridgeSetupException {
+    static Target check(Job job, String override, boolean iOwn, DeviceOwnership ownership,
+                        Map<String, Long> laidOut) throws BridgeSetupException {
         String path = override != null ? override : job.filename();
         String who = "job '" + job.name() + "' (" + job.source() + ":" + job.line() + ")";
         if (path == null || path.isBlank()) {
@@ -121,14 +126,21 @@ final class Target {
             closeQuietly(probe);
         }
         Target t = new Target(job, path, real, st.isBlockDevice(), st.rdev(), size, lbs);
-        t.checkGeometry(who);
+        t.checkGeometry(who, st.isBlockDevice() ? size : Math.max(size, laidOut.getOrDefault(real, 0L)));
+        if (!st.isBlockDevice() && writes) {
+            laidOut.merge(real, job.offset() + job.size(), Math::max);
+        }
         return t;
     }
 
-    /** Size, alignment and header room; see the class comment, steps 5 and 6. */
-    private void checkGeometry(String who) throws BridgeSetupException {
+    /**
+     * Size, alignment and header room; see the class comment, steps 5 and 6.
+     *
+     * @param size the target's size once the write jobs before this one have laid it out
+     */
+    private void checkGeometry(String who, long size) throws BridgeSetupException {
         long need = job.offset() + job.size();
-        if (sizeBytes < need && (block || !job.rw().writes())) {
+        if (size < need && (block || !job.rw().writes())) {
             throw new BridgeSetupException(who + ": " + path + " is " + sizeBytes + " bytes (" + mib(sizeBytes)
                     + ") but the job needs offset + size = " + job.offset() + " + " + job.size() + " = " + need
                     + " bytes (" + mib(need) + "); lower size= or offset=, or use a larger "
@@ -173,7 +185,14 @@ final class Target {
         String who = "job '" + job.name() + "'";
         boolean writes = job.rw().writes();
         long need = job.offset() + job.size();
-        if (!block && sizeBytes < need) {
+        if (!block) {
+            try {
+                sizeBytes = Files.size(Path.of(path)); // an earlier job's open may have extended it
+            } catch (IOException e) {
+                throw new BridgeSetupException(who + ": cannot stat " + path + ": " + e.getMessage(), e);
+            }
+        }
+        if (!block && sizeBytes < need && writes) {
             try (RandomAccessFile f = new RandomAccessFile(path, "rw")) {
                 f.setLength(need);          // fio's extend_file(): the job writes this region
             } catch (IOException e) {
