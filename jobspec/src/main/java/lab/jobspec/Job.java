@@ -10,7 +10,7 @@ import java.util.List;
  * iodepth_batch_submit=1, iodepth_batch_complete_min=1, runtime=0 (none), time_based=0,
  * ramp_time=0, direct=0 (buffered=1, its inverse), ioengine=psync, zero_buffers=0, scramble_buffers=1,
  * buffer_compress_percentage=0 (unset), refill_buffers=0, randrepeat=1, randseed=0x89 (fio's default seed),
- * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, verify=none,
+ * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, verify=none (pattern when only verify_pattern is set),
  * stonewall=0, new_group=0, wait_for= (none);
  * and the lab's own keys base_ns=0 and inject= (none).
  *
@@ -59,7 +59,13 @@ public record Job(
         List<Inject> inject,
         String source,
         int line,
-        Order order) {
+        Order order,
+        String verifyPattern) {
+
+    /** {@code verify_pattern}'s bytes ({@link VerifyPattern}), or null when the job sets none. */
+    public byte[] verifyPatternBytes() {
+        return verifyPattern == null ? null : VerifyPattern.parse(verifyPattern);
+    }
 
     /**
      * fio's job-ordering options of one job; {@link JobOrder} turns a file's into start rules and

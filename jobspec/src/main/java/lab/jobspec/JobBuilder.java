@@ -125,7 +125,8 @@ final class JobBuilder {
                 inject(),
                 file.toString(),
                 sectionLine,
-                new Job.Order(flag("stonewall", false), flag("new_group", false), text("wait_for", null)));
+                new Job.Order(flag("stonewall", false), flag("new_group", false), text("wait_for", null)),
+                verifyPattern());
     }
 
     /**
@@ -273,12 +274,37 @@ final class JobBuilder {
         }
     }
 
+    /**
+     * {@code verify}; without it, {@code verify_pattern} alone makes it {@code pattern}, as fio's
+     * {@code str_verify_pattern_cb} (fio's kind there also writes its header; the lab's
+     * {@code pattern} has none). {@code verify=pattern} needs a {@code verify_pattern}.
+     */
     private Verify verify() throws JobSpecException {
-        return choice("verify", Verify.NONE, "none, crc32c, crc32c-intel", v -> switch (v) {
-            case "none", "0" -> Verify.NONE;
-            case "crc32c", "crc32c-intel" -> Verify.CRC32C;
-            default -> null;
-        });
+        Verify v = choice("verify", Verify.NONE, "none, crc32c, crc32c-intel, crc32, md5, sha1, sha256, pattern",
+                x -> Verify.of(x).orElse(null));
+        Setting pattern = settings.get("verify_pattern");
+        if (pattern != null && !settings.containsKey("verify")) {
+            return Verify.PATTERN;
+        }
+        if (v == Verify.PATTERN && pattern == null) {
+            throw fail(settings.get("verify"), "verify=pattern checks each block against verify_pattern, which this"
+                    + " job does not set");
+        }
+        return v;
+    }
+
+    /** {@code verify_pattern} as written, checked ({@link VerifyPattern}); null when absent. */
+    private String verifyPattern() throws JobSpecException {
+        Setting s = settings.get("verify_pattern");
+        if (s == null) {
+            return null;
+        }
+        try {
+            VerifyPattern.parse(s.value());
+        } catch (IllegalArgumentException e) {
+            throw fail(s, e.getMessage());
+        }
+        return s.value();
     }
 
     /** The value of a key that takes one of a few words; {@code lookup} answers null for others. */

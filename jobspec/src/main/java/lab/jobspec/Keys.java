@@ -54,6 +54,7 @@ final class Keys {
             Map.entry("wait_for_previous", "stonewall"),
             Map.entry("new_group", "new_group"),
             Map.entry("wait_for", "wait_for"),
+            Map.entry("verify_pattern", "verify_pattern"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 

@@ -49,7 +49,8 @@ public final class OptionTable {
     private static final String JOB_ORDER =
             "not implemented by the lab yet: it stops other jobs when one ends (the lab lets every job run its course)";
     private static final String VERIFY =
-            "not implemented by the lab yet: it changes how written data is checked (the lab has verify=crc32c only)";
+            "not implemented by the lab yet: it changes how written data is checked (the lab checks each block as it is read"
+                    + " back by a read job, with verify=crc32c, crc32, md5, sha1, sha256 or pattern)";
     private static final String ERRORS = "not implemented by the lab yet: it changes what a job does on an I/O error";
     private static final String PLACEMENT =
             "not implemented by the lab yet: it changes where or at what priority the job runs (CPUs, memory nodes, cgroup)";
@@ -97,6 +98,7 @@ public final class OptionTable {
             implemented("stonewall", "wait_for_previous"),
             implemented("new_group"),
             implemented("wait_for"),
+            implemented("verify_pattern"),
             // ---- accepted, no effect: one notice per line that sets one ----
             noEffect(COMMENT, "description"),
             noEffect(REPORT, "unit_base"),
@@ -248,7 +250,6 @@ public final class OptionTable {
             refused(VERIFY, "do_verify"),
             refused(VERIFY, "verify_offset"),
             refused(VERIFY, "verify_interval"),
-            refused(VERIFY, "verify_pattern"),
             refused(VERIFY, "verify_fatal"),
             refused(VERIFY, "verify_async"),
             refused(VERIFY, "verify_async_cpus"),

@@ -358,7 +358,8 @@ class JobFileParserTest {
     }
 
     @ParameterizedTest(name = "verify={0}")
-    @CsvSource({"none, NONE", "crc32c, CRC32C", "crc32c-intel, CRC32C"})
+    @CsvSource({"none, NONE", "0, NONE", "crc32c, CRC32C", "crc32c-intel, CRC32C", "crc32, CRC32", "md5, MD5",
+        "sha1, SHA1", "sha256, SHA256"})
     void verifyValues(String text, Verify verify) throws Exception {
         assertEquals(verify, job("verify=" + text).verify());
     }
@@ -464,7 +465,7 @@ class JobFileParserTest {
             "direct=true | direct",
             "time_based=yes | time_based",
             "ioengine=libaio | ioengine",
-            "verify=md5 | verify",
+            "verify=crc64 | verify",
             "runtime=10sec | runtime",
             "runtime=1min | runtime",
             "runtime=1hr | runtime",

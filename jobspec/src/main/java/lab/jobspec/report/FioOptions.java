@@ -7,7 +7,6 @@ import java.util.Map;
 import lab.jobspec.Inject;
 import lab.jobspec.IoEngine;
 import lab.jobspec.Job;
-import lab.jobspec.Verify;
 
 /**
  * The {@code "global options"} and {@code "job options"} maps of a report. fio lists the keys as
@@ -53,7 +52,8 @@ public final class FioOptions {
         put(m, "registerfiles", bool(job.registerfiles()), "0");
         put(m, "hipri", bool(job.hipri()), "0");
         put(m, "sqthread_poll", bool(job.sqthreadPoll()), "0");
-        put(m, "verify", job.verify() == Verify.CRC32C ? "crc32c" : "none", "none");
+        put(m, "verify", job.verify().fioName(), "none");
+        put(m, "verify_pattern", job.verifyPattern(), null);
         put(m, "stonewall", bool(job.order().stonewall()), "0");
         put(m, "new_group", bool(job.order().newGroup()), "0");
         put(m, "wait_for", job.order().waitFor(), null);

@@ -45,8 +45,9 @@ import lab.jobspec.stats.StartGate;
  * what was spent.
  *
  * <p>What the engine ignores: {@code ioengine} (one note to the notes stream per run; the clone
- * calls {@code submitBio} itself), {@code filename}, {@code direct}, {@code thread} and the
- * io_uring knobs. Results follow {@code group_reporting} as fio does ({@link RunReport}).
+ * calls {@code submitBio} itself), {@code filename}, {@code direct}, {@code thread}, the
+ * io_uring knobs, and {@code verify}/{@code verify_pattern} (a note in every entry says so).
+ * Results follow {@code group_reporting} as fio does ({@link RunReport}).
  */
 public final class Workload {
 
@@ -148,6 +149,9 @@ public final class Workload {
         }
         if (jobs.stream().anyMatch(j -> j.filename() != null)) {
             notes.add("filename ignored: every job runs on the engine's " + device.cliName() + " device");
+        }
+        if (jobs.stream().anyMatch(j -> j.verify() != lab.jobspec.Verify.NONE)) {
+            notes.add("verify and verify_pattern not checked: the model keeps no data to read back (the bridge checks them)");
         }
         if (jobs.stream().anyMatch(j -> j.timeBased() && j.runtimeNs() == 0)) {
             notes.add("time_based without runtime: one pass of size, as without time_based");

@@ -167,6 +167,7 @@ class WorkloadTest {
                 size=4m
                 runtime=150ms
                 time_based=1
+                verify=md5
                 [w]
                 rw=randwrite
                 numjobs=2
@@ -194,5 +195,7 @@ class WorkloadTest {
         assertEquals(rd.lab().startUs(), n.lab().startUs());
         assertEquals("1", rd.jobOptions().get("stonewall"));
         assertEquals("1", n.jobOptions().get("new_group"));
+        assertTrue(w0.lab().notes().stream().anyMatch(x -> x.startsWith("verify and verify_pattern not checked")),
+                w0.lab().notes().toString());
     }
 }

@@ -158,8 +158,11 @@ public final class BridgeRun {
                 + t.realPath + (held ? " (held with O_EXCL for the run)" : "")
                 + "; clat = submit() to the reap that saw the completion");
         if (t.job.verify() != lab.jobspec.Verify.NONE && t.job.rw().writes()) {
-            notes.add("verify=crc32c on a write job: every block carries a header; fio's read-back phase after"
-                    + " the writes is not run here: verify with a read job (verify=crc32c) over the same region");
+            String v = "verify=" + t.job.verify().fioName();
+            notes.add(v + " on a write job: every block carries " + (t.job.verify() == lab.jobspec.Verify.PATTERN
+                    ? "verify_pattern" : "a header (the lab's layout, not fio's)") + "; fio's read-back phase after"
+                    + " the writes is not run here: verify with a read job (" + v + ") over the same region, e.g."
+                    + " after stonewall");
         }
         long mismatches = 0;
         long unwritten = 0;

@@ -25,8 +25,8 @@ import lab.jobspec.stats.WorkerStats;
  *
  * <h2>The loop</h2>
  * Prepare up to {@code iodepth_batch_submit} I/Os (op and offset from {@link IoSequence}, write
- * data from {@link BufferPattern} into the tag's buffer, then the {@link VerifyHeader} with
- * {@code verify=crc32c}), queue them, {@code submit()} once. At full depth, reap at least
+ * data from {@link BufferPattern} into the tag's buffer, or {@code verify_pattern}, then the
+ * {@link VerifyHeader} with {@code verify}), queue them, {@code submit()} once. At full depth, reap at least
  * {@code iodepth_batch_complete_min} (at least 1, as fio's {@code wait_for_completions()});
  * below it, take what has completed without waiting. Stop issuing at {@code ramp_time + runtime},
  * or, unless {@code time_based}, once a pass of {@code size} has been issued; then reap what is
@@ -103,7 +103,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         this.stats = new WorkerStats(job, -1);
         this.seq = IoSequence.forJob(job, clone);
         this.pattern = BufferPattern.forJob(job, clone);
-        this.verify = job.verify() == Verify.CRC32C ? new VerifyHeader(clone) : null;
+        this.verify = job.verify() != Verify.NONE ? new VerifyHeader(job, clone) : null;
         this.depth = job.queueDepth();
         this.bs = job.bs();
         this.batch = new int[job.submitBatch()];
@@ -215,7 +215,9 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             boolean read = seq.nextIsRead();
             long offset = seq.offset();
             if (!read) {
-                pattern.prepareWrite(buffers[tag], bs, offset);
+                if (verify == null || !verify.fillsBlock()) {
+                    pattern.prepareWrite(buffers[tag], bs, offset);
+                }
                 if (verify != null) {
                     verify.stamp(buffers[tag], views[tag], offset, ++writes, bs);
                 }

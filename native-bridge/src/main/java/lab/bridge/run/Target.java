@@ -13,7 +13,6 @@ import lab.bridge.ffi.ErrnoException;
 import lab.bridge.ffi.Libc;
 import lab.bridge.ffi.Stat;
 import lab.jobspec.Job;
-import lab.jobspec.Verify;
 
 /**
  * One job's target, checked in full before anything is written to it: fio's
@@ -154,9 +153,10 @@ final class Target {
                         + ", or direct=0");
             }
         }
-        if (job.verify() == Verify.CRC32C && job.bs() <= VerifyHeader.SIZE) {
-            throw new BridgeSetupException(who + ": verify=crc32c needs bs larger than its " + VerifyHeader.SIZE
-                    + "-byte header, but bs=" + job.bs());
+        int header = VerifyHeader.headerSize(job.verify());
+        if (header > 0 && job.bs() <= header) {
+            throw new BridgeSetupException(who + ": verify=" + job.verify().fioName() + " needs bs larger than its "
+                    + header + "-byte header, but bs=" + job.bs());
         }
     }
 
