@@ -11,7 +11,8 @@ import java.util.List;
  * ramp_time=0, direct=0 (buffered=1, its inverse), ioengine=psync, zero_buffers=0, scramble_buffers=1,
  * buffer_compress_percentage=0 (unset), refill_buffers=0, randrepeat=1, randseed=0x89 (fio's default seed),
  * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, verify=none (pattern when only verify_pattern is set),
- * stonewall=0, new_group=0, wait_for= (none);
+ * stonewall=0, new_group=0, wait_for= (none), no CPU set,
+ * cpus_allowed_policy=shared;
  * and the lab's own keys base_ns=0 and inject= (none).
  *
  * @param name        the section name, or {@code name=} if given
@@ -60,7 +61,8 @@ public record Job(
         String source,
         int line,
         Order order,
-        String verifyPattern) {
+        String verifyPattern,
+        Cpus cpus) {
 
     /** {@code verify_pattern}'s bytes ({@link VerifyPattern}), or null when the job sets none. */
     public byte[] verifyPatternBytes() {

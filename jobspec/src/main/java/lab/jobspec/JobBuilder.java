@@ -126,7 +126,8 @@ final class JobBuilder {
                 file.toString(),
                 sectionLine,
                 new Job.Order(flag("stonewall", false), flag("new_group", false), text("wait_for", null)),
-                verifyPattern());
+                verifyPattern(),
+                cpus());
     }
 
     /**
@@ -291,6 +292,27 @@ final class JobBuilder {
                     + " job does not set");
         }
         return v;
+    }
+
+    /** {@code cpus_allowed} or {@code cpumask}, the later one written, and the policy ({@link Cpus}). */
+    private Cpus cpus() throws JobSpecException {
+        boolean split = choice("cpus_allowed_policy", false, "shared, split", v -> switch (v) {
+            case "shared" -> Boolean.FALSE;
+            case "split" -> Boolean.TRUE;
+            default -> null;
+        });
+        Setting list = settings.get("cpus_allowed");
+        Setting mask = settings.get("cpumask");
+        if (list == null && mask == null) {
+            return new Cpus(List.of(), split);
+        }
+        Setting last = list == null ? mask : mask == null ? list : later("cpus_allowed", "cpumask");
+        try {
+            return new Cpus(last == list ? Cpus.parseList(list.value(), Cpus.configured())
+                    : Cpus.parseMask(mask.value(), Cpus.configured()), split);
+        } catch (IllegalArgumentException e) {
+            throw fail(last, e.getMessage());
+        }
     }
 
     /** {@code verify_pattern} as written, checked ({@link VerifyPattern}); null when absent. */

@@ -55,6 +55,9 @@ final class Keys {
             Map.entry("new_group", "new_group"),
             Map.entry("wait_for", "wait_for"),
             Map.entry("verify_pattern", "verify_pattern"),
+            Map.entry("cpus_allowed", "cpus_allowed"),
+            Map.entry("cpumask", "cpumask"),
+            Map.entry("cpus_allowed_policy", "cpus_allowed_policy"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 

@@ -53,7 +53,8 @@ public final class OptionTable {
                     + " back by a read job, with verify=crc32c, crc32, md5, sha1, sha256 or pattern)";
     private static final String ERRORS = "not implemented by the lab yet: it changes what a job does on an I/O error";
     private static final String PLACEMENT =
-            "not implemented by the lab yet: it changes where or at what priority the job runs (CPUs, memory nodes, cgroup)";
+            "not implemented by the lab yet: it changes where or at what priority the job runs (memory nodes, priorities,"
+                    + " cgroup; the lab pins CPUs with cpus_allowed/cpumask only)";
     private static final String PROCESS = "out of scope: it runs other programs or changes the job's user";
     private static final String REPLAY = "I/O replay is out of scope: the lab runs the job file's own workload";
     private static final String ZONED = "zoned devices are out of scope";
@@ -99,6 +100,9 @@ public final class OptionTable {
             implemented("new_group"),
             implemented("wait_for"),
             implemented("verify_pattern"),
+            implemented("cpus_allowed"),
+            implemented("cpumask"),
+            implemented("cpus_allowed_policy"),
             // ---- accepted, no effect: one notice per line that sets one ----
             noEffect(COMMENT, "description"),
             noEffect(REPORT, "unit_base"),
@@ -265,9 +269,6 @@ public final class OptionTable {
             refused(PLACEMENT, "nice"),
             refused(PLACEMENT, "prio"),
             refused(PLACEMENT, "prioclass"),
-            refused(PLACEMENT, "cpus_allowed"),
-            refused(PLACEMENT, "cpus_allowed_policy"),
-            refused(PLACEMENT, "cpumask"),
             refused(PLACEMENT, "numa_cpu_nodes"),
             refused(PLACEMENT, "numa_mem_policy"),
             refused(PLACEMENT, "cgroup"),

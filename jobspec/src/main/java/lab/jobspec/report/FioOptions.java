@@ -57,6 +57,8 @@ public final class FioOptions {
         put(m, "stonewall", bool(job.order().stonewall()), "0");
         put(m, "new_group", bool(job.order().newGroup()), "0");
         put(m, "wait_for", job.order().waitFor(), null);
+        put(m, "cpus_allowed", job.cpus().format(), "");
+        put(m, "cpus_allowed_policy", job.cpus().split() ? "split" : "shared", "shared");
         put(m, "base_ns", job.baseNs(), 0L); // the lab's key: fio has none such
         put(m, "inject", Inject.format(job.inject()), ""); // the lab's key too
         return m;

@@ -46,7 +46,8 @@ import lab.jobspec.stats.StartGate;
  *
  * <p>What the engine ignores: {@code ioengine} (one note to the notes stream per run; the clone
  * calls {@code submitBio} itself), {@code filename}, {@code direct}, {@code thread}, the
- * io_uring knobs, and {@code verify}/{@code verify_pattern} (a note in every entry says so).
+ * io_uring knobs, {@code verify}/{@code verify_pattern} (a note in every entry says so), and
+ * {@code cpus_allowed}/{@code cpumask} (printed once, and in every entry).
  * Results follow {@code group_reporting} as fio does ({@link RunReport}).
  */
 public final class Workload {
@@ -137,6 +138,12 @@ public final class Workload {
         String ignored = "engine ignores ioengine=" + String.join(",", engines);
         out.println(ignored);
         List<String> notes = new ArrayList<>();
+        if (jobs.stream().anyMatch(j -> j.cpus().pinned())) {
+            String pin = "cpus_allowed/cpumask: no effect in the JVM model (its clones own per-cpu slots, not CPUs;"
+                    + " the bridge pins them)";
+            out.println(pin);
+            notes.add(pin);
+        }
         notes.add(device.modelNote());
         notes.add(ignored + ": each clone calls submitBio itself; iodepth = bios in flight per clone");
         notes.add("bio-based model: no request queue, blk-mq or I/O scheduler");

@@ -168,6 +168,7 @@ class WorkloadTest {
                 runtime=150ms
                 time_based=1
                 verify=md5
+                cpus_allowed=0
                 [w]
                 rw=randwrite
                 numjobs=2
@@ -178,8 +179,10 @@ class WorkloadTest {
                 new_group
                 rw=read
                 """;
-        FioReport r = Workload.run(jobFile(text), device, new PrintStream(new ByteArrayOutputStream(), true,
-                StandardCharsets.UTF_8));
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        FioReport r = Workload.run(jobFile(text), device, new PrintStream(printed, true, StandardCharsets.UTF_8));
+        assertEquals(1, printed.toString(StandardCharsets.UTF_8).split("cpus_allowed/cpumask: no effect in the JVM"
+                + " model", -1).length - 1, "said once: " + printed);
         assertEquals(4, r.jobs().size());
         FioJob w0 = r.jobs().get(0), w1 = r.jobs().get(1), rd = r.jobs().get(2), n = r.jobs().get(3);
         assertEquals(java.util.List.of(0, 0, 1, 2), r.jobs().stream().map(FioJob::groupid).toList());

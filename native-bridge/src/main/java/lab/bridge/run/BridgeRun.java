@@ -37,7 +37,8 @@ import lab.jobspec.stats.WorkerStats;
  * <li>Open every job's target (the claim's descriptor, or one per job, shared by its clones),
  *     extending regular files a write job needs larger.</li>
  * <li>Start {@code numjobs} {@link BridgeWorker}s per job on one barrier ({@link StartGate}).
- *     Each makes its own engine on its own thread; if any cannot, no I/O has been submitted and
+ *     Each pins its thread to the job's {@code cpus_allowed} ({@link lab.jobspec.Cpus}), then
+ *     makes its own engine on it; if any cannot, no I/O has been submitted and
  *     the run fails with {@link BridgeSetupException}. A job with {@code stonewall} or
  *     {@code wait_for} then waits until the jobs it waits for have ended
  *     ({@link lab.jobspec.JobOrder}), its engine already made.</li>
@@ -111,7 +112,9 @@ public final class BridgeRun {
                     notes.println("lab: extended " + t.path + " from " + before + " to " + t.sizeBytes() + " bytes");
                 }
                 for (int c = 0; c < t.job.numjobs(); c++) {
-                    workers.add(new BridgeWorker(t.job, c, t, options.engines()));
+                    BridgeWorker w = new BridgeWorker(t.job, c, t, options.engines());
+                    w.affinity = t.job.cpus().forClone(workers.size()); // fio's thread_number - 1
+                    workers.add(w);
                 }
             }
             Instant wall = Instant.now();
@@ -157,6 +160,11 @@ public final class BridgeRun {
                 + (t.job.direct() ? ", O_DIRECT" : ", buffered") + " on " + (t.block ? "block device " : "file ")
                 + t.realPath + (held ? " (held with O_EXCL for the run)" : "")
                 + "; clat = submit() to the reap that saw the completion");
+        if (t.job.cpus().pinned()) {
+            notes.add("pinned with sched_setaffinity to CPUs " + t.job.cpus().format() + (t.job.cpus().split()
+                    ? " split: one CPU per clone (cpus_allowed_policy=split)" : " shared by every clone")
+                    + "; lab.cpus = where each clone set up");
+        }
         if (t.job.verify() != lab.jobspec.Verify.NONE && t.job.rw().writes()) {
             String v = "verify=" + t.job.verify().fioName();
             notes.add(v + " on a write job: every block carries " + (t.job.verify() == lab.jobspec.Verify.PATTERN

@@ -3,6 +3,7 @@ package lab.bridge.run;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import lab.bridge.engine.BridgeEngine;
 import lab.bridge.engine.BridgeIoException;
@@ -119,9 +120,26 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         return "lab-bridge-" + job.name() + "." + clone;
     }
 
-    /** Makes the engine on this thread and fills its buffers once, as fio's {@code init_io_u()}. */
+    /**
+     * The CPUs this clone's thread is pinned to ({@code cpus_allowed}, {@link lab.jobspec.Cpus});
+     * empty for none. Set by {@link BridgeRun} before the start.
+     */
+    BitSet affinity = new BitSet();
+
+    /**
+     * Pins this thread ({@link #affinity}), as fio's {@code thread_main()} does before its set-up,
+     * then makes the engine on it and fills its buffers once, as fio's {@code init_io_u()}.
+     */
     @Override
     public void warmUp() throws Exception {
+        if (!affinity.isEmpty()) {
+            try {
+                Libc.schedSetaffinity(affinity);
+            } catch (ErrnoException e) {
+                throw new BridgeSetupException("job '" + job.name() + "' clone " + clone + ": cannot pin to CPUs "
+                        + affinity + " (cpus_allowed/cpumask): " + e.getMessage(), e);
+            }
+        }
         stats.cpu(Libc.schedGetcpu());
         if (clone == 0 && job.queueDepth() < job.iodepth()) {
             note("ioengine=" + job.ioengine().name().toLowerCase(java.util.Locale.ROOT) + " is synchronous: iodepth="
