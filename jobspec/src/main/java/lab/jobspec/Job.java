@@ -17,7 +17,8 @@ import java.util.List;
  *
  * @param name        the section name, or {@code name=} if given
  * @param filename    target file or device, or null when the job file names none
- * @param size        bytes of the region the job covers (from {@code offset})
+ * @param size        bytes of the region the job covers (from {@code offset}); {@code size}, capped by
+ *                    {@code filesize}
  * @param runtimeNs   0 when the job runs until {@code size} is done once
  * @param baseNs      {@code base_ns}, a lab key (not fio's): ns of uncontended CPU the JVM engine's
  *                    device spends per I/O, for the kernel's own per-I/O work; 0 for none
@@ -62,7 +63,34 @@ public record Job(
         int line,
         Order order,
         String verifyPattern,
-        Cpus cpus) {
+        Cpus cpus,
+        String directory,
+        long filesize) {
+
+    /**
+     * Whether each clone has a file of its own: a {@code directory} and no {@code filename}, so
+     * that fio's default {@code filename_format}, {@code $jobname.$jobnum.$filenum}, names one file
+     * per clone ({@link #path}).
+     */
+    public boolean filePerClone() {
+        return directory != null && filename == null;
+    }
+
+    /**
+     * The file or device clone {@code clone} runs on: {@code filename}, in {@code directory} when
+     * both are set (unless {@code filename} is absolute); with a directory alone fio's default
+     * name {@code NAME.CLONE.0} in it; null when the job names neither.
+     */
+    public String path(int clone) {
+        if (directory == null) {
+            return filename;
+        }
+        if (filename != null) {
+            return filename.startsWith("/") ? filename : directory + "/" + filename;
+        }
+        return directory + "/" + name + "." + clone + ".0";
+    }
+
 
     /** {@code verify_pattern}'s bytes ({@link VerifyPattern}), or null when the job sets none. */
     public byte[] verifyPatternBytes() {

@@ -71,14 +71,24 @@ final class JobBuilder {
     }
 
     private Job job(String section, int sectionLine) throws JobSpecException {
-        if (!settings.containsKey("size")) {
+        if (!settings.containsKey("size") && !settings.containsKey("filesize")) {
             throw new JobSpecException(file, sectionLine, "size",
-                    "job '" + section + "' has no size; the lab needs the region size (fio would take the file's)");
+                    "job '" + section + "' has no size or filesize; the lab needs the region size (fio would take"
+                    + " the file's)");
         }
         int bs = (int) size("bs", 4096, 1, MAX_BS);
-        long size = size("size", 0, 1, Long.MAX_VALUE);
         long offset = size("offset", 0, 0, Long.MAX_VALUE);
-        checkOrder("bs", bs, "size", size, "size is smaller than bs");
+        long filesize = size("filesize", 0, 1, Long.MAX_VALUE);
+        nrfiles();
+        long size = size("size", Long.MAX_VALUE, 1, Long.MAX_VALUE);
+        if (filesize > 0) {
+            // fio's setup_files(): each file's io_size is filesize - offset; size is capped at their sum
+            if (offset >= filesize) {
+                throw fail(later("offset", "filesize"), "offset " + offset + " is at or beyond filesize " + filesize);
+            }
+            size = Math.min(size, filesize - offset);
+        }
+        checkOrder("bs", bs, settings.containsKey("size") ? "size" : "filesize", size, "size is smaller than bs");
         if (offset > Long.MAX_VALUE - size) {
             throw fail(later("offset", "size"), "offset + size overflows");
         }
@@ -127,7 +137,9 @@ final class JobBuilder {
                 sectionLine,
                 new Job.Order(flag("stonewall", false), flag("new_group", false), text("wait_for", null)),
                 verifyPattern(),
-                cpus());
+                cpus(),
+                directory(),
+                filesize);
     }
 
     /**
@@ -292,6 +304,33 @@ final class JobBuilder {
                     + " job does not set");
         }
         return v;
+    }
+
+    /**
+     * {@code nrfiles} (alias {@code nr_files}): only 1, fio's default. fio would spread the job's
+     * size over that many files and switch between them ({@code file_service_type}); the lab's
+     * runners drive one file or device per clone.
+     */
+    private void nrfiles() throws JobSpecException {
+        long n = count("nrfiles", 1, 1, Integer.MAX_VALUE);
+        if (n != 1) {
+            throw fail(settings.get("nrfiles"), "nrfiles=" + n + " is not supported by the lab: it runs one file per"
+                    + " clone (fio would spread size over " + n + " files, switched round-robin); use nrfiles=1, or"
+                    + " numjobs=" + n + " for one file per clone");
+        }
+    }
+
+    /** {@code directory}: one folder (fio's ':'-separated list is refused); null when absent. */
+    private String directory() throws JobSpecException {
+        Setting s = settings.get("directory");
+        if (s == null) {
+            return null;
+        }
+        if (s.value().contains(":")) {
+            throw fail(s, "'" + s.value() + "' names several directories (fio spreads files over them); the lab"
+                    + " takes one");
+        }
+        return s.value();
     }
 
     /** {@code cpus_allowed} or {@code cpumask}, the later one written, and the policy ({@link Cpus}). */

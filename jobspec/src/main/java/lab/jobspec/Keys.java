@@ -58,6 +58,10 @@ final class Keys {
             Map.entry("cpus_allowed", "cpus_allowed"),
             Map.entry("cpumask", "cpumask"),
             Map.entry("cpus_allowed_policy", "cpus_allowed_policy"),
+            Map.entry("directory", "directory"),
+            Map.entry("filesize", "filesize"),
+            Map.entry("nrfiles", "nrfiles"),
+            Map.entry("nr_files", "nrfiles"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 

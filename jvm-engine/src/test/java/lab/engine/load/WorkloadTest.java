@@ -170,6 +170,8 @@ class WorkloadTest {
                 verify=md5
                 cpus_allowed=0
                 [w]
+                directory=/nonexistent
+                filesize=8m
                 rw=randwrite
                 numjobs=2
                 [r]
@@ -183,6 +185,8 @@ class WorkloadTest {
         FioReport r = Workload.run(jobFile(text), device, new PrintStream(printed, true, StandardCharsets.UTF_8));
         assertEquals(1, printed.toString(StandardCharsets.UTF_8).split("cpus_allowed/cpumask: no effect in the JVM"
                 + " model", -1).length - 1, "said once: " + printed);
+        assertTrue(printed.toString(StandardCharsets.UTF_8).contains("directory/filesize: no effect in the JVM model"),
+                printed.toString());
         assertEquals(4, r.jobs().size());
         FioJob w0 = r.jobs().get(0), w1 = r.jobs().get(1), rd = r.jobs().get(2), n = r.jobs().get(3);
         assertEquals(java.util.List.of(0, 0, 1, 2), r.jobs().stream().map(FioJob::groupid).toList());

@@ -94,8 +94,16 @@ public final class BridgeRun {
         List<Target> targets = new ArrayList<>();
         Map<String, Long> laidOut = new HashMap<>();
         for (Job job : jobs) {
-            targets.add(Target.check(job, options.filenameOverride(), options.iOwnThisDevice(), options.ownership(),
-                    laidOut));
+            String override = options.filenameOverride();
+            if (override == null && job.filePerClone()) {
+                for (int c = 0; c < job.numjobs(); c++) {
+                    targets.add(Target.check(job, job.path(c), c, 1, options.iOwnThisDevice(), options.ownership(),
+                            laidOut));
+                }
+            } else {
+                targets.add(Target.check(job, override != null ? override : job.path(0), 0, job.numjobs(),
+                        options.iOwnThisDevice(), options.ownership(), laidOut));
+            }
         }
         Map<Long, DeviceClaim> claims = new LinkedHashMap<>();
         try {
@@ -108,10 +116,13 @@ public final class BridgeRun {
             for (Target t : targets) {
                 long before = t.sizeBytes();
                 t.open(t.block ? claims.get(t.rdev) : null);
-                if (t.sizeBytes() != before && t.job.rw().writes()) {
+                if (t.create) {
+                    notes.println("lab: made " + t.path + " (" + t.sizeBytes() + " bytes, sparse) for job '"
+                            + t.job.name() + "'");
+                } else if (t.sizeBytes() != before && t.job.rw().writes()) {
                     notes.println("lab: extended " + t.path + " from " + before + " to " + t.sizeBytes() + " bytes");
                 }
-                for (int c = 0; c < t.job.numjobs(); c++) {
+                for (int c = t.firstClone; c < t.firstClone + t.cloneCount; c++) {
                     BridgeWorker w = new BridgeWorker(t.job, c, t, options.engines());
                     w.affinity = t.job.cpus().forClone(workers.size()); // fio's thread_number - 1
                     workers.add(w);
