@@ -65,7 +65,8 @@ public record Job(
         String verifyPattern,
         Cpus cpus,
         String directory,
-        long filesize) {
+        long filesize,
+        String ioscheduler) {
 
     /**
      * Whether each clone has a file of its own: a {@code directory} and no {@code filename}, so

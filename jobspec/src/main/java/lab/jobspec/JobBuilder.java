@@ -139,7 +139,8 @@ final class JobBuilder {
                 verifyPattern(),
                 cpus(),
                 directory(),
-                filesize);
+                filesize,
+                ioscheduler());
     }
 
     /**
@@ -318,6 +319,15 @@ final class JobBuilder {
                     + " clone (fio would spread size over " + n + " files, switched round-robin); use nrfiles=1, or"
                     + " numjobs=" + n + " for one file per clone");
         }
+    }
+
+    /** {@code ioscheduler}: a scheduler's name as the kernel lists it; null when absent. */
+    private String ioscheduler() throws JobSpecException {
+        Setting s = settings.get("ioscheduler");
+        if (s != null && !s.value().matches("[A-Za-z0-9_-]+")) {
+            throw fail(s, "'" + s.value() + "' is not a scheduler name (none, mq-deadline, kyber, bfq...)");
+        }
+        return s == null ? null : s.value();
     }
 
     /** {@code directory}: one folder (fio's ':'-separated list is refused); null when absent. */

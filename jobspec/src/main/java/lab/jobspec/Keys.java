@@ -59,6 +59,7 @@ final class Keys {
             Map.entry("cpumask", "cpumask"),
             Map.entry("cpus_allowed_policy", "cpus_allowed_policy"),
             Map.entry("directory", "directory"),
+            Map.entry("ioscheduler", "ioscheduler"),
             Map.entry("filesize", "filesize"),
             Map.entry("nrfiles", "nrfiles"),
             Map.entry("nr_files", "nrfiles"),

@@ -104,6 +104,7 @@ public final class OptionTable {
             implemented("cpumask"),
             implemented("cpus_allowed_policy"),
             implemented("directory"),
+            implemented("ioscheduler"),
             implemented("filesize"),
             implemented("nrfiles", "nr_files"),
             // ---- accepted, no effect: one notice per line that sets one ----
@@ -150,7 +151,6 @@ public final class OptionTable {
             // ---- refused, giving the reason ----
             refused(UNITS, "kb_base"),
             refused(NOT_YET_IO, "loops"),
-            refused(NOT_YET_IO, "ioscheduler"),
             refused(NOT_YET_IO, "atomic"),
             refused(NOT_YET_IO, "rw_sequencer"),
             refused(NOT_YET_IO, "allrandrepeat"),

@@ -60,4 +60,12 @@ class FilesTest {
         assertEquals("/data", FioOptions.of(named).get("directory"));
         assertEquals("1048576", FioOptions.of(job("[w]\nfilesize=1m\n")).get("filesize"));
     }
+
+    @Test
+    void ioschedulerIsANameEchoedWhenSet() throws Exception {
+        assertEquals("mq-deadline", job("[j]\nsize=1m\nioscheduler=mq-deadline\n").ioscheduler());
+        assertNull(job("[j]\nsize=1m\n").ioscheduler());
+        assertEquals("bfq", FioOptions.of(job("[j]\nsize=1m\nioscheduler=bfq\n")).get("ioscheduler"));
+        assertRefused("[j]\nsize=1m\nioscheduler=../../x\n", 3, "ioscheduler", "not a scheduler name");
+    }
 }

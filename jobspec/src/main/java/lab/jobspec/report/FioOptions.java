@@ -61,6 +61,7 @@ public final class FioOptions {
         put(m, "cpus_allowed_policy", job.cpus().split() ? "split" : "shared", "shared");
         put(m, "directory", job.directory(), null);
         put(m, "filesize", job.filesize(), 0L);
+        put(m, "ioscheduler", job.ioscheduler(), null);
         put(m, "base_ns", job.baseNs(), 0L); // the lab's key: fio has none such
         put(m, "inject", Inject.format(job.inject()), ""); // the lab's key too
         return m;

@@ -24,7 +24,7 @@ class FioReportTest {
         return new Job(name, null, rw, 70, bs, 1L << 20, 0, numjobs, 4, 1, 1,
                 300_000_000L, true, 0, true, IoEngine.IO_URING, false, true, 0, false, true, 0x89,
                 groupReporting, false, false, false, false, false, Verify.NONE, 0, List.of(), "t.fio", 1,
-                Job.Order.NONE, null, lab.jobspec.Cpus.ANY, null, 0);
+                Job.Order.NONE, null, lab.jobspec.Cpus.ANY, null, 0, null);
     }
 
     static FioReport sample() {

@@ -47,8 +47,8 @@ import lab.jobspec.stats.StartGate;
  * <p>What the engine ignores: {@code ioengine} (one note to the notes stream per run; the clone
  * calls {@code submitBio} itself), {@code filename}, {@code direct}, {@code thread}, the
  * io_uring knobs, {@code verify}/{@code verify_pattern} (a note in every entry says so), and
- * {@code cpus_allowed}/{@code cpumask} and {@code directory}/{@code filesize} (printed once, and in
- * every entry).
+ * {@code cpus_allowed}/{@code cpumask}, {@code directory}/{@code filesize} and {@code ioscheduler}
+ * (printed once, and in every entry).
  * Results follow {@code group_reporting} as fio does ({@link RunReport}).
  */
 public final class Workload {
@@ -139,6 +139,11 @@ public final class Workload {
         String ignored = "engine ignores ioengine=" + String.join(",", engines);
         out.println(ignored);
         List<String> notes = new ArrayList<>();
+        if (jobs.stream().anyMatch(j -> j.ioscheduler() != null)) {
+            String sched = "ioscheduler: no effect in the JVM model (bio-based: no request queue to schedule)";
+            out.println(sched);
+            notes.add(sched);
+        }
         if (jobs.stream().anyMatch(j -> j.directory() != null || j.filesize() > 0)) {
             String files = "directory/filesize: no effect in the JVM model (it has no files: each job's region is its"
                     + " size, capped by filesize as fio caps it)";

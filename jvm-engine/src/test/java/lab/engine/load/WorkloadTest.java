@@ -169,6 +169,7 @@ class WorkloadTest {
                 time_based=1
                 verify=md5
                 cpus_allowed=0
+                ioscheduler=mq-deadline
                 [w]
                 directory=/nonexistent
                 filesize=8m
@@ -186,6 +187,8 @@ class WorkloadTest {
         assertEquals(1, printed.toString(StandardCharsets.UTF_8).split("cpus_allowed/cpumask: no effect in the JVM"
                 + " model", -1).length - 1, "said once: " + printed);
         assertTrue(printed.toString(StandardCharsets.UTF_8).contains("directory/filesize: no effect in the JVM model"),
+                printed.toString());
+        assertTrue(printed.toString(StandardCharsets.UTF_8).contains("ioscheduler: no effect in the JVM model"),
                 printed.toString());
         assertEquals(4, r.jobs().size());
         FioJob w0 = r.jobs().get(0), w1 = r.jobs().get(1), rd = r.jobs().get(2), n = r.jobs().get(3);

@@ -1,6 +1,7 @@
 package lab.bridge.run;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,6 +35,8 @@ import lab.jobspec.stats.WorkerStats;
  * <li>Hold every block device a job writes with {@code O_EXCL} ({@link DeviceClaim}), one
  *     descriptor per device for the whole run, whatever {@code --i-own-this-device} says: a
  *     device mounted, swapped on, stacked under dm/md or held by another program is refused.</li>
+ * <li>Check every job's {@code ioscheduler} ({@link IoScheduler}); set it just before the start and
+ *     write back the old one after the run, whatever happened.</li>
  * <li>Open every job's target (the claim's descriptor, or one per job, shared by its clones),
  *     extending regular files a write job needs larger.</li>
  * <li>Start {@code numjobs} {@link BridgeWorker}s per job on one barrier ({@link StartGate}).
@@ -105,6 +108,8 @@ public final class BridgeRun {
                         options.iOwnThisDevice(), options.ownership(), laidOut));
             }
         }
+        IoScheduler schedulers = IoScheduler.check(targets, options.iOwnThisDevice(), options.ownership(),
+                Path.of("/sys/dev/block"));
         Map<Long, DeviceClaim> claims = new LinkedHashMap<>();
         try {
             for (Target t : targets) {
@@ -128,6 +133,7 @@ public final class BridgeRun {
                     workers.add(w);
                 }
             }
+            schedulers.apply(notes);
             Instant wall = Instant.now();
             Rusage self0 = processUsage();
             StartGate.Started started = start(jobs, workers);
@@ -135,6 +141,7 @@ public final class BridgeRun {
             workers.forEach(w -> w.notes().forEach(n -> notes.println("lab: " + n)));
             return report(jobs, workers, wall, started, self0, self1, claims);
         } finally {
+            schedulers.close();
             targets.forEach(Target::close);
             claims.values().forEach(DeviceClaim::close);
         }
