@@ -20,10 +20,7 @@ class CpusTest {
     }
 
     private static void assertRefused(String lines, int line, String key, String words) {
-        JobSpecException e = assertThrows(JobSpecException.class, () -> job(lines));
-        assertEquals(line, e.line(), e.getMessage());
-        assertEquals(key, e.key(), e.getMessage());
-        assertTrue(e.getMessage().contains(words), e.getMessage());
+        TestJobs.assertRefused("[j]\nsize=1m\n" + lines + "\n", line, key, words);
     }
 
     @Test

@@ -3,8 +3,8 @@ package lab.jobspec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static lab.jobspec.TestJobs.assertRefused;
 
 import java.nio.file.Path;
 import lab.jobspec.report.FioOptions;
@@ -15,13 +15,6 @@ class FilesTest {
 
     private static Job job(String text) throws JobSpecException {
         return JobFileParser.parse(Path.of("f.fio"), text).jobs().getFirst();
-    }
-
-    private static void assertRefused(String text, int line, String key, String words) {
-        JobSpecException e = assertThrows(JobSpecException.class, () -> job(text));
-        assertEquals(line, e.line(), e.getMessage());
-        assertEquals(key, e.key(), e.getMessage());
-        assertTrue(e.getMessage().contains(words), e.getMessage());
     }
 
     /** fio's setup_files(): the file's io_size is filesize - offset, and size is capped at it. */

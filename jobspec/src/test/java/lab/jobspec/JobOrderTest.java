@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static lab.jobspec.TestJobs.assertRefused;
 
 import java.nio.file.Path;
 import java.util.BitSet;
@@ -26,13 +26,6 @@ class JobOrderTest {
             b.set(i);
         }
         return b;
-    }
-
-    private static void assertRefused(String text, int line, String key, String words) {
-        JobSpecException e = assertThrows(JobSpecException.class, () -> jobs(text));
-        assertEquals(line, e.line(), e.getMessage());
-        assertEquals(key, e.key(), e.getMessage());
-        assertTrue(e.getMessage().contains(words), e.getMessage());
     }
 
     @Test

@@ -74,15 +74,8 @@ class VerifyPatternTest {
 
     @Test
     void refusalsNameTheLineAndKey() {
-        JobSpecException e = assertThrows(JobSpecException.class, () -> job("verify=pattern"));
-        assertEquals(3, e.line());
-        assertEquals("verify", e.key());
-        assertTrue(e.getMessage().contains("does not set"), e.getMessage());
-        e = assertThrows(JobSpecException.class, () -> job("verify=md5\nverify_pattern=%o"));
-        assertEquals(4, e.line());
-        assertEquals("verify_pattern", e.key());
-        e = assertThrows(JobSpecException.class, () -> job("verify=crc64"));
-        assertEquals("verify", e.key());
-        assertTrue(e.getMessage().contains("md5, sha1, sha256, pattern"), e.getMessage());
+        TestJobs.assertRefused("[j]\nsize=1m\nverify=pattern\n", 3, "verify", "does not set");
+        TestJobs.assertRefused("[j]\nsize=1m\nverify=md5\nverify_pattern=%o\n", 4, "verify_pattern", "%o");
+        TestJobs.assertRefused("[j]\nsize=1m\nverify=crc64\n", 3, "verify", "md5, sha1, sha256, pattern");
     }
 }

@@ -1,6 +1,5 @@
 package lab.bridge.run;
 
-import static lab.bridge.run.BridgeTesting.jobs;
 import static lab.bridge.run.BridgeTesting.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,7 +11,6 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
-import lab.bridge.engine.BridgeEngines;
 import lab.jobspec.report.FioJob;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,8 +34,7 @@ class DirectoryFilesTest {
     }
 
     private BridgeTesting.Outcome runJob(String text) throws Exception {
-        return run(jobs(dir, "job.fio", text), new BridgeRun.Options(null, false, DeviceOwnership.registry(),
-                BridgeEngines::open));
+        return run(dir, text);
     }
 
     /** fio's $jobname.$jobnum.$filenum: one file per clone, laid out to filesize. */

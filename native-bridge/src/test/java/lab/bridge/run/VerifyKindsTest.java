@@ -1,7 +1,6 @@
 package lab.bridge.run;
 
 import static lab.bridge.run.BridgeTesting.assumeDirect;
-import static lab.bridge.run.BridgeTesting.jobs;
 import static lab.bridge.run.BridgeTesting.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,7 +12,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HexFormat;
 import java.util.List;
-import lab.bridge.engine.BridgeEngines;
 import lab.jobspec.report.FioJob;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,8 +40,7 @@ class VerifyKindsTest {
     }
 
     private BridgeTesting.Outcome runJob(String text) throws Exception {
-        return run(jobs(dir, "job.fio", text), new BridgeRun.Options(null, false, DeviceOwnership.registry(),
-                BridgeEngines::open));
+        return run(dir, text);
     }
 
     private String text(String verify, boolean write, boolean read) {
