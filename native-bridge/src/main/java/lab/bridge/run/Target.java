@@ -28,7 +28,9 @@ import lab.jobspec.Job;
  *     made while a check can still fail) and lays it out, sparse, to {@code filesize}, or to
  *     {@code offset + size}, for read jobs as well, as fio lays out a file. fio fills it with data;
  *     a verify read of a file the lab just made finds every block unwritten. A file the lab
- *     makes is the lab's; it is left in place after the run, as fio's {@code unlink=0}.</li>
+ *     makes is the lab's; it is left in place after the run, as fio's {@code unlink=0}. With
+ *     {@code direct=1}, a file system without {@code O_DIRECT} shows only when the made file is
+ *     opened: the run then stops before any I/O, the empty file left behind.</li>
  * <li>{@code stat} through the file system, without opening: it exists, and is a block device or
  *     a regular file.</li>
  * <li>A job that writes to a block device asks {@link DeviceOwnership} (the lab's registry) unless
