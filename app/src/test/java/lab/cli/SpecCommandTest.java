@@ -43,13 +43,14 @@ class SpecCommandTest extends CapturedStreams {
             assertEquals(names.stream().sorted().toList(), names, c + " sorted by name");
         }
         assertEquals(OptionTable.all().size() + OptionClass.values().length, lines.size(), "headings and rows only");
-        String refused = OptionTable.find("norandommap").orElseThrow().reason();
-        assertTrue(section(lines, OptionClass.REFUSED).contains("  norandommap: " + refused), out.toString());
+        String refused = OptionTable.find("zonemode").orElseThrow().reason();
+        assertTrue(section(lines, OptionClass.REFUSED).contains("  zonemode: " + refused), out.toString());
         String noEffect = OptionTable.find("description").orElseThrow().reason();
         assertTrue(section(lines, OptionClass.NO_EFFECT).contains("  description: " + noEffect), out.toString());
         assertTrue(section(lines, OptionClass.IMPLEMENTED).contains("  bs (blocksize)"), out.toString());
-        assertTrue(section(lines, OptionClass.REFUSED).contains("  stonewall (wait_for_previous): "
-                + OptionTable.find("stonewall").orElseThrow().reason()), out.toString());
+        assertTrue(section(lines, OptionClass.IMPLEMENTED).contains("  stonewall (wait_for_previous)"), out.toString());
+        assertTrue(section(lines, OptionClass.REFUSED).contains("  rate_min (ratemin): "
+                + OptionTable.find("rate_min").orElseThrow().reason()), out.toString());
     }
 
     @Test

@@ -8,16 +8,19 @@ import java.util.List;
  *
  * <p>Defaults follow fio 3.33: rw=read, rwmixread=50, bs=4096, offset=0, numjobs=1, iodepth=1,
  * iodepth_batch_submit=1, iodepth_batch_complete_min=1, iodepth_batch_complete_max=iodepth_batch_complete_min, runtime=0 (none), time_based=0,
- * ramp_time=0, direct=0, ioengine=psync, zero_buffers=0, scramble_buffers=1,
+ * ramp_time=0, direct=0 (buffered=1, its inverse), ioengine=psync, zero_buffers=0, scramble_buffers=1,
  * buffer_compress_percentage=0 (unset), refill_buffers=0, randrepeat=1, randseed=0x89 (fio's default seed),
- * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, userspace_reap=0, verify=none;
+ * group_reporting=0, thread=0, fixedbufs=0, registerfiles=0, hipri=0, sqthread_poll=0, userspace_reap=0,
+ * verify=none (pattern when only verify_pattern is set);
  * and the lab's own keys base_ns=0 and inject= (none); then bsrange and bssplit unset (every I/O
  * of either direction is {@code bs}), percentage_random=100,100, norandommap=0,
- * random_generator=tausworthe, allrandrepeat=0, io_size=0 (= size) and number_ios=0 (no limit).
+ * random_generator=tausworthe, allrandrepeat=0, io_size=0 (= size) and number_ios=0 (no limit);
+ * then stonewall=0, new_group=0, wait_for= (none), no CPU set, cpus_allowed_policy=shared.
  *
  * @param name        the section name, or {@code name=} if given
  * @param filename    target file or device, or null when the job file names none
- * @param size        bytes of the region the job covers (from {@code offset})
+ * @param size        bytes of the region the job covers (from {@code offset}); {@code size}, capped by
+ *                    {@code filesize}
  * @param runtimeNs   0 when the job runs until {@code size} is done once
  * @param baseNs      {@code base_ns}, a lab key (not fio's): ns of uncontended CPU the JVM engine's
  *                    device spends per I/O, for the kernel's own per-I/O work; 0 for none
@@ -81,7 +84,58 @@ public record Job(
         long ioSize,
         long numberIos,
         String source,
-        int line) {
+        int line,
+        Order order,
+        String verifyPattern,
+        Cpus cpus,
+        String directory,
+        long filesize,
+        String ioscheduler) {
+
+    /**
+     * Whether each clone has a file of its own: a {@code directory} and no {@code filename}, so
+     * that fio's default {@code filename_format}, {@code $jobname.$jobnum.$filenum}, names one file
+     * per clone ({@link #path}).
+     */
+    public boolean filePerClone() {
+        return directory != null && filename == null;
+    }
+
+    /**
+     * The file or device clone {@code clone} runs on: {@code filename}, in {@code directory} when
+     * both are set (unless {@code filename} is absolute); with a directory alone fio's default
+     * name {@code NAME.CLONE.0} in it; null when the job names neither.
+     */
+    public String path(int clone) {
+        if (directory == null) {
+            return filename;
+        }
+        if (filename != null) {
+            return filename.startsWith("/") ? filename : directory + "/" + filename;
+        }
+        return directory + "/" + name + "." + clone + ".0";
+    }
+
+
+    /** {@code verify_pattern}'s bytes ({@link VerifyPattern}), or null when the job sets none. */
+    public byte[] verifyPatternBytes() {
+        return verifyPattern == null ? null : VerifyPattern.parse(verifyPattern);
+    }
+
+    /**
+     * fio's job-ordering options of one job; {@link JobOrder} turns a file's into start rules and
+     * reporting groups.
+     *
+     * @param stonewall {@code stonewall} (alias {@code wait_for_previous}): start only once every
+     *                  job before this one has finished, in a new reporting group
+     * @param newGroup  {@code new_group}: a new reporting group, without waiting
+     * @param waitFor   {@code wait_for=NAME}: start only once the job named so (an earlier one)
+     *                  has finished; null for none
+     */
+    public record Order(boolean stonewall, boolean newGroup, String waitFor) {
+        /** fio's defaults: start with the others, in the group before. */
+        public static final Order NONE = new Order(false, false, null);
+    }
 
     /**
      * The I/Os the engine can really keep in flight: {@code iodepth}, or 1 for a synchronous

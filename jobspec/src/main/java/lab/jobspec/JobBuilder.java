@@ -97,18 +97,29 @@ final class JobBuilder {
     }
 
     private Job job(String section, int sectionLine) throws JobSpecException {
-        if (!settings.containsKey("size")) {
+        if (!settings.containsKey("size") && !settings.containsKey("filesize")) {
             throw new JobSpecException(file, sectionLine, "size",
-                    "job '" + section + "' has no size; the lab needs the region size (fio would take the file's)");
+                    "job '" + section + "' has no size or filesize; the lab needs the region size (fio would take"
+                    + " the file's)");
         }
         int bs = (int) size("bs", 4096, 1, MAX_BS);
-        long size = size("size", 0, 1, Long.MAX_VALUE);
         long offset = size("offset", 0, 0, Long.MAX_VALUE);
+        long filesize = size("filesize", 0, 1, Long.MAX_VALUE);
+        nrfiles();
+        long size = size("size", Long.MAX_VALUE, 1, Long.MAX_VALUE);
+        if (filesize > 0) {
+            // fio's setup_files(): each file's io_size is filesize - offset; size is capped at their sum
+            if (offset >= filesize) {
+                throw fail(later("offset", "filesize"), "offset " + offset + " is at or beyond filesize " + filesize);
+            }
+            size = Math.min(size, filesize - offset);
+        }
         Rw rw = rw();
         BlockSizes[] sizes = blockSizes(bs);
         String bsKey = settings.containsKey("bssplit") ? "bssplit" : settings.containsKey("bsrange") ? "bsrange" : "bs";
         int minBs = minOf(rw, sizes);
-        checkOrder(bsKey, minBs, "size", size, "size is smaller than " + (bsKey.equals("bs") ? "bs" : "the smallest block size"));
+        checkOrder(bsKey, minBs, settings.containsKey("size") ? "size" : "filesize", size,
+                "size is smaller than " + (bsKey.equals("bs") ? "bs" : "the smallest block size"));
         if (offset > Long.MAX_VALUE - size) {
             throw fail(later("offset", "size"), "offset + size overflows");
         }
@@ -144,7 +155,7 @@ final class JobBuilder {
                 time("runtime"),
                 flag("time_based", false),
                 time("ramp_time"),
-                flag("direct", false),
+                direct(),
                 engine,
                 flag("zero_buffers", false),
                 flag("scramble_buffers", true),
@@ -172,7 +183,27 @@ final class JobBuilder {
                 size("io_size", 0, 0, Long.MAX_VALUE),
                 size("number_ios", 0, 0, Long.MAX_VALUE),
                 file.toString(),
-                sectionLine);
+                sectionLine,
+                new Job.Order(flag("stonewall", false), flag("new_group", false), text("wait_for", null)),
+                verifyPattern(),
+                cpus(),
+                directory(),
+                filesize,
+                ioscheduler());
+    }
+
+    /**
+     * {@code direct}, or the inverse of {@code buffered} (fio's {@code .inverse} pair over one
+     * field): the one written last wins, a job section's over {@code [global]}'s.
+     */
+    private boolean direct() throws JobSpecException {
+        Setting direct = settings.get("direct");
+        Setting buffered = settings.get("buffered");
+        if (buffered != null && (direct == null || buffered.line() > direct.line())) {
+            flag("direct", false); // a bad direct= is still an error
+            return !flag("buffered", true);
+        }
+        return flag("direct", false);
     }
 
     private String text(String key, String absent) {
@@ -412,12 +443,94 @@ final class JobBuilder {
         return parts.length == 1 ? new int[] {out[0], out[0]} : new int[] {out[0], out[1]};
     }
 
+    /**
+     * {@code verify}; without it, {@code verify_pattern} alone makes it {@code pattern}, as fio's
+     * {@code str_verify_pattern_cb} (fio's kind there also writes its header; the lab's
+     * {@code pattern} has none). {@code verify=pattern} needs a {@code verify_pattern}.
+     */
     private Verify verify() throws JobSpecException {
-        return choice("verify", Verify.NONE, "none, crc32c, crc32c-intel", v -> switch (v) {
-            case "none", "0" -> Verify.NONE;
-            case "crc32c", "crc32c-intel" -> Verify.CRC32C;
+        Verify v = choice("verify", Verify.NONE, "none, crc32c, crc32c-intel, crc32, md5, sha1, sha256, pattern",
+                x -> Verify.of(x).orElse(null));
+        Setting pattern = settings.get("verify_pattern");
+        if (pattern != null && !settings.containsKey("verify")) {
+            return Verify.PATTERN;
+        }
+        if (v == Verify.PATTERN && pattern == null) {
+            throw fail(settings.get("verify"), "verify=pattern checks each block against verify_pattern, which this"
+                    + " job does not set");
+        }
+        return v;
+    }
+
+    /**
+     * {@code nrfiles} (alias {@code nr_files}): only 1, fio's default. fio would spread the job's
+     * size over that many files and switch between them ({@code file_service_type}); the lab's
+     * runners drive one file or device per clone.
+     */
+    private void nrfiles() throws JobSpecException {
+        long n = count("nrfiles", 1, 1, Integer.MAX_VALUE);
+        if (n != 1) {
+            throw fail(settings.get("nrfiles"), "nrfiles=" + n + " is not supported by the lab: it runs one file per"
+                    + " clone (fio would spread size over " + n + " files, switched round-robin); use nrfiles=1, or"
+                    + " numjobs=" + n + " for one file per clone");
+        }
+    }
+
+    /** {@code ioscheduler}: a scheduler's name as the kernel lists it; null when absent. */
+    private String ioscheduler() throws JobSpecException {
+        Setting s = settings.get("ioscheduler");
+        if (s != null && !s.value().matches("[A-Za-z0-9_-]+")) {
+            throw fail(s, "'" + s.value() + "' is not a scheduler name (none, mq-deadline, kyber, bfq...)");
+        }
+        return s == null ? null : s.value();
+    }
+
+    /** {@code directory}: one folder (fio's ':'-separated list is refused); null when absent. */
+    private String directory() throws JobSpecException {
+        Setting s = settings.get("directory");
+        if (s == null) {
+            return null;
+        }
+        if (s.value().contains(":")) {
+            throw fail(s, "'" + s.value() + "' names several directories (fio spreads files over them); the lab"
+                    + " takes one");
+        }
+        return s.value();
+    }
+
+    /** {@code cpus_allowed} or {@code cpumask}, the later one written, and the policy ({@link Cpus}). */
+    private Cpus cpus() throws JobSpecException {
+        boolean split = choice("cpus_allowed_policy", false, "shared, split", v -> switch (v) {
+            case "shared" -> Boolean.FALSE;
+            case "split" -> Boolean.TRUE;
             default -> null;
         });
+        Setting list = settings.get("cpus_allowed");
+        Setting mask = settings.get("cpumask");
+        if (list == null && mask == null) {
+            return new Cpus(List.of(), split);
+        }
+        Setting last = list == null ? mask : mask == null ? list : later("cpus_allowed", "cpumask");
+        try {
+            return new Cpus(last == list ? Cpus.parseList(list.value(), Cpus.configured())
+                    : Cpus.parseMask(mask.value(), Cpus.configured()), split);
+        } catch (IllegalArgumentException e) {
+            throw fail(last, e.getMessage());
+        }
+    }
+
+    /** {@code verify_pattern} as written, checked ({@link VerifyPattern}); null when absent. */
+    private String verifyPattern() throws JobSpecException {
+        Setting s = settings.get("verify_pattern");
+        if (s == null) {
+            return null;
+        }
+        try {
+            VerifyPattern.parse(s.value());
+        } catch (IllegalArgumentException e) {
+            throw fail(s, e.getMessage());
+        }
+        return s.value();
     }
 
     /** The value of a key that takes one of a few words; {@code lookup} answers null for others. */

@@ -46,6 +46,8 @@ public final class JobFileParser {
     private final List<Job> jobs = new ArrayList<>();
     private final List<Notice> notices = new ArrayList<>();
     private final Map<String, Setting> global = new LinkedHashMap<>();
+    /** Each job's {@code wait_for} setting, by job index; checked against later jobs at the end. */
+    private final Map<Integer, Setting> waitFor = new LinkedHashMap<>();
     /** Settings of the section being read: {@link #global} itself, or a job's copy of it. */
     private Map<String, Setting> current;
     private String jobName;
@@ -78,6 +80,7 @@ public final class JobFileParser {
         if (p.jobs.isEmpty()) {
             throw new JobSpecException(file, 0, null, "no job section (only [global] or comments)");
         }
+        p.checkWaiteesUnique();
         return new JobFile(file, p.jobs, p.notices);
     }
 
@@ -214,8 +217,49 @@ public final class JobFileParser {
 
     private void closeJob() throws JobSpecException {
         if (jobName != null) {
-            jobs.add(JobBuilder.build(file, jobName, jobLine, current));
+            Job job = JobBuilder.build(file, jobName, jobLine, current);
+            checkWaitee(job, current.get("wait_for"));
+            jobs.add(job);
             jobName = null;
+        }
+    }
+
+    /** fio's {@code wait_for_ok()}: the waitee is exactly one earlier job, not the job itself. */
+    private void checkWaitee(Job job, Setting s) throws JobSpecException {
+        if (s == null) {
+            return;
+        }
+        String waitee = s.value();
+        if (waitee.equals(job.name())) {
+            throw new JobSpecException(file, s.line(), s.key(), "job '" + job.name() + "' cannot wait for itself");
+        }
+        long earlier = jobs.stream().filter(j -> j.name().equals(waitee)).count();
+        if (earlier == 0) {
+            throw new JobSpecException(file, s.line(), s.key(), "waitee job '" + waitee
+                    + "' unknown: wait_for names a job defined before this one (fio's rule)");
+        }
+        if (earlier > 1) {
+            throw new JobSpecException(file, s.line(), s.key(), earlier + " jobs before this one are named '"
+                    + waitee + "'; give the waitee a name of its own (fio refuses multiple waitees)");
+        }
+        waitFor.put(jobs.size(), s);
+    }
+
+    /**
+     * A waitee's name used again by a later job: fio accepts it and then waits for both at run
+     * time, which can hang behind a stonewall; the lab refuses it.
+     */
+    private void checkWaiteesUnique() throws JobSpecException {
+        for (Map.Entry<Integer, Setting> e : waitFor.entrySet()) {
+            Setting s = e.getValue();
+            for (int later = e.getKey() + 1; later < jobs.size(); later++) {
+                Job j = jobs.get(later);
+                if (j.name().equals(s.value())) {
+                    throw new JobSpecException(file, s.line(), s.key(), "waitee '" + s.value()
+                            + "' is also the name of a later job (line " + j.line()
+                            + "); fio would wait for both; give the waitee a name of its own");
+                }
+            }
         }
     }
 }

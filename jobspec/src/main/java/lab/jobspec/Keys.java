@@ -61,6 +61,20 @@ final class Keys {
             Map.entry("io_size", "io_size"),
             Map.entry("io_limit", "io_size"),
             Map.entry("number_ios", "number_ios"),
+            Map.entry("buffered", "buffered"),
+            Map.entry("stonewall", "stonewall"),
+            Map.entry("wait_for_previous", "stonewall"),
+            Map.entry("new_group", "new_group"),
+            Map.entry("wait_for", "wait_for"),
+            Map.entry("verify_pattern", "verify_pattern"),
+            Map.entry("cpus_allowed", "cpus_allowed"),
+            Map.entry("cpumask", "cpumask"),
+            Map.entry("cpus_allowed_policy", "cpus_allowed_policy"),
+            Map.entry("directory", "directory"),
+            Map.entry("ioscheduler", "ioscheduler"),
+            Map.entry("filesize", "filesize"),
+            Map.entry("nrfiles", "nrfiles"),
+            Map.entry("nr_files", "nrfiles"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 
@@ -68,7 +82,7 @@ final class Keys {
     private static final Set<String> FLAGS = Set.of(
             "time_based", "direct", "zero_buffers", "scramble_buffers", "refill_buffers", "randrepeat",
             "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll",
-            "userspace_reap", "norandommap");
+            "userspace_reap", "norandommap", "buffered", "stonewall", "new_group");
 
     /** The lab's own keys, which fio does not know. */
     private static final Set<String> LAB_KEYS = Set.of("base_ns", "inject");

@@ -47,13 +47,14 @@ public final class OptionTable {
     private static final String TIMING =
             "not implemented by the lab yet: it changes when I/O is issued or when the job stops";
     private static final String JOB_ORDER =
-            "not implemented by the lab yet: it changes when jobs start or stop (the lab starts every job at once)";
-    private static final String GROUPS = "not implemented by the lab yet: it changes how the report groups jobs";
+            "not implemented by the lab yet: it stops other jobs when one ends (the lab lets every job run its course)";
     private static final String VERIFY =
-            "not implemented by the lab yet: it changes how written data is checked (the lab has verify=crc32c only)";
+            "not implemented by the lab yet: it changes how written data is checked (the lab checks each block as it is read"
+                    + " back by a read job, with verify=crc32c, crc32, md5, sha1, sha256 or pattern)";
     private static final String ERRORS = "not implemented by the lab yet: it changes what a job does on an I/O error";
     private static final String PLACEMENT =
-            "not implemented by the lab yet: it changes where or at what priority the job runs (CPUs, memory nodes, cgroup)";
+            "not implemented by the lab yet: it changes where or at what priority the job runs (memory nodes, priorities,"
+                    + " cgroup; the lab pins CPUs with cpus_allowed/cpumask only)";
     private static final String PROCESS = "out of scope: it runs other programs or changes the job's user";
     private static final String REPLAY = "I/O replay is out of scope: the lab runs the job file's own workload";
     private static final String ZONED = "zoned devices are out of scope";
@@ -104,6 +105,18 @@ public final class OptionTable {
             implemented("bssplit"),
             implemented("io_size", "io_limit"),
             implemented("number_ios"),
+            implemented("buffered"),
+            implemented("stonewall", "wait_for_previous"),
+            implemented("new_group"),
+            implemented("wait_for"),
+            implemented("verify_pattern"),
+            implemented("cpus_allowed"),
+            implemented("cpumask"),
+            implemented("cpus_allowed_policy"),
+            implemented("directory"),
+            implemented("ioscheduler"),
+            implemented("filesize"),
+            implemented("nrfiles", "nr_files"),
             // ---- accepted, no effect: one notice per line that sets one ----
             noEffect(COMMENT, "description"),
             noEffect(REPORT, "unit_base"),
@@ -148,9 +161,7 @@ public final class OptionTable {
             // ---- refused, giving the reason ----
             refused(UNITS, "kb_base"),
             refused(NOT_YET_IO, "loops"),
-            refused(NOT_YET_IO, "ioscheduler"),
             refused(NOT_YET_IO, "atomic"),
-            refused(NOT_YET_IO, "buffered"),
             refused(NOT_YET_IO, "rw_sequencer"),
             refused(NOT_YET_IO, "fadvise_hint"),
             refused(NOT_YET_IO, "write_hint"),
@@ -197,12 +208,10 @@ public final class OptionTable {
             refused(MEMORY, "iomem_align", "mem_align"),
             refused(MEMORY, "hugepage-size"),
             refused(MEMORY, "lockmem"),
-            refused(FILES, "directory"),
             refused(FILES, "filename_format"),
             refused(FILES, "unique_filename"),
             refused(FILES, "opendir"),
             refused(FILES, "lockfile"),
-            refused(FILES, "nrfiles", "nr_files"),
             refused(FILES, "openfiles"),
             refused(FILES, "file_service_type"),
             refused(FILES, "create_serialize"),
@@ -215,7 +224,6 @@ public final class OptionTable {
             refused(FILES, "unlink"),
             refused(FILES, "unlink_each_loop"),
             refused(FILES, "fallocate"),
-            refused(FILES, "filesize"),
             refused(FILES, "file_append"),
             refused(TIMING, "startdelay"),
             refused(TIMING, "thinktime"),
@@ -241,16 +249,12 @@ public final class OptionTable {
             refused(TIMING, "steadystate", "ss"),
             refused(TIMING, "steadystate_duration", "ss_dur"),
             refused(TIMING, "steadystate_ramp_time", "ss_ramp"),
-            refused(JOB_ORDER, "wait_for"),
-            refused(JOB_ORDER, "stonewall", "wait_for_previous"),
             refused(JOB_ORDER, "exitall"),
             refused(JOB_ORDER, "exit_what"),
-            refused(GROUPS, "new_group"),
             refused(VERIFY, "verify_only"),
             refused(VERIFY, "do_verify"),
             refused(VERIFY, "verify_offset"),
             refused(VERIFY, "verify_interval"),
-            refused(VERIFY, "verify_pattern"),
             refused(VERIFY, "verify_fatal"),
             refused(VERIFY, "verify_async"),
             refused(VERIFY, "verify_async_cpus"),
@@ -266,9 +270,6 @@ public final class OptionTable {
             refused(PLACEMENT, "nice"),
             refused(PLACEMENT, "prio"),
             refused(PLACEMENT, "prioclass"),
-            refused(PLACEMENT, "cpus_allowed"),
-            refused(PLACEMENT, "cpus_allowed_policy"),
-            refused(PLACEMENT, "cpumask"),
             refused(PLACEMENT, "numa_cpu_nodes"),
             refused(PLACEMENT, "numa_mem_policy"),
             refused(PLACEMENT, "cgroup"),

@@ -1,4 +1,47 @@
 package lab.jobspec;
 
-/** fio's {@code verify=} values the lab accepts. */
-public enum Verify { NONE, CRC32C }
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * fio's {@code verify=} values the lab accepts, each by fio's name. The bridge writes and checks
+ * them in the lab's own block layout (lab.bridge.run.VerifyHeader), not fio's on-disk
+ * {@code struct verify_header}: a file written by fio does not verify in the lab, nor the reverse.
+ * The JVM model checks no data.
+ */
+public enum Verify {
+    /** No verification. */
+    NONE("none"),
+    /** CRC32C (Castagnoli) of the block's data area in its header. */
+    CRC32C("crc32c"),
+    /** CRC32 (zlib's) of the data area in the header. */
+    CRC32("crc32"),
+    /** MD5 of the data area in the header. */
+    MD5("md5"),
+    /** SHA-1 of the data area in the header. */
+    SHA1("sha1"),
+    /** SHA-256 of the data area in the header. */
+    SHA256("sha256"),
+    /** fio's {@code pattern}: no header; the whole block is {@code verify_pattern}, checked byte for byte. */
+    PATTERN("pattern");
+
+    private final String fioName;
+
+    Verify(String fioName) {
+        this.fioName = fioName;
+    }
+
+    /** fio's spelling, as {@code verify=} takes it. */
+    public String fioName() {
+        return fioName;
+    }
+
+    /** The kind fio spells {@code name} ({@code crc32c-intel} and {@code 0} are fio's synonyms). */
+    static Optional<Verify> of(String name) {
+        return switch (name) {
+            case "0" -> Optional.of(NONE);
+            case "crc32c-intel" -> Optional.of(CRC32C);
+            default -> Arrays.stream(values()).filter(v -> v.fioName.equals(name)).findFirst();
+        };
+    }
+}

@@ -358,7 +358,8 @@ class JobFileParserTest {
     }
 
     @ParameterizedTest(name = "verify={0}")
-    @CsvSource({"none, NONE", "crc32c, CRC32C", "crc32c-intel, CRC32C"})
+    @CsvSource({"none, NONE", "0, NONE", "crc32c, CRC32C", "crc32c-intel, CRC32C", "crc32, CRC32", "md5, MD5",
+        "sha1, SHA1", "sha256, SHA256"})
     void verifyValues(String text, Verify verify) throws Exception {
         assertEquals(verify, job("verify=" + text).verify());
     }
@@ -433,7 +434,7 @@ class JobFileParserTest {
     /** One bad line after {@code [j]} and {@code size=1m}: refused at line 3, under the key as written. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "stonewall | stonewall",
+            "exitall | exitall",
             "Size=2m | Size",
             "bs=0 | bs",
             "bs=3g | bs",
@@ -467,7 +468,7 @@ class JobFileParserTest {
             "ioengine=posixaio | ioengine",
             "userspace_reap=1 | userspace_reap",
             "iodepth_batch_complete_max=-1 | iodepth_batch_complete_max",
-            "verify=md5 | verify",
+            "verify=crc64 | verify",
             "runtime=10sec | runtime",
             "runtime=1min | runtime",
             "runtime=1hr | runtime",
@@ -642,12 +643,12 @@ class JobFileParserTest {
     /** An alias is refused under the spelling written; a refused key in [global] at its own line. */
     @Test
     void aRefusedAliasIsNamedAsWritten() throws Exception {
-        Path file = write("[global]\nwait_for_previous\n[j]\nsize=1m\n");
+        Path file = write("[global]\nratemin=1m\n[j]\nsize=1m\n");
         JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
         assertEquals(2, e.line());
-        assertEquals("wait_for_previous", e.key());
-        assertTrue(e.getMessage().endsWith("fio option 'wait_for_previous' is not supported by the lab: "
-                + reason("stonewall")), e.getMessage());
+        assertEquals("ratemin", e.key());
+        assertTrue(e.getMessage().endsWith("fio option 'ratemin' is not supported by the lab: "
+                + reason("rate_min")), e.getMessage());
     }
 
     @Test

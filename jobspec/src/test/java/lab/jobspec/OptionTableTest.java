@@ -69,7 +69,7 @@ class OptionTableTest {
         for (String k : List.of("description", "write_lat_log", "log_avg_msec", "clat_percentiles", "disable_bw")) {
             assertEquals(OptionClass.NO_EFFECT, OptionTable.find(k).orElseThrow().optionClass(), k);
         }
-        for (String k : List.of("zonemode", "stonewall", "wait_for_previous", "bs_unaligned", "rate_iops")) {
+        for (String k : List.of("zonemode", "exitall", "ratemin", "bs_unaligned", "rate_iops")) {
             assertEquals(OptionClass.REFUSED, OptionTable.find(k).orElseThrow().optionClass(), k);
         }
         for (String k : List.of("norandommap", "bssplit", "blocksize_range", "io_limit", "number_ios")) {

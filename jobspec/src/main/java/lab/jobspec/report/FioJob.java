@@ -9,8 +9,8 @@ import java.util.Map;
  * one clone, or with {@code group_reporting} the sum of a group of clones (see {@link FioGroups}).
  *
  * @param jobname     the job's name; for a group, the first clone's
- * @param groupid     fio's reporting group; always 0 in the lab (the job-file subset has no
- *                    {@code stonewall}/{@code new_group})
+ * @param groupid     fio's reporting group ({@link lab.jobspec.JobOrder#groupIds}): 0, and one
+ *                    more at each {@code stonewall}/{@code new_group} job after the first
  * @param error       errno of the first failed I/O ({@code EIO} = 5), 0 when none
  * @param elapsed     whole seconds from the start barrier to the end of the entry's last clone
  * @param jobOptions  the job's options that differ from fio's defaults and from

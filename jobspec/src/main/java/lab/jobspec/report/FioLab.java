@@ -28,6 +28,11 @@ import java.util.List;
  *                         not match (0 without verify)
  * @param verifyUnwritten  bridge, {@code verify=crc32c}: blocks read that carried no header at
  *                         all (never written by the lab); not mismatches
+ * @param startUs          microseconds from the run's start barrier to the start of the entry's
+ *                         first job (later than 0 for a job that waited: {@code stonewall},
+ *                         {@code wait_for}); set by {@link lab.jobspec.stats.RunReport}
+ * @param endUs            microseconds from the run's start barrier to the end of the entry's
+ *                         last clone; set likewise
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record FioLab(
@@ -44,10 +49,26 @@ public record FioLab(
         Long processSysNs,
         Long processCtx,
         Long verifyMismatches,
-        Long verifyUnwritten) {
+        Long verifyUnwritten,
+        Long startUs,
+        Long endUs) {
 
     /** The engine's entry: no target, process or verify figures. */
     public FioLab(String engine, String device, int clones, List<Integer> cpus, long errors, List<String> notes) {
         this(engine, device, clones, cpus, errors, notes, null, null, null, null, null, null, null, null);
+    }
+
+    /** Every field but the times, which {@link #withWindow} adds. */
+    public FioLab(String engine, String device, int clones, List<Integer> cpus, long errors, List<String> notes,
+                  String target, Long targetSizeBytes, Integer logicalBlockSize, Long processUsrNs,
+                  Long processSysNs, Long processCtx, Long verifyMismatches, Long verifyUnwritten) {
+        this(engine, device, clones, cpus, errors, notes, target, targetSizeBytes, logicalBlockSize, processUsrNs,
+                processSysNs, processCtx, verifyMismatches, verifyUnwritten, null, null);
+    }
+
+    /** This entry with its start and end, in microseconds from the run's start barrier. */
+    public FioLab withWindow(long startUs, long endUs) {
+        return new FioLab(engine, device, clones, cpus, errors, notes, target, targetSizeBytes, logicalBlockSize,
+                processUsrNs, processSysNs, processCtx, verifyMismatches, verifyUnwritten, startUs, endUs);
     }
 }

@@ -7,7 +7,6 @@ import java.util.Map;
 import lab.jobspec.BlockSizes;
 import lab.jobspec.Inject;
 import lab.jobspec.Job;
-import lab.jobspec.Verify;
 
 /**
  * The {@code "global options"} and {@code "job options"} maps of a report. fio lists the keys as
@@ -55,7 +54,8 @@ public final class FioOptions {
         put(m, "hipri", bool(job.hipri()), "0");
         put(m, "sqthread_poll", bool(job.sqthreadPoll()), "0");
         put(m, "userspace_reap", bool(job.userspaceReap()), "0");
-        put(m, "verify", job.verify() == Verify.CRC32C ? "crc32c" : "none", "none");
+        put(m, "verify", job.verify().fioName(), "none");
+        put(m, "verify_pattern", job.verifyPattern(), null);
         put(m, "bssplit", sizes(job, true), null);
         put(m, "bsrange", sizes(job, false), null);
         put(m, "percentage_random", job.percentageRandomRead() == job.percentageRandomWrite()
@@ -66,6 +66,14 @@ public final class FioOptions {
         put(m, "allrandrepeat", bool(job.allrandrepeat()), "0");
         put(m, "io_size", job.ioSize(), 0L);
         put(m, "number_ios", job.numberIos(), 0L);
+        put(m, "stonewall", bool(job.order().stonewall()), "0");
+        put(m, "new_group", bool(job.order().newGroup()), "0");
+        put(m, "wait_for", job.order().waitFor(), null);
+        put(m, "cpus_allowed", job.cpus().format(), "");
+        put(m, "cpus_allowed_policy", job.cpus().split() ? "split" : "shared", "shared");
+        put(m, "directory", job.directory(), null);
+        put(m, "filesize", job.filesize(), 0L);
+        put(m, "ioscheduler", job.ioscheduler(), null);
         put(m, "base_ns", job.baseNs(), 0L); // the lab's key: fio has none such
         put(m, "inject", Inject.format(job.inject()), ""); // the lab's key too
         return m;

@@ -68,6 +68,11 @@ public final class GroupStats {
         return List.copyOf(cpus);
     }
 
+    /** {@code System.nanoTime()} at the end of the group's last clone. */
+    long endNs() {
+        return end;
+    }
+
     /** I/Os that completed with an error, over all clones. */
     public long errors() {
         return errors;
@@ -76,17 +81,18 @@ public final class GroupStats {
     /**
      * The fio {@code jobs[]} entry.
      *
-     * @param global the file's {@code global options} (see {@link FioOptions#global})
+     * @param global  the file's {@code global options} (see {@link FioOptions#global})
+     * @param groupid the entry's reporting group ({@link lab.jobspec.JobOrder#groupIds})
      * @param t0     the common start ({@code System.nanoTime()} at the start barrier)
      * @param lab    the entry's {@code "lab"} object
      */
-    public FioJob toFioJob(Map<String, String> global, long t0, FioLab lab) {
+    public FioJob toFioJob(Map<String, String> global, int groupid, long t0, FioLab lab) {
         long runtimeMs = Math.max(1, maxRuntime / 1_000_000);
         Job first = clones.getFirst().job();
         long elapsedNs = Math.max(0, end - t0);
         FioDirStats r = read.toFio(runtimeMs);
         FioDirStats w = write.toFio(runtimeMs);
-        return new FioJob(first.name(), 0, error, (elapsedNs + 999_999_999) / 1_000_000_000,
+        return new FioJob(first.name(), groupid, error, (elapsedNs + 999_999_999) / 1_000_000_000,
                 FioOptions.jobOnly(first, global), r, w, FioDirStats.none(),
                 sumRuntime / 1_000_000,
                 FioJob.cpuPercent(usr, sumRuntime), FioJob.cpuPercent(Math.max(0, sys), sumRuntime),

@@ -27,7 +27,8 @@ class FioReportTest {
                 300_000_000L, true, 0, true, IoEngine.IO_URING, false, true, 0, false, true, 0x89,
                 groupReporting, false, false, false, false, false, false, Verify.NONE, 0, List.of(),
                 BlockSizes.fixed(bs), BlockSizes.fixed(bs), 100, 100, false, RandomGenerator.TAUSWORTHE, false, 0, 0,
-                "t.fio", 1);
+                "t.fio", 1,
+                Job.Order.NONE, null, lab.jobspec.Cpus.ANY, null, 0, null);
     }
 
     static FioReport sample() {
@@ -126,13 +127,26 @@ class FioReportTest {
         Job plain = job("p", Rw.RANDREAD, 4096, 2, false);
         Job grouped = job("g", Rw.RANDREAD, 4096, 3, true);
         List<Job> clones = List.of(plain, plain, grouped, grouped, grouped);
-        List<List<Job>> entries = FioGroups.group(clones, c -> c);
+        List<List<Job>> entries = FioGroups.group(List.of(plain, grouped), clones, c -> c);
         assertEquals(2, entries.size());
         assertEquals(1, entries.get(0).size());
         // fio: a group_reporting clone joins the entry before it, whatever that entry was
         assertEquals(4, entries.get(1).size());
         assertEquals(List.of(List.of(grouped, grouped)),
-                FioGroups.group(List.of(grouped, grouped), c -> c));
+                FioGroups.group(List.of(grouped), List.of(grouped, grouped), c -> c));
+    }
+
+    /** fio: group_reporting merges clones within a reporting group only; stonewall opens the next. */
+    @Test
+    void groupReportingStopsAtAStonewall() throws Exception {
+        List<Job> jobs = lab.jobspec.JobFileParser.parse(java.nio.file.Path.of("t.fio"),
+                "[global]\nsize=1m\ngroup_reporting\n[w]\nnumjobs=2\n[w2]\n[r]\nstonewall\nnumjobs=2\n").jobs();
+        Job w = jobs.get(0), w2 = jobs.get(1), r = jobs.get(2);
+        List<List<Job>> entries = FioGroups.group(jobs, List.of(w, w, w2, r, r), c -> c);
+        assertEquals(List.of(List.of(w, w, w2), List.of(r, r)), entries);
+        assertEquals(Map.of(w, 0, w2, 0, r, 1), Map.copyOf(FioGroups.groupOf(jobs)));
+        assertEquals("1", FioOptions.of(r).get("stonewall"));
+        assertFalse(FioOptions.of(w).containsKey("stonewall"));
     }
 
     private static List<String> iterable(java.util.Iterator<String> it) {

@@ -35,7 +35,9 @@ import lab.jobspec.stats.StartGate;
  * file order. Bios come from one {@link Bioset} whose pages hold the largest I/O of any job ({@link Job#maxBs()}). Clones
  * warm up (allocate their {@code iodepth} bios, fill the buffers), then wait at a start barrier;
  * its last arrival takes the common start time, so every clone's {@code ramp_time} and
- * {@code runtime} windows line up.
+ * {@code runtime} windows line up. A job with {@code stonewall} or {@code wait_for} starts when
+ * the jobs it waits for have ended, as in fio ({@link lab.jobspec.JobOrder}); its windows count
+ * from there.
  *
  * <p>{@code base_ns} (a lab key, {@link Job#baseNs()}): the device spends that many ns of
  * calibrated CPU per bio in its submit ({@link CpuWork}). One device serves the file: where jobs
@@ -43,8 +45,11 @@ import lab.jobspec.stats.StartGate;
  * what was spent.
  *
  * <p>What the engine ignores: {@code ioengine} (one note to the notes stream per run; the clone
- * calls {@code submitBio} itself), {@code filename}, {@code direct}, {@code thread} and the
- * io_uring knobs. Results follow {@code group_reporting} as fio does ({@link RunReport}).
+ * calls {@code submitBio} itself), {@code filename}, {@code direct}, {@code thread}, the
+ * io_uring knobs, {@code verify}/{@code verify_pattern} (a note in every entry says so), and
+ * {@code cpus_allowed}/{@code cpumask}, {@code directory}/{@code filesize} and {@code ioscheduler}
+ * (printed once, and in every entry).
+ * Results follow {@code group_reporting} as fio does ({@link RunReport}).
  */
 public final class Workload {
 
@@ -102,8 +107,8 @@ public final class Workload {
                 }
             }
             Instant wall = Instant.now();
-            long t0 = runThreads(tds);
-            return report(jobs, tds, device, wall, t0, List.copyOf(modelNotes));
+            StartGate.Started started = runThreads(jobs, tds);
+            return report(jobs, tds, device, wall, started, List.copyOf(modelNotes));
         } finally {
             stack.close();
             if (driver instanceof RamDisk ram) {
@@ -112,18 +117,18 @@ public final class Workload {
         }
     }
 
-    /** Starts every clone, waits for all; returns the start barrier's time. */
-    private static long runThreads(List<JobThread> tds) {
+    /** Starts every clone in fio's job order ({@link StartGate#runJobs}), waits for all. */
+    private static StartGate.Started runThreads(List<Job> jobs, List<JobThread> tds) {
         try {
-            return StartGate.runAll(tds);
+            return StartGate.runJobs(jobs, tds);
         } catch (StartGate.CloneFailedException e) {
             throw new IllegalStateException("engine worker failed: " + e.getCause(), e.getCause());
         }
     }
 
     private static FioReport report(List<Job> jobs, List<JobThread> tds, DeviceKind device,
-                                    Instant wall, long t0, List<String> notes) {
-        return RunReport.build(VERSION, wall, jobs, tds.stream().map(td -> td.stats).toList(), t0,
+                                    Instant wall, StartGate.Started started, List<String> notes) {
+        return RunReport.build(VERSION, wall, jobs, tds.stream().map(td -> td.stats).toList(), started,
                 g -> new FioLab("jvm-engine", device.cliName(), g.clones().size(), g.cpus(), g.errors(), notes));
     }
 
@@ -134,6 +139,23 @@ public final class Workload {
         String ignored = "engine ignores ioengine=" + String.join(",", engines);
         out.println(ignored);
         List<String> notes = new ArrayList<>();
+        if (jobs.stream().anyMatch(j -> j.ioscheduler() != null)) {
+            String sched = "ioscheduler: no effect in the JVM model (bio-based: no request queue to schedule)";
+            out.println(sched);
+            notes.add(sched);
+        }
+        if (jobs.stream().anyMatch(j -> j.directory() != null || j.filesize() > 0)) {
+            String files = "directory/filesize: no effect in the JVM model (it has no files: each job's region is its"
+                    + " size, capped by filesize as fio caps it)";
+            out.println(files);
+            notes.add(files);
+        }
+        if (jobs.stream().anyMatch(j -> j.cpus().pinned())) {
+            String pin = "cpus_allowed/cpumask: no effect in the JVM model (its clones own per-cpu slots, not CPUs;"
+                    + " the bridge pins them)";
+            out.println(pin);
+            notes.add(pin);
+        }
         notes.add(device.modelNote());
         notes.add(ignored + ": each clone calls submitBio itself; iodepth = bios in flight per clone");
         notes.add("bio-based model: no request queue, blk-mq or I/O scheduler");
@@ -146,6 +168,9 @@ public final class Workload {
         }
         if (jobs.stream().anyMatch(j -> j.filename() != null)) {
             notes.add("filename ignored: every job runs on the engine's " + device.cliName() + " device");
+        }
+        if (jobs.stream().anyMatch(j -> j.verify() != lab.jobspec.Verify.NONE)) {
+            notes.add("verify and verify_pattern not checked: the model keeps no data to read back (the bridge checks them)");
         }
         if (jobs.stream().anyMatch(j -> j.timeBased() && j.runtimeNs() == 0)) {
             notes.add("time_based without runtime: one pass of size, as without time_based");

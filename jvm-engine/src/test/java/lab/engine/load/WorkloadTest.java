@@ -198,4 +198,60 @@ class WorkloadTest {
             assertFalse(d.get("lat_ns").has("percentile"));
         }
     }
+
+    /**
+     * fio's job ordering in the model: the stonewalled read job starts when both write clones have
+     * ended, in group 1, and runs its own full runtime from there; a new_group job without
+     * stonewall starts at once, in the next group.
+     */
+    @ParameterizedTest
+    @EnumSource(DeviceKind.class)
+    void stonewallStartsTheReadJobAfterTheWritesEnd(DeviceKind device) throws Exception {
+        String text = """
+                [global]
+                bs=4k
+                size=4m
+                runtime=150ms
+                time_based=1
+                verify=md5
+                cpus_allowed=0
+                ioscheduler=mq-deadline
+                [w]
+                directory=/nonexistent
+                filesize=8m
+                rw=randwrite
+                numjobs=2
+                [r]
+                stonewall
+                rw=randread
+                [n]
+                new_group
+                rw=read
+                """;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        FioReport r = Workload.run(jobFile(text), device, new PrintStream(printed, true, StandardCharsets.UTF_8));
+        assertEquals(1, printed.toString(StandardCharsets.UTF_8).split("cpus_allowed/cpumask: no effect in the JVM"
+                + " model", -1).length - 1, "said once: " + printed);
+        assertTrue(printed.toString(StandardCharsets.UTF_8).contains("directory/filesize: no effect in the JVM model"),
+                printed.toString());
+        assertTrue(printed.toString(StandardCharsets.UTF_8).contains("ioscheduler: no effect in the JVM model"),
+                printed.toString());
+        assertEquals(4, r.jobs().size());
+        FioJob w0 = r.jobs().get(0), w1 = r.jobs().get(1), rd = r.jobs().get(2), n = r.jobs().get(3);
+        assertEquals(java.util.List.of(0, 0, 1, 2), r.jobs().stream().map(FioJob::groupid).toList());
+        assertEquals(0L, w0.lab().startUs());
+        long writesEnd = Math.max(w0.lab().endUs(), w1.lab().endUs());
+        assertTrue(writesEnd >= 150_000, "writes ran their runtime: " + writesEnd);
+        assertTrue(rd.lab().startUs() >= writesEnd, "read started at " + rd.lab().startUs() + " us, writes ended at "
+                + writesEnd);
+        assertTrue(rd.jobRuntime() >= 150, "read's runtime counts from its own start: " + rd.jobRuntime() + " ms");
+        assertTrue(rd.lab().endUs() - rd.lab().startUs() >= 150_000);
+        assertTrue(rd.read().totalIos() > 0 && rd.write().totalIos() == 0);
+        // n comes after the stonewall job in the file, so it starts with it (fio's run_threads walk)
+        assertEquals(rd.lab().startUs(), n.lab().startUs());
+        assertEquals("1", rd.jobOptions().get("stonewall"));
+        assertEquals("1", n.jobOptions().get("new_group"));
+        assertTrue(w0.lab().notes().stream().anyMatch(x -> x.startsWith("verify and verify_pattern not checked")),
+                w0.lab().notes().toString());
+    }
 }

@@ -9,6 +9,7 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import java.util.BitSet;
 
 import static java.lang.foreign.MemoryLayout.PathElement.groupElement;
 import static java.lang.foreign.ValueLayout.ADDRESS;
@@ -460,9 +461,24 @@ public final class Libc {
         if (cpu < 0 || cpu >= CPU_SETSIZE) {
             throw new ErrnoException("sched_setaffinity(cpu " + cpu + ")", Errno.EINVAL);
         }
+        BitSet one = new BitSet();
+        one.set(cpu);
+        setaffinity(one, "sched_setaffinity(cpu " + cpu + ")");
+    }
+
+    /** Pins the calling thread (pid 0: the caller's own task) to the CPUs of {@code cpus}, at least one. */
+    public static void schedSetaffinity(BitSet cpus) throws ErrnoException {
+        if (cpus.isEmpty() || cpus.length() > CPU_SETSIZE) {
+            throw new ErrnoException("sched_setaffinity(cpus " + cpus + ")", Errno.EINVAL);
+        }
+        setaffinity(cpus, "sched_setaffinity(cpus " + cpus + ")");
+    }
+
+    private static void setaffinity(BitSet cpus, String what) throws ErrnoException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment mask = arena.allocate(CPU_SETSIZE / 8, 8);
-            mask.set(JAVA_LONG, (cpu / 64) * 8L, 1L << (cpu % 64));
+            long[] words = cpus.toLongArray();
+            MemorySegment.copy(words, 0, mask, JAVA_LONG, 0, words.length);
             MemorySegment capture = Native.capture();
             int rc;
             try {
@@ -470,7 +486,7 @@ public final class Libc {
             } catch (Throwable t) {
                 throw unreachable(t);
             }
-            check(rc, capture, "sched_setaffinity(cpu " + cpu + ")", -1);
+            check(rc, capture, what, -1);
         }
     }
 

@@ -1,8 +1,10 @@
 package lab.bridge.run;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,11 +35,16 @@ import lab.jobspec.stats.WorkerStats;
  * <li>Hold every block device a job writes with {@code O_EXCL} ({@link DeviceClaim}), one
  *     descriptor per device for the whole run, whatever {@code --i-own-this-device} says: a
  *     device mounted, swapped on, stacked under dm/md or held by another program is refused.</li>
+ * <li>Check every job's {@code ioscheduler} ({@link IoScheduler}); set it just before the start and
+ *     write back the old one after the run, whatever happened.</li>
  * <li>Open every job's target (the claim's descriptor, or one per job, shared by its clones),
  *     extending regular files a write job needs larger.</li>
  * <li>Start {@code numjobs} {@link BridgeWorker}s per job on one barrier ({@link StartGate}).
- *     Each makes its own engine on its own thread; if any cannot, no I/O has been submitted and
- *     the run fails with {@link BridgeSetupException}.</li>
+ *     Each pins its thread to the job's {@code cpus_allowed} ({@link lab.jobspec.Cpus}), then
+ *     makes its own engine on it; if any cannot, no I/O has been submitted and
+ *     the run fails with {@link BridgeSetupException}. A job with {@code stonewall} or
+ *     {@code wait_for} then waits until the jobs it waits for have ended
+ *     ({@link lab.jobspec.JobOrder}), its engine already made.</li>
  * <li>Join (each clone closes its engine, which drains what is in flight first), close the
  *     targets, let the claims go, and report with the engine's rule ({@link RunReport}). The process's
  *     {@code getrusage(RUSAGE_SELF)} is taken just before the clones start and after the last
@@ -88,9 +95,21 @@ public final class BridgeRun {
     /** {@link #run(JobFile, String, boolean, PrintStream)} with every choice explicit. */
     public static FioReport run(List<Job> jobs, Options options, PrintStream notes) throws BridgeSetupException {
         List<Target> targets = new ArrayList<>();
+        Map<String, Long> laidOut = new HashMap<>();
         for (Job job : jobs) {
-            targets.add(Target.check(job, options.filenameOverride(), options.iOwnThisDevice(), options.ownership()));
+            String override = options.filenameOverride();
+            if (override == null && job.filePerClone()) {
+                for (int c = 0; c < job.numjobs(); c++) {
+                    targets.add(Target.check(job, job.path(c), c, 1, options.iOwnThisDevice(), options.ownership(),
+                            laidOut));
+                }
+            } else {
+                targets.add(Target.check(job, override != null ? override : job.path(0), 0, job.numjobs(),
+                        options.iOwnThisDevice(), options.ownership(), laidOut));
+            }
         }
+        IoScheduler schedulers = IoScheduler.check(targets, options.iOwnThisDevice(), options.ownership(),
+                Path.of("/sys/dev/block"));
         Map<Long, DeviceClaim> claims = new LinkedHashMap<>();
         try {
             for (Target t : targets) {
@@ -102,28 +121,35 @@ public final class BridgeRun {
             for (Target t : targets) {
                 long before = t.sizeBytes();
                 t.open(t.block ? claims.get(t.rdev) : null);
-                if (t.sizeBytes() != before) {
+                if (t.create) {
+                    notes.println("lab: made " + t.path + " (" + t.sizeBytes() + " bytes, sparse) for job '"
+                            + t.job.name() + "'");
+                } else if (t.sizeBytes() != before && t.job.rw().writes()) {
                     notes.println("lab: extended " + t.path + " from " + before + " to " + t.sizeBytes() + " bytes");
                 }
-                for (int c = 0; c < t.job.numjobs(); c++) {
-                    workers.add(new BridgeWorker(t.job, c, t, options.engines()));
+                for (int c = t.firstClone; c < t.firstClone + t.cloneCount; c++) {
+                    BridgeWorker w = new BridgeWorker(t.job, c, t, options.engines());
+                    w.affinity = t.job.cpus().forClone(workers.size()); // fio's thread_number - 1
+                    workers.add(w);
                 }
             }
+            schedulers.apply(notes);
             Instant wall = Instant.now();
             Rusage self0 = processUsage();
-            long t0 = start(workers);
+            StartGate.Started started = start(jobs, workers);
             Rusage self1 = processUsage();
             workers.forEach(w -> w.notes().forEach(n -> notes.println("lab: " + n)));
-            return report(jobs, workers, wall, t0, self0, self1, claims);
+            return report(jobs, workers, wall, started, self0, self1, claims);
         } finally {
+            schedulers.close();
             targets.forEach(Target::close);
             claims.values().forEach(DeviceClaim::close);
         }
     }
 
-    private static long start(List<BridgeWorker> workers) throws BridgeSetupException {
+    private static StartGate.Started start(List<Job> jobs, List<BridgeWorker> workers) throws BridgeSetupException {
         try {
-            return StartGate.runAll(workers);
+            return StartGate.runJobs(jobs, workers);
         } catch (StartGate.CloneFailedException e) {
             if (e.beforeStart()) {
                 Throwable c = e.getCause();
@@ -133,11 +159,12 @@ public final class BridgeRun {
         }
     }
 
-    private static FioReport report(List<Job> jobs, List<BridgeWorker> workers, Instant wall, long t0,
-                                    Rusage self0, Rusage self1, Map<Long, DeviceClaim> claims) {
+    private static FioReport report(List<Job> jobs, List<BridgeWorker> workers, Instant wall,
+                                    StartGate.Started started, Rusage self0, Rusage self1,
+                                    Map<Long, DeviceClaim> claims) {
         Map<WorkerStats, BridgeWorker> byStats = new IdentityHashMap<>();
         workers.forEach(w -> byStats.put(w.stats, w));
-        return RunReport.build(VERSION, wall, jobs, workers.stream().map(w -> w.stats).toList(), t0, g -> {
+        return RunReport.build(VERSION, wall, jobs, workers.stream().map(w -> w.stats).toList(), started, g -> {
             List<BridgeWorker> group = g.clones().stream().map(byStats::get).toList();
             Target t = group.getFirst().target;
             return lab(g, group, self0, self1, t.block && claims.containsKey(t.rdev));
@@ -151,9 +178,17 @@ public final class BridgeRun {
                 + (t.job.direct() ? ", O_DIRECT" : ", buffered") + " on " + (t.block ? "block device " : "file ")
                 + t.realPath + (held ? " (held with O_EXCL for the run)" : "")
                 + "; clat = submit() to the reap that saw the completion");
+        if (t.job.cpus().pinned()) {
+            notes.add("pinned with sched_setaffinity to CPUs " + t.job.cpus().format() + (t.job.cpus().split()
+                    ? " split: one CPU per clone (cpus_allowed_policy=split)" : " shared by every clone")
+                    + "; lab.cpus = where each clone set up");
+        }
         if (t.job.verify() != lab.jobspec.Verify.NONE && t.job.rw().writes()) {
-            notes.add("verify=crc32c on a write job: every block carries a header; fio's read-back phase after"
-                    + " the writes is not run here: verify with a read job (verify=crc32c) over the same region");
+            String v = "verify=" + t.job.verify().fioName();
+            notes.add(v + " on a write job: every block carries " + (t.job.verify() == lab.jobspec.Verify.PATTERN
+                    ? "verify_pattern" : "a header (the lab's layout, not fio's)") + "; fio's read-back phase after"
+                    + " the writes is not run here: verify with a read job (" + v + ") over the same region, e.g."
+                    + " after stonewall");
         }
         long mismatches = 0;
         long unwritten = 0;

@@ -3,6 +3,7 @@ package lab.bridge.run;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import lab.bridge.engine.BridgeEngine;
 import lab.bridge.engine.BridgeIoException;
@@ -25,8 +26,8 @@ import lab.jobspec.stats.WorkerStats;
  *
  * <h2>The loop</h2>
  * Prepare up to {@code iodepth_batch_submit} I/Os (op, offset and length from {@link IoSequence}, write
- * data from {@link BufferPattern} into the tag's buffer, then the {@link VerifyHeader} with
- * {@code verify=crc32c}), queue them, {@code submit()} once. At full depth, reap at least
+ * data from {@link BufferPattern} into the tag's buffer, or {@code verify_pattern}, then the
+ * {@link VerifyHeader} with {@code verify}), queue them, {@code submit()} once. At full depth, reap at least
  * {@code iodepth_batch_complete_min} (at least 1, as fio's {@code wait_for_completions()}) and
  * at most {@code iodepth_batch_complete_max} (by default the min: one); below it, submit again
  * without reaping. That is fio 3.33's {@code do_io()}: it reaps only when no {@code io_u} is free
@@ -110,7 +111,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         this.stats = new WorkerStats(job, -1);
         this.seq = IoSequence.forJob(job, clone);
         this.pattern = BufferPattern.forJob(job, clone);
-        this.verify = job.verify() == Verify.CRC32C ? new VerifyHeader(clone) : null;
+        this.verify = job.verify() != Verify.NONE ? new VerifyHeader(job, clone) : null;
         this.depth = job.queueDepth();
         this.maxBs = job.maxBs();
         this.batch = new int[job.submitBatch()];
@@ -127,9 +128,26 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         return "lab-bridge-" + job.name() + "." + clone;
     }
 
-    /** Makes the engine on this thread and fills its buffers once, as fio's {@code init_io_u()}. */
+    /**
+     * The CPUs this clone's thread is pinned to ({@code cpus_allowed}, {@link lab.jobspec.Cpus});
+     * empty for none. Set by {@link BridgeRun} before the start.
+     */
+    BitSet affinity = new BitSet();
+
+    /**
+     * Pins this thread ({@link #affinity}), as fio's {@code thread_main()} does before its set-up,
+     * then makes the engine on it and fills its buffers once, as fio's {@code init_io_u()}.
+     */
     @Override
     public void warmUp() throws Exception {
+        if (!affinity.isEmpty()) {
+            try {
+                Libc.schedSetaffinity(affinity);
+            } catch (ErrnoException e) {
+                throw new BridgeSetupException("job '" + job.name() + "' clone " + clone + ": cannot pin to CPUs "
+                        + affinity + " (cpus_allowed/cpumask): " + e.getMessage(), e);
+            }
+        }
         stats.cpu(Libc.schedGetcpu());
         if (clone == 0 && job.queueDepth() < job.iodepth()) {
             note("ioengine=" + job.ioengine().name().toLowerCase(java.util.Locale.ROOT) + " is synchronous: iodepth="
@@ -228,7 +246,9 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             long offset = seq.offset();
             int len = seq.length();
             if (!read) {
-                pattern.prepareWrite(buffers[tag], len, offset);
+                if (verify == null || !verify.fillsBlock()) {
+                    pattern.prepareWrite(buffers[tag], len, offset);
+                }
                 if (verify != null) {
                     verify.stamp(buffers[tag], views[tag], offset, ++writes, len);
                 }

@@ -14,7 +14,6 @@ import lab.bridge.ffi.Libc;
 import lab.bridge.ffi.Stat;
 import lab.jobspec.BlockSizes;
 import lab.jobspec.Job;
-import lab.jobspec.Verify;
 
 /**
  * One job's target, checked in full before anything is written to it: fio's
@@ -22,7 +21,17 @@ import lab.jobspec.Verify;
  *
  * <h2>Order of the checks ({@link #check})</h2>
  * <ol>
- * <li>A name: {@code --filename} or the job's {@code filename=}.</li>
+ * <li>A name: {@code --filename} or the job's {@code filename=}, in its {@code directory=}; with a
+ *     directory and no filename, fio's default name {@code NAME.CLONE.0}, one file per clone
+ *     ({@link Job#path}).</li>
+ * <li>A file that does not exist is refused, unless the job names a {@code directory}: then the
+ *     lab makes it there at {@link #open} (the folder must exist and be writable; nothing is
+ *     made while a check can still fail) and lays it out, sparse, to {@code filesize}, or to
+ *     {@code offset + size}, for read jobs as well, as fio lays out a file. fio fills it with data;
+ *     a verify read of a file the lab just made finds every block unwritten. A file the lab
+ *     makes is the lab's; it is left in place after the run, as fio's {@code unlink=0}. With
+ *     {@code direct=1}, a file system without {@code O_DIRECT} shows only when the made file is
+ *     opened: the run then stops before any I/O, the empty file left behind.</li>
  * <li>{@code stat} through the file system, without opening: it exists, and is a block device or
  *     a regular file.</li>
  * <li>A job that writes to a block device asks {@link DeviceOwnership} (the lab's registry) unless
@@ -31,7 +40,10 @@ import lab.jobspec.Verify;
  * <li>A read-only open ({@code O_DIRECT} when {@code direct=1}): the size (BLKGETSIZE64, or
  *     {@code st_size}) and the logical block size (BLKSSZGET, 512 for a file); closed again.</li>
  * <li>The size covers {@code offset + size}; a regular file a write job needs larger is extended
- *     by {@link #open}, as fio lays out a file; a block device is never extended.</li>
+ *     by {@link #open}, as fio lays out a file; a block device is never extended. A read job's
+ *     file counts as laid out to the largest region of the write jobs on it before it in the job
+ *     file (e.g. a write job, then a {@code stonewall} read job); fio also lays out a file for a
+ *     read job alone, the lab refuses that.</li>
  * <li>With {@code direct=1}, {@code bs} and {@code offset} are multiples of the logical block
  *     size; with {@code verify}, {@code bs} holds a {@link VerifyHeader}.</li>
  * </ol>
@@ -45,6 +57,11 @@ import lab.jobspec.Verify;
 final class Target {
 
     final Job job;
+    /** The clones that run on this target: {@code [firstClone, firstClone + cloneCount)}. */
+    final int firstClone;
+    final int cloneCount;
+    /** A regular file the lab makes in the job's {@code directory} at {@link #open}: it does not exist yet. */
+    final boolean create;
     /** The name as given. */
     final String path;
     /** The name with symbolic links resolved. */
@@ -58,7 +75,11 @@ final class Target {
     /** Whether {@link #fd} is a {@link DeviceClaim}'s, which closes it. */
     private boolean claimed;
 
-    private Target(Job job, String path, String realPath, boolean block, long rdev, long sizeBytes, int lbs) {
+    private Target(Job job, String path, String realPath, boolean block, long rdev, long sizeBytes, int lbs,
+                   int firstClone, int cloneCount, boolean create) {
+        this.firstClone = firstClone;
+        this.cloneCount = cloneCount;
+        this.create = create;
         this.job = job;
         this.path = path;
         this.realPath = realPath;
@@ -71,15 +92,18 @@ final class Target {
     /**
      * Checks {@code job}'s target; opens nothing for writing.
      *
-     * @param override {@code --filename}, or null
+     * @param path     the target's name: {@code --filename}, or the job's ({@link Job#path})
+     * @param clones     the clones that run on it: {@code [firstClone, firstClone + cloneCount)}
      * @param iOwn     {@code --i-own-this-device}: skip {@code ownership}
+     * @param laidOut  regular file (real path) to the size the write jobs checked before this one
+     *                 will extend it to; this job's own is added when it writes
      */
-    static Target check(Job job, String override, boolean iOwn, DeviceOwnership ownership)
-            throws BridgeSetupException {
-        String path = override != null ? override : job.filename();
+    static Target check(Job job, String path, int firstClone, int cloneCount, boolean iOwn,
+                        DeviceOwnership ownership, Map<String, Long> laidOut) throws BridgeSetupException {
         String who = "job '" + job.name() + "' (" + job.source() + ":" + job.line() + ")";
         if (path == null || path.isBlank()) {
-            throw new BridgeSetupException(who + ": no target: give --filename DEV, or filename= in the job file");
+            throw new BridgeSetupException(who + ": no target: give --filename DEV, or filename= or directory= in the"
+                    + " job file");
         }
         boolean writes = job.rw().writes();
         Map<String, Object> attrs;
@@ -88,6 +112,9 @@ final class Target {
             attrs = Files.readAttributes(Path.of(path), "unix:mode,rdev,size");
             real = Path.of(path).toRealPath().toString();
         } catch (NoSuchFileException e) {
+            if (job.directory() != null) {
+                return toCreate(job, path, firstClone, cloneCount, who, laidOut);
+            }
             throw new BridgeSetupException(who + ": " + path + ": no such file or device; check the name"
                     + " (ls -l " + path + "), or create the device first (kernel-scripts)");
         } catch (AccessDeniedException e) {
@@ -121,8 +148,42 @@ final class Target {
         } finally {
             closeQuietly(probe);
         }
-        Target t = new Target(job, path, real, st.isBlockDevice(), st.rdev(), size, lbs);
-        t.checkGeometry(who);
+        Target t = new Target(job, path, real, st.isBlockDevice(), st.rdev(), size, lbs, firstClone, cloneCount,
+                false);
+        t.checkGeometry(who, st.isBlockDevice() ? size : Math.max(size, laidOut.getOrDefault(real, 0L)));
+        if (!st.isBlockDevice() && writes) {
+            laidOut.merge(real, job.offset() + job.size(), Math::max);
+        }
+        return t;
+    }
+
+    /**
+     * A file of the job's {@code directory} that does not exist yet: the folder must be one the
+     * lab may write in; nothing is made until {@link #open}, after every job's check.
+     */
+    private static Target toCreate(Job job, String path, int firstClone, int cloneCount, String who,
+                                   Map<String, Long> laidOut) throws BridgeSetupException {
+        Path parent = Path.of(path).toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent)) {
+            throw new BridgeSetupException(who + ": directory " + parent + " does not exist; create it first (the lab"
+                    + " makes files, not folders)");
+        }
+        if (!Files.isWritable(parent)) {
+            throw new BridgeSetupException(who + ": directory " + parent + " is not writable; the lab cannot make "
+                    + path + " there");
+        }
+        String real;
+        try {
+            real = parent.toRealPath().resolve(Path.of(path).getFileName()).toString();
+        } catch (IOException e) {
+            throw new BridgeSetupException(who + ": " + parent + ": " + e.getMessage(), e);
+        }
+        Long earlier = laidOut.get(real);
+        // a file an earlier job of the run makes is opened, not made, by the later ones
+        Target t = new Target(job, path, real, false, 0, 0, 512, firstClone, cloneCount, earlier == null);
+        long size = Math.max(earlier == null ? 0 : earlier, earlier == null || job.rw().writes() ? layoutSize(job) : 0);
+        t.checkGeometry(who, size);
+        laidOut.put(real, size);
         return t;
     }
 
@@ -152,10 +213,19 @@ final class Target {
         return 0;
     }
 
-    /** Size, alignment and header room; see the class comment, steps 5 and 6. */
-    private void checkGeometry(String who) throws BridgeSetupException {
+    /** What a file the lab makes is laid out to: {@code filesize}, else the job's region. */
+    private static long layoutSize(Job job) {
+        return job.filesize() > 0 ? job.filesize() : job.offset() + job.size();
+    }
+
+    /**
+     * Size, alignment and header room; see the class comment, steps 5 and 6.
+     *
+     * @param size the target's size once the write jobs before this one have laid it out
+     */
+    private void checkGeometry(String who, long size) throws BridgeSetupException {
         long need = job.offset() + job.size();
-        if (sizeBytes < need && (block || !job.rw().writes())) {
+        if (size < need && (block || !job.rw().writes())) {
             throw new BridgeSetupException(who + ": " + path + " is " + sizeBytes + " bytes (" + mib(sizeBytes)
                     + ") but the job needs offset + size = " + job.offset() + " + " + job.size() + " = " + need
                     + " bytes (" + mib(need) + "); lower size= or offset=, or use a larger "
@@ -171,9 +241,10 @@ final class Target {
                         + "; use e.g. bs=" + roundUp(bs, logicalBlockSize) + ", or direct=0");
             }
         }
-        if (job.verify() == Verify.CRC32C && job.minBs() <= VerifyHeader.SIZE) {
-            throw new BridgeSetupException(who + ": verify=crc32c needs bs larger than its " + VerifyHeader.SIZE
-                    + "-byte header, but bs=" + job.minBs());
+        int header = VerifyHeader.headerSize(job.verify());
+        if (header > 0 && job.minBs() <= header) {
+            throw new BridgeSetupException(who + ": verify=" + job.verify().fioName() + " needs bs larger than its "
+                    + header + "-byte header, but bs=" + job.minBs());
         }
     }
 
@@ -201,8 +272,22 @@ final class Target {
         }
         String who = "job '" + job.name() + "'";
         boolean writes = job.rw().writes();
-        long need = job.offset() + job.size();
-        if (!block && sizeBytes < need) {
+        long need = create ? layoutSize(job) : job.offset() + job.size();
+        if (create) {
+            try {
+                Files.createFile(Path.of(path));   // fails if something made it since the check
+            } catch (IOException e) {
+                throw new BridgeSetupException(who + ": cannot make " + path + ": " + e, e);
+            }
+        }
+        if (!block) {
+            try {
+                sizeBytes = Files.size(Path.of(path)); // an earlier job's open may have extended it
+            } catch (IOException e) {
+                throw new BridgeSetupException(who + ": cannot stat " + path + ": " + e.getMessage(), e);
+            }
+        }
+        if (!block && sizeBytes < need && (writes || create)) {
             try (RandomAccessFile f = new RandomAccessFile(path, "rw")) {
                 f.setLength(need);          // fio's extend_file(): the job writes this region
             } catch (IOException e) {
@@ -214,7 +299,7 @@ final class Target {
         int flags = (writes ? Libc.O_RDWR : Libc.O_RDONLY) | (job.direct() ? Libc.O_DIRECT : 0);
         int f = open(who, path, flags, job.direct());
         try {
-            if (Libc.fstat(f).rdev() != rdev) {
+            if (!create && Libc.fstat(f).rdev() != rdev) {
                 throw new BridgeSetupException(who + ": " + path + " changed after it was checked; run again");
             }
         } catch (ErrnoException e) {

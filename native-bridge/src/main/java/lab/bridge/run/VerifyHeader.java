@@ -3,71 +3,210 @@ package lab.bridge.run;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
+import java.util.zip.Checksum;
+import lab.jobspec.Job;
+import lab.jobspec.Verify;
 
 /**
- * {@code verify=crc32c}: the header every written block carries at its start, fio's {@code struct
- * verify_header} in the lab's layout, and its check on read. A block is one I/O of {@code bs}
- * bytes (fio's {@code verify_interval} defaults to {@code bs}).
+ * {@code verify=} and {@code verify_pattern}: what every written block carries, and its check on
+ * read. A block is one I/O of {@code bs} bytes (fio's {@code verify_interval} defaults to
+ * {@code bs}). The layout is the lab's own, not fio's {@code struct verify_header}.
  *
  * <pre>
- *   0  u32 magic       {@link #MAGIC}
- *   4  u32 crc32c      of bytes [{@link #SIZE}, len) of the block
+ *   0  u32 magic       "LABV" crc32c, "LABC" crc32, "LABM" md5, "LAB1" sha1, "LAB2" sha256
+ *   4  u32 crc         crc32c / crc32 of bytes [header, len); 0 for the digests
  *   8  u64 offset      byte offset of the block on the target
  *  16  u64 generation  the writing clone's write count (1, 2, ...): which write left it
  *  24  u32 length      the block's length (bs of the writing job)
  *  28  u32 clone       which clone of numjobs wrote it
+ *  32  digest          md5 (16 bytes), sha1 (20), sha256 (32); absent for the crcs
  * </pre>
- * Little-endian. Because offset and length live in the block, a read job of a later run
- * verifies what a write job of an earlier run left, whatever order either used.
+ * Little-endian. The header is 32 bytes for the crcs, 32 + the digest for the digests; the
+ * checksum covers the rest of the block. Because kind, offset and length live in the block, a
+ * read job of a later run verifies what a write job of an earlier run left, whatever order either
+ * used, and a block written with another kind is named as such.
  *
- * <p>One instance per worker (the {@link CRC32C} is stateful); not thread-safe. {@link #stamp}
+ * <p>{@code verify_pattern}: the block is the pattern repeated from its first byte, then the
+ * header over its start; a read checks the header and then the bytes after it against the
+ * pattern (fio checks both too). {@code verify=pattern} has no header: the whole block is the
+ * pattern, and a block that differs anywhere is a mismatch (a block never written included, as
+ * in fio). fio's own {@code pattern} kind set by {@code verify_pattern} alone writes its header
+ * as well; the lab's does not.
+ *
+ * <p>One instance per worker (the checksums are stateful); not thread-safe. {@link #stamp}
  * and {@link #check} allocate nothing: the worker passes a {@link ByteBuffer} view of the
  * buffer made once at warm-up; only {@link #describe}, on a mismatch, builds a string.
  */
 final class VerifyHeader {
 
-    /** {@code "LABV"} read as a little-endian u32. */
+    /** {@code "LABV"} read as a little-endian u32: the crc32c kind's magic. */
     static final int MAGIC = 0x5642414c;
-    /** Header bytes; {@code bs} must be larger. */
+    /** Bytes of the fixed header; a digest kind adds its digest. */
     static final int SIZE = 32;
 
     /** {@link #check}'s answers. */
-    static final int OK = 0, UNWRITTEN = 1, BAD_MAGIC = 2, BAD_OFFSET = 3, BAD_LENGTH = 4, BAD_CRC = 5;
+    static final int OK = 0, UNWRITTEN = 1, BAD_MAGIC = 2, BAD_OFFSET = 3, BAD_LENGTH = 4, BAD_CRC = 5,
+            BAD_PATTERN = 6, OTHER_KIND = 7;
 
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final Verify[] HEADER_KINDS = {Verify.CRC32C, Verify.CRC32, Verify.MD5, Verify.SHA1, Verify.SHA256};
 
-    private final CRC32C crc = new CRC32C();
+    private final Verify kind;
     private final int clone;
+    private final int magic;
+    /** Header bytes: 0 (pattern), 32, or 32 + the digest. */
+    private final int headerSize;
+    private final Checksum crc;
+    private final MessageDigest digest;
+    private final byte[] computed;
+    private final byte[] stored;
+    /** {@code verify_pattern} repeated over {@code bs} bytes, or null. */
+    private final MemorySegment pattern;
 
-    VerifyHeader(int clone) {
+    VerifyHeader(Job job, int clone) {
+        this.kind = job.verify();
         this.clone = clone;
+        this.magic = magic(kind);
+        this.headerSize = headerSize(kind);
+        this.crc = switch (kind) {
+            case CRC32C -> new CRC32C();
+            case CRC32 -> new CRC32();
+            default -> null;
+        };
+        this.digest = switch (kind) {
+            case MD5 -> digest("MD5");
+            case SHA1 -> digest("SHA-1");
+            case SHA256 -> digest("SHA-256");
+            default -> null;
+        };
+        int dlen = digest == null ? 0 : digest.getDigestLength();
+        this.computed = new byte[dlen];
+        this.stored = new byte[dlen];
+        byte[] p = job.verifyPatternBytes();
+        if (p == null) {
+            this.pattern = null;
+        } else {
+            byte[] full = new byte[job.bs()];
+            for (int i = 0; i < full.length; i++) {
+                full[i] = p[i % p.length];
+            }
+            this.pattern = MemorySegment.ofArray(full);
+        }
     }
 
-    /** Writes the header of the block about to be written from {@code buf} (viewed as {@code view}). */
+    /** Bytes of {@code kind}'s header: 0 for {@code pattern}; {@code bs} must be larger. */
+    static int headerSize(Verify kind) {
+        return switch (kind) {
+            case PATTERN, NONE -> 0;
+            case CRC32C, CRC32 -> SIZE;
+            case MD5 -> SIZE + 16;
+            case SHA1 -> SIZE + 20;
+            case SHA256 -> SIZE + 32;
+        };
+    }
+
+    private static int magic(Verify kind) {
+        char c = switch (kind) {
+            case CRC32C -> 'V';
+            case CRC32 -> 'C';
+            case MD5 -> 'M';
+            case SHA1 -> '1';
+            case SHA256 -> '2';
+            default -> 0;
+        };
+        return c == 0 ? 0 : 0x0042414c | (c << 24);
+    }
+
+    private static MessageDigest digest(String algorithm) {
+        try {
+            return MessageDigest.getInstance(algorithm);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no " + algorithm, e);
+        }
+    }
+
+    /**
+     * Whether {@link #stamp} writes the whole block ({@code verify_pattern}), so the worker need
+     * not fill it first.
+     */
+    boolean fillsBlock() {
+        return pattern != null;
+    }
+
+    /** Writes the block about to be written from {@code buf} (viewed as {@code view}): pattern, then header. */
     void stamp(MemorySegment buf, ByteBuffer view, long offset, long generation, int len) {
-        buf.set(U32, 0, MAGIC);
+        if (pattern != null) {
+            MemorySegment.copy(pattern, 0, buf, 0, len);
+        }
+        if (headerSize == 0) {
+            return;
+        }
+        buf.set(U32, 0, magic);
         buf.set(U64, 8, offset);
         buf.set(U64, 16, generation);
         buf.set(U32, 24, len);
         buf.set(U32, 28, clone);
-        buf.set(U32, 4, crcOf(view, len));
+        if (crc != null) {
+            buf.set(U32, 4, crcOf(view, len));
+        } else {
+            buf.set(U32, 4, 0);
+            digestOf(view, len);
+            MemorySegment.copy(computed, 0, buf, ValueLayout.JAVA_BYTE, SIZE, computed.length);
+        }
     }
 
-    /** Checks a block read at {@code offset}; one of {@link #OK} .. {@link #BAD_CRC}. */
+    /** Checks a block read at {@code offset}; one of {@link #OK} .. {@link #OTHER_KIND}. */
     int check(MemorySegment buf, ByteBuffer view, long offset, int len) {
-        int magic = buf.get(U32, 0);
-        if (magic != MAGIC) {
-            return magic == 0 ? UNWRITTEN : BAD_MAGIC;
+        if (headerSize > 0) {
+            int m = buf.get(U32, 0);
+            if (m != magic) {
+                return m == 0 ? UNWRITTEN : kindOf(m) != null ? OTHER_KIND : BAD_MAGIC;
+            }
+            if (buf.get(U64, 8) != offset) {
+                return BAD_OFFSET;
+            }
+            if (buf.get(U32, 24) != len) {
+                return BAD_LENGTH;
+            }
+            if (!sumMatches(buf, view, len)) {
+                return BAD_CRC;
+            }
         }
-        if (buf.get(U64, 8) != offset) {
-            return BAD_OFFSET;
+        if (pattern != null && patternMismatch(buf, len) >= 0) {
+            return BAD_PATTERN;
         }
-        if (buf.get(U32, 24) != len) {
-            return BAD_LENGTH;
+        return OK;
+    }
+
+    private boolean sumMatches(MemorySegment buf, ByteBuffer view, int len) {
+        if (crc != null) {
+            return buf.get(U32, 4) == crcOf(view, len);
         }
-        return buf.get(U32, 4) == crcOf(view, len) ? OK : BAD_CRC;
+        digestOf(view, len);
+        MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, SIZE, stored, 0, stored.length);
+        return Arrays.equals(stored, computed);
+    }
+
+    /** The first byte after the header where the block differs from the pattern, or -1. */
+    private long patternMismatch(MemorySegment buf, int len) {
+        long m = MemorySegment.mismatch(buf, headerSize, len, pattern, headerSize, len);
+        return m < 0 ? -1 : headerSize + m;
+    }
+
+    /** The kind whose magic {@code m} is, or null for none of the lab's. */
+    private static Verify kindOf(int m) {
+        for (Verify k : HEADER_KINDS) {
+            if (magic(k) == m) {
+                return k;
+            }
+        }
+        return null;
     }
 
     /** What {@link #check} found wrong, with expected and actual values, for the notes. */
@@ -75,21 +214,57 @@ final class VerifyHeader {
         String where = "block at offset " + offset + " (0x" + Long.toHexString(offset) + "), " + len + " bytes: ";
         return where + switch (verdict) {
             case BAD_MAGIC -> String.format("magic 0x%08x, expected 0x%08x (not a lab verify block)",
-                    buf.get(U32, 0), MAGIC);
+                    buf.get(U32, 0), magic);
+            case OTHER_KIND -> "written with verify=" + kindOf(buf.get(U32, 0)).fioName() + ", read with verify="
+                    + kind.fioName() + " (verify with the writing job's kind)";
             case BAD_OFFSET -> "header offset " + buf.get(U64, 8) + ", expected " + offset
                     + " (a block written elsewhere landed here)";
             case BAD_LENGTH -> "header length " + buf.get(U32, 24) + ", expected " + len
                     + " (written with another bs? verify with the writing job's bs)";
-            case BAD_CRC -> String.format("crc32c 0x%08x in header (generation %d, clone %d), 0x%08x computed over the data",
-                    buf.get(U32, 4), buf.get(U64, 16), buf.get(U32, 28), crcOf(view, len));
+            case BAD_CRC -> crc != null
+                    ? String.format("%s 0x%08x in header (generation %d, clone %d), 0x%08x computed over the data",
+                            kind.fioName(), buf.get(U32, 4), buf.get(U64, 16), buf.get(U32, 28), crcOf(view, len))
+                    : kind.fioName() + " " + hex(storedCopy(buf)) + " in header (generation " + buf.get(U64, 16)
+                            + ", clone " + buf.get(U32, 28) + "), " + hex(computedCopy(view, len))
+                            + " computed over the data";
+            case BAD_PATTERN -> {
+                long at = patternMismatch(buf, len);
+                yield String.format("byte %d is 0x%02x, verify_pattern has 0x%02x there", at,
+                        buf.get(ValueLayout.JAVA_BYTE, at), pattern.get(ValueLayout.JAVA_BYTE, at));
+            }
             default -> "verdict " + verdict;
         };
     }
 
+    private byte[] storedCopy(MemorySegment buf) {
+        MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, SIZE, stored, 0, stored.length);
+        return stored.clone();
+    }
+
+    private byte[] computedCopy(ByteBuffer view, int len) {
+        digestOf(view, len);
+        return computed.clone();
+    }
+
+    private static String hex(byte[] b) {
+        return java.util.HexFormat.of().formatHex(b);
+    }
+
     private int crcOf(ByteBuffer view, int len) {
-        view.limit(len).position(SIZE);
+        view.limit(len).position(headerSize);
         crc.reset();
         crc.update(view);
         return (int) crc.getValue();
+    }
+
+    private void digestOf(ByteBuffer view, int len) {
+        view.limit(len).position(headerSize);
+        digest.reset();
+        digest.update(view);
+        try {
+            digest.digest(computed, 0, computed.length);
+        } catch (java.security.DigestException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

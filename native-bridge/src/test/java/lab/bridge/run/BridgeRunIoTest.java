@@ -179,4 +179,32 @@ class BridgeRunIoTest {
         FioReport back = FioReport.readJson(new java.io.ByteArrayInputStream(out.toByteArray()));
         assertEquals(w.report(), back, "round trip");
     }
+
+    /**
+     * One run of two jobs on one file: a sequential write with verify=crc32c, then, stonewalled, a
+     * random read verifying it. Had they run together, the reads would have met unwritten blocks.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"psync", "io_uring"})
+    void stonewalledReadVerifiesWhatTheWriteJobBeforeItWrote(String engine) throws Exception {
+        if (engine.equals("io_uring")) {
+            assumeUring();
+        }
+        String text = "[global]\nioengine=" + engine + "\nbuffered=0\nverify=crc32c\nbs=4k\nsize=4m\niodepth=8\n"
+                + "filename=" + file + "\n[w]\nrw=write\n[r]\nwait_for_previous\nrw=randread\n";
+        BridgeTesting.Outcome o = runJob(text);
+        List<FioJob> js = o.report().jobs();
+        assertEquals(2, js.size());
+        FioJob w = js.get(0), r = js.get(1);
+        assertEquals(0, w.groupid());
+        assertEquals(1, r.groupid());
+        assertDir(w.write(), SIZE / BS);
+        assertDir(r.read(), SIZE / BS);
+        assertEquals(0L, r.lab().verifyMismatches(), o.notes());
+        assertEquals(0L, r.lab().verifyUnwritten(), "every block read was written first: " + o.notes());
+        assertEquals(0L, w.lab().startUs());
+        assertTrue(r.lab().startUs() >= w.lab().endUs(), "read started at " + r.lab().startUs()
+                + " us, before the write ended at " + w.lab().endUs());
+        assertTrue(w.lab().notes().getFirst().contains("O_DIRECT"), w.lab().notes().getFirst());
+    }
 }

@@ -39,6 +39,12 @@ final class BridgeTesting {
         return new Outcome(r, out.toString(StandardCharsets.UTF_8));
     }
 
+    /** Runs the job file {@code text}, written to {@code dir}, with the live ownership rule and the real engines. */
+    static Outcome run(Path dir, String text) throws IOException, JobSpecException, BridgeSetupException {
+        return run(jobs(dir, "job.fio", text), new BridgeRun.Options(null, false, DeviceOwnership.registry(),
+                lab.bridge.engine.BridgeEngines::open));
+    }
+
     /** A fresh folder under the module's target/, on a real file system (not tmpfs), for O_DIRECT files. */
     static Path scratch(String name) throws IOException {
         Path d = Path.of("target", "bridge-tests", name + "-" + ProcessHandle.current().pid()).toAbsolutePath();

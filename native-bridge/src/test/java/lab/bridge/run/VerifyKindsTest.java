@@ -1,0 +1,116 @@
+package lab.bridge.run;
+
+import static lab.bridge.run.BridgeTesting.assumeDirect;
+import static lab.bridge.run.BridgeTesting.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HexFormat;
+import java.util.List;
+import lab.jobspec.report.FioJob;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Every verify kind on a real file with O_DIRECT: a write job, then a stonewalled read job
+ * verifying it in the same run; one byte changed in one block is found by the next read run.
+ */
+class VerifyKindsTest {
+
+    private static final int BS = 4096;
+    private static final int BLOCKS = 256;
+
+    private Path dir;
+    private Path file;
+
+    @BeforeEach
+    void file() throws Exception {
+        dir = BridgeTesting.scratch("verify-kinds");
+        file = dir.resolve("target.img");
+        Files.deleteIfExists(file);
+        Files.createFile(file);
+        assumeDirect(file);
+    }
+
+    private BridgeTesting.Outcome runJob(String text) throws Exception {
+        return run(dir, text);
+    }
+
+    private String text(String verify, boolean write, boolean read) {
+        String s = "[global]\nioengine=psync\ndirect=1\nbs=4k\nsize=" + (BLOCKS * BS) + "\nfilename=" + file + "\n"
+                + verify.replace(';', '\n') + "\n";
+        if (write) {
+            s += "[w]\nrw=randwrite\n";
+        }
+        if (read) {
+            s += "[r]\nstonewall\nrw=read\n";
+        }
+        return s;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "verify=crc32 | crc32 0x",
+            "verify=md5 | md5 ",
+            "verify=sha1 | sha1 ",
+            "verify=sha256 | sha256 ",
+            "verify_pattern=0xdeadbeef | verify_pattern has 0x",
+            "verify=crc32c;verify_pattern=\"lab!\" | crc32c 0x",
+    })
+    void writeThenReadFindsNothingAndAChangedByteIsFound(String verify, String describes) throws Exception {
+        BridgeTesting.Outcome o = runJob(text(verify, true, true));
+        List<FioJob> js = o.report().jobs();
+        assertEquals(BLOCKS, js.get(0).write().totalIos());
+        assertEquals(BLOCKS, js.get(1).read().totalIos());
+        assertEquals(0L, js.get(1).lab().verifyMismatches(), o.notes());
+        assertEquals(0L, js.get(1).lab().verifyUnwritten(), o.notes());
+
+        long victim = 41L * BS;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.allocate(1);
+            ch.read(b, victim + 3000);
+            b.put(0, (byte) (b.get(0) ^ 0x40)).rewind();
+            ch.write(b, victim + 3000);
+            ch.force(true);
+        }
+        BridgeTesting.Outcome r = runJob(text(verify, false, true));
+        FioJob rj = r.report().jobs().getFirst();
+        assertEquals(1L, rj.lab().verifyMismatches(), r.notes());
+        assertTrue(r.notes().contains("offset " + victim) && r.notes().contains(describes), r.notes());
+    }
+
+    /** The pattern is in the file as fio would lay it: repeated from each block's first byte (no header with verify=pattern). */
+    @Test
+    void patternKindWritesThePatternOnly() throws Exception {
+        runJob(text("verify_pattern=0x0102030405", true, false));
+        byte[] block = new byte[BS];
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ch.read(ByteBuffer.wrap(block), 7L * BS);
+        }
+        assertEquals("01020304050102030405", HexFormat.of().formatHex(block, 0, 10));
+        assertEquals(block[BS - 1], (byte) (1 + (BS - 1) % 5));
+    }
+
+    @Test
+    void aBlockWrittenWithAnotherKindIsNamed() throws Exception {
+        runJob(text("verify=md5", true, false));
+        BridgeTesting.Outcome r = runJob(text("verify=sha256", false, true));
+        assertEquals((long) BLOCKS, r.report().jobs().getFirst().lab().verifyMismatches());
+        assertTrue(r.notes().contains("written with verify=md5, read with verify=sha256"), r.notes());
+    }
+
+    @Test
+    void bsMustHoldTheDigestHeader() throws Exception {
+        BridgeSetupException e = org.junit.jupiter.api.Assertions.assertThrows(BridgeSetupException.class,
+                () -> runJob("[w]\nioengine=psync\nbs=64\nsize=64k\nverify=sha256\nrw=write\nfilename=" + file + "\n"));
+        assertTrue(e.getMessage().contains("verify=sha256 needs bs larger than its 64-byte header"), e.getMessage());
+        assertEquals(0, Files.size(file), "nothing written");
+    }
+}
