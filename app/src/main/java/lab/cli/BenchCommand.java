@@ -104,7 +104,7 @@ final class BenchCommand {
             }
             if (!Files.exists(dir.resolve("manifest.json"))) { // regenerating keeps the run's own manifest
                 Map<String, Object> m = Manifest.describe(Lab.root(), command, "native");
-                m.put("run_id", dir.toAbsolutePath().normalize().getFileName().toString());
+                m.put("run_id", runId(dir));
                 new com.fasterxml.jackson.databind.ObjectMapper().enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
                         .writeValue(dir.resolve("manifest.json").toFile(), m);
             }
@@ -112,5 +112,16 @@ final class BenchCommand {
             System.out.println(Files.readString(w.notebook()));
             return 0;
         }
+    }
+
+    /**
+     * The id of the run in {@code dir}: its name, less the {@code .ID.partial} wrapping the
+     * benchmark scripts write under until the run is complete ({@code zram-bench.sh run_start}).
+     */
+    static String runId(Path dir) {
+        String name = dir.toAbsolutePath().normalize().getFileName().toString();
+        return name.startsWith(".") && name.endsWith(".partial") && name.length() > ".partial".length() + 1
+                ? name.substring(1, name.length() - ".partial".length())
+                : name;
     }
 }
