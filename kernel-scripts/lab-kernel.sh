@@ -30,6 +30,7 @@
 # Every command that writes, resizes, resets or removes a device checks the registry
 # first and refuses anything else with exit 2, touching nothing.
 set -euo pipefail
+shopt -s inherit_errexit # a failure inside $(...) fails the command that uses it
 
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=SCRIPTDIR/common/rc.sh
@@ -55,40 +56,98 @@ cmd_status() {
 	_partial_runs | sed 's/^/unfinished run folder (in progress, or a run that died): /'
 }
 
-# up_word WORD: make one device, print its name.
+# bad_input MSG: one line naming the argument and what is allowed; exit 2, nothing made.
+bad_input() {
+	echo "lab-kernel: $* (see ./lab kernel --help)" >&2
+	exit 2
+}
+
+# size_ok SIZE: a positive byte count that zram's disksize (memparse), truncate and null_blk read
+# alike: digits, then an optional K, M, G or T.
+size_ok() { [[ $1 =~ ^[1-9][0-9]*[KkMmGgTt]?$ ]]; }
+
+# check_word WORD: refuse a WORD that up_word could not make, before anything is made.
+check_word() {
+	local w=$1 kind a b extra
+	IFS=: read -r kind a b extra <<<"$w"
+	case $kind in
+	zram | loop | nullb)
+		size_ok "$a" || bad_input "up $w: $kind needs a size, a positive number with an optional K, M, G or T suffix (e.g. $kind:256M)"
+		;;
+	cgroup)
+		[[ $a =~ ^[A-Za-z0-9_.-]+$ ]] || bad_input "up $w: cgroup needs a name of letters, digits, '_', '.' or '-' (e.g. cgroup:a:500)"
+		;;
+	*) bad_input "up $w: unknown device kind '$kind'; one of zram:SIZE[:ALGO], loop:SIZE[:partscan], nullb:SIZE, cgroup:NAME[:WEIGHT]" ;;
+	esac
+	[ -z "$extra" ] || bad_input "up $w: too many ':' fields"
+	case $kind:$b in
+	*:) ;;
+	zram:*) [[ $b =~ ^[a-z0-9-]+$ ]] || bad_input "up $w: '$b' is not a compression algorithm's name (e.g. zram:256M:lz4)" ;;
+	loop:partscan) ;;
+	loop:*) bad_input "up $w: loop takes only the option partscan" ;;
+	nullb:*) bad_input "up $w: nullb takes no option" ;;
+	cgroup:*)
+		if ! [[ $b =~ ^[0-9]+$ ]] || [ "$b" -lt 1 ] || [ "$b" -gt 1000 ]; then
+			bad_input "up $w: the weight must be 1..1000"
+		fi
+		;;
+	esac
+}
+
+# up_word WORD: make one checked device, print its name.
 up_word() {
 	local w=$1 kind a b path
 	IFS=: read -r kind a b <<<"$w"
 	case $kind in
-	zram) [ -n "$a" ] || usage 1; _zram_add "$a" "$b" ;;
-	loop)
-		[ -n "$a" ] || usage 1
-		if [ -n "$b" ] && [ "$b" != partscan ]; then _lab_msg "loop: unknown option $b"; exit 1; fi
-		_loop_add "$a" "$b"
-		;;
-	nullb) [ -n "$a" ] || usage 1; _nullb_add "$a" ;;
+	zram) _zram_add "$a" "$b" ;;
+	loop) _loop_add "$a" "$b" ;;
+	nullb) _nullb_add "$a" ;;
 	cgroup)
-		[ -n "$a" ] || usage 1
 		path=$(_cgroup_add "$a")
 		if [ -n "$b" ]; then _cgroup_set_weight "$path" "$b"; fi
 		echo "$path"
 		;;
-	*) _lab_msg "unknown spec word: $w"; exit 1 ;;
 	esac
 }
 
+# up_rollback: on a failed up, remove what this command added to the registry, newest first
+# (the registry lines that were not there before it began), then exit with its status.
+UP_BEFORE=
+up_rollback() {
+	local rc=$? kind name detail removed=()
+	trap - EXIT
+	[ "$rc" -ne 0 ] || exit 0
+	while IFS=$'\t' read -r kind name detail; do
+		[ -n "$kind" ] || continue
+		if ! grep -qxF "$kind"$'\t'"$name"$'\t'"$detail" <<<"$UP_BEFORE"; then
+			(_remove_entry "$kind" "$name") && removed+=("$name")
+		fi
+	done < <(tac "$LAB_REGISTRY")
+	_lab_msg "up failed; removed what it had made: ${removed[*]:-nothing}"
+	exit "$rc"
+}
+
+# cmd_up SPEC...: check every word (of the arguments, and of the files among them) first, then
+# make them in order; a failure removes what this command made before it.
 cmd_up() {
-	local s w
-	[ $# -gt 0 ] || usage 1
-	need_root
+	local s w words=()
+	[ $# -gt 0 ] || bad_input "up needs one or more of zram:SIZE[:ALGO], loop:SIZE[:partscan], nullb:SIZE, cgroup:NAME[:WEIGHT], or a file of them"
 	for s in "$@"; do
 		if [ -f "$s" ]; then
 			# shellcheck disable=SC2013 # words, not lines: several may share a line
-			for w in $(sed 's/#.*//' "$s"); do up_word "$w"; done
+			for w in $(sed 's/#.*//' "$s"); do words+=("$w"); done
 		else
-			up_word "$s"
+			words+=("$s")
 		fi
 	done
+	[ ${#words[@]} -gt 0 ] || bad_input "up: the spec files name no device"
+	for w in "${words[@]}"; do check_word "$w"; done
+	need_root
+	_reg_init
+	UP_BEFORE=$(cat "$LAB_REGISTRY")
+	trap up_rollback EXIT
+	for w in "${words[@]}"; do up_word "$w"; done
+	trap - EXIT
 }
 
 cmd_down() {
@@ -118,7 +177,7 @@ cmd_down() {
 
 cmd_run() {
 	local sc=${1:-} quick=0 flame=${LAB_FLAMEGRAPH:-0} kern=${LAB_GUEST_KERNEL:-debian} a
-	[ -n "$sc" ] || usage 1
+	[ -n "$sc" ] || bad_input "run needs a scenario"
 	shift
 	while [ $# -gt 0 ]; do
 		a=$1
@@ -127,19 +186,18 @@ cmd_run() {
 		--quick) quick=1 ;;
 		--flamegraph) flame=1 ;;
 		--kernel=*) kern=${a#--kernel=} ;;
-		--kernel) [ $# -gt 0 ] || _lab_refuse "run: --kernel needs debian or lab"; kern=$1; shift ;;
-		*) _lab_msg "run: unknown option $a"; usage 1 ;;
+		--kernel) [ $# -gt 0 ] || bad_input "run: --kernel needs debian or lab"; kern=$1; shift ;;
+		*) bad_input "run: unknown option '$a' (--quick, --flamegraph, --kernel debian|lab)" ;;
 		esac
 	done
 	case $kern in
 	debian | lab) export LAB_GUEST_KERNEL=$kern ;;
-	*) _lab_refuse "run: --kernel must be debian or lab, not '$kern'" ;;
+	*) bad_input "run: --kernel must be debian or lab, not '$kern'" ;;
 	esac
 	sc=${sc%/}
 	sc=${sc%.sh}
 	if [[ $sc == */* ]] || [ ! -f "$KS_DIR/scenarios/$sc/run.sh" ]; then
-		_lab_msg "no scenario $sc (no $KS_DIR/scenarios/$sc/run.sh)"
-		exit 1
+		bad_input "run: no scenario '$sc'; one of $(cd "$KS_DIR/scenarios" && printf '%s\n' */ | tr -d / | xargs)"
 	fi
 	need_root
 	LAB_QUICK=$quick LAB_FLAMEGRAPH=$flame exec bash "$KS_DIR/scenarios/$sc/run.sh"
@@ -157,20 +215,21 @@ main() {
 	lab-ab) exec bash "$KS_DIR/kernel/lab-ab.sh" "$@" ;;
 	overhead) exec bash "$KS_DIR/kernel/overhead.sh" "$@" ;;
 	cleanup) need_root; _cleanup_all ;;
-	check) [ $# -eq 1 ] || usage 1; _lab_require_owned "$1"; echo "$1: owned by the lab" ;;
-	fill) [ $# -ge 1 ] || usage 1; need_root; _fill "$1" "${2:-50}" ;;
+	check) [ $# -eq 1 ] || bad_input "check needs one device"; _lab_require_owned "$1"; echo "$1: owned by the lab" ;;
+	fill) [ $# -ge 1 ] || bad_input "fill needs a device"; need_root; _fill "$1" "${2:-50}" ;;
 	iostats)
-		if [ $# -ne 2 ] || [[ $2 != [01] ]]; then usage 1; fi
+		if [ $# -ne 2 ] || [[ $2 != [01] ]]; then bad_input "iostats needs a device and 0 or 1"; fi
 		need_root; _sysfs_set "$1" iostats "$2"
 		;;
-	sched) [ $# -eq 2 ] || usage 1; need_root; _sched_set "$1" "$2" ;;
+	sched) [ $# -eq 2 ] || bad_input "sched needs a device and a scheduler"; need_root; _sched_set "$1" "$2" ;;
 	weight)
-		[ $# -eq 3 ] || usage 1
+		[ $# -eq 3 ] || bad_input "weight needs a cgroup, a device and a weight"
 		need_root
 		_cgroup_weight "$1" "$2" "$3"
 		;;
 	-h | --help | help) usage 0 ;;
-	*) usage 1 ;;
+	'') bad_input "needs a command: status, up, down, run, build, lab-ab, overhead, cleanup, check, fill, iostats, sched, weight" ;;
+	*) bad_input "unknown command '$cmd'" ;;
 	esac
 }
 

@@ -2,14 +2,21 @@
 # common/zram.sh: zram devices the lab hot-adds (/sys/class/zram-control) and removes.
 # Sourced by common/rc.sh; changes nothing by itself.
 
-# _zram_add SIZE [ALGO]: hot-add a zram device, print its name (zramN).
+# _zram_add SIZE [ALGO]: hot-add a zram device, print its name (zramN). A refused algorithm or
+# size returns 1 with the device left in the registry, for the caller's rollback to remove.
 _zram_add() {
 	local size=$1 algo=${2:-} idx
 	[ -r /sys/class/zram-control/hot_add ] || { _lab_msg "no /sys/class/zram-control"; return 1; }
 	idx=$(cat /sys/class/zram-control/hot_add)
 	_reg_add zram "zram$idx" -
-	if [ -n "$algo" ]; then echo "$algo" >"/sys/block/zram$idx/comp_algorithm"; fi
-	echo "$size" >"/sys/block/zram$idx/disksize"
+	if [ -n "$algo" ] && ! echo "$algo" 2>/dev/null >"/sys/block/zram$idx/comp_algorithm"; then
+		_lab_msg "zram: this kernel has no compression algorithm '$algo' (it has: $(tr -d '[]' <"/sys/block/zram$idx/comp_algorithm" | xargs))"
+		return 1
+	fi
+	if ! echo "$size" 2>/dev/null >"/sys/block/zram$idx/disksize"; then
+		_lab_msg "zram: the kernel refused disksize $size"
+		return 1
+	fi
 	echo "zram$idx"
 }
 

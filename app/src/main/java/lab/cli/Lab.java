@@ -11,11 +11,15 @@ import picocli.CommandLine.Command;
  * with {@code -Dlab.root} (the repository) and {@code -Dlab.state} (the lab's state folder).
  *
  * <p>Exit codes: 0 done; 1 a run failed; 2 bad input (a malformed job file, a bad option),
- * in which case nothing was written.
+ * in which case nothing was written. A bad option or a missing file is one line on standard
+ * error; an internal error is one line that names a log holding its stack trace
+ * ({@link #internalError}), never a trace on the terminal.
  */
 @Command(name = "lab", mixinStandardHelpOptions = true, version = "contention lab 0.1",
         description = {"The contention lab: lock and atomic contention in the Linux block I/O stack,",
                 "modelled on the JVM and measured on real devices, five kernel fixes at a time."},
+        footer = {"", "Exit codes: 0 done; 1 the run failed (an I/O error, a tool that failed); 2 bad input or",
+                "refused: one line on stderr says what, and nothing is made or written."},
         subcommands = {DemoCommand.class, TestCommand.class, KernelCommand.class, EngineCommand.class, BridgeCommand.class, BenchCommand.class,
                 PairCommand.class, NotebookCommand.class, CompareCommand.class, FlamegraphCommand.class,
                 SpecCommand.class, CommandLine.HelpCommand.class})
@@ -34,14 +38,52 @@ public final class Lab {
         commandLine = "./lab " + Arrays.stream(args).map(Lab::quote).collect(Collectors.joining(" "));
         CommandLine cl = new CommandLine(new Lab());
         cl.setParameterExceptionHandler((ex, a) -> {
-            ex.getCommandLine().getErr().println("lab: " + ex.getMessage());
-            ex.getCommandLine().usage(ex.getCommandLine().getErr());
+            ex.getCommandLine().getErr().println("lab: " + ex.getMessage() + " (see " + helpOf(ex.getCommandLine()) + ")");
             return EXIT_BAD_INPUT;
+        });
+        cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+            if (ex instanceof java.nio.file.NoSuchFileException || ex instanceof java.nio.file.AccessDeniedException
+                    || ex instanceof java.io.FileNotFoundException) {
+                c.getErr().println("lab: cannot open " + ex.getMessage() + ": "
+                        + (ex instanceof java.nio.file.AccessDeniedException ? "permission denied" : "no such file or directory"));
+                return EXIT_BAD_INPUT;
+            }
+            c.getErr().println(internalError(ex));
+            return EXIT_FAILED;
         });
         // ./lab kernel ARGS... hands ARGS to lab-kernel.sh as they are: --quick and the like are
         // its options, and after its command word even --help is
         cl.getSubcommands().get("kernel").setUnmatchedOptionsArePositionalParams(true).setStopAtPositional(true);
         return cl.execute(args);
+    }
+
+    /** {@code ./lab SUB --help} for the (sub)command that failed to parse. */
+    private static String helpOf(CommandLine c) {
+        StringBuilder name = new StringBuilder();
+        for (CommandLine x = c; x != null; x = x.getParent()) {
+            name.insert(0, x.getParent() == null ? "./lab" : " " + x.getCommandName());
+        }
+        return name + " --help";
+    }
+
+    /**
+     * One line for an error the lab did not expect: its message and the path of a log, under the
+     * lab's state folder ({@code -Dlab.state}, else the system's temporary folder), that holds
+     * the stack trace.
+     */
+    static String internalError(Throwable ex) {
+        String state = System.getProperty("lab.state");
+        Path dir = state != null ? Path.of(state) : Path.of(System.getProperty("java.io.tmpdir"));
+        Path log = dir.resolve("error-" + System.currentTimeMillis() + ".log");
+        try {
+            java.nio.file.Files.createDirectories(dir);
+            java.io.StringWriter trace = new java.io.StringWriter();
+            ex.printStackTrace(new java.io.PrintWriter(trace));
+            java.nio.file.Files.writeString(log, commandLine + "\n" + trace);
+            return "lab: internal error: " + ex + " (stack trace in " + log + ")";
+        } catch (java.io.IOException | RuntimeException e) {
+            return "lab: internal error: " + ex + " (no log: " + e.getMessage() + ")";
+        }
     }
 
     /** The repository root (where results/ and examples/ live). */
