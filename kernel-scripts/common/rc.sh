@@ -327,7 +327,15 @@ _made_remove() {
 
 _scenario_teardown() {
 	local rc=$? pids
-	trap - EXIT INT TERM
+	# a second Ctrl-C (or a SIGTERM) while tearing down is ignored: the teardown finishes
+	trap - EXIT
+	trap '' INT TERM
+	# a workload stopped by a signal ends the script through set -e, and bash does not run its
+	# own INT trap when the workload handled the SIGINT itself (perf stat exits 128, fio 130):
+	# a status of 128 or more from a workload is an interrupted run all the same
+	if [ "$rc" -ge 128 ] && [ "$rc" -lt 160 ]; then
+		_scenario_mark "$( ((rc > 128)) && kill -l $((rc - 128)) || echo INT)"
+	fi
 	# a workload still running in the background (a run cut short) ends before its devices go
 	pids=$(jobs -p)
 	if [ -n "$pids" ]; then
@@ -341,11 +349,30 @@ _scenario_teardown() {
 	exit "$rc"
 }
 
+# _scenario_interrupted SIGNAL CODE: a scenario stopped by SIGINT or SIGTERM says so in its run
+# folder (OUT, which stays unrenamed: RUN.partial) and exits CODE (130, 143); the EXIT trap then
+# ends its workloads and removes what it made.
+_scenario_interrupted() {
+	trap '' INT TERM
+	_scenario_mark "$1"
+	exit "$2"
+}
+
+# _scenario_mark SIGNAL: write OUT/INTERRUPTED (once) and say so
+_scenario_mark() {
+	[ -z "${SCENARIO_MARKED:-}" ] || return 0
+	SCENARIO_MARKED=1
+	if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then
+		echo "interrupted by SIG$1 at $(date -u +%Y-%m-%dT%H:%M:%SZ): the run did not finish; the devices it made were removed" >"$OUT/INTERRUPTED"
+	fi
+	_lab_msg "interrupted by SIG$1: stopping the run and removing what it made"
+}
+
 _scenario_traps() {
 	FLAME_TMP=$(mktemp -d)
 	trap _scenario_teardown EXIT
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
+	trap '_scenario_interrupted INT 130' INT
+	trap '_scenario_interrupted TERM 143' TERM
 }
 
 # _left_say ITEM...: a scenario's left_after: the ITEMs (what of its own objects is still there)

@@ -55,17 +55,7 @@ final class KernelCommand implements Callable<Integer> {
         ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
         KernelScenario.environment(pb.environment(), root);
         FileTime start = FileTime.fromMillis(System.currentTimeMillis() - 1000);
-        Process p = pb.start();
-        Thread waiter = new Thread(() -> {
-            try {
-                p.waitFor();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        Runtime.getRuntime().addShutdownHook(waiter);
-        int rc = p.waitFor();
-        Runtime.getRuntime().removeShutdownHook(waiter);
+        int rc = ChildStop.waitFor(ChildStop.start(pb));
         if (!args.isEmpty() && args.getFirst().equals("run")) {
             for (Path dir : recorded(pb.environment().get("LAB_OUT"), pb.environment().get("LAB_RESULTS"), root, start)) {
                 KernelFlamegraphs.render(dir);

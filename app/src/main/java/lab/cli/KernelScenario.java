@@ -83,7 +83,7 @@ final class KernelScenario {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().put("LAB_OUT", out.toAbsolutePath().toString());
         environment(pb.environment(), labRoot);
-        int rc = pb.start().waitFor();
+        int rc = ChildStop.waitFor(ChildStop.start(pb));
         after.run();
         // the logs (scenario.log, a guest's guest-run.log) are committed with the run: no machine paths in them
         List<Path> logs;
