@@ -20,7 +20,9 @@ import java.util.stream.Stream;
  * <p>Nothing is lost and nothing is half-written: a run builds its folder as
  * {@code results/.RUN-ID.partial} and {@link #commit()} renames it into place only when every
  * step succeeded. A failed run deletes its partial folder ({@link #abandon()}), so a result folder
- * that exists is always complete. An existing folder of the same id is never overwritten.
+ * that exists is always complete. An existing folder of the same id is never overwritten. A
+ * run the JVM leaves unfinished (Ctrl-C, SIGTERM) keeps its partial folder, with an
+ * {@code INTERRUPTED} note written on the way out ({@link #markUnfinished()}).
  */
 public final class RunFolder {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
@@ -28,10 +30,12 @@ public final class RunFolder {
 
     private final Path finalDir;
     private final Path work;
+    private final Thread onExit;
 
     private RunFolder(Path finalDir, Path work) {
         this.finalDir = finalDir;
         this.work = work;
+        this.onExit = new Thread(this::markUnfinished, "lab-run-folder-" + finalDir.getFileName());
     }
 
     /** A run id of the form {@code PREFIX-yyyyMMdd-HHmmss} (UTC). */
@@ -48,7 +52,35 @@ public final class RunFolder {
         Path work = resultsDir.resolve("." + id + ".partial");
         deleteTree(work);
         Files.createDirectories(work.resolve("raw"));
-        return new RunFolder(dir, work);
+        RunFolder f = new RunFolder(dir, work);
+        Runtime.getRuntime().addShutdownHook(f.onExit);
+        return f;
+    }
+
+    /**
+     * Writes {@code INTERRUPTED} into the partial folder, if it is still there: what the JVM runs
+     * when it exits before {@link #commit()} or {@link #abandon()} (a signal, or an error that
+     * ended it). Returns whether it wrote the note.
+     */
+    boolean markUnfinished() {
+        if (!Files.isDirectory(work)) {
+            return false;
+        }
+        try {
+            Files.writeString(work.resolve("INTERRUPTED"), "the lab stopped at " + ZonedDateTime.now(ZoneOffset.UTC)
+                    + " before this run finished (Ctrl-C, a signal, or an error): it is incomplete; rerun it\n");
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void forgetOnExit() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(onExit);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs, and finds the folder committed or gone
+        }
     }
 
     /** Where files go while the run is in progress. */
@@ -79,11 +111,13 @@ public final class RunFolder {
     /** Moves the finished run into place. */
     public Path commit() throws IOException {
         Files.move(work, finalDir, StandardCopyOption.ATOMIC_MOVE);
+        forgetOnExit();
         return finalDir;
     }
 
     /** Drops the partial folder of a failed run. */
     public void abandon() {
+        forgetOnExit();
         try {
             deleteTree(work);
         } catch (IOException e) {

@@ -29,6 +29,18 @@ class RunFolderTest {
         assertFalse(Files.exists(results.resolve(".r1.partial")));
     }
 
+    /** A run the JVM leaves unfinished keeps its partial folder, marked; a committed one is not marked. */
+    @Test
+    void anUnfinishedRunIsMarkedInterruptedOnTheWayOut() throws Exception {
+        RunFolder open = RunFolder.start(results, "open-run");
+        assertTrue(open.markUnfinished());
+        assertTrue(Files.readString(open.dir().resolve("INTERRUPTED")).contains("before this run finished"));
+        RunFolder done = RunFolder.start(results, "done-run");
+        Path committed = done.commit();
+        assertFalse(done.markUnfinished(), "nothing to mark once committed");
+        assertFalse(Files.exists(committed.resolve("INTERRUPTED")));
+    }
+
     @Test
     void abandonLeavesNoFolder() throws Exception {
         RunFolder run = RunFolder.start(results, "r2");
