@@ -59,6 +59,17 @@ import java.util.Arrays;
  * ignores all three, as fio does: a sequential direction wraps at the end, and a full random map
  * or walked bijection starts over (fio's {@code fio_file_reset()}).
  *
+ * <h2>Files</h2>
+ * With {@code nrfiles} above 1 each file has a region of its own ({@link Job#fileIoSize}) and
+ * keeps its own offset state, as fio keeps per-file {@code last_pos} and random maps: sequential
+ * positions, random map, and random order (a bijection keyed per file). The file of each I/O
+ * ({@link #file()}) follows {@code file_service_type} as fio's {@code __get_next_file()}:
+ * {@code roundrobin[:N]} takes the next file not yet done after every N I/Os; {@code sequential}
+ * stays on a file until it is done. A file is done for the pass when no I/O fits in it (fio's
+ * {@code set_io_u_file()} marks it so); the pass ends when every file is done or its bytes reach
+ * {@code size}, the total over the files. The direction, size and random-or-sequential draws are
+ * the job's, shared by its files (fio's are the thread's too); a new pass resets every file.
+ *
  * <p>Seeds come from {@code randseed}, the section and {@code jobIndex} (see {@link SplitMix#seed}),
  * one stream per purpose as fio keeps one state per purpose. The next I/O is chosen one call
  * ahead, so that {@link #passDone()} knows whether one is left. One instance per worker; not
@@ -69,7 +80,7 @@ public final class IoSequence {
     private static final long FRAND_MAX = 0xFFFF_FFFFL;
     private static final double TWO_32 = 4294967296.0;
 
-    /** One direction's sizes, sequential position and streams. */
+    /** One direction's sizes and streams (its positions are per file: {@link Region}). */
     private static final class Dir {
         final int min;
         final int max;
@@ -80,17 +91,13 @@ public final class IoSequence {
         /** The smallest size in {@link #sizes}, rounded as fio rounds it. */
         final int smallest;
         final int percentRandom;
-        /** Blocks of {@link #min} a uniform draw picks from. */
-        final long lastBlock;
         final SplitMix bs;
         final SplitMix seqRand;
-        long pos;
 
-        Dir(BlockSizes b, int percentRandom, long size, SplitMix bs, SplitMix seqRand) {
+        Dir(BlockSizes b, int percentRandom, SplitMix bs, SplitMix seqRand) {
             this.min = b.min();
             this.max = b.max();
             this.percentRandom = percentRandom;
-            this.lastBlock = size / min;
             this.bs = bs;
             this.seqRand = seqRand;
             int[] s = b.split().stream().filter(x -> x.percent() > 0).mapToInt(BlockSizes.Split::bs).toArray();
@@ -115,8 +122,50 @@ public final class IoSequence {
         }
     }
 
+    /** One file's region and offset state (fio's per-file {@code last_pos}, random map and LFSR). */
+    private static final class Region {
+        final int index;
+        final long size;
+        /** Blocks of each direction's smallest size a uniform draw picks from. */
+        final long readLastBlock;
+        final long writeLastBlock;
+        /** Blocks of the job's random unit in the region. */
+        final long blocks;
+        final long mask;
+        final int shift;
+        /** The random map, one bit per block, bits past {@link #blocks} set; null when not kept. */
+        final long[] map;
+        long mapFree;
+        long readPos;
+        long writePos;
+        boolean done;
+        long pass;
+        long cursor;
+        long k0;
+        long k1;
+        long k2;
+        long m0;
+        long m1;
+        long m2;
+
+        Region(int index, long size, int readMin, int writeMin, long unit, boolean keepMap) {
+            this.index = index;
+            this.size = size;
+            this.readLastBlock = size / readMin;
+            this.writeLastBlock = size / writeMin;
+            this.blocks = size / unit;
+            this.map = keepMap ? new long[(int) ((blocks + 63) >>> 6)] : null;
+            int bits = 64 - Long.numberOfLeadingZeros(blocks - 1);
+            this.mask = bits == 64 ? -1L : (1L << bits) - 1;
+            this.shift = Math.max(1, (bits + 1) / 2);
+        }
+
+        long pos(boolean read) {
+            return read ? readPos : writePos;
+        }
+    }
+
     private final long base;
-    private final long size;
     private final boolean random;
     private final boolean mixed;
     private final boolean reads;
@@ -130,24 +179,18 @@ public final class IoSequence {
     private final boolean bijective;
     /** The random block unit: the smallest size the job issues. */
     private final long unit;
-    /** Blocks of {@link #unit} in the region. */
-    private final long blocks;
-    /** The random map, one bit per block, bits past {@link #blocks} set; null when not kept. */
-    private final long[] map;
-    private long mapFree;
     private final SplitMix uniform;
-
     private final long blockSeed;
-    private final long mask;
-    private final int shift;
-    private long k0;
-    private long k1;
-    private long k2;
-    private long m0;
-    private long m1;
-    private long m2;
-    private long pass;
-    private long cursor;
+
+    private final Region[] files;
+    private final boolean serviceSequential;
+    private final int serviceBatch;
+    /** The file {@code file_service_type} serves now (fio's {@code file_service_file}); -1 for none. */
+    private int serviceFile = -1;
+    private int serviceLeft;
+    /** Where the round-robin search starts (fio's {@code next_file}). */
+    private int nextRr;
+    private int doneFiles;
 
     private final long passLimit;
     private final long totalLimit;
@@ -162,42 +205,47 @@ public final class IoSequence {
     private boolean nextRead;
     private long nextOffset;
     private int nextLen;
+    private int nextFile;
     private long current;
     private int length;
+    private int file;
 
     private IoSequence(Job job, int jobIndex) {
         base = job.offset();
-        size = job.size();
+        long size = job.size();
         random = job.rw().random();
         mixed = job.rw().mixed();
         reads = job.rw().reads();
         forRuntime = job.runsForRuntime();
         rwmixread = job.rwmixread();
         rwmix = new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_RWMIX));
-        rd = new Dir(job.readBs(), job.percentageRandomRead(), size,
+        rd = new Dir(job.readBs(), job.percentageRandomRead(),
                 new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_BS_READ)),
                 new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_SEQ_RAND_READ)));
-        wr = new Dir(job.writeBs(), job.percentageRandomWrite(), size,
+        wr = new Dir(job.writeBs(), job.percentageRandomWrite(),
                 new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_BS_WRITE)),
                 new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_SEQ_RAND_WRITE)));
         boolean lfsr = job.randomGenerator() == RandomGenerator.LFSR;
         bijective = lfsr || (!job.norandommap() && !job.mixedSizes());
         unit = job.minBs();
-        blocks = size / unit;
         boolean keepMap = random && !lfsr && !job.norandommap() && job.mixedSizes();
-        map = keepMap ? new long[(int) ((blocks + 63) >>> 6)] : null;
+        files = new Region[job.nrfiles()];
+        for (int i = 0; i < files.length; i++) {
+            files[i] = new Region(i, job.fileIoSize(i), rd.min, wr.min, unit, keepMap);
+        }
+        serviceSequential = job.fileService().sequential();
+        serviceBatch = job.fileService().batch();
         blockSeed = SplitMix.seed(job, jobIndex, SplitMix.STREAM_BLOCK);
         uniform = new SplitMix(blockSeed);
-        int bits = 64 - Long.numberOfLeadingZeros(blocks - 1);
-        mask = bits == 64 ? -1L : (1L << bits) - 1;
-        shift = Math.max(1, (bits + 1) / 2);
         passLimit = random && job.rw().writes() && job.norandommap() ? Math.max(size, job.ioSize()) : size;
         ioSize = job.ioSize();
         totalLimit = ioSize > 0 ? ioSize : size;
         numberIos = job.numberIos();
         maxBs = job.maxBs();
-        clearRegion();
-        rekey();
+        for (Region r : files) {
+            clearRegion(r);
+            rekey(r);
+        }
         prepare();
     }
 
@@ -206,9 +254,9 @@ public final class IoSequence {
     }
 
     /**
-     * Takes the next I/O and returns true when it is a read (false = write); {@link #offset()} and
-     * {@link #length()} tell the rest. Past the end of a pass ({@link #passDone()}) it starts a new
-     * pass itself.
+     * Takes the next I/O and returns true when it is a read (false = write); {@link #offset()},
+     * {@link #length()} and {@link #file()} tell the rest. Past the end of a pass
+     * ({@link #passDone()}) it starts a new pass itself.
      */
     public boolean nextIsRead() {
         if (!pending) {
@@ -221,7 +269,13 @@ public final class IoSequence {
         boolean read = nextRead;
         current = base + nextOffset;
         length = nextLen;
-        (read ? rd : wr).pos = nextOffset + nextLen;
+        file = nextFile;
+        Region r = files[nextFile];
+        if (read) {
+            r.readPos = nextOffset + nextLen;
+        } else {
+            r.writePos = nextOffset + nextLen;
+        }
         passBytes += nextLen;
         totalBytes += nextLen;
         ios++;
@@ -229,14 +283,22 @@ public final class IoSequence {
         return read;
     }
 
-    /** Byte offset of the I/O just taken; within [offset, offset+size), aligned to the direction's smallest size. */
+    /**
+     * Byte offset of the I/O just taken, in its file; within [offset, offset + the file's region),
+     * aligned to the direction's smallest size.
+     */
     public long offset() {
         return current;
     }
 
-    /** Bytes of the I/O just taken; {@code offset() + length()} stays within the region. */
+    /** Bytes of the I/O just taken; {@code offset() + length()} stays within the file's region. */
     public int length() {
         return length;
+    }
+
+    /** The file of the I/O just taken: 0 up to {@code nrfiles} - 1 ({@link Job#path(int, int)}). */
+    public int file() {
+        return file;
     }
 
     /** True when the current pass has no further I/O ({@link #hasNext()} also applies the job's limits). */
@@ -244,7 +306,7 @@ public final class IoSequence {
         return !pending;
     }
 
-    /** Starts a new pass now: sequential positions back at {@code offset}, random map cleared, new random order. */
+    /** Starts a new pass now: sequential positions back at {@code offset}, random maps cleared, new random orders. */
     public void resetPass() {
         startPass();
         prepare();
@@ -288,33 +350,76 @@ public final class IoSequence {
         }
     }
 
-    /** fio's {@code fill_io_u()}: direction, offset and length; false when none is left in this pass. */
+    /**
+     * fio's {@code set_io_u_file()}: the file {@code file_service_type} picks, and an I/O in it; a
+     * file with none left is done for the pass and the next one is tried. False when all are done.
+     */
     private boolean draw() {
+        while (doneFiles < files.length) {
+            Region r = files[pickFile()];
+            if (drawIn(r)) {
+                nextFile = r.index;
+                return true;
+            }
+            r.done = true;
+            doneFiles++;
+        }
+        return false;
+    }
+
+    /** fio's {@code __get_next_file()} with {@code roundrobin} or {@code sequential}: a file not done. */
+    private int pickFile() {
+        if (serviceFile >= 0 && !files[serviceFile].done) {
+            if (serviceSequential) {
+                return serviceFile;
+            }
+            if (serviceLeft > 0) {
+                serviceLeft--;
+                return serviceFile;
+            }
+        }
+        int f = nextRr;
+        while (files[f].done) {
+            f = f + 1 == files.length ? 0 : f + 1;
+        }
+        nextRr = f + 1 == files.length ? 0 : f + 1;
+        serviceFile = f;
+        serviceLeft = serviceBatch - 1;
+        return f;
+    }
+
+    /** fio's {@code fill_io_u()} in file {@code r}: direction, offset and length; false when none is left in it. */
+    private boolean drawIn(Region r) {
         boolean read = mixed ? rwmix.percent() <= rwmixread : reads;
         Dir d = read ? rd : wr;
         long off;
         boolean mark = false;
         if (random && (d.percentRandom == 100 || d.seqRand.percent() <= d.percentRandom)) {
-            off = randomOffset(d);
+            off = randomOffset(r, read);
             mark = true;
         } else {
-            if (forRuntime && d.pos >= size) {
-                d.pos = 0;
+            if (forRuntime && r.pos(read) >= r.size) {
+                if (read) {
+                    r.readPos = 0;
+                } else {
+                    r.writePos = 0;
+                }
             }
-            off = d.pos < size ? d.pos : -1;
+            long pos = r.pos(read);
+            off = pos < r.size ? pos : -1;
             if (off < 0 && random) {
-                off = randomOffset(d); // fio: not marked in the map (IO_U_F_BUSY_OK)
+                off = randomOffset(r, read); // fio: not marked in the map (IO_U_F_BUSY_OK)
             }
         }
         if (off < 0) {
             return false;
         }
-        int len = bufLen(d, size - off);
+        int len = bufLen(d, r.size - off);
         if (len == 0) {
             return false;
         }
-        if (mark && map != null) {
-            len = markMap(off, len);
+        if (mark && r.map != null) {
+            len = markMap(r, off, len);
         }
         nextRead = read;
         nextOffset = off;
@@ -322,33 +427,34 @@ public final class IoSequence {
         return true;
     }
 
-    /** A random offset relative to {@code offset}, or -1 when none is left in this pass. */
-    private long randomOffset(Dir d) {
+    /** A random offset in {@code r} relative to {@code offset}, or -1 when none is left in this pass. */
+    private long randomOffset(Region r, boolean read) {
         if (bijective) {
-            if (cursor == blocks) {
+            if (r.cursor == r.blocks) {
                 if (!forRuntime) {
                     return -1;
                 }
-                startPass();
+                resetRegion(r);
             }
-            long x = cursor++;
+            long x = r.cursor++;
             do {
-                x = permute(x);
-            } while (x >= blocks);
+                x = permute(r, x);
+            } while (x >= r.blocks);
             return x * unit;
         }
-        if (map == null) {
-            return (long) (d.lastBlock * uniform.nextDouble()) * d.min;
+        if (r.map == null) {
+            Dir d = read ? rd : wr;
+            return (long) ((read ? r.readLastBlock : r.writeLastBlock) * uniform.nextDouble()) * d.min;
         }
-        if (mapFree == 0) {
+        if (r.mapFree == 0) {
             if (!forRuntime) {
                 return -1;
             }
-            startPass();
+            resetRegion(r);
         }
-        long b = (long) (blocks * uniform.nextDouble());
-        if ((map[(int) (b >>> 6)] & (1L << b)) != 0) {
-            b = nextFree(b);
+        long b = (long) (r.blocks * uniform.nextDouble());
+        if ((r.map[(int) (b >>> 6)] & (1L << b)) != 0) {
+            b = nextFree(r, b);
         }
         return b * unit;
     }
@@ -384,11 +490,12 @@ public final class IoSequence {
     }
 
     /** fio's {@code mark_random_map()}: marks the I/O's free blocks from its first, cutting it at the first done one. */
-    private int markMap(long off, int len) {
+    private int markMap(Region r, long off, int len) {
+        long[] map = r.map;
         long b = off / unit;
         long n = (len + unit - 1) / unit;
         long set = 0;
-        while (set < n && b + set < blocks) {
+        while (set < n && b + set < r.blocks) {
             long bit = b + set;
             int w = (int) (bit >>> 6);
             if ((map[w] & (1L << bit)) != 0) {
@@ -397,19 +504,19 @@ public final class IoSequence {
             map[w] |= 1L << bit;
             set++;
         }
-        mapFree -= set;
+        r.mapFree -= set;
         return (int) Math.min(len, set * unit);
     }
 
     /** fio's {@code axmap_next_free()}: the first free block after {@code b}, wrapping; one exists. */
-    private long nextFree(long b) {
-        long from = b + 1 == blocks ? 0 : b + 1;
-        long x = firstFree(from);
-        return x >= 0 ? x : firstFree(0);
+    private static long nextFree(Region r, long b) {
+        long from = b + 1 == r.blocks ? 0 : b + 1;
+        long x = firstFree(r.map, from);
+        return x >= 0 ? x : firstFree(r.map, 0);
     }
 
     /** The first free block at or after {@code from}, or -1 (bits past the last block are set). */
-    private long firstFree(long from) {
+    private static long firstFree(long[] map, long from) {
         int w = (int) (from >>> 6);
         long word = ~map[w] & (-1L << from);
         while (word == 0) {
@@ -421,44 +528,62 @@ public final class IoSequence {
         return ((long) w << 6) + Long.numberOfTrailingZeros(word);
     }
 
+    /** A new pass: every file reset and not done, the round robin back at the first file. */
     private void startPass() {
         passBytes = 0;
-        pass++;
-        clearRegion();
-        rekey();
+        for (Region r : files) {
+            resetRegion(r);
+        }
+        doneFiles = 0;
+        serviceFile = -1;
+        nextRr = 0;
     }
 
-    private void clearRegion() {
-        cursor = 0;
-        rd.pos = 0;
-        wr.pos = 0;
-        if (map != null) {
-            Arrays.fill(map, 0);
-            int tail = (int) (blocks & 63);
+    /** fio's {@code fio_file_reset()}: one file's positions and map cleared, a new random order. */
+    private void resetRegion(Region r) {
+        r.pass++;
+        r.done = false;
+        clearRegion(r);
+        rekey(r);
+    }
+
+    private static void clearRegion(Region r) {
+        r.cursor = 0;
+        r.readPos = 0;
+        r.writePos = 0;
+        if (r.map != null) {
+            Arrays.fill(r.map, 0);
+            int tail = (int) (r.blocks & 63);
             if (tail != 0) {
-                map[map.length - 1] = -1L << tail;
+                r.map[r.map.length - 1] = -1L << tail;
             }
-            mapFree = blocks;
+            r.mapFree = r.blocks;
         }
     }
 
-    private void rekey() {
-        long s = SplitMix.mix(blockSeed + pass);
-        k0 = SplitMix.mix(s + 1);
-        k1 = SplitMix.mix(s + 2);
-        k2 = SplitMix.mix(s + 3);
-        m0 = SplitMix.mix(s + 4) | 1;
-        m1 = SplitMix.mix(s + 5) | 1;
-        m2 = SplitMix.mix(s + 6) | 1;
+    /** The file's keys for its pass; file 0's are those of a one-file job. */
+    private void rekey(Region r) {
+        long s = SplitMix.mix(blockSeed + r.pass);
+        if (r.index > 0) {
+            s = SplitMix.mix(s ^ (r.index * 0x9E37_79B9_7F4A_7C15L));
+        }
+        r.k0 = SplitMix.mix(s + 1);
+        r.k1 = SplitMix.mix(s + 2);
+        r.k2 = SplitMix.mix(s + 3);
+        r.m0 = SplitMix.mix(s + 4) | 1;
+        r.m1 = SplitMix.mix(s + 5) | 1;
+        r.m2 = SplitMix.mix(s + 6) | 1;
     }
 
     /** A bijection of [0, mask]: xor, add and odd multiply modulo 2^bits, and right xorshifts. */
-    private long permute(long x) {
-        x = ((x ^ k0) * m0) & mask;
+    private static long permute(Region r, long x) {
+        long mask = r.mask;
+        int shift = r.shift;
+        x = ((x ^ r.k0) * r.m0) & mask;
         x ^= x >>> shift;
-        x = ((x + k1) * m1) & mask;
+        x = ((x + r.k1) * r.m1) & mask;
         x ^= x >>> shift;
-        x = ((x ^ k2) * m2) & mask;
+        x = ((x ^ r.k2) * r.m2) & mask;
         return x ^ (x >>> shift);
     }
 }

@@ -15,12 +15,14 @@ import java.util.List;
  * and the lab's own keys base_ns=0 and inject= (none); then bsrange and bssplit unset (every I/O
  * of either direction is {@code bs}), percentage_random=100,100, norandommap=0,
  * random_generator=tausworthe, allrandrepeat=0, io_size=0 (= size) and number_ios=0 (no limit);
- * then stonewall=0, new_group=0, wait_for= (none), no CPU set, cpus_allowed_policy=shared.
+ * then stonewall=0, new_group=0, wait_for= (none), no CPU set, cpus_allowed_policy=shared;
+ * then nrfiles=1, file_service_type=roundrobin.
  *
  * @param name        the section name, or {@code name=} if given
  * @param filename    target file or device, or null when the job file names none
  * @param size        bytes of the region the job covers (from {@code offset}); {@code size}, capped by
- *                    {@code filesize}
+ *                    {@code filesize}; with several files, the total over them (fio's {@code setup_files()}
+ *                    caps {@code size} at the sum of the files' I/O sizes)
  * @param runtimeNs   0 when the job runs until {@code size} is done once
  * @param baseNs      {@code base_ns}, a lab key (not fio's): ns of uncontended CPU the JVM engine's
  *                    device spends per I/O, for the kernel's own per-I/O work; 0 for none
@@ -37,6 +39,9 @@ import java.util.List;
  *                    {@code randseed} and {@code randrepeat} say
  * @param ioSize      {@code io_size}: bytes to do in all, looping over the region; 0 for {@code size}
  * @param numberIos   {@code number_ios}: stop after this many I/Os (never extends the job); 0 for none
+ * @param nrfiles     {@code nrfiles}: files per clone ({@link #fileIoSize}); more than 1 only with a
+ *                    {@code directory} and no {@code filename}
+ * @param fileService {@code file_service_type} ({@link FileService})
  * @param line        line of the section header in {@code source}, for later error messages
  * @param source      the job file, as given on the command line
  */
@@ -90,12 +95,34 @@ public record Job(
         Cpus cpus,
         String directory,
         long filesize,
-        String ioscheduler) {
+        String ioscheduler,
+        int nrfiles,
+        FileService fileService) {
 
     /**
-     * Whether each clone has a file of its own: a {@code directory} and no {@code filename}, so
-     * that fio's default {@code filename_format}, {@code $jobname.$jobnum.$filenum}, names one file
-     * per clone ({@link #path}).
+     * {@code file_service_type}: how a clone with several files ({@code nrfiles}) picks the file of
+     * its next I/O, as fio's {@code __get_next_file()}: {@code roundrobin} (fio's default) moves to
+     * the next file after every {@code batch} I/Os; {@code sequential} stays on one file until it
+     * is done. Either way a file whose region is done is skipped for the rest of the pass.
+     *
+     * @param sequential {@code sequential}, else {@code roundrobin}
+     * @param batch      the {@code :N} postfix: I/Os on one file before the next (1 by default)
+     */
+    public record FileService(boolean sequential, int batch) {
+        /** fio's default, {@code roundrobin}. */
+        public static final FileService ROUNDROBIN = new FileService(false, 1);
+
+        /** As fio's option is written: {@code roundrobin}, {@code roundrobin:N}, {@code sequential}. */
+        @Override
+        public String toString() {
+            return (sequential ? "sequential" : "roundrobin") + (batch == 1 ? "" : ":" + batch);
+        }
+    }
+
+    /**
+     * Whether each clone has files of its own: a {@code directory} and no {@code filename}, so
+     * that fio's default {@code filename_format}, {@code $jobname.$jobnum.$filenum}, names
+     * {@code nrfiles} files per clone ({@link #path(int, int)}).
      */
     public boolean filePerClone() {
         return directory != null && filename == null;
@@ -116,6 +143,36 @@ public record Job(
         return directory + "/" + name + "." + clone + ".0";
     }
 
+
+    /**
+     * The path of file {@code file} (0-based, below {@link #nrfiles}) of clone {@code clone}: fio's
+     * default {@code filename_format} {@code $jobname.$jobnum.$filenum} in {@code directory};
+     * {@link #path(int)} when the job has one file.
+     */
+    public String path(int clone, int file) {
+        if (nrfiles == 1) {
+            return path(clone);
+        }
+        return directory + "/" + name + "." + clone + "." + file;
+    }
+
+    /**
+     * Bytes of file {@code file}'s region, from {@code offset}, as fio's {@code setup_files()}
+     * gives each file's {@code io_size}: {@code filesize - offset} when {@code filesize} is set,
+     * else {@code size / nrfiles}, the first {@code (size - that * nrfiles) / minBs} files one
+     * smallest block more. With one file, {@link #size()}.
+     */
+    public long fileIoSize(int file) {
+        if (nrfiles == 1) {
+            return size;
+        }
+        if (filesize > 0) {
+            return filesize - offset;
+        }
+        long each = size / nrfiles;
+        long extra = (size - each * nrfiles) / minBs();
+        return each + (file < extra ? minBs() : 0);
+    }
 
     /** {@code verify_pattern}'s bytes ({@link VerifyPattern}), or null when the job sets none. */
     public byte[] verifyPatternBytes() {

@@ -63,6 +63,8 @@ final class JobBuilder {
     static final int MAX_BS = 16 << 20;
     static final int MAX_NUMJOBS = 4096;
     static final int MAX_IODEPTH = 65536;
+    /** The most files a clone may have ({@code nrfiles}): each is a descriptor held open for the run. */
+    static final int MAX_NRFILES = 1024;
     /** {@code base_ns}'s upper bound: 10 ms. */
     static final long MAX_BASE_NS = 10_000_000;
     /** The most blocks a random map may track: 2^31 bits, 256 MiB per clone (fio's axmap has no bound). */
@@ -105,19 +107,29 @@ final class JobBuilder {
         int bs = (int) size("bs", 4096, 1, MAX_BS);
         long offset = size("offset", 0, 0, Long.MAX_VALUE);
         long filesize = size("filesize", 0, 1, Long.MAX_VALUE);
-        nrfiles();
+        int nrfiles = nrfiles();
         long size = size("size", Long.MAX_VALUE, 1, Long.MAX_VALUE);
+        Rw rw = rw();
+        BlockSizes[] sizes = blockSizes(bs);
+        String bsKey = settings.containsKey("bssplit") ? "bssplit" : settings.containsKey("bsrange") ? "bsrange" : "bs";
+        int minBs = minOf(rw, sizes);
         if (filesize > 0) {
             // fio's setup_files(): each file's io_size is filesize - offset; size is capped at their sum
             if (offset >= filesize) {
                 throw fail(later("offset", "filesize"), "offset " + offset + " is at or beyond filesize " + filesize);
             }
-            size = Math.min(size, filesize - offset);
+            size = Math.min(size, filesize - offset > Long.MAX_VALUE / nrfiles ? Long.MAX_VALUE
+                    : (filesize - offset) * nrfiles);
+        } else if (nrfiles > 1) {
+            // fio's setup_files(): size / nrfiles each, the first (size - that * nrfiles) / minbs files
+            // one smallest block more; size becomes their sum
+            long each = size / nrfiles;
+            if (each < minBs) {
+                throw fail(later("nrfiles", "size"), "size " + size + " over nrfiles=" + nrfiles + " gives each file "
+                        + each + " bytes, less than the smallest block size " + minBs);
+            }
+            size = each * nrfiles + (size - each * nrfiles) / minBs * minBs;
         }
-        Rw rw = rw();
-        BlockSizes[] sizes = blockSizes(bs);
-        String bsKey = settings.containsKey("bssplit") ? "bssplit" : settings.containsKey("bsrange") ? "bsrange" : "bs";
-        int minBs = minOf(rw, sizes);
         checkOrder(bsKey, minBs, settings.containsKey("size") ? "size" : "filesize", size,
                 "size is smaller than " + (bsKey.equals("bs") ? "bs" : "the smallest block size"));
         if (offset > Long.MAX_VALUE - size) {
@@ -136,7 +148,10 @@ final class JobBuilder {
         RandomGenerator generator = randomGenerator();
         int[] percentageRandom = percentageRandom();
         Verify verify = verify();
-        checkSizes(rw, sizes, size, norandommap, generator, verify, bsKey);
+        // the random maps cover every file's region, which with filesize can sum to more than size
+        long mapped = nrfiles > 1 && filesize > 0
+                ? (filesize - offset > Long.MAX_VALUE / nrfiles ? Long.MAX_VALUE : (filesize - offset) * nrfiles) : size;
+        checkSizes(rw, sizes, mapped, norandommap, generator, verify, bsKey);
         IoEngine engine = ioengine();
         checkEngineKeys(engine);
         return new Job(
@@ -189,7 +204,9 @@ final class JobBuilder {
                 cpus(),
                 directory(),
                 filesize,
-                ioscheduler());
+                ioscheduler(),
+                nrfiles,
+                fileService());
     }
 
     /**
@@ -463,17 +480,63 @@ final class JobBuilder {
     }
 
     /**
-     * {@code nrfiles} (alias {@code nr_files}): only 1, fio's default. fio would spread the job's
-     * size over that many files and switch between them ({@code file_service_type}); the lab's
-     * runners drive one file or device per clone.
+     * {@code nrfiles} (alias {@code nr_files}): files per clone, fio's default 1. More than one
+     * only for files the lab makes: a {@code directory} and no {@code filename} (fio caps
+     * {@code nrfiles} at the number of files {@code filename} names, and would make them in the
+     * working directory without {@code directory}; the lab makes files only in a folder the job
+     * names).
      */
-    private void nrfiles() throws JobSpecException {
-        long n = count("nrfiles", 1, 1, Integer.MAX_VALUE);
-        if (n != 1) {
-            throw fail(settings.get("nrfiles"), "nrfiles=" + n + " is not supported by the lab: it runs one file per"
-                    + " clone (fio would spread size over " + n + " files, switched round-robin); use nrfiles=1, or"
-                    + " numjobs=" + n + " for one file per clone");
+    private int nrfiles() throws JobSpecException {
+        int n = (int) count("nrfiles", 1, 1, MAX_NRFILES);
+        if (n == 1) {
+            return n;
         }
+        Setting s = settings.get("nrfiles");
+        if (settings.containsKey("filename")) {
+            throw fail(later("nrfiles", "filename"), "nrfiles=" + n + " with filename: fio uses only the files"
+                    + " filename names (nrfiles is capped at their number); drop filename and set directory, where"
+                    + " the lab makes the job's " + n + " files");
+        }
+        if (!settings.containsKey("directory")) {
+            throw fail(s, "nrfiles=" + n + " needs directory=, the folder where the lab makes the job's files"
+                    + " (fio would make them in the working directory)");
+        }
+        return n;
+    }
+
+    /**
+     * {@code file_service_type}: {@code roundrobin} or {@code sequential}, each with an optional
+     * {@code :N} batch, as fio's {@code str_fst_cb()}; the random kinds are refused.
+     */
+    private Job.FileService fileService() throws JobSpecException {
+        Setting s = settings.get("file_service_type");
+        if (s == null) {
+            return Job.FileService.ROUNDROBIN;
+        }
+        String v = s.value();
+        int colon = v.indexOf(':');
+        String kind = colon < 0 ? v : v.substring(0, colon);
+        boolean sequential = switch (kind) {
+            case "roundrobin" -> false;
+            case "sequential" -> true;
+            case "random", "zipf", "pareto", "normal", "gauss" -> throw fail(s, "file_service_type=" + kind
+                    + " is not supported by the lab: it picks files in order (roundrobin or sequential), not by a"
+                    + " random distribution");
+            default -> throw fail(s, "'" + v + "' is not one of roundrobin, sequential (fio's random, zipf, pareto"
+                    + " and normal are refused)");
+        };
+        int batch = 1;
+        if (colon >= 0) {
+            try {
+                batch = Integer.parseInt(v.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                batch = 0;
+            }
+            if (batch < 1) {
+                throw fail(s, "'" + v.substring(colon + 1) + "' is not a positive count of I/Os per file");
+            }
+        }
+        return new Job.FileService(sequential, batch);
     }
 
     /** {@code ioscheduler}: a scheduler's name as the kernel lists it; null when absent. */

@@ -75,6 +75,7 @@ final class Keys {
             Map.entry("filesize", "filesize"),
             Map.entry("nrfiles", "nrfiles"),
             Map.entry("nr_files", "nrfiles"),
+            Map.entry("file_service_type", "file_service_type"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 

@@ -117,6 +117,7 @@ public final class OptionTable {
             implemented("ioscheduler"),
             implemented("filesize"),
             implemented("nrfiles", "nr_files"),
+            implemented("file_service_type"),
             // ---- accepted, no effect: one notice per line that sets one ----
             noEffect(COMMENT, "description"),
             noEffect(REPORT, "unit_base"),
@@ -213,7 +214,6 @@ public final class OptionTable {
             refused(FILES, "opendir"),
             refused(FILES, "lockfile"),
             refused(FILES, "openfiles"),
-            refused(FILES, "file_service_type"),
             refused(FILES, "create_serialize"),
             refused(FILES, "create_fsync"),
             refused(FILES, "create_on_open"),

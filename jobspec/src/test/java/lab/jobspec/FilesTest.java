@@ -31,7 +31,15 @@ class FilesTest {
     @Test
     void refusalsNameTheLineAndKey() {
         assertRefused("[j]\nfilesize=1m\noffset=1m\n", 3, "offset", "at or beyond filesize");
-        assertRefused("[j]\nsize=1m\nnrfiles=4\n", 3, "nrfiles", "one file per clone");
+        assertRefused("[j]\nsize=1m\nnrfiles=4\n", 3, "nrfiles", "needs directory=");
+        assertRefused("[j]\nsize=1m\ndirectory=/d\nfilename=x\nnrfiles=4\n", 5, "nrfiles", "with filename");
+        assertRefused("[j]\nsize=1m\nnrfiles=4\ndirectory=/d\nfilename=x\n", 5, "filename", "with filename");
+        assertRefused("[j]\ndirectory=/d\nnrfiles=4\nsize=12k\n", 4, "size", "less than the smallest block size");
+        assertRefused("[j]\ndirectory=/d\nsize=1m\nnrfiles=2000\n", 4, "nrfiles", "out of range");
+        assertRefused("[j]\nsize=1m\nfile_service_type=random\n", 3, "file_service_type", "not supported by the lab");
+        assertRefused("[j]\nsize=1m\nfile_service_type=zipf:1.2\n", 3, "file_service_type", "not supported");
+        assertRefused("[j]\nsize=1m\nfile_service_type=roundrobin:0\n", 3, "file_service_type", "positive count");
+        assertRefused("[j]\nsize=1m\nfile_service_type=rr\n", 3, "file_service_type", "not one of roundrobin");
         assertRefused("[j]\nsize=1m\nnr_files=0\n", 3, "nr_files", "out of range");
         assertRefused("[j]\nsize=1m\ndirectory=/a:/b\n", 3, "directory", "several directories");
         assertRefused("[j]\nbs=8k\nfilesize=4k\n", 3, "filesize", "smaller than bs");
@@ -52,6 +60,49 @@ class FilesTest {
         assertNull(job("[w]\nsize=1m\n").path(0));
         assertEquals("/data", FioOptions.of(named).get("directory"));
         assertEquals("1048576", FioOptions.of(job("[w]\nfilesize=1m\n")).get("filesize"));
+    }
+
+    /** fio's setup_files(): size / nrfiles each, the first files one smallest block more; size their sum. */
+    @Test
+    void nrfilesSpreadsSizeOverTheFiles() throws Exception {
+        Job even = job("[w]\nsize=1m\ndirectory=/data\nnrfiles=4\nnumjobs=2\n");
+        assertEquals(4, even.nrfiles());
+        assertEquals(1L << 20, even.size());
+        for (int f = 0; f < 4; f++) {
+            assertEquals(256L << 10, even.fileIoSize(f));
+        }
+        assertEquals("/data/w.1.3", even.path(1, 3));
+        assertEquals("/data/w.0.0", even.path(0, 0));
+        Job odd = job("[w]\nbs=1\nsize=10\ndirectory=/d\nnr_files=4\n");
+        assertEquals(10, odd.size());
+        assertEquals(java.util.List.of(3L, 3L, 2L, 2L), java.util.stream.IntStream.range(0, 4)
+                .mapToObj(odd::fileIoSize).toList());
+        // a remainder smaller than the smallest block is dropped: size becomes the files' sum
+        Job cut = job("[w]\nbs=4k\nsize=1000000\ndirectory=/d\nnrfiles=3\n");
+        assertEquals(333333, cut.fileIoSize(0));
+        assertEquals(999999, cut.size());
+        // filesize: every file is filesize - offset; size is capped at their sum
+        Job fixed = job("[w]\nfilesize=64k\nsize=1m\noffset=4k\ndirectory=/d\nnrfiles=4\n");
+        assertEquals(4 * (60L << 10), fixed.size());
+        assertEquals(60L << 10, fixed.fileIoSize(3));
+        assertEquals(100L << 10, job("[w]\nfilesize=64k\nsize=100k\ndirectory=/d\nnrfiles=4\n").size());
+        assertEquals(1, job("[w]\nsize=1m\n").nrfiles());
+        assertEquals(1L << 20, job("[w]\nsize=1m\n").fileIoSize(0));
+    }
+
+    @Test
+    void fileServiceTypeAndNrfilesAreEchoedWhenSet() throws Exception {
+        Job rr = job("[w]\nsize=1m\ndirectory=/d\nnrfiles=4\nfile_service_type=roundrobin:8\n");
+        assertEquals(new Job.FileService(false, 8), rr.fileService());
+        assertEquals("roundrobin:8", FioOptions.of(rr).get("file_service_type"));
+        assertEquals("4", FioOptions.of(rr).get("nrfiles"));
+        Job seq = job("[w]\nsize=1m\ndirectory=/d\nnrfiles=4\nfile_service_type=sequential\n");
+        assertEquals(new Job.FileService(true, 1), seq.fileService());
+        assertEquals("sequential", FioOptions.of(seq).get("file_service_type"));
+        Job plain = job("[w]\nsize=1m\n");
+        assertEquals(Job.FileService.ROUNDROBIN, plain.fileService());
+        assertNull(FioOptions.of(plain).get("nrfiles"));
+        assertNull(FioOptions.of(plain).get("file_service_type"));
     }
 
     @Test

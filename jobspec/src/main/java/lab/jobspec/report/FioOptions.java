@@ -74,6 +74,8 @@ public final class FioOptions {
         put(m, "directory", job.directory(), null);
         put(m, "filesize", job.filesize(), 0L);
         put(m, "ioscheduler", job.ioscheduler(), null);
+        put(m, "nrfiles", Integer.toString(job.nrfiles()), "1");
+        put(m, "file_service_type", job.fileService().toString(), "roundrobin");
         put(m, "base_ns", job.baseNs(), 0L); // the lab's key: fio has none such
         put(m, "inject", Inject.format(job.inject()), ""); // the lab's key too
         return m;

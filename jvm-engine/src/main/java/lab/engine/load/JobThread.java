@@ -9,6 +9,7 @@ import lab.engine.block.BlkStatus;
 import lab.engine.blkcg.Blkcg;
 import lab.engine.blkcg.CssForward;
 import lab.engine.block.Bio;
+import lab.engine.block.BioVec;
 import lab.engine.block.BioEndIo;
 import lab.engine.block.Bioset;
 import lab.engine.block.BlockDevice;
@@ -63,6 +64,8 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     private final InjectPoint injectSubmit;
     private final InjectPoint injectComplete;
     private final IoSequence seq;
+    /** Where each of the job's files ({@code nrfiles}) starts in the model's one region, less {@code offset}. */
+    private final long[] fileBase;
     private final BufferPattern pattern;
     /** Bios prepared and not yet submitted ({@code iodepth_batch_submit} of them at most). */
     private final Bio[] batch;
@@ -92,6 +95,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         this.injectSubmit = inject.at(Inject.Stage.SUBMIT);
         this.injectComplete = inject.at(Inject.Stage.COMPLETE);
         this.seq = IoSequence.forJob(job, clone);
+        this.fileBase = fileBases(job);
         this.pattern = BufferPattern.forJob(job, clone);
         this.batch = new Bio[Math.max(1, Math.min(job.iodepthBatchSubmit(), job.iodepth()))];
         this.stats = new WorkerStats(job, cpu);
@@ -175,11 +179,35 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         return k;
     }
 
+    /**
+     * The model has no files: a job's {@code nrfiles} files lie end to end in its one region, each
+     * from a page boundary ({@link #regionBytes}), so that the files' offsets stay apart.
+     */
+    static long[] fileBases(Job job) {
+        long[] base = new long[job.nrfiles()];
+        for (int f = 1; f < base.length; f++) {
+            base[f] = base[f - 1] + pageUp(job.fileIoSize(f - 1));
+        }
+        return base;
+    }
+
+    /** Bytes of the model's region for {@code job} from {@code offset}: {@code size}, or its files end to end. */
+    static long regionBytes(Job job) {
+        if (job.nrfiles() == 1) {
+            return job.size();
+        }
+        return fileBases(job)[job.nrfiles() - 1] + job.fileIoSize(job.nrfiles() - 1);
+    }
+
+    private static long pageUp(long bytes) {
+        return (bytes + BioVec.PAGE_SIZE - 1) / BioVec.PAGE_SIZE * BioVec.PAGE_SIZE;
+    }
+
     /** fio's {@code get_io_u()} + {@code fill_io_u()}: the next I/O as a bio. */
     private Bio prepBio() {
         long start = System.nanoTime();
         boolean isRead = seq.nextIsRead();
-        long offset = seq.offset();
+        long offset = seq.offset() + fileBase[seq.file()];
         int len = seq.length();             // bsrange/bssplit: each I/O its own size, at most job.maxBs()
         Bio bio = bioset.alloc(cpu, this);
         bio.startTime = start;

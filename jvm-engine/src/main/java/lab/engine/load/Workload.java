@@ -150,6 +150,12 @@ public final class Workload {
             out.println(files);
             notes.add(files);
         }
+        if (jobs.stream().anyMatch(j -> j.nrfiles() > 1)) {
+            String nr = "nrfiles: the JVM model has no files: a clone's files lie end to end in its one region, each"
+                    + " with its share of size, visited as file_service_type says; the I/O count is fio's";
+            out.println(nr);
+            notes.add(nr);
+        }
         if (jobs.stream().anyMatch(j -> j.cpus().pinned())) {
             String pin = "cpus_allowed/cpumask: no effect in the JVM model (its clones own per-cpu slots, not CPUs;"
                     + " the bridge pins them)";
@@ -197,11 +203,11 @@ public final class Workload {
         return jobs.stream().mapToLong(Job::baseNs).max().orElse(0);
     }
 
-    /** The device holds every job's region: the largest {@code offset + size}, in whole pages. */
+    /** The device holds every job's region: the largest {@code offset + size} (files end to end), in whole pages. */
     private static long capacity(List<Job> jobs) {
         long bytes = BioVec.PAGE_SIZE;
         for (Job j : jobs) {
-            bytes = Math.max(bytes, j.offset() + j.size());
+            bytes = Math.max(bytes, j.offset() + JobThread.regionBytes(j));
         }
         return (bytes + BioVec.PAGE_SIZE - 1) / BioVec.PAGE_SIZE * BioVec.PAGE_SIZE;
     }

@@ -254,4 +254,35 @@ class WorkloadTest {
         assertTrue(w0.lab().notes().stream().anyMatch(x -> x.startsWith("verify and verify_pattern not checked")),
                 w0.lab().notes().toString());
     }
+
+    /**
+     * nrfiles in the model: the same I/O count as one file of the same size (fio's: every file's
+     * share once), the files laid end to end, and said once.
+     */
+    @Test
+    void nrfilesKeepsTheJobsIoCountAndSaysSo() throws Exception {
+        String job = """
+                [w]
+                rw=randwrite
+                bs=4k
+                size=1000k
+                directory=/nonexistent
+                numjobs=2
+                """;
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        FioReport many = Workload.run(jobFile(job + "nrfiles=3\nfile_service_type=roundrobin:2\n"),
+                DeviceKind.values()[0], new PrintStream(printed, true, StandardCharsets.UTF_8));
+        FioReport one = Workload.run(jobFile(job), DeviceKind.values()[0], quiet);
+        // size=1000k over 3 files: 341333 bytes each, 83 blocks of 4k each (fio: the remainder is not done)
+        assertEquals(2 * 3 * 83, many.jobs().stream().mapToLong(j -> j.write().totalIos()).sum());
+        assertEquals(2 * 250, one.jobs().stream().mapToLong(j -> j.write().totalIos()).sum());
+        assertEquals("3", many.jobs().getFirst().jobOptions().get("nrfiles"));
+        assertEquals(1, printed.toString(StandardCharsets.UTF_8).split("nrfiles: the JVM model has no files", -1).length
+                - 1, printed.toString(StandardCharsets.UTF_8));
+        var j = lab.jobspec.JobFileParser.parse(Path.of("t.fio"), job + "nrfiles=3\n").jobs().getFirst();
+        assertEquals(java.util.List.of(0L, 344064L, 688128L), java.util.Arrays.stream(JobThread.fileBases(j)).boxed()
+                .toList());
+        assertEquals(688128L + 341333, JobThread.regionBytes(j));
+    }
 }

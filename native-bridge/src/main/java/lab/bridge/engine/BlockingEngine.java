@@ -23,10 +23,12 @@ import lab.jobspec.Job;
 public abstract sealed class BlockingEngine implements BridgeEngine permits PsyncEngine, SyncEngine, PvsyncEngine {
     final Arena arena;
     final Buffers buffers;
-    final int fd;
+    /** The descriptor of each file. */
+    final int[] fds;
 
     // Queued I/Os, in queue order.
     private final int[] qTag;
+    private final int[] qFile;
     private final boolean[] qRead;
     private final long[] qOffset;
     private final int[] qLen;
@@ -37,12 +39,13 @@ public abstract sealed class BlockingEngine implements BridgeEngine permits Psyn
     private final int[] cRes;
     private int completed;
 
-    BlockingEngine(Arena arena, Buffers buffers, int fd) {
+    BlockingEngine(Arena arena, Buffers buffers, int[] fds) {
         this.arena = arena;
         this.buffers = buffers;
-        this.fd = fd;
+        this.fds = fds.clone();
         int depth = buffers.count();
         this.qTag = new int[depth];
+        this.qFile = new int[depth];
         this.qRead = new boolean[depth];
         this.qOffset = new long[depth];
         this.qLen = new int[depth];
@@ -56,10 +59,10 @@ public abstract sealed class BlockingEngine implements BridgeEngine permits Psyn
     }
 
     /**
-     * One system call's worth of an I/O: up to {@code len} bytes of {@code buf} at {@code offset};
-     * the bytes moved (0 at end of file).
+     * One system call's worth of an I/O: up to {@code len} bytes of {@code buf} at {@code offset}
+     * of file {@code file}; the bytes moved (0 at end of file).
      */
-    abstract long transferOnce(MemorySegment buf, boolean read, long offset, long len) throws ErrnoException;
+    abstract long transferOnce(int file, MemorySegment buf, boolean read, long offset, long len) throws ErrnoException;
 
     @Override
     public MemorySegment buffer(int tag) {
@@ -67,12 +70,13 @@ public abstract sealed class BlockingEngine implements BridgeEngine permits Psyn
     }
 
     @Override
-    public void queue(int tag, boolean read, long offset, int len) {
+    public void queue(int tag, int file, boolean read, long offset, int len) {
         buffers.check(tag, len);
         if (queued + completed >= qTag.length) {
             throw new IllegalStateException("more than iodepth (" + qTag.length + ") I/Os outstanding");
         }
         qTag[queued] = tag;
+        qFile[queued] = file;
         qRead[queued] = read;
         qOffset[queued] = offset;
         qLen[queued] = len;
@@ -84,7 +88,7 @@ public abstract sealed class BlockingEngine implements BridgeEngine permits Psyn
         int n = queued;
         for (int i = 0; i < n; i++) {
             cTag[completed] = qTag[i];
-            cRes[completed] = transfer(buffers.segment(qTag[i]), qRead[i], qOffset[i], qLen[i]);
+            cRes[completed] = transfer(qFile[i], buffers.segment(qTag[i]), qRead[i], qOffset[i], qLen[i]);
             completed++;
         }
         queued = 0;
@@ -92,12 +96,12 @@ public abstract sealed class BlockingEngine implements BridgeEngine permits Psyn
     }
 
     /** One I/O, retried for the remainder of a short transfer; bytes done or -errno. */
-    private int transfer(MemorySegment buf, boolean read, long offset, int len) {
+    private int transfer(int file, MemorySegment buf, boolean read, long offset, int len) {
         int done = 0;
         try {
             while (done < len) {
                 MemorySegment rest = done == 0 ? buf : buf.asSlice(done);
-                long n = transferOnce(rest, read, offset + done, len - done);
+                long n = transferOnce(file, rest, read, offset + done, len - done);
                 if (n == 0) {
                     break; // end of file: a short I/O
                 }

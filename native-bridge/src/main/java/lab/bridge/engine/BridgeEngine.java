@@ -1,9 +1,10 @@
 package lab.bridge.engine;
 
 import java.lang.foreign.MemorySegment;
+import lab.jobspec.Job;
 
 /**
- * One worker's I/O engine over one open file descriptor: fio's {@code ioengine_ops}
+ * One worker's I/O engine over its open file descriptors (one per file of the clone): fio's {@code ioengine_ops}
  * ({@code queue}, {@code commit}, {@code getevents}/{@code event}) for a single issuer.
  * Not thread-safe: each worker owns its engine, as each fio job owns its ring.
  *
@@ -22,8 +23,17 @@ public interface BridgeEngine extends AutoCloseable {
     /** The buffer of {@code tag}: {@code bs} bytes, aligned to the device's needs. */
     MemorySegment buffer(int tag);
 
-    /** Queues one I/O on buffer {@code tag}; nothing reaches the kernel before {@link #submit}. */
-    void queue(int tag, boolean read, long offset, int len);
+    /**
+     * Queues one I/O on buffer {@code tag} to file {@code file}, the index of its descriptor among
+     * those the engine was opened over ({@link BridgeEngines#open(Job, int[])}); nothing reaches
+     * the kernel before {@link #submit}.
+     */
+    void queue(int tag, int file, boolean read, long offset, int len);
+
+    /** {@link #queue(int, int, boolean, long, int)} to the first (or only) file. */
+    default void queue(int tag, boolean read, long offset, int len) {
+        queue(tag, 0, read, offset, len);
+    }
 
     /** Sends every queued I/O to the kernel; returns how many. */
     int submit() throws BridgeIoException;

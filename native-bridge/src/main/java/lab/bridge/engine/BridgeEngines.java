@@ -13,12 +13,20 @@ public final class BridgeEngines {
      * {@link UringEngine} or {@link LibaioEngine}.
      */
     public static BridgeEngine open(Job job, int fd) throws BridgeIoException {
+        return open(job, new int[] {fd});
+    }
+
+    /**
+     * The engine of {@code job.ioengine()} over a clone's files, {@code fds[i]} for file {@code i}
+     * ({@code nrfiles} of them; the descriptors stay the caller's).
+     */
+    public static BridgeEngine open(Job job, int[] fds) throws BridgeIoException {
         return switch (job.ioengine()) {
-            case PSYNC -> PsyncEngine.open(job, fd);
-            case SYNC -> SyncEngine.open(job, fd);
-            case PVSYNC -> PvsyncEngine.open(job, fd);
-            case IO_URING -> UringEngine.open(job, fd);
-            case LIBAIO -> LibaioEngine.open(job, fd);
+            case PSYNC -> PsyncEngine.open(job, fds);
+            case SYNC -> SyncEngine.open(job, fds);
+            case PVSYNC -> PvsyncEngine.open(job, fds);
+            case IO_URING -> UringEngine.open(job, fds);
+            case LIBAIO -> LibaioEngine.open(job, fds);
         };
     }
 }

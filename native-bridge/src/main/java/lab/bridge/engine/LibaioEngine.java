@@ -46,7 +46,8 @@ public final class LibaioEngine implements BridgeEngine {
     private final Arena arena;
     private final Aio aio;
     private final Buffers buffers;
-    private final int fd;
+    /** The descriptor of each file, set per iocb ({@code aio_fildes}). */
+    private final int[] fds;
     private final boolean userspaceReap;
     private final long drainBudgetNs;
 
@@ -61,11 +62,11 @@ public final class LibaioEngine implements BridgeEngine {
     private long userReaps;
     private Teardown teardown;
 
-    private LibaioEngine(Arena arena, Aio aio, Buffers buffers, int fd, boolean userspaceReap, long drainBudgetNs) {
+    private LibaioEngine(Arena arena, Aio aio, Buffers buffers, int[] fds, boolean userspaceReap, long drainBudgetNs) {
         this.arena = arena;
         this.aio = aio;
         this.buffers = buffers;
-        this.fd = fd;
+        this.fds = fds.clone();
         this.userspaceReap = userspaceReap && aio.userRingUsable();
         this.drainBudgetNs = drainBudgetNs;
     }
@@ -77,11 +78,20 @@ public final class LibaioEngine implements BridgeEngine {
      *         {@code fs.aio-max-nr} is used up, ENOSYS without AIO), naming the call and errno
      */
     public static LibaioEngine open(Job job, int fd) throws BridgeIoException {
-        return open(job, fd, UringEngine.Drain.DEFAULT.budgetNs());
+        return open(job, new int[] {fd}, UringEngine.Drain.DEFAULT.budgetNs());
+    }
+
+    /** {@link #open(Job, int)} over several files: I/O on file {@code i} goes to {@code fds[i]}. */
+    public static LibaioEngine open(Job job, int[] fds) throws BridgeIoException {
+        return open(job, fds, UringEngine.Drain.DEFAULT.budgetNs());
     }
 
     /** {@link #open(Job, int)} with the teardown's drain budget chosen (tests). */
     static LibaioEngine open(Job job, int fd, long drainBudgetNs) throws BridgeIoException {
+        return open(job, new int[] {fd}, drainBudgetNs);
+    }
+
+    private static LibaioEngine open(Job job, int[] fds, long drainBudgetNs) throws BridgeIoException {
         int depth = job.queueDepth();
         Aio aio;
         try {
@@ -91,7 +101,7 @@ public final class LibaioEngine implements BridgeEngine {
         }
         Arena arena = Arena.ofShared();
         try {
-            return new LibaioEngine(arena, aio, new Buffers(arena, depth, job.maxBs()), fd, job.userspaceReap(),
+            return new LibaioEngine(arena, aio, new Buffers(arena, depth, job.maxBs()), fds, job.userspaceReap(),
                     drainBudgetNs);
         } catch (RuntimeException | Error e) {
             aio.close();
@@ -106,12 +116,12 @@ public final class LibaioEngine implements BridgeEngine {
     }
 
     @Override
-    public void queue(int tag, boolean read, long offset, int len) {
+    public void queue(int tag, int file, boolean read, long offset, int len) {
         buffers.check(tag, len);
         if (queued + inflight >= aio.slots()) {
             throw new IllegalStateException("more than iodepth (" + aio.slots() + ") I/Os outstanding");
         }
-        aio.prep(tag, read, fd, buffers.address(tag), len, offset, tag);
+        aio.prep(tag, read, fds[file], buffers.address(tag), len, offset, tag);
         aio.order(submitted + queued, tag);
         queued++;
     }

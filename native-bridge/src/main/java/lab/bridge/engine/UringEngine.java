@@ -22,7 +22,7 @@ import lab.jobspec.Job;
  * path allocates.
  *
  * <p>Job options: {@code fixedbufs} registers the buffers and uses READ_FIXED/WRITE_FIXED;
- * {@code registerfiles} registers the fd as fixed file 0; {@code hipri} sets
+ * {@code registerfiles} registers the fds as fixed files 0, 1...; {@code hipri} sets
  * IORING_SETUP_IOPOLL (the device must support polled I/O with O_DIRECT: zram does not and
  * answers every I/O with {@code -EOPNOTSUPP}); {@code sqthread_poll} sets IORING_SETUP_SQPOLL.
  *
@@ -87,7 +87,8 @@ public final class UringEngine implements BridgeEngine {
     private final Arena arena;
     private final IoUring ring;
     private final Buffers buffers;
-    private final int fd;
+    /** The descriptor (or fixed-file index with {@code registerfiles}) of each file. */
+    private final int[] fds;
     private final byte readOp;
     private final byte writeOp;
     private final byte sqeFlags;
@@ -101,14 +102,17 @@ public final class UringEngine implements BridgeEngine {
     /** Null until {@link #close()}. */
     private Teardown teardown;
 
-    private UringEngine(Arena arena, IoUring ring, Buffers buffers, int fd, boolean fixedbufs, boolean fixedFile,
+    private UringEngine(Arena arena, IoUring ring, Buffers buffers, int[] fds, boolean fixedbufs, boolean fixedFile,
                         Drain drain) {
         this.arena = arena;
         this.drain = drain;
         this.ring = ring;
         this.buffers = buffers;
         this.fixedbufs = fixedbufs;
-        this.fd = fixedFile ? 0 : fd;
+        this.fds = new int[fds.length];
+        for (int i = 0; i < fds.length; i++) {
+            this.fds[i] = fixedFile ? i : fds[i];
+        }
         this.sqeFlags = fixedFile ? Liburing.IOSQE_FIXED_FILE : 0;
         this.readOp = fixedbufs ? Liburing.IORING_OP_READ_FIXED : Liburing.IORING_OP_READ;
         this.writeOp = fixedbufs ? Liburing.IORING_OP_WRITE_FIXED : Liburing.IORING_OP_WRITE;
@@ -121,7 +125,15 @@ public final class UringEngine implements BridgeEngine {
      *         the ring, or a registration fails; the message names the call and errno
      */
     public static UringEngine open(Job job, int fd) throws BridgeIoException {
-        return open(job, fd, Drain.DEFAULT);
+        return open(job, new int[] {fd}, Drain.DEFAULT, Arena::ofShared);
+    }
+
+    /**
+     * {@link #open(Job, int)} over several files: I/O on file {@code i} goes to {@code fds[i]};
+     * with {@code registerfiles} all of them are registered, file {@code i} as fixed file {@code i}.
+     */
+    public static UringEngine open(Job job, int[] fds) throws BridgeIoException {
+        return open(job, fds, Drain.DEFAULT, Arena::ofShared);
     }
 
     /** {@link #open(Job, int)} with the teardown's drain chosen (tests). */
@@ -131,6 +143,10 @@ public final class UringEngine implements BridgeEngine {
 
     /** {@link #open(Job, int, Drain)} with the buffers' arena from {@code arenas} (tests: a poisoning one). */
     static UringEngine open(Job job, int fd, Drain drain, Supplier<Arena> arenas) throws BridgeIoException {
+        return open(job, new int[] {fd}, drain, arenas);
+    }
+
+    private static UringEngine open(Job job, int[] fds, Drain drain, Supplier<Arena> arenas) throws BridgeIoException {
         if (!Liburing.available()) {
             throw new BridgeIoException(Liburing.unavailableReason(), Errno.ENOSYS, Errno.name(Errno.ENOSYS));
         }
@@ -144,9 +160,9 @@ public final class UringEngine implements BridgeEngine {
                 ring.registerBuffers(buffers.addresses(), job.maxBs());
             }
             if (job.registerfiles()) {
-                ring.registerFiles(fd);
+                ring.registerFiles(fds);
             }
-            return new UringEngine(arena, ring, buffers, fd, job.fixedbufs(), job.registerfiles(), drain);
+            return new UringEngine(arena, ring, buffers, fds, job.fixedbufs(), job.registerfiles(), drain);
         } catch (ErrnoException e) {
             ring.close();
             arena.close();
@@ -204,8 +220,9 @@ public final class UringEngine implements BridgeEngine {
     }
 
     @Override
-    public void queue(int tag, boolean read, long offset, int len) {
+    public void queue(int tag, int file, boolean read, long offset, int len) {
         buffers.check(tag, len);
+        int fd = fds[file];
         int slot = ring.getSqe();
         if (slot < 0 && ring.sqpoll()) {
             // SQPOLL: the kernel thread frees slots by itself; wait for it, as

@@ -9,7 +9,6 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import lab.bridge.engine.BridgeEngines;
 import lab.bridge.ffi.ErrnoException;
 import lab.bridge.ffi.Libc;
 import lab.bridge.ffi.Rusage;
@@ -74,7 +73,7 @@ public final class BridgeRun {
 
         /** The lab's registry and the real engines. */
         public static Options of(String filenameOverride, boolean iOwnThisDevice) {
-            return new Options(filenameOverride, iOwnThisDevice, DeviceOwnership.registry(), BridgeEngines::open);
+            return new Options(filenameOverride, iOwnThisDevice, DeviceOwnership.registry(), EngineFactory.REAL);
         }
     }
 
@@ -95,17 +94,31 @@ public final class BridgeRun {
     /** {@link #run(JobFile, String, boolean, PrintStream)} with every choice explicit. */
     public static FioReport run(List<Job> jobs, Options options, PrintStream notes) throws BridgeSetupException {
         List<Target> targets = new ArrayList<>();
+        // the files of the clones of one Target[]: nrfiles of them, file i at [i]
+        List<Target[]> units = new ArrayList<>();
         Map<String, Long> laidOut = new HashMap<>();
         for (Job job : jobs) {
             String override = options.filenameOverride();
+            if (override != null && job.nrfiles() > 1) {
+                throw new BridgeSetupException("job '" + job.name() + "' (" + job.source() + ":" + job.line()
+                        + "): --filename names one target, but the job has nrfiles=" + job.nrfiles() + " files in"
+                        + " directory " + job.directory() + "; drop --filename");
+            }
             if (override == null && job.filePerClone()) {
                 for (int c = 0; c < job.numjobs(); c++) {
-                    targets.add(Target.check(job, job.path(c), c, 1, options.iOwnThisDevice(), options.ownership(),
-                            laidOut));
+                    Target[] files = new Target[job.nrfiles()];
+                    for (int f = 0; f < files.length; f++) {
+                        files[f] = Target.check(job, job.path(c, f), f, c, 1, options.iOwnThisDevice(),
+                                options.ownership(), laidOut);
+                        targets.add(files[f]);
+                    }
+                    units.add(files);
                 }
             } else {
-                targets.add(Target.check(job, override != null ? override : job.path(0), 0, job.numjobs(),
-                        options.iOwnThisDevice(), options.ownership(), laidOut));
+                Target t = Target.check(job, override != null ? override : job.path(0), 0, 0, job.numjobs(),
+                        options.iOwnThisDevice(), options.ownership(), laidOut);
+                targets.add(t);
+                units.add(new Target[] {t});
             }
         }
         IoScheduler schedulers = IoScheduler.check(targets, options.iOwnThisDevice(), options.ownership(),
@@ -118,17 +131,20 @@ public final class BridgeRun {
                 }
             }
             List<BridgeWorker> workers = new ArrayList<>();
-            for (Target t : targets) {
-                long before = t.sizeBytes();
-                t.open(t.block ? claims.get(t.rdev) : null);
-                if (t.create) {
-                    notes.println("lab: made " + t.path + " (" + t.sizeBytes() + " bytes, sparse) for job '"
-                            + t.job.name() + "'");
-                } else if (t.sizeBytes() != before && t.job.rw().writes()) {
-                    notes.println("lab: extended " + t.path + " from " + before + " to " + t.sizeBytes() + " bytes");
+            for (Target[] files : units) {
+                for (Target t : files) {
+                    long before = t.sizeBytes();
+                    t.open(t.block ? claims.get(t.rdev) : null);
+                    if (t.create) {
+                        notes.println("lab: made " + t.path + " (" + t.sizeBytes() + " bytes, sparse) for job '"
+                                + t.job.name() + "'");
+                    } else if (t.sizeBytes() != before && t.job.rw().writes()) {
+                        notes.println("lab: extended " + t.path + " from " + before + " to " + t.sizeBytes() + " bytes");
+                    }
                 }
+                Target t = files[0];
                 for (int c = t.firstClone; c < t.firstClone + t.cloneCount; c++) {
-                    BridgeWorker w = new BridgeWorker(t.job, c, t, options.engines());
+                    BridgeWorker w = new BridgeWorker(t.job, c, files, options.engines());
                     w.affinity = t.job.cpus().forClone(workers.size()); // fio's thread_number - 1
                     workers.add(w);
                 }
@@ -176,7 +192,9 @@ public final class BridgeRun {
         List<String> notes = new ArrayList<>();
         notes.add("ioengine=" + t.job.ioengine().name().toLowerCase(java.util.Locale.ROOT)
                 + (t.job.direct() ? ", O_DIRECT" : ", buffered") + " on " + (t.block ? "block device " : "file ")
-                + t.realPath + (held ? " (held with O_EXCL for the run)" : "")
+                + t.realPath + (t.job.nrfiles() > 1 ? " and the clone's " + (t.job.nrfiles() - 1) + " other files"
+                + " (nrfiles=" + t.job.nrfiles() + ", file_service_type=" + t.job.fileService() + ")" : "")
+                + (held ? " (held with O_EXCL for the run)" : "")
                 + "; clat = submit() to the reap that saw the completion");
         if (t.job.cpus().pinned()) {
             notes.add("pinned with sched_setaffinity to CPUs " + t.job.cpus().format() + (t.job.cpus().split()

@@ -62,7 +62,10 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
 
     final Job job;
     final int clone;
+    /** The clone's first (or only) file. */
     final Target target;
+    /** The clone's files ({@code nrfiles}), file {@code i} at {@code [i]}. */
+    private final Target[] files;
     final WorkerStats stats;
 
     private final EngineFactory engines;
@@ -82,6 +85,8 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     /** Each tag's I/O length: with {@code bsrange}/{@code bssplit} every I/O has its own. */
     private final int[] lengths;
     private final boolean[] isRead;
+    /** Each tag's file ({@link IoSequence#file()}). */
+    private final int[] fileOf;
     private final List<String> notes = new ArrayList<>();
 
     private BridgeEngine engine;
@@ -104,9 +109,15 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     private long errorNotes;
 
     BridgeWorker(Job job, int clone, Target target, EngineFactory engines) {
+        this(job, clone, new Target[] {target}, engines);
+    }
+
+    /** A clone over its files: {@code files[i]} is file {@code i} of {@link IoSequence#file()}. */
+    BridgeWorker(Job job, int clone, Target[] files, EngineFactory engines) {
         this.job = job;
         this.clone = clone;
-        this.target = target;
+        this.files = files.clone();
+        this.target = files[0];
         this.engines = engines;
         this.stats = new WorkerStats(job, -1);
         this.seq = IoSequence.forJob(job, clone);
@@ -121,6 +132,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         this.offsets = new long[depth];
         this.lengths = new int[depth];
         this.isRead = new boolean[depth];
+        this.fileOf = new int[depth];
     }
 
     @Override
@@ -155,7 +167,11 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                     + " capped at 1\")");
         }
         try {
-            engine = engines.open(job, target.fd());
+            int[] fds = new int[files.length];
+            for (int i = 0; i < fds.length; i++) {
+                fds[i] = files[i].fd();
+            }
+            engine = fds.length == 1 ? engines.open(job, fds[0]) : engines.open(job, fds);
         } catch (Exception e) {
             throw new BridgeSetupException("job '" + job.name() + "' clone " + clone + ": cannot set up ioengine="
                     + job.ioengine().name().toLowerCase(java.util.Locale.ROOT) + " on " + target.path + ": "
@@ -245,6 +261,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             boolean read = seq.nextIsRead();
             long offset = seq.offset();
             int len = seq.length();
+            int file = seq.file();
             if (!read) {
                 if (verify == null || !verify.fillsBlock()) {
                     pattern.prepareWrite(buffers[tag], len, offset);
@@ -257,7 +274,8 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             offsets[tag] = offset;
             lengths[tag] = len;
             isRead[tag] = read;
-            engine.queue(tag, read, offset, len);
+            fileOf[tag] = file;
+            engine.queue(tag, file, read, offset, len);
             batch[k] = tag;
         }
         if (k > 0) {
@@ -286,14 +304,14 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             stopping = true;
             if (errorNotes++ < MAX_NOTES) {
                 note((read ? "read" : "write") + " of " + lengths[tag] + " bytes at offset " + offsets[tag] + " on "
-                        + target.path + " failed: " + Errno.name(-res) + " (" + Errno.describe(-res) + ")");
+                        + files[fileOf[tag]].path + " failed: " + Errno.name(-res) + " (" + Errno.describe(-res) + ")");
             }
             return;
         }
         if (res < lengths[tag]) {
             if (shortIos++ == 0) {
                 note("short " + (read ? "read" : "write") + ": " + res + " of " + lengths[tag] + " bytes at offset "
-                        + offsets[tag] + " on " + target.path + " (counted in short_ios, not retried)");
+                        + offsets[tag] + " on " + files[fileOf[tag]].path + " (counted in short_ios, not retried)");
             }
             if (ramped) {
                 stats.dir(read).addShort();
@@ -312,12 +330,12 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         int verdict = verify.check(buffers[tag], views[tag], offsets[tag], lengths[tag]);
         if (verdict == VerifyHeader.UNWRITTEN) {
             if (unwritten++ == 0) {
-                note("verify: block at offset " + offsets[tag] + " on " + target.path
+                note("verify: block at offset " + offsets[tag] + " on " + files[fileOf[tag]].path
                         + " carries no header (never written by the lab); counted as unwritten, not a mismatch");
             }
         } else if (verdict != VerifyHeader.OK) {
             if (mismatches++ < MAX_NOTES) {
-                note("verify MISMATCH on " + target.path + ": "
+                note("verify MISMATCH on " + files[fileOf[tag]].path + ": "
                         + verify.describe(verdict, buffers[tag], views[tag], offsets[tag], lengths[tag]));
             }
         }

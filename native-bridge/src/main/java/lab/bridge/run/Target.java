@@ -22,8 +22,9 @@ import lab.jobspec.Job;
  * <h2>Order of the checks ({@link #check})</h2>
  * <ol>
  * <li>A name: {@code --filename} or the job's {@code filename=}, in its {@code directory=}; with a
- *     directory and no filename, fio's default name {@code NAME.CLONE.0}, one file per clone
- *     ({@link Job#path}).</li>
+ *     directory and no filename, fio's default names {@code NAME.CLONE.FILE}, {@code nrfiles}
+ *     files per clone ({@link Job#path(int, int)}), one target each, whose region is the file's
+ *     share of {@code size} ({@link Job#fileIoSize}).</li>
  * <li>A file that does not exist is refused, unless the job names a {@code directory}: then the
  *     lab makes it there at {@link #open} (the folder must exist and be writable; nothing is
  *     made while a check can still fail) and lays it out, sparse, to {@code filesize}, or to
@@ -57,6 +58,8 @@ import lab.jobspec.Job;
 final class Target {
 
     final Job job;
+    /** Which of the clone's files ({@code nrfiles}) this is: 0 for the first or only one. */
+    final int file;
     /** The clones that run on this target: {@code [firstClone, firstClone + cloneCount)}. */
     final int firstClone;
     final int cloneCount;
@@ -75,8 +78,9 @@ final class Target {
     /** Whether {@link #fd} is a {@link DeviceClaim}'s, which closes it. */
     private boolean claimed;
 
-    private Target(Job job, String path, String realPath, boolean block, long rdev, long sizeBytes, int lbs,
+    private Target(Job job, int file, String path, String realPath, boolean block, long rdev, long sizeBytes, int lbs,
                    int firstClone, int cloneCount, boolean create) {
+        this.file = file;
         this.firstClone = firstClone;
         this.cloneCount = cloneCount;
         this.create = create;
@@ -92,13 +96,15 @@ final class Target {
     /**
      * Checks {@code job}'s target; opens nothing for writing.
      *
-     * @param path     the target's name: {@code --filename}, or the job's ({@link Job#path})
+     * @param path     the target's name: {@code --filename}, or the job's ({@link Job#path(int, int)})
+     * @param file     which of the clone's files it is ({@code nrfiles}; 0 for one): its region is
+     *                 {@link Job#fileIoSize} bytes from {@code offset}
      * @param clones     the clones that run on it: {@code [firstClone, firstClone + cloneCount)}
      * @param iOwn     {@code --i-own-this-device}: skip {@code ownership}
      * @param laidOut  regular file (real path) to the size the write jobs checked before this one
      *                 will extend it to; this job's own is added when it writes
      */
-    static Target check(Job job, String path, int firstClone, int cloneCount, boolean iOwn,
+    static Target check(Job job, String path, int file, int firstClone, int cloneCount, boolean iOwn,
                         DeviceOwnership ownership, Map<String, Long> laidOut) throws BridgeSetupException {
         String who = "job '" + job.name() + "' (" + job.source() + ":" + job.line() + ")";
         if (path == null || path.isBlank()) {
@@ -113,7 +119,7 @@ final class Target {
             real = Path.of(path).toRealPath().toString();
         } catch (NoSuchFileException e) {
             if (job.directory() != null) {
-                return toCreate(job, path, firstClone, cloneCount, who, laidOut);
+                return toCreate(job, path, file, firstClone, cloneCount, who, laidOut);
             }
             throw new BridgeSetupException(who + ": " + path + ": no such file or device; check the name"
                     + " (ls -l " + path + "), or create the device first (kernel-scripts)");
@@ -148,11 +154,11 @@ final class Target {
         } finally {
             closeQuietly(probe);
         }
-        Target t = new Target(job, path, real, st.isBlockDevice(), st.rdev(), size, lbs, firstClone, cloneCount,
+        Target t = new Target(job, file, path, real, st.isBlockDevice(), st.rdev(), size, lbs, firstClone, cloneCount,
                 false);
         t.checkGeometry(who, st.isBlockDevice() ? size : Math.max(size, laidOut.getOrDefault(real, 0L)));
         if (!st.isBlockDevice() && writes) {
-            laidOut.merge(real, job.offset() + job.size(), Math::max);
+            laidOut.merge(real, t.regionEnd(), Math::max);
         }
         return t;
     }
@@ -161,7 +167,7 @@ final class Target {
      * A file of the job's {@code directory} that does not exist yet: the folder must be one the
      * lab may write in; nothing is made until {@link #open}, after every job's check.
      */
-    private static Target toCreate(Job job, String path, int firstClone, int cloneCount, String who,
+    private static Target toCreate(Job job, String path, int file, int firstClone, int cloneCount, String who,
                                    Map<String, Long> laidOut) throws BridgeSetupException {
         Path parent = Path.of(path).toAbsolutePath().getParent();
         if (parent == null || !Files.isDirectory(parent)) {
@@ -180,8 +186,8 @@ final class Target {
         }
         Long earlier = laidOut.get(real);
         // a file an earlier job of the run makes is opened, not made, by the later ones
-        Target t = new Target(job, path, real, false, 0, 0, 512, firstClone, cloneCount, earlier == null);
-        long size = Math.max(earlier == null ? 0 : earlier, earlier == null || job.rw().writes() ? layoutSize(job) : 0);
+        Target t = new Target(job, file, path, real, false, 0, 0, 512, firstClone, cloneCount, earlier == null);
+        long size = Math.max(earlier == null ? 0 : earlier, earlier == null || job.rw().writes() ? t.layoutSize() : 0);
         t.checkGeometry(who, size);
         laidOut.put(real, size);
         return t;
@@ -213,9 +219,18 @@ final class Target {
         return 0;
     }
 
-    /** What a file the lab makes is laid out to: {@code filesize}, else the job's region. */
-    private static long layoutSize(Job job) {
-        return job.filesize() > 0 ? job.filesize() : job.offset() + job.size();
+    /**
+     * What a file the lab makes is laid out to: {@code filesize}, else the end of this file's
+     * region (with {@code nrfiles}, fio's {@code setup_files()} extends each file to its
+     * {@code file_offset + io_size}).
+     */
+    private long layoutSize() {
+        return job.filesize() > 0 ? job.filesize() : regionEnd();
+    }
+
+    /** {@code offset} plus this file's share of the job ({@link Job#fileIoSize}; {@code size} for one file). */
+    long regionEnd() {
+        return job.offset() + job.fileIoSize(file);
     }
 
     /**
@@ -224,10 +239,11 @@ final class Target {
      * @param size the target's size once the write jobs before this one have laid it out
      */
     private void checkGeometry(String who, long size) throws BridgeSetupException {
-        long need = job.offset() + job.size();
+        long need = regionEnd();
         if (size < need && (block || !job.rw().writes())) {
             throw new BridgeSetupException(who + ": " + path + " is " + sizeBytes + " bytes (" + mib(sizeBytes)
-                    + ") but the job needs offset + size = " + job.offset() + " + " + job.size() + " = " + need
+                    + ") but the job needs offset + size = " + job.offset() + " + " + job.fileIoSize(file)
+                    + (job.nrfiles() > 1 ? " (its share of size over nrfiles=" + job.nrfiles() + ")" : "") + " = " + need
                     + " bytes (" + mib(need) + "); lower size= or offset=, or use a larger "
                     + (block ? "device" : "file"));
         }
@@ -272,7 +288,7 @@ final class Target {
         }
         String who = "job '" + job.name() + "'";
         boolean writes = job.rw().writes();
-        long need = create ? layoutSize(job) : job.offset() + job.size();
+        long need = create ? layoutSize() : regionEnd();
         if (create) {
             try {
                 Files.createFile(Path.of(path));   // fails if something made it since the check

@@ -29,7 +29,9 @@ import lab.jobspec.Verify;
  * Little-endian. The header is 32 bytes for the crcs, 32 + the digest for the digests; the
  * checksum covers the rest of the block. Because kind, offset and length live in the block, a
  * read job of a later run verifies what a write job of an earlier run left, whatever order either
- * used, and a block written with another kind is named as such.
+ * used, and a block written with another kind is named as such. With {@code nrfiles} the header
+ * does not name the file (fio's names none either): a block read from another file of the clone at
+ * the same offset, written by the same job, checks as valid.
  *
  * <p>{@code verify_pattern}: the block is the pattern repeated from its first byte, then the
  * header over its start; a read checks the header and then the bytes after it against the

@@ -267,6 +267,37 @@ class EngineRoundTripTest {
         }
     }
 
+    /** With several files each keeps its own position (fio's per-file last_pos): alternating sequential files never seek. */
+    @Test
+    void syncKeepsAPositionPerFile() throws Exception {
+        Path other = Files.createTempFile(dir.getParent(), "engine-test-other", ".dat");
+        Files.write(file, new byte[4 * BS]);
+        Files.write(other, new byte[4 * BS]);
+        int fd0 = Libc.open(file.toString(), Libc.O_RDWR);
+        int fd1 = Libc.open(other.toString(), Libc.O_RDWR);
+        try (SyncEngine engine = (SyncEngine) BridgeEngines.open(job("ioengine=sync"), new int[] {fd0, fd1})) {
+            engine.buffer(0).fill((byte) 7);
+            for (long block = 0; block < 4; block++) {
+                for (int f = 0; f < 2; f++) {
+                    engine.queue(0, f, false, block * BS, BS);
+                    engine.submit();
+                    engine.reap(1, (tag, r) -> assertEquals(BS, r));
+                }
+            }
+            assertEquals(2, engine.seeks(), "each file's first I/O only");
+        } finally {
+            Libc.close(fd0);
+            Libc.close(fd1);
+        }
+        byte[] a = Files.readAllBytes(file);
+        byte[] b = Files.readAllBytes(other);
+        Files.delete(other);
+        for (int i = 0; i < 4 * BS; i += BS / 2) {
+            assertEquals(7, a[i], "file 0 at " + i);
+            assertEquals(7, b[i], "file 1 at " + i);
+        }
+    }
+
     /** userspace_reap: a reap with nothing to wait for reads the ring in user memory, and finds what completed. */
     @Test
     void libaioUserspaceReapFindsCompletionsWithoutWaiting() throws Exception {

@@ -219,7 +219,7 @@ class BridgeRunSetupTest {
         }
 
         @Override
-        public void queue(int tag, boolean read, long offset, int len) {
+        public void queue(int tag, int file, boolean read, long offset, int len) {
             queued.incrementAndGet();
         }
 

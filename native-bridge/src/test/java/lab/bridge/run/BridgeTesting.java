@@ -1,14 +1,19 @@
 package lab.bridge.run;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import lab.bridge.ffi.ErrnoException;
 import lab.bridge.ffi.Libc;
 import lab.bridge.ffi.Liburing;
@@ -42,7 +47,7 @@ final class BridgeTesting {
     /** Runs the job file {@code text}, written to {@code dir}, with the live ownership rule and the real engines. */
     static Outcome run(Path dir, String text) throws IOException, JobSpecException, BridgeSetupException {
         return run(jobs(dir, "job.fio", text), new BridgeRun.Options(null, false, DeviceOwnership.registry(),
-                lab.bridge.engine.BridgeEngines::open));
+                EngineFactory.REAL));
     }
 
     /** A fresh folder under the module's target/, on a real file system (not tmpfs), for O_DIRECT files. */
@@ -50,6 +55,35 @@ final class BridgeTesting {
         Path d = Path.of("target", "bridge-tests", name + "-" + ProcessHandle.current().pid()).toAbsolutePath();
         Files.createDirectories(d);
         return d;
+    }
+
+    /** {@link #scratch} with whatever an earlier run left in it removed. */
+    static Path freshScratch(String name) throws IOException {
+        Path d = scratch(name);
+        try (Stream<Path> s = Files.walk(d)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                if (!p.equals(d)) {
+                    Files.delete(p);
+                }
+            }
+        }
+        return d;
+    }
+
+    /**
+     * Runs fio 3.33 ({@code /usr/bin/fio}) on {@code jobFile} and returns the {@code jobs} of its
+     * JSON output; skips the calling test where that fio is not installed.
+     */
+    static JsonNode fioJobs(Path jobFile) throws IOException, InterruptedException {
+        Path fio = Path.of("/usr/bin/fio");
+        assumeTrue(Files.isExecutable(fio), "fio is not installed");
+        Process v = new ProcessBuilder(fio.toString(), "--version").redirectErrorStream(true).start();
+        assumeTrue(new String(v.getInputStream().readAllBytes(), StandardCharsets.UTF_8).startsWith("fio-3.33"),
+                "not fio 3.33");
+        Process p = new ProcessBuilder(fio.toString(), "--output-format=json", jobFile.toString()).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        return new ObjectMapper().readTree(out.substring(out.indexOf('{'))).get("jobs");
     }
 
     static void assumeRoot() {

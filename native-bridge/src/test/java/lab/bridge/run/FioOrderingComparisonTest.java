@@ -2,15 +2,11 @@ package lab.bridge.run;
 
 import static lab.bridge.run.BridgeTesting.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import lab.jobspec.report.FioJob;
@@ -45,16 +41,6 @@ class FioOrderingComparisonTest {
             rw=write
             """;
 
-    private static Path fresh(String name) throws Exception {
-        Path d = BridgeTesting.scratch(name);
-        try (Stream<Path> s = Files.list(d)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
-        return d;
-    }
-
     private static List<String> files(Path dir) throws Exception {
         try (Stream<Path> s = Files.list(dir)) {
             return s.map(p -> p.getFileName().toString()).filter(n -> !n.endsWith(".fio")).sorted().toList();
@@ -63,25 +49,16 @@ class FioOrderingComparisonTest {
 
     @Test
     void groupsBytesAndFilesAreFios() throws Exception {
-        Path fio = Path.of("/usr/bin/fio");
-        assumeTrue(Files.isExecutable(fio), "fio is not installed");
-        Process v = new ProcessBuilder(fio.toString(), "--version").redirectErrorStream(true).start();
-        assumeTrue(new String(v.getInputStream().readAllBytes(), StandardCharsets.UTF_8).startsWith("fio-3.33"),
-                "not fio 3.33");
-
-        Path fioDir = fresh("cmp-fio");
+        Path fioDir = BridgeTesting.freshScratch("cmp-fio");
         Path jobFile = fioDir.resolve("g.fio");
         Files.writeString(jobFile, JOBS.replace("[global]\n", "[global]\ndirectory=" + fioDir + "\n"));
-        Process p = new ProcessBuilder(fio.toString(), "--output-format=json", jobFile.toString()).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), out);
         List<String> fioEntries = new ArrayList<>();
-        for (JsonNode j : new ObjectMapper().readTree(out.substring(out.indexOf('{'))).get("jobs")) {
+        for (JsonNode j : BridgeTesting.fioJobs(jobFile)) {
             fioEntries.add(j.get("jobname").asText() + " group " + j.get("groupid").asInt() + " wrote "
                     + j.get("write").get("io_bytes").asLong());
         }
 
-        Path labDir = fresh("cmp-lab");
+        Path labDir = BridgeTesting.freshScratch("cmp-lab");
         BridgeTesting.Outcome o = run(labDir, JOBS.replace("[global]\n", "[global]\ndirectory=" + labDir + "\n"));
         List<String> labEntries = new ArrayList<>();
         for (FioJob j : o.report().jobs()) {
