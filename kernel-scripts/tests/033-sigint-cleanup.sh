@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # 033: Ctrl-C during ./lab kernel run smoke --quick (SIGINT to its process group, as a terminal
-# sends it, once a workload is running) stops the whole run: ./lab exits 130, the run folder stays
+# sends it, once a workload is running; and a second one 0.3 s later, during the teardown) stops
+# the whole run: ./lab exits 130, the run folder stays
 # RUN.partial with an INTERRUPTED note, and nothing is left: no registry line, no device, no
 # process of the run (fio, the bridge, perf, a guest). ./lab runs with the lab's own state (its
 # build and registry), as a user runs it; its results go to this test's folder.
@@ -36,6 +37,11 @@ if p.poll() is not None:
     print("the run ended before it could be interrupted: exit", p.returncode)
     sys.exit(1)
 os.killpg(p.pid, signal.SIGINT)
+time.sleep(0.3)
+try:
+    os.killpg(p.pid, signal.SIGINT)  # a second Ctrl-C, while the run tears down
+except ProcessLookupError:
+    pass
 try:
     rc = p.wait(timeout=180)
 except subprocess.TimeoutExpired:
