@@ -378,8 +378,15 @@ main() {
 		;;
 	path) parse_source "$@"; cmd_path ;;
 	check) parse_source "$@"; cmd_check ;;
-	switches) parse_source "$@"; cmd_switches ;;
-	*) die "usage: build.sh build|path|check|switches [--source $SOURCES_BAR] | build --for FIX... | fix-source FIX" 2 ;;
+	switches)
+		if [ "${1:-}" = --all ]; then
+			for v in "${SOURCES[@]}"; do parse_source --source "$v"; cmd_switches; done
+		else
+			parse_source "$@"
+			cmd_switches
+		fi
+		;;
+	*) die "usage: build.sh build|path|check|switches [--source $SOURCES_BAR | --all] | build --for FIX... | fix-source FIX" 2 ;;
 	esac
 }
 

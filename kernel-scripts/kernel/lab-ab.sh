@@ -27,7 +27,7 @@ done
 src=${LAB_KERNEL_SOURCE:-$(bash "$KS_DIR/kernel/build.sh" fix-source "$fix" || echo 6.1)}
 switches=$(bash "$KS_DIR/kernel/build.sh" switches --source "$src")
 if [ -z "$fix" ] || [ ! -f "$KS_DIR/scenarios/$fix/lab-ab.sh" ] || ! grep -q "^fix=$fix " <<<"$switches"; then
-	_lab_refuse "lab-ab: '${fix}' has no lab-kernel switch; fixes with one: $(awk '{sub(/^fix=/, "", $1); print $1}' <<<"$switches" | tr '\n' ' ')"
+	_lab_refuse "lab-ab: '${fix}' has no lab-kernel switch; fixes with one: $(bash "$KS_DIR/kernel/build.sh" switches --all | awk '{sub(/^fix=/, "", $1); print $1}' | sort -u | xargs)"
 fi
 # switch_word KEY: the value of KEY= on FIX's line of kernel/build.sh switches
 switch_word() { grep "^fix=$fix " <<<"$switches" | tr ' ' '\n' | sed -n "s/^$1=//p"; }

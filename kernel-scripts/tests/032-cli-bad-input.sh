@@ -29,6 +29,7 @@ kernel up cgroup:a:5000
 kernel run nosuchscenario
 kernel run smoke --bogus
 kernel frobnicate
+kernel lab-ab nosuchfix
 engine run /nonexistent.fio
 engine run
 engine --no-such-option
