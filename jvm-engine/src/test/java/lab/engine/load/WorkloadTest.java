@@ -171,7 +171,10 @@ class WorkloadTest {
         assertEquals(1, r.jobs().size());
         FioJob j = r.jobs().getFirst();
         assertEquals(2, j.lab().clones());
-        assertTrue(j.jobRuntime() >= 2 * 280, "job_runtime sums the clones: " + j.jobRuntime());
+        // a sum of two clones of about 300 ms each, not the longest one (a clone scheduled late on
+        // a loaded machine runs less: its window still ends at the job's)
+        assertTrue(j.jobRuntime() >= 1.5 * j.read().runtime() && j.jobRuntime() >= 2 * 150,
+                "job_runtime sums the clones: " + j.jobRuntime() + " against the longest clone's " + j.read().runtime());
         assertTrue(j.read().runtime() < 1000, "runtime is the longest clone's, not the sum");
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
