@@ -88,6 +88,12 @@ public final class Aio implements AutoCloseable {
             JAVA_INT.withName("header_length")).withName("aio_ring");
 
     private static final VarHandle CB_DATA = Libc.field(IOCB, "aio_data");
+    private static final VarHandle CB_KEY = Libc.field(IOCB, "aio_key");
+    private static final VarHandle CB_RW_FLAGS = Libc.field(IOCB, "aio_rw_flags");
+    private static final VarHandle CB_REQPRIO = Libc.field(IOCB, "aio_reqprio");
+    private static final VarHandle CB_RESERVED2 = Libc.field(IOCB, "aio_reserved2");
+    private static final VarHandle CB_FLAGS = Libc.field(IOCB, "aio_flags");
+    private static final VarHandle CB_RESFD = Libc.field(IOCB, "aio_resfd");
     private static final VarHandle CB_OPCODE = Libc.field(IOCB, "aio_lio_opcode");
     private static final VarHandle CB_FILDES = Libc.field(IOCB, "aio_fildes");
     private static final VarHandle CB_BUF = Libc.field(IOCB, "aio_buf");
@@ -200,7 +206,12 @@ public final class Aio implements AutoCloseable {
     /** Fills control block {@code slot}: a read or write of {@code len} bytes at {@code buf}, carrying {@code data}. */
     public void prep(int slot, boolean read, int fd, long buf, long len, long offset, long data) {
         long at = slot * IOCB_SIZE;
-        iocbs.asSlice(at, IOCB_SIZE).fill((byte) 0);
+        CB_KEY.set(iocbs, at, 0);
+        CB_RW_FLAGS.set(iocbs, at, 0);
+        CB_REQPRIO.set(iocbs, at, (short) 0);
+        CB_RESERVED2.set(iocbs, at, 0L);
+        CB_FLAGS.set(iocbs, at, 0);
+        CB_RESFD.set(iocbs, at, 0);
         CB_DATA.set(iocbs, at, data);
         CB_OPCODE.set(iocbs, at, read ? IOCB_CMD_PREAD : IOCB_CMD_PWRITE);
         CB_FILDES.set(iocbs, at, fd);
@@ -216,11 +227,12 @@ public final class Aio implements AutoCloseable {
 
     /** {@code io_submit} of the array's entries {@code [from, from + n)}: how many the kernel took, or {@code -errno}. */
     public int submit(int from, int n) {
+        // the whole array from 0, as nearly always: no slice object on the hot path
+        MemorySegment array = from == 0 ? pointers : pointers.asSlice(from * JAVA_LONG.byteSize());
         MemorySegment capture = Native.capture();
         long rc;
         try {
-            rc = (long) io_submit.HANDLE.invokeExact(capture, SYS_IO_SUBMIT, ctx, (long) n,
-                    pointers.asSlice(from * JAVA_LONG.byteSize()));
+            rc = (long) io_submit.HANDLE.invokeExact(capture, SYS_IO_SUBMIT, ctx, (long) n, array);
         } catch (Throwable t) {
             throw Libc.unreachable(t);
         }
@@ -239,11 +251,11 @@ public final class Aio implements AutoCloseable {
             timeout.set(JAVA_LONG, 8, timeoutNs % 1_000_000_000L);
             ts = timeout;
         }
+        MemorySegment into = at == 0 ? events : events.asSlice(at * EVENT_SIZE);
         MemorySegment capture = Native.capture();
         long rc;
         try {
-            rc = (long) io_getevents.HANDLE.invokeExact(capture, SYS_IO_GETEVENTS, ctx, (long) min, (long) max,
-                    events.asSlice(at * EVENT_SIZE), ts);
+            rc = (long) io_getevents.HANDLE.invokeExact(capture, SYS_IO_GETEVENTS, ctx, (long) min, (long) max, into, ts);
         } catch (Throwable t) {
             throw Libc.unreachable(t);
         }
