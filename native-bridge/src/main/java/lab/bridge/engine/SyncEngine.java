@@ -15,11 +15,9 @@ import lab.jobspec.Job;
  * position is remembered per file, as fio remembers it ({@code f->last_pos}); after an
  * error it is unknown and the next I/O to that file seeks.
  *
- * <p>The position belongs to an open file description, which the descriptor the run passes in
- * shares with every clone of the job; fio opens the file once per job. So the engine opens the
- * file again for itself, through {@code /proc/self/fd/N} with the descriptor's own flags
- * ({@code O_DIRECT} kept; never {@code O_EXCL}, which the run's claim holds, nor {@code O_CREAT}
- * or {@code O_TRUNC}), one descriptor per file of the clone, and closes them with the engine.
+ * <p>The position belongs to an open file description. The run gives each clone descriptions of
+ * its own, as fio's clones have; the engine does not rely on that and opens each file again for
+ * itself ({@link Descriptions#reopen}), closing them with the engine.
  */
 public final class SyncEngine extends BlockingEngine {
     /** Where each file's position is, or -1 when unknown. */
@@ -44,30 +42,14 @@ public final class SyncEngine extends BlockingEngine {
 
     /** {@link #open(Job, int)} over a clone's files: a descriptor of its own for each of {@code fds}. */
     public static SyncEngine open(Job job, int[] fds) throws BridgeIoException {
-        int[] own = new int[fds.length];
-        int opened = 0;
+        int[] own;
         try {
-            for (; opened < fds.length; opened++) {
-                int flags = Libc.statusFlags(fds[opened]) & ~(Libc.O_CREAT | Libc.O_EXCL | Libc.O_TRUNC);
-                own[opened] = Libc.open("/proc/self/fd/" + fds[opened], flags | Libc.O_CLOEXEC);
-            }
+            own = Descriptions.reopen(fds);
         } catch (ErrnoException e) {
-            closeAll(own, opened);
             throw BridgeIoException.of(e);
         }
         Arena arena = Arena.ofShared();
         return new SyncEngine(arena, buffers(arena, job), own);
-    }
-
-    private static void closeAll(int[] fds, int n) {
-        for (int i = 0; i < n; i++) {
-            try {
-                Libc.close(fds[i]);
-            } catch (ErrnoException e) {
-                // close reports a deferred write-back error only on network file systems; each I/O's
-                // own result was already handed over
-            }
-        }
     }
 
     /** Frees the buffers and closes the engine's own descriptor. */
@@ -76,7 +58,7 @@ public final class SyncEngine extends BlockingEngine {
         boolean open = arena.scope().isAlive();
         super.close();
         if (open) {
-            closeAll(fds, fds.length);
+            Descriptions.close(fds, fds.length);
         }
     }
 

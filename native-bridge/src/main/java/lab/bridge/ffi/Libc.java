@@ -253,6 +253,12 @@ public final class Libc {
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS), Native.CAPTURE_ERRNO);
     }
 
+    /** {@code int prctl(int option, unsigned long arg2, ...);} (the two arguments the lab passes) */
+    private static final class prctl {
+        static final MethodHandle HANDLE = libc("prctl",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), Native.CAPTURE_ERRNO, Linker.Option.firstVariadicArg(1));
+    }
+
     /** {@code int getrusage(int who, struct rusage *usage);} critical: short, never sleeps. */
     private static final class getrusage {
         static final MethodHandle HANDLE = libc("getrusage",
@@ -488,6 +494,44 @@ public final class Libc {
             }
             check(rc, capture, what, -1);
         }
+    }
+
+    /** {@code prctl(2)} options, {@code <linux/prctl.h>}. */
+    static final int PR_GET_KEEPCAPS = 7, PR_SET_KEEPCAPS = 8;
+
+    /**
+     * Gives the calling thread credentials of its own: {@code prctl(PR_SET_KEEPCAPS)} with the
+     * value it already has, which the kernel implements as {@code prepare_creds()} +
+     * {@code commit_creds()} for this task alone (security/commoncap.c), the same contents in a
+     * new {@code struct cred}. Threads otherwise share the process's one {@code struct cred}, and
+     * io_uring takes a reference on it for every request it hands to io-wq
+     * ({@code io_prep_async_work}: {@code get_current_cred()}, dropped when the request is freed):
+     * one atomic counter bounced between the CPUs of every clone. fio's clones are processes, each
+     * with its own.
+     */
+    public static void unshareCreds() throws ErrnoException {
+        setKeepCaps(keepCaps());
+    }
+
+    /** {@code prctl(PR_GET_KEEPCAPS)}: the calling thread's keep-capabilities flag, 0 or 1. */
+    static int keepCaps() throws ErrnoException {
+        return prctl(PR_GET_KEEPCAPS, 0, "prctl(PR_GET_KEEPCAPS)");
+    }
+
+    /** {@code prctl(PR_SET_KEEPCAPS, keep)} for the calling thread alone. */
+    static void setKeepCaps(int keep) throws ErrnoException {
+        prctl(PR_SET_KEEPCAPS, keep, "prctl(PR_SET_KEEPCAPS, " + keep + ")");
+    }
+
+    private static int prctl(int option, long arg2, String what) throws ErrnoException {
+        MemorySegment capture = Native.capture();
+        int rc;
+        try {
+            rc = (int) prctl.HANDLE.invokeExact(capture, option, arg2);
+        } catch (Throwable t) {
+            throw unreachable(t);
+        }
+        return (int) check(rc, capture, what, -1);
     }
 
     /** {@code getrusage(who)}: {@link #RUSAGE_SELF} (the process) or {@link #RUSAGE_THREAD}. */
