@@ -2,10 +2,11 @@
 # bridge-vs-fio.sh: the bridge beside fio, on the same job files and one zram device.
 #
 # Makes a zram device of its own (hot_add; never touches one it did not add), fills it
-# with half-compressible data, then runs every row as fio, bridge, bridge, fio, ... (ABBA
-# per pair of repetitions), and writes results/<id>/ with raw JSON, the job files, a
-# manifest and NOTEBOOK.md (via ./lab bench report bridge-vs-fio). The device is reset
-# and removed on exit, whatever happens.
+# with half-compressible data, then runs every row's repetitions as fio, bridge, fio again:
+# the second fio run (tool "fio-aa") is the A/A control, fio against itself with the bridge
+# between, and the two fio runs swap places every other repetition. Writes results/<id>/ with
+# raw JSON, the job files, a manifest and NOTEBOOK.md (via ./lab bench report bridge-vs-fio).
+# The device is reset and removed on exit, whatever happens.
 #
 #   native-bridge/bench/bridge-vs-fio.sh [--reps N] [--runtime SEC] [--size SIZE] [--id ID] [--c1]
 #
@@ -85,8 +86,10 @@ timed() {
 	shift 3
 	/usr/bin/time -f '%U %S %e' -o "$out" "$@"
 }
+# run_fio ROW REP [TOOL]: TOOL fio (default) or fio-aa, the A/A's second run
 run_fio() {
-	timed "$1" "$2" fio fio --output-format=json --output="$raw/$1-r$2-fio.json" --filename="$dev" \
+	local tool=${3:-fio}
+	timed "$1" "$2" "$tool" fio --output-format=json --output="$raw/$1-r$2-$tool.json" --filename="$dev" \
 		"$raw/jobs/$1.fio" >/dev/null
 }
 # run_bridge ROW REP [TOOL JAVA_OPTS]
@@ -106,7 +109,9 @@ cut -f1 "$raw/rows.tsv" | while read -r row; do
 		if [ $((rep % 2)) -eq 1 ]; then
 			run_fio "$row" "$rep"
 			run_bridges "$row" "$rep"
+			run_fio "$row" "$rep" fio-aa
 		else
+			run_fio "$row" "$rep" fio-aa
 			run_bridges "$row" "$rep"
 			run_fio "$row" "$rep"
 		fi

@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import lab.analysis.fidelity.NoiseFloor;
 import lab.jobspec.report.FioJob;
 import lab.jobspec.report.FioReport;
 
@@ -20,9 +21,16 @@ import lab.jobspec.report.FioReport;
  * <p>{@code raw/rows.tsv} lists the rows in order ({@code ROW<TAB>description}); each run is
  * {@code raw/ROW-rREP-fio.json} (fio 3.33 {@code --output-format=json}) or
  * {@code raw/ROW-rREP-bridge*.json} (the bridge's fio-style JSON; {@code bridge-c1} and the like
- * are the bridge under other JVM options), each with a {@code .time} file beside it. Runs
- * alternate fio and bridge (ABBA), so the ratio of a repetition compares runs a few seconds
- * apart; the table gives the median and range of those per-repetition ratios.
+ * are the bridge under other JVM options), each with a {@code .time} file beside it. The ratio of
+ * a repetition compares runs a few seconds apart; the table gives the median and range of those
+ * per-repetition ratios.
+ *
+ * <p>The A/A control: each repetition also runs fio a second time, {@code raw/ROW-rREP-fio-aa.json},
+ * with the bridge between the two fio runs (fio, bridge, fio again; the two fio runs swap places
+ * every other repetition). Its per-repetition ratio, second fio over first, is what fio against
+ * itself gives two runs apart; the row's noise floor is that A/A's farthest repetition from 1, and
+ * a bridge/fio ratio closer to 1 than the floor is reported as within noise. The floor spans two
+ * runs, the bridge's ratio one: a conservative floor.
  *
  * <p>Job-thread CPU per I/O is the CPU time of the I/O threads (fio's {@code usr_cpu + sys_cpu}
  * percent of each clone's {@code job_runtime}, summed over clones; the bridge reports the same
@@ -30,7 +38,9 @@ import lab.jobspec.report.FioReport;
  * user+sys of the process, which also holds start-up, ramp and the io-wq workers.
  */
 public final class BridgeVsFioReport {
-    private static final Pattern NAME = Pattern.compile("(.+)-r(\\d+)-(fio|bridge[a-z0-9-]*)\\.json");
+    private static final Pattern NAME = Pattern.compile("(.+)-r(\\d+)-(fio|fio-aa|bridge[a-z0-9-]*)\\.json");
+    /** The A/A control's tool name: fio run a second time in the same repetition. */
+    public static final String AA = "fio-aa";
 
     /**
      * One run's totals. {@code commandCpuSec}: user+sys of the whole command from
@@ -157,7 +167,32 @@ public final class BridgeVsFioReport {
     /** The bridge variants run for {@code row} ({@code bridge}, {@code bridge-c1}, ...). */
     public List<String> tools(String row) {
         return runs.getOrDefault(row, Map.of()).values().stream().flatMap(m -> m.keySet().stream())
-                .filter(t -> !t.equals("fio")).distinct().sorted().toList();
+                .filter(t -> !t.equals("fio") && !t.equals(AA)).distinct().sorted().toList();
+    }
+
+    /** The row's IOPS noise floor from its A/A, null when the row has none. */
+    public NoiseFloor iopsFloor(String row) {
+        return floor(iopsRatios(row, AA));
+    }
+
+    /** The row's job-thread CPU per I/O noise floor from its A/A, null when the row has none. */
+    public NoiseFloor cpuFloor(String row) {
+        return floor(cpuRatios(row, AA));
+    }
+
+    /** The A/A's farthest repetition from 1, with the A/A itself; null without one. */
+    static NoiseFloor floor(List<Double> aa) {
+        if (aa.isEmpty()) {
+            return null;
+        }
+        Stats.Spread s = Stats.spread(aa);
+        return new NoiseFloor(Math.max(Math.abs(s.min() - 1), Math.abs(s.max() - 1)), s, aa.size());
+    }
+
+    /** A ratio, median [min–max], or "within noise (floor ±X%)" when the row's floor swallows it. */
+    static String cell(List<Double> ratios, NoiseFloor floor) {
+        Stats.Spread s = Stats.spread(ratios);
+        return floor != null && !floor.resolves(s.median()) ? "within noise (floor " + floor.format() + ")" : s.format(2);
     }
 
     /** Median whole-command CPU s per million I/Os over the runs that have a {@code .time} file, or "-". */
@@ -205,36 +240,72 @@ public final class BridgeVsFioReport {
                 m.put("fio_cpu_s_per_million_median", Stats.median(each(row, "fio", Run::cpuSecPerMillion)));
                 m.put("bridge_cpu_s_per_million_median", Stats.median(each(row, tool, Run::cpuSecPerMillion)));
                 m.put("cpu_ratio_median", Stats.median(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion())));
+                NoiseFloor floor = iopsFloor(row);
+                NoiseFloor cpuFloor = cpuFloor(row);
+                if (floor != null) { // runs made before the A/A control keep the summary they had
+                    m.put("aa_reps", floor.rounds());
+                    m.put("aa_iops_ratio_median", floor.aa().median());
+                    m.put("aa_iops_ratio_min", floor.aa().min());
+                    m.put("aa_iops_ratio_max", floor.aa().max());
+                    m.put("iops_noise_floor", floor.floor());
+                    m.put("iops_within_noise", !floor.resolves(r.median()));
+                    m.put("cpu_noise_floor", cpuFloor == null ? null : cpuFloor.floor());
+                }
                 out.put(row + "/" + tool, m);
             }
         }
         return out;
     }
 
-    /** The notebook section. {@code command} reproduces the whole table. */
+    /** Whether any row has its A/A control (runs made before the control have none). */
+    public boolean hasAa() {
+        return rows.keySet().stream().anyMatch(row -> iopsFloor(row) != null);
+    }
+
+    /**
+     * The notebook section. {@code command} reproduces the whole table. A run without the A/A
+     * control (made before it) keeps the table it was committed with.
+     */
     public String markdown(String command) {
+        boolean aa = hasAa();
         StringBuilder sb = new StringBuilder("## The bridge beside fio: same job file, same device\n\n");
-        sb.append("Runs alternate fio and the bridge (ABBA); ratios are per repetition (bridge / fio), ")
-          .append("median [min–max]. Job-thread CPU: user+sys of the I/O threads over the measured runtime ")
+        if (aa) {
+            sb.append("Each repetition runs fio, the bridge, then fio again (the two fio runs swap places every other ")
+              .append("repetition); ratios are per repetition (bridge / fio), median [min–max]. The A/A control is fio's second ")
+              .append("run over its first in the same repetition; a row's noise floor is its A/A's farthest repetition from 1, and ")
+              .append("a bridge/fio ratio inside it is printed as within noise. ");
+        } else {
+            sb.append("Runs alternate fio and the bridge (ABBA); ratios are per repetition (bridge / fio), ")
+              .append("median [min–max]. ");
+        }
+        sb.append("Job-thread CPU: user+sys of the I/O threads over the measured runtime ")
           .append("(fio's usr_cpu/sys_cpu; the bridge's getrusage per thread), in seconds per million I/Os. ")
           .append("Whole-command CPU: `/usr/bin/time` user+sys of the whole process (start-up, ramp, ")
           .append("the rings' io-wq workers; for the bridge also the JVM's JIT and GC) per million measured I/Os.\n\n");
-        sb.append("| row | bridge | reps | fio IOPS | bridge IOPS | IOPS bridge/fio | job-thread CPU s/M I/O fio / bridge | CPU bridge/fio | whole-command CPU s/M I/O fio / bridge | job-thread context switches per I/O fio / bridge |\n");
-        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append("| row | bridge | reps | fio IOPS | bridge IOPS | IOPS bridge/fio |").append(aa ? " A/A IOPS fio/fio |" : "")
+          .append(" job-thread CPU s/M I/O fio / bridge | CPU bridge/fio | whole-command CPU s/M I/O fio / bridge |")
+          .append(" job-thread context switches per I/O fio / bridge |\n");
+        sb.append("|---|---|---:|---:|---:|---:|").append(aa ? "---:|" : "").append("---:|---:|---:|---:|\n");
         for (String row : rows.keySet()) {
+            NoiseFloor floor = iopsFloor(row);
             for (String tool : tools(row)) {
                 List<Double> ratio = perRep(row, tool, (b, f) -> b.iops() / f.iops());
                 if (ratio.isEmpty()) {
-                    sb.append("| ").append(rows.get(row)).append(" | ").append(tool).append(" | 0 | no paired runs | | | | | | |\n");
+                    sb.append("| ").append(rows.get(row)).append(" | ").append(tool).append(" | 0 | no paired runs | | | |")
+                      .append(aa ? " |" : "").append(" | | |\n");
                     continue;
                 }
-                sb.append(String.format("| %s | %s | %d | %.0f | %.0f | %s | %.2f / %.2f | %s | %s / %s | %.2f / %.2f |%n",
+                sb.append(String.format("| %s | %s | %d | %.0f | %.0f | %s |",
                         rows.get(row), tool, ratio.size(),
                         Stats.median(each(row, "fio", Run::iops)), Stats.median(each(row, tool, Run::iops)),
-                        Stats.spread(ratio).format(2),
+                        cell(ratio, floor)));
+                if (aa) {
+                    sb.append(' ').append(floor == null ? "no A/A" : floor.aa().format(2) + ", floor " + floor.format()).append(" |");
+                }
+                sb.append(String.format(" %.2f / %.2f | %s | %s / %s | %.2f / %.2f |%n",
                         Stats.median(each(row, "fio", Run::cpuSecPerMillion)),
                         Stats.median(each(row, tool, Run::cpuSecPerMillion)),
-                        Stats.spread(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion())).format(2),
+                        cell(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion()), cpuFloor(row)),
                         commandCpu(row, "fio"), commandCpu(row, tool),
                         Stats.median(each(row, "fio", r -> (double) r.ctx() / r.ios())),
                         Stats.median(each(row, tool, r -> (double) r.ctx() / r.ios()))));

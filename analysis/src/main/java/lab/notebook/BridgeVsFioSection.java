@@ -88,11 +88,21 @@ final class BridgeVsFioSection implements Section {
             }
         }
         h.put("kernel", medians.isEmpty() ? null : Stats.median(medians));
+        List<Double> floors = new ArrayList<>();
+        for (String row : r.rows().keySet()) {
+            if (r.iopsFloor(row) != null) {
+                floors.add(r.iopsFloor(row).floor());
+            }
+        }
+        if (!floors.isEmpty()) { // runs made before the A/A control keep the headline they had
+            h.put("noise_floor", Stats.median(floors));
+            h.put("noise_floor_kernel", Stats.median(floors));
+        }
         h.put("unit", "ratio");
         out.put("headline", h);
         out.put("jvm", null);
         out.put("kernel", r.summary());
-        return Optional.of(new SectionOutput(md.toString(), charts, out, ESTIMATOR));
+        return Optional.of(new SectionOutput(md.toString(), charts, out, r.hasAa() ? ESTIMATOR : ESTIMATOR_NO_AA));
     }
 
     /** Links to the async-profiler flamegraphs of bridge-flamegraphs.sh, when the run has them. */
@@ -109,9 +119,15 @@ final class BridgeVsFioSection implements Section {
         }
     }
 
-    /** This notebook's estimator: per repetition, not per round, and no A/A control. */
-    static final String ESTIMATOR = "Estimator, everywhere in this notebook: a ratio is taken within each repetition (fio and the"
+    /** The estimator of a run made before the A/A control. */
+    static final String ESTIMATOR_NO_AA = "Estimator, everywhere in this notebook: a ratio is taken within each repetition (fio and the"
             + " bridge run the same job back to back on the same device) and reported as the median [min–max] over repetitions (one"
             + " repetition: the ratio alone). This calibration of the bridge has no A/A control, so no noise floor: read the"
             + " repetitions' range.";
+
+    /** This notebook's estimator: per repetition, not per round, with fio against itself as the A/A. */
+    static final String ESTIMATOR = "Estimator, everywhere in this notebook: a ratio is taken within each repetition (fio and the"
+            + " bridge run the same job back to back on the same device) and reported as the median [min–max] over repetitions (one"
+            + " repetition: the ratio alone). The A/A control is fio run twice in each repetition, the bridge between; a row's noise"
+            + " floor is its A/A's farthest repetition from 1, and the headline's the median of the rows' floors.";
 }

@@ -58,6 +58,57 @@ class BridgeVsFioReportTest {
         assertTrue(md.contains("Reproduce: `bench`"), md);
     }
 
+    /**
+     * fio's second run in each repetition is the A/A: the row's floor is its farthest repetition
+     * from 1, a bridge ratio inside it is printed as within noise, one outside it as a ratio, and
+     * the A/A is no bridge variant.
+     */
+    @Test
+    void theAaControlSetsEachRowsFloor() throws Exception {
+        write("rows.tsv", "near\tnear fio\nfar\tfar from fio\n");
+        double[] aa = {1.02, 0.96, 1.01};      // floor: 4%
+        double[] near = {0.98, 0.97, 1.01};    // median 0.98: inside
+        double[] far = {0.90, 0.88, 0.93};     // median 0.90: outside
+        for (int rep = 1; rep <= 3; rep++) {
+            for (String row : new String[] {"near", "far"}) {
+                write(row + "-r" + rep + "-fio.json", run(100_000, 1_000_000, 50, 0));
+                write(row + "-r" + rep + "-fio-aa.json", run(100_000 * aa[rep - 1], 1_000_000, 50, 0));
+                double b = (row.equals("near") ? near : far)[rep - 1];
+                write(row + "-r" + rep + "-bridge.json", run(100_000 * b, 1_000_000, 50, 0));
+            }
+        }
+        BridgeVsFioReport r = BridgeVsFioReport.read(raw);
+        assertEquals(java.util.List.of("bridge"), r.tools("near"));
+        assertTrue(r.hasAa());
+        assertEquals(0.04, r.iopsFloor("near").floor(), 1e-9);
+        assertEquals(0.0, r.cpuFloor("near").floor(), 1e-9);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> n = (Map<String, Object>) r.summary().get("near/bridge");
+        assertEquals(true, n.get("iops_within_noise"));
+        assertEquals(3, n.get("aa_reps"));
+        assertEquals(1.01, (double) n.get("aa_iops_ratio_median"), 1e-9);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> f = (Map<String, Object>) r.summary().get("far/bridge");
+        assertEquals(false, f.get("iops_within_noise"));
+        String md = r.markdown("bench");
+        assertTrue(md.contains("| near fio | bridge | 3 | 100000 | 98000 | within noise (floor ±4.0%) | 1.01 [0.96–1.02], floor ±4.0% |"), md);
+        assertTrue(md.contains("| far from fio | bridge | 3 | 100000 | 90000 | 0.90 [0.88–0.93] | 1.01 [0.96–1.02], floor ±4.0% |"), md);
+        assertTrue(md.contains("then fio again"), md);
+    }
+
+    /** A run made before the A/A control keeps its table: no A/A column, no claim of one. */
+    @Test
+    void aRunWithoutAaKeepsItsTable() throws Exception {
+        write("rows.tsv", "q\tq\n");
+        write("q-r1-fio.json", run(100, 100, 1, 0));
+        write("q-r1-bridge.json", run(100, 100, 1, 0));
+        BridgeVsFioReport r = BridgeVsFioReport.read(raw);
+        assertTrue(!r.hasAa() && r.iopsFloor("q") == null);
+        String md = r.markdown("bench");
+        assertTrue(md.contains("(ABBA)") && !md.contains("A/A"), md);
+        assertTrue(md.contains("| q | bridge | 1 | 100 | 100 | 1.00 [1.00–1.00] | 100.00 / 100.00 |"), md);
+    }
+
     @Test
     void aFailedRunIsNamedNotAveraged() throws Exception {
         write("rows.tsv", "q\tq\n");
