@@ -25,6 +25,7 @@ while [ "$i" -lt "$FLIPS" ]; do
   perf stat -e "$LAB_PERF_EVENTS" -o /dev/null -- true
   sleep 0.1
   i=$((i + 1))
+  [ $((i % 50)) -ne 0 ] || echo "perf-keys: $i flips at $(cut -d' ' -f1 /proc/uptime) s"
 done
 cs1=$(sed -n 's/^ctxt //p' /proc/stat)
 t1=$(cut -d' ' -f1 /proc/uptime)
