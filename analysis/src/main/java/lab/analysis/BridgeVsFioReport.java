@@ -192,7 +192,7 @@ public final class BridgeVsFioReport {
     /** A ratio, median [min–max], or "within noise (floor ±X%)" when the row's floor swallows it. */
     static String cell(List<Double> ratios, NoiseFloor floor) {
         Stats.Spread s = Stats.spread(ratios);
-        return floor != null && !floor.resolves(s.median()) ? "within noise (floor " + floor.format() + ")" : s.format(2);
+        return floor != null && !floor.resolves(s.median()) ? floor.withinNoise() : s.format(2);
     }
 
     /** Median whole-command CPU s per million I/Os over the runs that have a {@code .time} file, or "-". */

@@ -1,7 +1,6 @@
 package lab.notebook;
 
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import lab.analysis.Stats;
 import lab.analysis.fidelity.NoiseFloor;
@@ -113,7 +112,7 @@ public final class Headline {
             return "—";
         }
         if (floor != null && Math.abs(s.median() - 1) <= floor) {
-            return "within noise (floor " + String.format(Locale.ROOT, "±%.1f%%", 100 * floor) + ")";
+            return NoiseFloor.withinNoise(floor);
         }
         return Fmt.spread(s, 2) + "x";
     }

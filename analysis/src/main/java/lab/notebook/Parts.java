@@ -112,6 +112,6 @@ public final class Parts {
         if (r == null) {
             return "n/a";
         }
-        return floor != null && !floor.resolves(r.median()) ? "within noise (floor " + floor.format() + ")" : Fmt.spread(r, 2) + "x";
+        return floor != null && !floor.resolves(r.median()) ? floor.withinNoise() : Fmt.spread(r, 2) + "x";
     }
 }

@@ -214,7 +214,7 @@ public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map
             Stats.Spread m = measured(p.base(), p.cand(), n);
             Double pr = predict(p.base(), p.cand(), n);
             String cell = m == null ? "n/a" : p.floor() != null && !p.floor().resolves(m.median())
-                    ? "within noise (floor " + p.floor().format() + ")" : Fmt.spread(m, 3) + "x";
+                    ? p.floor().withinNoise() : Fmt.spread(m, 3) + "x";
             b.append("| ").append(p.label()).append(" | ").append(cell).append(" | ")
                     .append(pr == null ? "n/a" : Fmt.f(pr, 3) + "x").append(" | ").append(verdict(pr, m, p.floor())).append(" |\n");
         }

@@ -116,6 +116,20 @@ public record NoiseFloor(double floor, Stats.Spread aa, int rounds) {
 
     /** {@code ±X.X%}. */
     public String format() {
+        return format(floor);
+    }
+
+    /** What a notebook prints for a ratio this floor swallows: {@code within noise (floor ±X.X%)}. */
+    public String withinNoise() {
+        return withinNoise(floor);
+    }
+
+    /** {@link #withinNoise()} for a floor known only as its relative half-width. */
+    public static String withinNoise(double floor) {
+        return "within noise (floor " + format(floor) + ")";
+    }
+
+    private static String format(double floor) {
         return String.format(Locale.ROOT, "±%.1f%%", 100 * floor);
     }
 }
