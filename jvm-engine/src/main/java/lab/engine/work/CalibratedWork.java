@@ -19,13 +19,24 @@ import org.openjdk.jmh.infra.Blackhole;
  *     that disturbs a round makes it slower: other threads, and above all code the JIT has not
  *     optimised yet, which runs the loop 2-3 times slower and can look steady for a while (in a
  *     fresh JMH fork the optimising compiler may be busy for tens of ms).</li>
- * <li>Tokens: {@code round(ns / nsPerToken)}, then corrected once by timing {@code spend()} itself
- *     (the lowest of three medians): {@code tokens * ns / measured}, which takes the per-call
- *     overhead (a static volatile read, a compare; a few ns) out of short works. At least 1.</li>
+ * <li>Tokens: {@code round(ns / nsPerToken)}, then corrected once for what a call of that size
+ *     costs per token beyond step 2's long calls: divided by the call's {@linkplain #callRatio
+ *     ratio} to them. At least 1. The ratio is 1 for long works; for short ones it holds the
+ *     per-call overhead (a static volatile read, a compare) and, larger here, the overlap of
+ *     consecutive calls: each call's dependency chain starts afresh, so the core runs one call's
+ *     chain beside the next one's, and calls of 16-50 tokens in a loop cost 0.5-0.8 of a long
+ *     call's ns per token on this lab's machines.</li>
  * </ol>
- * About 0.1 s, more on a busy machine. A token is one step of a loop-carried multiply-add, so its
- * time follows the core's clock, not memory; {@link #measuredNs()} is what one {@code spend()}
- * took at construction.
+ * The call ratio is measured in {@value #RATIO_ROUNDS} rounds that alternate the two call sizes,
+ * and is the median of the rounds' own ratios: the two sizes of one round run at the same clock
+ * and beside the same neighbours, so a machine that is slower for the whole of the correction
+ * than at step 2's best moment (a busy sibling hyperthread, a lower turbo clock) changes both
+ * alike. Timing {@code spend()} alone against step 2's lowest took that slowdown for overhead
+ * and cut a 2 us work's tokens by 17% under two niced busy loops.
+ * <p>
+ * About 0.15 s, more on a busy machine. A token is one step of a loop-carried multiply-add, so its
+ * time follows the core's clock, not memory; {@link #measuredNs()} is one {@code spend()} at step
+ * 2's clock: {@code nsPerToken * tokens * callRatio(tokens)}.
  */
 public final class CalibratedWork extends CpuWork {
     static final int WARMUP_CALLS = 20_000;
@@ -35,6 +46,7 @@ public final class CalibratedWork extends CpuWork {
     static final int MIN_MS = 100;
     static final int SETTLE_MS = 50;
     static final int MAX_MS = 1000;
+    static final int RATIO_ROUNDS = 9;
 
     /** Instances made in this JVM (a test checks that base_ns=0 makes none). */
     private static final AtomicLong MADE = new AtomicLong();
@@ -53,8 +65,8 @@ public final class CalibratedWork extends CpuWork {
         this.ns = ns;
         this.nsPerToken = measureNsPerToken();
         long first = Math.max(1, Math.round(ns / nsPerToken));
-        this.tokens = Math.max(1, Math.round(first * ns / timeSpend(first)));
-        this.measuredNs = timeSpend(tokens);
+        this.tokens = Math.max(1, Math.round(first / callRatio(first)));
+        this.measuredNs = nsPerToken * tokens * callRatio(tokens);
         MADE.incrementAndGet();
     }
 
@@ -98,14 +110,23 @@ public final class CalibratedWork extends CpuWork {
         return samples[SAMPLES / 2];
     }
 
-    /** One call of {@code consumeCPU(tokens)}, in ns: the lowest of three medians of samples of about 100 us. */
-    private static double timeSpend(long tokens) {
+    /**
+     * One call of {@code consumeCPU(tokens)} over {@code tokens} times the ns per token of long
+     * calls ({@value #CALLS} of {@value #TOKENS}): 1 plus the per-call overhead's share. The median
+     * of {@value #RATIO_ROUNDS} rounds' ratios, each round timing both sizes (samples of about
+     * 100 us each), in alternating order.
+     */
+    static double callRatio(long tokens) {
         int calls = (int) Math.max(1, Math.min(100_000, 65_536 / tokens));
-        double best = Double.MAX_VALUE;
-        for (int r = 0; r < 3; r++) {
-            best = Math.min(best, medianRound(tokens, calls) * tokens);
+        double[] ratios = new double[RATIO_ROUNDS];
+        for (int r = 0; r < RATIO_ROUNDS; r++) {
+            double shortFirst = (r & 1) == 0 ? medianRound(tokens, calls) : 0;
+            double longCalls = medianRound(TOKENS, CALLS);
+            double shortCalls = (r & 1) == 0 ? shortFirst : medianRound(tokens, calls);
+            ratios[r] = shortCalls / longCalls;
         }
-        return best;
+        Arrays.sort(ratios);
+        return ratios[RATIO_ROUNDS / 2];
     }
 
     /** Instances made so far in this JVM. */

@@ -44,6 +44,18 @@ class CpuWorkTest {
         assertTrue(shortWork.measuredNs() > 60 && shortWork.measuredNs() < 160, "per-call overhead corrected: " + shortWork);
     }
 
+    /**
+     * The correction's ratio is taken within rounds that time both call sizes: the long calls
+     * against themselves are 1 to within the rounds' noise (a round-to-round slowdown, which the
+     * old correction took for overhead, would show here as a ratio away from 1).
+     */
+    @Test
+    void theCallRatioOfTheLongCallsToThemselvesIsOne() {
+        CalibratedWork.measureNsPerToken(); // warm, as construction does
+        double same = CalibratedWork.callRatio(CalibratedWork.TOKENS);
+        assertTrue(same > 0.95 && same < 1.05, "long calls against themselves: " + same);
+    }
+
     /** One I/O on a null_blk in irqmode=0: allocate, submit (completes inline), free. */
     private static long perIo(NullBlk dev, Bioset set, BioEndIo done, int n, long sector) {
         long t0 = System.nanoTime();
