@@ -1,13 +1,37 @@
 #!/usr/bin/env bash
-# scripts/test.sh: every test of the lab, in one pipeline that `./lab test` and .ci/run both run:
-# the unit tests (mvnw verify, which also builds every jar), the jcstress quick run, the
-# kernel-scripts tests (real devices and the guest VM as root; each skips with its reason where a
-# requirement is missing) and shellcheck over every script. Stops at the first failure.
+# scripts/test.sh [--lab-kernels]: every test of the lab, in one pipeline that `./lab test` and
+# .ci/run both run: the unit tests (mvnw verify, which also builds every jar), the jcstress quick
+# run, the kernel-scripts tests (real devices and the guest VM as root; each skips with its reason
+# where a requirement is missing) and shellcheck over every script. Stops at the first failure.
 # As root it installs the Debian packages the tests need (PKGS_TEST in scripts/lib.sh); otherwise
 # it prints the apt-get line to run.
+#
+# The lab kernels' tests (kernel-scripts 030 and 031) boot the lab kernels (6.1 with four fixes'
+# switches, 6.12 with thin-bufio-lock's). They run when the kernels are in the cache
+# ($LAB_STATE/lab-kernel/, from `./lab kernel build`, `./lab pair` or an earlier run) and skip,
+# saying so, when not: building both takes 20-35 min of 2 cores, twice the budget of the rest.
+# --lab-kernels builds them (in the background, niced, beside the unit tests) and runs those
+# tests too.
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+build_kernels=
+for arg in "$@"; do
+	case $arg in
+	--lab-kernels) build_kernels=1 ;;
+	-h | --help)
+		echo "usage: ./lab test [--lab-kernels]: every test; --lab-kernels builds the lab kernels (20-35 min of 2 cores) so that their tests run too"
+		exit 0
+		;;
+	*)
+		echo "lab test: unknown argument '$arg' (usage: ./lab test [--lab-kernels])" >&2
+		exit 2
+		;;
+	esac
+done
+# kernel-scripts tests 030 and 031: build a lab kernel that is not in the cache (else skip)
+export LAB_TEST_LAB_KERNELS=$build_kernels
 
 JDK=$(find_jdk)
 readonly JDK
@@ -15,14 +39,14 @@ export LAB_JDK=$JDK # kernel-scripts run native-bridge/target/bridge.jar on it; 
 mkdir -p "$LAB_STATE"
 need_packages "${PKGS_BUILD[@]}" "${PKGS_TEST[@]}"
 
-# The lab kernels' builds (kernel-scripts tests 030 and 031 boot them: 6.1 with four fixes'
-# switches, 6.12 with thin-bufio-lock's) take minutes of CPU: as root with qemu they start now,
-# one after the other, niced, in their own process group beside the unit tests and the first
+# With --lab-kernels, the lab kernels' builds take minutes of CPU: as root with qemu they start
+# now, one after the other, niced, in their own process group beside the unit tests and the first
 # kernel-scripts tests. Nothing waits for them here: a test that needs a kernel asks
 # kernel/build.sh for it, which waits on the build's lock and then finds it in the cache (a failed
 # build is the test's to report). Their log: $LAB_STATE/lab-kernel/prebuild.log.
 kbuild_pid=
-if [ "$(id -u)" -eq 0 ] && command -v qemu-system-x86_64 >/dev/null && [ -f /usr/src/linux-source-6.1.tar.xz ]; then
+if [ -n "$build_kernels" ] && [ "$(id -u)" -eq 0 ] && command -v qemu-system-x86_64 >/dev/null &&
+	[ -f /usr/src/linux-source-6.1.tar.xz ]; then
 	mkdir -p "$LAB_STATE/lab-kernel"
 	# shellcheck disable=SC2016 # expanded by the inner bash
 	setsid nice -n 10 bash -c 'for v in 6.1 6.12; do

@@ -115,6 +115,16 @@ _have_guest() {
 		_skip "no built guest and linux-image-amd64 not known to apt (no Debian mirror?)"
 }
 
+# _have_lab_kernel V: the V lab kernel is in the cache (kernel/build.sh path), or this run may
+# build it (LAB_TEST_LAB_KERNELS=1: `./lab test --lab-kernels`); else skip, saying how to get it.
+# Before _test_begin*, which moves LAB_STATE away from the cache.
+_have_lab_kernel() {
+	[ -f "/usr/src/linux-source-$1.tar.xz" ] || _skip "linux-source-$1 is not installed"
+	[ -n "${LAB_TEST_LAB_KERNELS:-}" ] && return 0
+	bash "$KS_DIR/kernel/build.sh" path --source "$1" >/dev/null 2>&1 ||
+		_skip "the $1 lab kernel is not built; ./lab test --lab-kernels or ./lab kernel build --source $1 builds it, in 10-20 min of 2 cores"
+}
+
 # _guest_test_run SCRIPT OUT: boot the guest on SCRIPT, its results in OUT; if the run fails,
 # print guest.sh's messages (a hung or failed guest's console tail among them) and fail the test.
 _guest_test_run() {

@@ -4,7 +4,8 @@
 # and read back, a short I/O run with the before and the default, and the switch's operation
 # counter moved by K x N x the I/Os with the before and not at all with the default
 # (kernel/switch-check.sh, inside the guest): a switch that does not change the code path fails
-# here. Skips without root, qemu or the source packages.
+# here. Skips without root, qemu or the source packages, and when a kernel is neither in the cache
+# nor to be built by this run (`./lab test --lab-kernels`).
 # timeout: 1500
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -12,7 +13,7 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$KS_DIR/common/rc.sh"
 _have_guest
 for v in 6.1 6.12; do
-	[ -f "/usr/src/linux-source-$v.tar.xz" ] || _skip "linux-source-$v is not installed"
+	_have_lab_kernel "$v"
 done
 real_state=$LAB_STATE
 _test_begin_guest

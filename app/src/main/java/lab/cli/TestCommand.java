@@ -7,7 +7,9 @@ import picocli.CommandLine.Command;
 @Command(name = "test", mixinStandardHelpOptions = true,
         description = {"Run every test: unit tests (Maven Surefire), the jcstress quick run of the",
                 "sync primitives, the kernel-scripts tests (as root) and shellcheck over the lab's",
-                "scripts. Run as ./lab test (scripts/test.sh, which .ci/run runs too)."})
+                "scripts. Run as ./lab test (scripts/test.sh, which .ci/run runs too). The lab",
+                "kernels' tests run when the kernels are built, else skip; ./lab test --lab-kernels",
+                "builds them first (20-35 min of 2 cores)."})
 final class TestCommand implements Callable<Integer> {
     @Override
     public Integer call() {
