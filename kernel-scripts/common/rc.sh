@@ -122,7 +122,7 @@ _have_lab_kernel() {
 	[ -f "/usr/src/linux-source-$1.tar.xz" ] || _skip "linux-source-$1 is not installed"
 	[ -n "${LAB_TEST_LAB_KERNELS:-}" ] && return 0
 	bash "$KS_DIR/kernel/build.sh" path --source "$1" >/dev/null 2>&1 ||
-		_skip "the $1 lab kernel is not built; ./lab test --lab-kernels or ./lab kernel build --source $1 builds it, in 10-20 min of 2 cores"
+		_skip "the $1 lab kernel is not built; ./lab test --lab-kernels or ./lab kernel build --source $1 builds it, in 11-23 min of 2 cores here"
 }
 
 # _guest_test_run SCRIPT OUT: boot the guest on SCRIPT, its results in OUT; if the run fails,

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
                 "sync primitives, the kernel-scripts tests (as root) and shellcheck over the lab's",
                 "scripts. Run as ./lab test (scripts/test.sh, which .ci/run runs too). The lab",
                 "kernels' tests run when the kernels are built, else skip; ./lab test --lab-kernels",
-                "builds them first (20-35 min of 2 cores)."})
+                "builds them first (34 min of a 2-core VM; README.md)."})
 final class TestCommand implements Callable<Integer> {
     @Override
     public Integer call() {

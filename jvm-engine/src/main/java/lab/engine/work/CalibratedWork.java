@@ -112,17 +112,24 @@ public final class CalibratedWork extends CpuWork {
 
     /**
      * One call of {@code consumeCPU(tokens)} over {@code tokens} times the ns per token of long
-     * calls ({@value #CALLS} of {@value #TOKENS}): 1 plus the per-call overhead's share. The median
-     * of {@value #RATIO_ROUNDS} rounds' ratios, each round timing both sizes (samples of about
-     * 100 us each), in alternating order.
+     * calls ({@value #CALLS} of {@value #TOKENS}): 1 for long calls, above it by the per-call
+     * overhead, below it by the overlap of consecutive short calls (class comment). The median of
+     * {@value #RATIO_ROUNDS} rounds' ratios, each round timing both sizes (samples of about 100 us
+     * each), in alternating order.
      */
     static double callRatio(long tokens) {
         int calls = (int) Math.max(1, Math.min(100_000, 65_536 / tokens));
         double[] ratios = new double[RATIO_ROUNDS];
         for (int r = 0; r < RATIO_ROUNDS; r++) {
-            double shortFirst = (r & 1) == 0 ? medianRound(tokens, calls) : 0;
-            double longCalls = medianRound(TOKENS, CALLS);
-            double shortCalls = (r & 1) == 0 ? shortFirst : medianRound(tokens, calls);
+            double shortCalls;
+            double longCalls;
+            if ((r & 1) == 0) {
+                shortCalls = medianRound(tokens, calls);
+                longCalls = medianRound(TOKENS, CALLS);
+            } else {
+                longCalls = medianRound(TOKENS, CALLS);
+                shortCalls = medianRound(tokens, calls);
+            }
             ratios[r] = shortCalls / longCalls;
         }
         Arrays.sort(ratios);
