@@ -48,8 +48,13 @@ cmd_status() {
 	echo "registry: $LAB_REGISTRY"
 	if [ -s "$LAB_REGISTRY" ]; then sed 's/^/  /' "$LAB_REGISTRY"; else echo "  (empty)"; fi
 	echo "drivers:"
-	for d in zram loop brd null_blk dm-mod; do
-		if _driver_native "$d"; then echo "  $d native"; else echo "  $d guest"; fi
+	for d in zram loop brd null_blk dm-mod dm-thin-pool; do
+		case $(_mod_state "$d") in
+		builtin) echo "  $d native (built in)" ;;
+		loaded) echo "  $d native (module, loaded$(_reg_get module "$d" >/dev/null && echo ' by the lab'))" ;;
+		loadable) echo "  $d native (module, not loaded: the lab loads it when it makes a device, and unloads it after)" ;;
+		*) echo "  $d guest (not in this kernel)" ;;
+		esac
 	done
 	if [ -x "$KS_DIR/guest/guest.sh" ]; then echo "guest: available"; else echo "guest: not available yet"; fi
 	echo "cgroup: v$LAB_CG_VER at $LAB_BLKIO"

@@ -29,6 +29,10 @@ _brd_add() {
 		_lab_msg "brd: could not load the module (rd_nr=$n rd_size=$kib)"
 		return 1
 	fi
+	if ! _lab_kernel; then
+		_lab_msg "loaded module brd (rd_nr=$n rd_size=$kib): the lab unloads it with its last ram disk"
+		_mod_log "loaded brd: brd"
+	fi
 	nodes=()
 	for ((i = 0; i < n; i++)); do nodes+=("/dev/ram$i"); done
 	echo "${nodes[*]}"
@@ -50,6 +54,7 @@ _brd_remove() {
 			[ "$i" -eq 50 ] && { _lab_msg "brd: still in use after 10 s"; return 1; }
 			sleep 0.2
 		done
+		_mod_log "unloaded brd: brd"
 	fi
 	_reg_del brd "$name"
 }

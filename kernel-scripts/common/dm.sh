@@ -9,8 +9,21 @@
 # by major:minor. A thin pool and its thin volumes are dm devices like the others (registry kind
 # dm): removed newest first, so a thin volume goes before its pool.
 
-# _dm ARGS...: dmsetup without udev
-_dm() { DM_DISABLE_UDEV=1 dmsetup "$@"; }
+# _dm ARGS...: dmsetup without udev. libdevmapper loads dm-mod itself (modprobe) when the kernel
+# has it as a module nothing has loaded: a query then (a scenario's check of what is left, after
+# the lab unloaded dm-mod) would load it again, for good. So while dm-mod is out, ls answers "No
+# devices found" and info, table and status fail (no such device) without dmsetup.
+_dm() {
+	case $1 in
+	ls | info | table | status)
+		if [ "$(_mod_state dm-mod)" = loadable ]; then
+			if [ "$1" = ls ]; then echo "No devices found"; return 0; fi
+			return 1
+		fi
+		;;
+	esac
+	DM_DISABLE_UDEV=1 dmsetup "$@"
+}
 
 # _dm_devt NODE: "major:minor" of a block node: a /dev/mapper one through dmsetup, else sysfs.
 _dm_devt() {
@@ -28,9 +41,11 @@ _dm_kname() {
 }
 
 # _dm_name_check NAME: return if NAME may become a lab dm device (lab-*, not in use); else fail
-# (a bad name) or refuse (exit 2: a device of that name exists).
+# (a bad name) or refuse (exit 2: a device of that name exists). Loads dm-mod first where it is a
+# module nothing has loaded (common/module.sh): every lab dm device is made after this check.
 _dm_name_check() {
 	case $1 in lab-*) ;; *) _lab_msg "dm: the lab's names start with lab-: $1"; return 1 ;; esac
+	_mod_need dm-mod || return 1
 	if _dm info "$1" >/dev/null 2>&1; then _lab_refuse "dm: $1 exists already (lab-kernel.sh cleanup removes the lab's)"; fi
 }
 
@@ -73,6 +88,9 @@ _dm_thin_pool_add() {
 	[[ $bs =~ ^[1-9][0-9]*$ && $low =~ ^[0-9]+$ ]] || { _lab_msg "dm: bad block size or low water mark for $name: $bs $low"; return 1; }
 	_lab_require_owned "$meta"
 	_lab_require_owned "$data"
+	# the thin-pool target: the lab loads it where it is a module, rather than leave the kernel's
+	# autoload (at dmsetup create) to keep it loaded after
+	_mod_need dm-thin-pool || return 1
 	dd if=/dev/zero of="$meta" bs=4096 count=1 conv=fsync 2>/dev/null || { _lab_msg "dm: could not zero $meta's superblock"; return 1; }
 	sectors=$(blockdev --getsz "$data")
 	_dm_create "$name" "0 $sectors thin-pool $(_dm_devt "$meta") $(_dm_devt "$data") $bs $low $# $*" "thin pool over $meta (metadata), $data (data)"

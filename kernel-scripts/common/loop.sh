@@ -12,6 +12,7 @@ _loop_add() {
 	local size=$1 o dir file dev opts=()
 	shift
 	_reg_init
+	_mod_need loop || return 1
 	dir=$LAB_KDIR/loop
 	for o in "$@"; do
 		case $o in

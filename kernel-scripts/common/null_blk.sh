@@ -16,7 +16,7 @@ _nullb_add() {
 	for a in "$@"; do
 		[[ $a =~ ^[a-z_]+=[0-9]+$ ]] || { _lab_msg "nullb: bad attribute $a (ATTR=NUMBER)"; return 1; }
 	done
-	[ -d "$LAB_NULLB" ] || { _lab_msg "no null_blk configfs at $LAB_NULLB (modprobe null_blk; mount configfs)"; return 1; }
+	_nullb_ready || return 1
 	case $size in *G) mb=$((${size%G} * 1024)) ;; *M) mb=${size%M} ;; *) mb=$size ;; esac
 	[[ $mb =~ ^[0-9]+$ ]] || { _lab_msg "nullb: bad size $size"; return 1; }
 	_reg_init
@@ -43,6 +43,39 @@ _nullb_add() {
 		_reg_add nullb "$name" "$dir"
 	fi
 	echo "/dev/$name"
+}
+
+# _nullb_ready: null_blk in the kernel (loaded with nr_devices=0, no device of its own, where it
+# is a module nothing has loaded: common/module.sh) and its configfs dir there. configfs is mounted
+# at /sys/kernel/config by the lab where nothing has mounted it (systemd does at boot on Debian
+# and Ubuntu), recorded as "configfs /sys/kernel/config -" and unmounted again by cleanup.
+_nullb_ready() {
+	local cfg=${LAB_NULLB%/*}
+	_mod_need null_blk nr_devices=0 || return 1
+	[ -d "$LAB_NULLB" ] && return 0
+	if [ "$cfg" = /sys/kernel/config ] && [ -d "$cfg" ] && ! _fs_mounted "$cfg"; then
+		_reg_add configfs "$cfg" -
+		if ! mount -t configfs configfs "$cfg"; then
+			_reg_del configfs "$cfg"
+			_lab_msg "could not mount configfs at $cfg"
+			return 1
+		fi
+		_lab_msg "mounted configfs at $cfg (the lab unmounts it again)"
+	fi
+	[ -d "$LAB_NULLB" ] || { _lab_msg "no null_blk configfs at $LAB_NULLB (null_blk without configfs support?)"; return 1; }
+}
+
+# _configfs_umount DIR: unmount the configfs the lab mounted at DIR (/sys/kernel/config); drop its
+# line. One still in use (an item someone made since) stays mounted: the line stays, status 1.
+_configfs_umount() {
+	local dir=$1
+	_reg_get configfs "$dir" >/dev/null || _lab_refuse "$dir: configfs not mounted by the lab (not in $LAB_REGISTRY)"
+	[ "$dir" = /sys/kernel/config ] || _lab_refuse "$dir: not /sys/kernel/config"
+	if _fs_mounted "$dir" && ! umount "$dir"; then
+		_lab_msg "$dir: configfs still in use; left mounted"
+		return 1
+	fi
+	_reg_del configfs "$dir"
 }
 
 _nullb_remove() {

@@ -26,9 +26,11 @@ _perf_probe() {
 }
 
 # _blk_snap DEV OUTPREFIX: copy DEV's stat (and zram mm_stat, io_stat) to OUTPREFIX.*. Through
-# /sys/class/block, so DEV may be a partition (loop0p1: its own counters) as well as a disk.
+# /sys/class/block, so DEV may be a partition (loop0p1: its own counters) as well as a disk, and
+# a /dev/mapper node (its dm-N's).
 _blk_snap() {
 	local dev=${1#/dev/} pre=$2 f
+	if [ ! -e "/sys/class/block/$dev/stat" ]; then dev=$(_dev_kname "$1") || { _lab_msg "no block device $1"; return 1; }; fi
 	cat "/sys/class/block/$dev/stat" >"$pre.stat"
 	for f in mm_stat io_stat; do
 		if [ -r "/sys/class/block/$dev/$f" ]; then cat "/sys/class/block/$dev/$f" >"$pre.$f"; fi

@@ -24,6 +24,10 @@
 #   sched   /sys/block/loop5/queue/scheduler        <old scheduler>
 #   brd     ram0                                    <rd_size KiB>  (brd loaded by the lab)
 #   dm      lab-lin1                                LAB-lin1       (its uuid)
+#   module  dm-thin-pool                            dm_thin_pool,dm_persistent_data,...
+#                                                                  (loaded by the lab with what came
+#                                                                   with it, newest first; module.sh)
+#   configfs /sys/kernel/config                     -              (mounted by the lab; null_blk.sh)
 #   mount   $LAB_KDIR/mnt/lab-XXXXXX                <the device>   (a lab device mounted; fs.sh)
 #   mount   $LAB_KDIR/loop/lab-tmpfs-XXXXXX         tmpfs          (a tmpfs for loop files; fs.sh)
 #   dirty   /proc/sys/vm/dirty_bytes                ratio=20       (or bytes=N: what to write back;
@@ -62,24 +66,13 @@ _have_cmd() {
 	done
 }
 
-# _driver_native NAME: true if the running kernel has driver NAME (built in or loadable).
+# _driver_native NAME: true if the running kernel has driver NAME: built in, loaded, or a module
+# modprobe can load (the device helpers load it on first use: common/module.sh). NAME: zram, loop,
+# brd, null_blk, dm-mod (or dm), dm-thin-pool, or any module name.
 _driver_native() {
-	local name=$1 mod=${1//-/_} dev
-	case $name in
-	zram) dev=zram ;;
-	loop) dev=loop ;;
-	brd) dev=ramdisk ;;
-	null_blk) dev=nullb ;;
-	dm-mod | dm) dev=device-mapper; mod=dm_mod ;;
-	*) dev=$name ;;
-	esac
-	[ -d "/sys/module/$mod" ] && return 0
-	[ "$name" = zram ] && [ -d /sys/class/zram-control ] && return 0
-	awk -v d="$dev" '$2 == d { f = 1 } END { exit !f }' /proc/devices && return 0
-	if command -v modprobe >/dev/null 2>&1; then
-		modprobe -n "$mod" >/dev/null 2>&1 && return 0
-	fi
-	return 1
+	local m=$1
+	[ "$m" = dm ] && m=dm-mod
+	[ "$(_mod_state "$m")" != absent ]
 }
 
 _have_driver() {
@@ -208,10 +201,51 @@ _dev_kind() {
 	esac
 }
 
-# _dev_mounted DEV: true if DEV (or one of its partitions) is mounted or used as swap.
+# _dev_kname DEV: the kernel's name of block device DEV (zram3, loop1, dm-4, nullb0, sda1) for a
+# name, a /dev node (/dev/mapper/NAME too: through its major:minor) or dm:NAME; fails when DEV is
+# no block device here.
+_dev_kname() {
+	local d=${1#/dev/} t ma mi
+	case $1 in dm:*) d=mapper/${1#dm:} ;; esac
+	if [ "${d#*/}" = "$d" ] && [ -e "/sys/class/block/$d/dev" ]; then echo "$d"; return 0; fi
+	[ -b "/dev/$d" ] || return 1
+	read -r ma mi < <(stat -L -c '%t %T' "/dev/$d") || return 1
+	t=$(readlink -f "/sys/dev/block/$((16#$ma)):$((16#$mi))") || return 1
+	[ -e "$t/dev" ] || return 1
+	basename "$t"
+}
+
+# _dev_numbers DEV: "MAJ:MIN" of DEV and of each of its own partitions, one a line (nothing when
+# DEV is no block device here)
+_dev_numbers() {
+	local kn p
+	kn=$(_dev_kname "$1") || return 0
+	cat "/sys/class/block/$kn/dev"
+	for p in "/sys/class/block/$kn"/*/partition; do
+		if [ -e "$p" ]; then cat "${p%/partition}/dev"; fi
+	done
+}
+
+# _dev_mounted DEV: true if DEV itself or one of its own partitions is mounted (a mountinfo line
+# with its major:minor, or whose source node is it) or used as swap; exact: loop10 mounted is not
+# loop1's business, nor loop1's partition loop1p1 anyone else's. A DEV that is no block device
+# here is matched by its node's name alone.
 _dev_mounted() {
-	local base=${1#/dev/}
-	awk -v b="/dev/$base" 'index($1, b) == 1 { f = 1 } END { exit !f }' /proc/mounts /proc/swaps
+	local nums src ma mi
+	nums=$(_dev_numbers "$1")
+	if [ -z "$nums" ]; then
+		awk -v n="/dev/${1#/dev/}" '$1 == n { f = 1 } END { exit !f }' /proc/mounts /proc/swaps
+		return
+	fi
+	awk -v nums="$nums" 'BEGIN { n = split(nums, a, "\n"); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+		want[$3] { f = 1 } END { exit !f }' /proc/self/mountinfo && return 0
+	# a source node (btrfs and its kind show an anonymous 0:NN in mountinfo); a swap device
+	while read -r src; do
+		[ -b "$src" ] || continue
+		read -r ma mi < <(stat -L -c '%t %T' "$src") || continue
+		if grep -qxF "$((16#$ma)):$((16#$mi))" <<<"$nums"; then return 0; fi
+	done < <(awk '$1 ~ /^\// { print $1 }' /proc/mounts; awk 'NR > 1 && $1 ~ /^\// { print $1 }' /proc/swaps)
+	return 1
 }
 
 # _lab_require_owned DEV: return if the lab made DEV, else refuse (exit 2).
@@ -289,6 +323,8 @@ _remove_entry() {
 	nullb) _nullb_remove "$2" ;;
 	dm) _dm_remove "$2" ;;
 	brd) _brd_remove "$2" ;;
+	module) _mod_remove "$2" ;;
+	configfs) _configfs_umount "$2" ;;
 	cgroup) _cgroup_remove "$2" ;;
 	subtree) _subtree_restore "$2" ;;
 	mount) _mount_remove "$2" ;;
@@ -332,6 +368,7 @@ _made_remove() {
 		(_remove_entry "${MADE[i]%% *}" "${MADE[i]#* }") || ok=1
 	done
 	MADE=()
+	_mod_scenario_remove || ok=1
 	return "$ok"
 }
 
@@ -379,6 +416,7 @@ _scenario_mark() {
 }
 
 _scenario_traps() {
+	_mod_scenario_mark
 	FLAME_TMP=$(mktemp -d)
 	trap _scenario_teardown EXIT
 	trap '_scenario_interrupted INT 130' INT
@@ -434,6 +472,24 @@ _test_guest_files() {
 	echo "guest/ has its console, guest.txt, log and facts where the guest ran: $ok"
 }
 
+# _test_native DRIVER...: 1 if a scenario needing DRIVERs (brd, dm-mod, ...) runs natively here
+# (_dm_native_why: each in this kernel, brd not loaded, dmsetup there), else 0 (the guest VM);
+# LAB_TEST_NATIVE=1 (test 034, inside the guest playing a user's host) makes it 1 whatever this
+# kernel has, so a run that went elsewhere fails its test
+_test_native() {
+	if [ "${LAB_TEST_NATIVE:-0}" = 1 ] || [ -z "$(_dm_native_why "$@")" ]; then echo 1; else echo 0; fi
+}
+
+# _test_mods_begin: note the modules loaded now; _test_mods_left: the line saying which modules
+# loaded since are still loaded ("none": the lab unloaded what it loaded)
+TEST_MODS=
+_test_mods_begin() { TEST_MODS=$(_mod_list | sort); }
+_test_mods_left() {
+	local left
+	left=$(comm -13 <(printf '%s\n' "$TEST_MODS") <(_mod_list | sort) | paste -sd' ' -)
+	echo "modules loaded since the test began and left loaded: ${left:-none}"
+}
+
 # _expect_refusal WHAT CMD...: run CMD, print "WHAT: exit N" (2 is a refusal).
 _expect_refusal() {
 	local what=$1 rc=0
@@ -446,6 +502,8 @@ _expect_refusal() {
 
 # One file per device or concern (blktests' common/); each only defines.
 LAB_COMMON=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=SCRIPTDIR/module.sh
+. "$LAB_COMMON/module.sh"
 # shellcheck source=SCRIPTDIR/zram.sh
 . "$LAB_COMMON/zram.sh"
 # shellcheck source=SCRIPTDIR/loop.sh
