@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# 019: the part-acct scenario (quick, 300 ms runs, both tools, natively: LAB_PART_ACCT_GUEST=0; the guest
-# is covered by 016 and 017) writes every file of its LAB_OUT contract, every run has no error
+# 019: the part-acct scenario (quick, 300 ms runs, both tools, zram and loop natively:
+# LAB_PART_ACCT_DEVICES="zram loop"; null_blk natively is test 034's, in the guest VM playing a
+# user's host) writes every file of its LAB_OUT contract, every run has no error
 # and non-zero IOPS, queue/iostats really was 0 in the off runs and 1 in the on runs (on loop the
 # target's /sys stat stands still with 0, for the disk and for the partition alike, and moves
 # with 1; on every device what env.txt's stat_moved says matches the stat files), and nothing
@@ -20,7 +21,7 @@ out=$LAB_STATE/out
 zrams() { compgen -G '/sys/block/zram*' | sort; }
 zrams_before=$(zrams)
 
-LAB_OUT=$out LAB_RUNTIME=300ms LAB_PART_ACCT_GUEST=0 LAB_PART_ACCT_TOOLS="fio bridge-uring" "$LK" run part-acct --quick 2>"$LAB_STATE/part-acct.err" ||
+LAB_OUT=$out LAB_RUNTIME=300ms LAB_PART_ACCT_DEVICES="zram loop" LAB_PART_ACCT_GUEST=0 LAB_PART_ACCT_TOOLS="fio bridge-uring" "$LK" run part-acct --quick 2>"$LAB_STATE/part-acct.err" ||
 	{ tail -n 20 "$LAB_STATE/part-acct.err" >&2; exit 1; }
 
 # ---------------------------------------------------------------- the checks, on the files alone

@@ -10,7 +10,10 @@
 # the emulation probe ran where the runs were emulated, and nothing of the lab is left afterwards,
 # here or (env.txt's left_after) where the runs ran. The checks read the files alone, in bash;
 # the golden output says what they found. Skips without root, fio, perf, the bridge (it renders
-# the job files), or both brd + dm-mod + dm-thin-pool here and a guest VM.
+# the job files), or both brd + dm-mod + dm-thin-pool here and a guest VM. Natively, the modules
+# the lab loaded (brd, dm-mod, dm-thin-pool and what came with it) are unloaded again; test 034
+# runs it so inside the guest VM playing a user's host (LAB_TEST_NATIVE=1: the runs must run
+# natively there).
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
@@ -19,13 +22,10 @@ LK=$KS_DIR/lab-kernel.sh
 _have_root
 _have_cmd fio perf
 _have_bridge
-native=1
-if ! _driver_native brd || ! _driver_native dm-mod || ! _driver_native dm-thin-pool || [ -d /sys/module/brd ] ||
-	! command -v dmsetup >/dev/null 2>&1; then
-	native=0
-	_have_guest
-fi
+native=$(_test_native brd dm-mod dm-thin-pool)
+if [ "$native" = 0 ]; then _have_guest; fi
 _test_begin_guest
+_test_mods_begin
 out=$LAB_STATE/out
 volume_mb=128 # the quick volume
 blocks=$((volume_mb * 1024 / 64))
@@ -131,5 +131,6 @@ fi
 echo "emulation probe where emulated (zram on host and guest), none natively: $probe"
 _test_guest_files "$native" "$out" thin-bufio-lock
 echo "left where the runs ran: $(env left_after)"
+_test_mods_left
 echo "registry lines here: $(wc -l <"$LAB_REGISTRY")"
 [ ! -e "$LAB_STATE/kernel/guest/qemu.pid" ] && echo "no guest VM left"

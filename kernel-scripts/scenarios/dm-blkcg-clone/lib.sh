@@ -343,6 +343,7 @@ bc_facts() {
 	printf '%s\n' "${BC_FACTS[@]}"
 	echo "trim: $BC_TRIM"
 	echo "left_after: $(bc_left)"
+	echo "modules: $(_mod_facts)"
 }
 
 # bc_left: what of the scenario's own objects is still there (after _made_remove), comma-joined,

@@ -242,6 +242,7 @@ finish() {
 		echo "order: per round every (weights, path, stack) once; weight pairs in order in odd rounds, reversed in even ones; direct then buffered; the stacks back to back, the first flipping from one (weights, path) to the next and round to round"
 		echo "runs: $(($(wc -l <"$OUT/runs.tsv") - 1)) measurements"
 		echo "left_after: $(fact left_after)"
+		echo "modules: $(fact modules)"
 		echo "guest: $GUEST_STATUS"
 		echo "native_why: $NATIVE_WHY"
 		echo "guest_why: $GUEST_WHY"

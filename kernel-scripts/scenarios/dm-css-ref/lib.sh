@@ -138,7 +138,8 @@ dc_cgsnap() {
 
 # dc_run NAME TOOL NODE KNAME CG BASE [ARG...]: one run under perf stat (-r 1), KNAME's /sys stat
 # and the child cgroup's counters before and after. The command is started by a shell that first
-# moves itself into cgroup CG (root or child), then execs it: same pid, so perf stat counts it
+# moves itself into cgroup CG (root or child), notes the cgroup it is in then (NAME.cgroup: its
+# /proc/self/cgroup, which the command inherits), then execs it: same pid, so perf stat counts it
 # whole, and the root arm pays the same wrapper as the child arm. ARGs go to the bridge.
 dc_run() {
 	local name=$1 tool=$2 node=$3 kname=$4 cg=$5 base=$6 procs cmd=()
@@ -152,7 +153,8 @@ dc_run() {
 	esac
 	dc_cgsnap "$DC_OUT/$name.before"
 	# shellcheck disable=SC2016 # expanded by the wrapper shell
-	_counted "$DC_OUT" "$name" "$kname" 1 sh -c 'echo $$ >"$1" && shift && exec "$@"' dc-cgroup "$procs" "${cmd[@]}"
+	_counted "$DC_OUT" "$name" "$kname" 1 sh -c 'echo $$ >"$1" && cat /proc/self/cgroup >"$2" && shift 2 && exec "$@"' \
+		dc-cgroup "$procs" "$DC_OUT/$name.cgroup" "${cmd[@]}"
 	dc_cgsnap "$DC_OUT/$name.after"
 }
 
@@ -228,17 +230,45 @@ dc_moved() {
 	echo "$m/$t"
 }
 
+# dc_in_child CG: "M/T": of the T runs in cgroup CG, the M whose task was in the child cgroup
+# (NAME.cgroup: its /proc/self/cgroup names lab-dmcss)
+dc_in_child() {
+	local f m=0 t=0
+	for f in "$DC_OUT"/d*-"$1"-j*-r*.cgroup; do
+		[ -e "$f" ] || continue
+		t=$((t + 1))
+		if grep -q "/lab-$DC_CGNAME\$" "$f"; then m=$((m + 1)); fi
+	done
+	echo "$m/$t"
+}
+
+# dc_counters_why: why the child cgroup's counters stayed still in its own runs, where they did
+# (nothing where they moved): on cgroup v1, blkio.throttle.* counts a cgroup's I/O only where it
+# has a throttle limit on recent kernels (seen on 6.18), and the lab sets none (a limit would put
+# the child arm alone through blk-throttle's per-bio work)
+dc_counters_why() {
+	local m=$1
+	[ "${m%%/*}" = 0 ] && [ "${m#*/}" != 0 ] || return 0
+	if [ "$LAB_CG_VER" = 1 ]; then
+		echo "; on cgroup v1 this kernel's blkio.throttle counters stay empty for a cgroup without throttle limits, and the lab sets none: cgroup_tasks says where the runs ran"
+	else
+		echo "; they did not move: see cgroup_tasks"
+	fi
+}
+
 # dc_facts TOOLS: key: value lines about where and how the runs ran, on stdout (env.txt's, or the
 # guest's for the host to put there): kernel, cores, numjobs, device, cgroup, tools (TOOLS),
-# cgroup_moved
+# cgroup_moved, cgroup_tasks
 dc_facts() {
 	echo "kernel: $(uname -r)"
 	echo "cores: $(nproc)"
 	echo "numjobs: ${DC_NUMJOBS[*]}"
 	printf '%s\n' "${DC_FACTS[@]}"
 	echo "tools: $1"
-	echo "cgroup_moved: child $(dc_moved child), root $(dc_moved root) (runs during which the child cgroup's I/O counters changed: .before/.after.cgstat)"
+	echo "cgroup_moved: child $(dc_moved child), root $(dc_moved root) (runs during which the child cgroup's I/O counters changed: .before/.after.cgstat)$(dc_counters_why "$(dc_moved child)")"
+	echo "cgroup_tasks: child $(dc_in_child child), root $(dc_in_child root) (runs whose task was in the child cgroup: .cgroup, its /proc/self/cgroup)"
 	echo "left_after: $(dc_left)"
+	echo "modules: $(_mod_facts)"
 }
 
 # dc_left: what of the scenario's own objects is still there (after _made_remove), comma-joined,

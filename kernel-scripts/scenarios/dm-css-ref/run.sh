@@ -31,7 +31,8 @@
 # Writes into $LAB_OUT (required):
 #   d<D>-<CG>-j<N>-r<K>.<TOOL>.json  (D depth 0..5, CG root|child, N numjobs, K round from 1,
 #       TOOL fio|bridge), .perf.csv, .before.stat, .after.stat (the stat of the device the I/O
-#       went to: ram0 or ram1, or the top dm-N), .before.cgstat, .after.cgstat (the child
+#       went to: ram0 or ram1, or the top dm-N), .cgroup (the run's task's /proc/self/cgroup),
+#       .before.cgstat, .after.cgstat (the child
 #       cgroup's I/O counters, io.stat on v2, around every run: they move in child runs only)
 #   job-d<D>-j<N>.fio (fio and the bridge), dm-table.txt, perf-missing.txt, env.txt (key: value),
 #   guest/ (the guest's console.log, guest.txt, guest-run.log, dm-css-ref-guest.txt)
@@ -125,13 +126,13 @@ GOUT=$OUT/guest
 
 # guest_params BRIDGE_WHY: dm-css-ref.params and jobs/ in the guest's output share: the guest has
 # no JVM to render its job files with, so the host renders them for numjobs 1 and the guest's
-# vCPUs (guest.sh boots qemu -smp 2), and the guest copies those it runs (dc_job_file)
+# vCPUs (GUEST_VCPUS: _guest_vcpus), and the guest copies those it runs (dc_job_file)
 guest_params() {
 	local d n bridge=(bridge=1)
 	if [ -n "$1" ]; then bridge=(bridge=0 "bridge_why=$1"); fi
 	_guest_params_write "$GOUT" dm-css-ref "runtime=$RUNTIME" "rounds=$ROUNDS" "depths=${DEPTHS[*]}" "size_mb=$SIZE_MB" "${bridge[@]}"
 	for d in "${DEPTHS[@]}"; do
-		for n in 1 2; do dc_job "d$d-j$n" "$n" >"$GOUT/jobs/job-d$d-j$n.fio"; done
+		for n in $(_guest_numjobs); do dc_job "d$d-j$n" "$n" >"$GOUT/jobs/job-d$d-j$n.fio"; done
 	done
 }
 
@@ -142,8 +143,6 @@ run_guest() {
 	bwhy=$(bridge_why 1)
 	if [ -n "$bwhy" ]; then _lab_msg "dm-css-ref: bridge skipped: $bwhy"; fi
 	mkdir -p "$GOUT"
-	guest_params "$bwhy"
-	nruns=$((ROUNDS * ${#DEPTHS[@]} * 2 * 2))
 	nbridge=0
 	if [ -z "$bwhy" ]; then
 		for d in "${DEPTHS[@]}"; do
@@ -151,11 +150,14 @@ run_guest() {
 		done
 		if [[ " ${DEPTHS[*]} " == *" 0 "* ]]; then nr=2; fi
 	fi
+	mem=$((nr * SIZE_MB + 1024))
+	if [ "$mem" -lt 1536 ]; then mem=1536; fi
+	_guest_vcpus "$mem"
+	guest_params "$bwhy"
+	nruns=$((ROUNDS * ${#DEPTHS[@]} * 2 * $(wc -w <<<"$(_guest_numjobs)")))
 	# a fio run is its runtime plus about 2 s under TCG, a bridge run about 25 s more (the JVM's
 	# start-up); boot, fill, perf's probe and the stack about 60 s
 	tmo=$((nruns * (RUNTIME_CEIL_S + 4) + nbridge * (RUNTIME_CEIL_S + 60) + 180))
-	mem=$((nr * SIZE_MB + 1024))
-	if [ "$mem" -lt 1536 ]; then mem=1536; fi
 	_lab_msg "dm-css-ref: guest VM ($nruns fio runs, $nbridge bridge runs), log in $GOUT/guest-run.log, at most ${tmo}s"
 	_guest_scenario_run dm-css-ref "$GOUT" "$tmo" "$mem"
 	_guest_collect "$GOUT" "$OUT" 'd[0-9]-*' 'tcg-zram-guest-*' 'job-d*' perf-missing.txt dm-table.txt
@@ -175,7 +177,7 @@ env_write() {
 		echo "depths: ${DEPTHS[*]}"
 		grep -E '^numjobs: ' "$FACTS_FILE" 2>/dev/null || true
 		echo "cgroups: root child"
-		grep -E '^(cgroup|device|tools|cgroup_moved|left_after): ' "$FACTS_FILE" 2>/dev/null || true
+		grep -E '^(cgroup|device|tools|cgroup_moved|cgroup_tasks|left_after|modules): ' "$FACTS_FILE" 2>/dev/null || true
 		echo "span: the whole device (${SIZE_MB}M), at every depth"
 		echo "rw: randrw (fio's default 50/50), bs=512, O_DIRECT, psync (iodepth 1), time based, group_reporting"
 		echo "order: per round every (depth, numjobs, cgroup) once; depths up in odd rounds, down in even ones; root and child back to back, the first flipping from pair to pair and round to round"

@@ -191,6 +191,7 @@ tb_facts() {
 	echo "tools: $1"
 	echo "flamegraph: $TB_FLAME_STATUS"
 	echo "left_after: $(tb_left)"
+	echo "modules: $(_mod_facts)"
 }
 
 # tb_left: what of the scenario's own objects is still there (after _made_remove), comma-joined,

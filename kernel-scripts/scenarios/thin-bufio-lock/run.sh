@@ -94,13 +94,13 @@ GOUT=$OUT/guest
 
 # guest_params: thin-bufio-lock.params and jobs/ in the guest's output share: the guest has no JVM
 # to render its job files with, so the host renders them for numjobs 1 and the guest's vCPUs
-# (guest.sh boots qemu -smp 2), and the guest copies those it runs (tb_job_file)
+# (GUEST_VCPUS: _guest_vcpus), and the guest copies those it runs (tb_job_file)
 guest_params() {
 	local dev n
 	_guest_params_write "$GOUT" thin-bufio-lock "runtime=$RUNTIME" "rounds=$ROUNDS" "volume_mb=$VOLUME_MB" \
 		"data_mb=$DATA_MB" "flame=$FLAME" "bridge_why=$BRIDGE_WHY"
 	for dev in "${TB_DEVS[@]}"; do
-		for n in 1 2; do tb_job "$dev-j$n" "$n" >"$GOUT/jobs/job-$dev-j$n.fio"; done
+		for n in $(_guest_numjobs); do tb_job "$dev-j$n" "$n" >"$GOUT/jobs/job-$dev-j$n.fio"; done
 	done
 }
 
@@ -109,14 +109,15 @@ guest_params() {
 run_guest() {
 	local nruns tmo mem
 	mkdir -p "$GOUT"
+	mem=$((DATA_MB + 1024))
+	if [ "$mem" -lt 1536 ]; then mem=1536; fi
+	_guest_vcpus "$mem"
 	guest_params
 	# the rounds, the warm-ups, the probe's and the flamegraph's runs
-	nruns=$((ROUNDS * 2 * 2 + 2 + ROUNDS + FLAME))
+	nruns=$((ROUNDS * 2 * $(wc -w <<<"$(_guest_numjobs)") + 2 + ROUNDS + FLAME))
 	# a fio run is its runtime plus about 3 s under TCG; boot, the fill (about 10 s a 100 MiB),
 	# perf's probe and the devices about 60 s
 	tmo=$((nruns * (RUNTIME_CEIL_S + 5) + VOLUME_MB / 10 + 180))
-	mem=$((DATA_MB + 1024))
-	if [ "$mem" -lt 1536 ]; then mem=1536; fi
 	_lab_msg "thin-bufio-lock: guest VM ($nruns fio runs), log in $GOUT/guest-run.log, at most ${tmo}s"
 	_guest_scenario_run thin-bufio-lock "$GOUT" "$tmo" "$mem"
 	_guest_collect "$GOUT" "$OUT" 'thin-j[0-9]*' 'linear-j[0-9]*' 'tcg-zram-guest-*' 'job-*' perf-missing.txt dm-table.txt thin-status.txt
@@ -133,7 +134,7 @@ env_write() {
 		echo "perf_repeats: 1"
 		echo "rounds: $ROUNDS"
 		echo "runtime_s: $RUNTIME_S"
-		grep -E '^(numjobs|devices|volume_mb|data_block_kb|provisioned|dm_bufio|tools|flamegraph|left_after): ' "$FACTS_FILE" 2>/dev/null || true
+		grep -E '^(numjobs|devices|volume_mb|data_block_kb|provisioned|dm_bufio|tools|flamegraph|left_after|modules): ' "$FACTS_FILE" 2>/dev/null || true
 		echo "span: the whole volume (${VOLUME_MB}M), on thin and on linear"
 		echo "rw: randrw (fio's default 50/50), bs=4k, O_DIRECT, psync (iodepth 1), time based, group_reporting"
 		echo "order: one unrecorded warm-up run on each device, then per round every (numjobs, device) once; numjobs ascending in odd rounds, descending in even ones; thin and linear back to back, the first flipping from numjobs to numjobs and round to round"
