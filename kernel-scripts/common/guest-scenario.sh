@@ -104,6 +104,7 @@ _guest_scenario_run() {
 	mkdir -p "$gout"
 	vars=("GUEST_TIMEOUT=$tmo")
 	if [ -n "$mem" ]; then vars+=("GUEST_MEM=${GUEST_MEM:-$mem}"); fi
+	if [ -n "$GUEST_VCPUS" ]; then vars+=("GUEST_VCPUS=$GUEST_VCPUS"); fi
 	env "${vars[@]}" "$ks/guest/guest.sh" run "$ks/scenarios/$sc/guest.sh" "$gout" >"$gout/guest-run.log" 2>&1 &
 	GUEST_PID=$!
 	wait "$GUEST_PID" || GUEST_RC=$?
@@ -154,11 +155,50 @@ _guest_environment() {
 	fi
 }
 
-# _guest_vm GOUT: the guest VM as env.txt names it: its accelerator (GOUT/guest.txt), qemu's vCPUs
+# _guest_vm GOUT: the guest VM as env.txt names it, from GOUT/guest.txt: its accelerator, qemu's
+# vCPUs and CPU model, the kernel; "emulation speed" only under TCG
 _guest_vm() {
 	local accel
 	accel=$(sed -n 's/^env: //p' "$1/guest.txt" 2>/dev/null)
-	echo "guest VM, ${accel:-unknown}, qemu -smp 2 (Debian's kernel; absolute figures are emulation speed: use ratios within the run)"
+	echo "guest VM, ${accel:-unknown}, $(_guest_qemu "$1") ($(_guest_kernel_kind "$1")$(_guest_speed_note "$accel"))"
+}
+
+# _guest_qemu GOUT: "qemu -smp N, cpu MODEL" as GOUT/guest.txt says (vcpus, qemu_cpu; older runs:
+# cpus, qemu64)
+_guest_qemu() {
+	local v c
+	v=$(sed -n 's/^vcpus: //p' "$1/guest.txt" 2>/dev/null)
+	[ -n "$v" ] || v=$(sed -n 's/^cpus: //p' "$1/guest.txt" 2>/dev/null)
+	c=$(sed -n 's/^qemu_cpu: //p' "$1/guest.txt" 2>/dev/null)
+	c=${c%% (*}
+	echo "qemu -smp ${v:-2}, cpu ${c:-qemu64}"
+}
+
+# _guest_kernel_kind GOUT: whose kernel the guest ran: "Debian's kernel" or "the lab kernel"
+_guest_kernel_kind() {
+	if grep -qx 'kernel_kind: lab' "$1/guest.txt" 2>/dev/null; then echo "the lab kernel"; else echo "Debian's kernel"; fi
+}
+
+# _guest_speed_note ACCEL: what the accelerator means for the figures, after a "; "
+_guest_speed_note() {
+	case $1 in
+	tcg) echo "; absolute figures are emulation speed: use ratios within the run" ;;
+	kvm) echo "; under KVM: virtualised, not emulated" ;;
+	esac
+}
+
+# _guest_vcpus MEM: set GUEST_VCPUS, the vCPUs the guest VM gets with MEM MiB (GUEST_MEM wins;
+# guest.sh vcpus: the host's cores, at most one a 64 MiB above 512 MiB; LAB_GUEST_VCPUS forces):
+# _guest_scenario_run boots with them, and a scenario renders its guest's job counts for them
+# (_guest_numjobs)
+GUEST_VCPUS=
+_guest_vcpus() {
+	GUEST_VCPUS=$("${LAB_COMMON%/*}/guest/guest.sh" vcpus "${GUEST_MEM:-$1}")
+}
+
+# _guest_numjobs: the job counts a guest half runs: 1 and the guest's vCPUs (GUEST_VCPUS)
+_guest_numjobs() {
+	if [ "${GUEST_VCPUS:-1}" -gt 1 ]; then echo "1 $GUEST_VCPUS"; else echo 1; fi
 }
 
 # _guest_env_head WHERE GOUT FACTS_FILE: env.txt's first lines: environment (_guest_environment),

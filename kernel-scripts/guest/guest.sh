@@ -6,6 +6,16 @@
 #   guest.sh build               build (or reuse) kernel + initramfs
 #   guest.sh run SCRIPT OUTDIR   boot, run SCRIPT (busybox sh) in the guest,
 #                                results land in OUTDIR (plus guest.txt, console.log)
+#   guest.sh vcpus [MEM [NEED]]  the vCPUs a guest of MEM MiB gets here (the host's cores, at
+#                                most one a 64 MiB above 512 MiB and NEED; LAB_GUEST_VCPUS
+#                                forces): what a scenario renders its guest's job counts for,
+#                                and passes on as GUEST_VCPUS
+#
+# LAB_GUEST_MODE=host boots Debian's kernel as a user's host has it: no lab module loaded (only
+# the 9p shares' drivers and configfs, as systemd has them at boot), kmod's modprobe with the
+# kernel's module tree for the lab's drivers, no labmod; the lab tree is shared as /mnt/in/lab
+# (kernel-scripts, examples, native-bridge/target/bridge.jar) and the runtime as
+# /mnt/in/bridge/jre, so the host's scripts run there unchanged, on their native path.
 #
 # LAB_GUEST_KERNEL=lab boots the lab kernel instead (kernel/build.sh: Debian's linux-source
 # with the fixes' switches, every driver built in; LAB_KERNEL_SOURCE picks 6.1 or 6.12), with the
@@ -29,9 +39,19 @@ PROBE_TIMEOUT=15                      # seconds to wait for the KVM probe marker
 GUEST_MEM=${GUEST_MEM:-1536}          # MiB; brd + thin data live in guest RAM
 MARKER=LAB-GUEST-UP
 
+# A Debian host's own userland (GNU coreutils, grep, sed, mawk, findutils, diffutils, gzip, all
+# Essential), for host mode: in /usr/lib/lab-host/bin, first in PATH there and not at all in the
+# lab's own guest, whose scripts keep busybox's.
+HOST_PKGS=(coreutils grep sed mawk findutils diffutils gzip)
+HOST_BIN=/usr/lib/lab-host/bin
 # Packages for the guest. The kernel package name is resolved from the
 # linux-image-amd64 metapackage so the image tracks Debian's current ABI.
-PKGS=(busybox-static bash-static dmsetup libdevmapper1.02.1 fio kmod linux-perf e2fsprogs libext2fs2)
+PKGS=(busybox-static bash-static dmsetup libdevmapper1.02.1 fio kmod linux-perf e2fsprogs libext2fs2
+  mount util-linux fdisk "${HOST_PKGS[@]}")
+# util-linux's tools a host has and busybox's do not do as the scripts use them (losetup --find
+# --show --partscan, sfdisk, partx, flock), from the packages above; installed before busybox's
+# links, which then leave them be
+UTIL_BINS=(sbin/losetup sbin/blockdev sbin/sfdisk usr/bin/partx usr/bin/flock)
 # Modules loaded by /init, dependencies resolved via modules.dep. crc32c_generic
 # must precede libcrc32c/dm-persistent-data (a crypto soft dependency that
 # modules.dep does not list); virtio_pci is not anybody's dependency either. ext4 (with jbd2,
@@ -41,9 +61,20 @@ BASE_MODS=(virtio_pci 9pnet_virtio 9p configfs crc32c_generic libcrc32c
 # Modules that take parameters: shipped, but loaded by the scenario via
 # `labmod NAME params...` (their dependencies are loaded by /init).
 PARAM_MODS=(brd null_blk zram)
+# The rest of what the lab's drivers may load on a user's host (LAB_GUEST_MODE=host: the lab loads
+# them with modprobe): loop, the compressors zram takes, crc32c for dm-persistent-data.
+HOST_MODS=(loop lz4 lz4hc zstd crc32c_generic)
+# What a host has loaded before anything of the lab runs, in host mode: its root file system's
+# drivers (here the 9p shares') and configfs (systemd loads and mounts it at boot).
+HOST_BOOT_MODS=(virtio_pci 9pnet_virtio 9p configfs)
 
 QEMU_PID=
 ACCEL=
+ACCEL_WHY=          # why not KVM (the probe's, or LAB_GUEST_ACCEL)
+VCPUS=2             # qemu -smp (cmd_run: GUEST_VCPUS, else vcpus)
+MODE_ARGS=          # lab.mode=host with LAB_GUEST_MODE=host
+CPU_MODEL=          # qemu's -cpu, as guest.txt says it (cpu_args)
+CPU_ARGS=()
 KERNEL_IMAGE=       # the kernel qemu boots (resolve_kernel)
 KERNEL_ARGS=        # the lab kernel's own command-line words
 KERNEL_TAG=debian   # which: debian | lab-<build> (the KVM probe is cached per kernel)
@@ -200,30 +231,55 @@ find_mod() {
   find "$kdir" \( -name "$name.ko*" -o -name "$alt.ko*" \) -print -quit
 }
 
+# The modules, in the kernel's own tree under /lib/modules/KVER (uncompressed) with depmod's files
+# made for just these (kmod's modprobe reads them: host mode), each also as
+# /lib/modules/lab/NAME.ko (a link) for /init's insmods and labmod; order: what /init loads in
+# the lab's guest (BASE_MODS and their dependencies, not PARAM_MODS), order.host: in host mode.
 stage_modules() {
-  local stage=$1 root=$2 kver kdir m f
+  local stage=$1 root=$2 kver kdir m f rel tree
   local dst=$root/lib/modules/lab
   kver=$(ls "$stage/lib/modules")
   kdir=$stage/lib/modules/$kver
+  tree=$root/lib/modules/$kver
   # depmod from the kmod package, on the unpacked tree only (-b).
   ln -sf kmod "$stage/bin/depmod"
   "$stage/bin/depmod" -b "$stage" "$kver"
-  mkdir -p "$dst"
-  mod_order "$kdir/modules.dep" "${BASE_MODS[@]}" "${PARAM_MODS[@]}" > "$dst/order.all"
-  : > "$dst/order"
+  mkdir -p "$dst" "$tree"
+  mod_order "$kdir/modules.dep" "${BASE_MODS[@]}" "${PARAM_MODS[@]}" "${HOST_MODS[@]}" > "$dst/order.all"
   while read -r m; do
     f=$(find_mod "$kdir" "$m"); [[ -n $f ]] || die "no file for module $m"
+    rel=${f#"$kdir"/}
+    rel=${rel%.ko*}.ko
+    mkdir -p "$tree/$(dirname "$rel")"
     case $f in
-      *.xz) xz -dc "$f" > "$dst/$m.ko" ;;
-      *.zst) zstd -qdc "$f" > "$dst/$m.ko" ;;
-      *) cp "$f" "$dst/$m.ko" ;;
+      *.xz) xz -dc "$f" > "$tree/$rel" ;;
+      *.zst) zstd -qdc "$f" > "$tree/$rel" ;;
+      *) cp "$f" "$tree/$rel" ;;
     esac
-    # Param-taking modules are left for the scenario (labmod).
-    if ! printf '%s\n' "${PARAM_MODS[@]}" | grep -qx -- "$m"; then
-      echo "$m" >> "$dst/order"
-    fi
+    ln -s "../$kver/$rel" "$dst/$m.ko"
   done < "$dst/order.all"
+  # Param-taking modules are left for the scenario (labmod).
+  mod_order "$kdir/modules.dep" "${BASE_MODS[@]}" | grep -vxF -f <(printf '%s\n' "${PARAM_MODS[@]}") > "$dst/order"
+  mod_order "$kdir/modules.dep" "${HOST_BOOT_MODS[@]}" > "$dst/order.host"
+  cp "$kdir/modules.builtin" "$kdir/modules.builtin.modinfo" "$kdir/modules.order" "$tree/"
+  "$stage/bin/depmod" -b "$root" "$kver"
   echo "$kver" > "$root/etc/lab-kver"
+}
+
+# stage_host_bins STAGE ROOT: the programs of HOST_PKGS into ROOT's HOST_BIN (awk as mawk, as
+# Debian's alternatives make it), each with its libraries
+stage_host_bins() {
+  local stage=$1 root=$2 pkg deb f
+  for pkg in "${HOST_PKGS[@]}"; do
+    deb=$(ls "$GUEST_DIR/debs/${pkg}_"*.deb)
+    while read -r f; do
+      f=${f#.}
+      [[ -f $stage$f && -x $stage$f && ! -L $stage$f ]] || continue
+      case $f in */bin/* | */sbin/*) ;; *) continue ;; esac
+      copy_with_libs "$stage$f" "$root" "$stage" "$HOST_BIN/${f##*/}"
+    done < <(dpkg-deb -c "$deb" | awk '{ print $6 }')
+  done
+  ln -sf mawk "$root$HOST_BIN/awk"
 }
 
 build_initramfs() {
@@ -234,6 +290,12 @@ build_initramfs() {
   # bash for the host's kernel-scripts (common/rc.sh), shared as /mnt/in/ks by `run`
   install -m 0755 "$stage/bin/bash-static" "$root/bin/bash"
   copy_with_libs "$stage/sbin/dmsetup" "$root" "$stage" /sbin/dmsetup
+  # kmod as a host has it: modprobe at /sbin/modprobe, where the kernel's request_module calls it
+  local b
+  copy_with_libs "$stage/bin/kmod" "$root" "$stage" /bin/kmod
+  for b in modprobe rmmod insmod lsmod modinfo depmod; do ln -s ../bin/kmod "$root/sbin/$b"; done
+  for b in "${UTIL_BINS[@]}"; do copy_with_libs "$stage/$b" "$root" "$stage" "/bin/${b##*/}"; done
+  stage_host_bins "$stage" "$root"
   copy_with_libs "$stage/usr/bin/fio" "$root" "$stage" /bin/fio
   # perf stat around every guest workload (software events under TCG); the libraries come
   # from the host, which has linux-perf installed (./lab kernel installs it).
@@ -292,21 +354,55 @@ resolve_kernel() {
   esac
 }
 
-# Start qemu in the background; serial console goes to $2.
+# cpu_args ACCEL: the CPU model: under KVM the host's own (-cpu host: AVX, crc32c, the PMU, for
+# the JVM and the kernel alike), unless this host is itself a guest ("hypervisor" among its CPU
+# flags: -cpu host aborted on MSR 0x10a under nested KVM), then qemu's default qemu64, as under
+# TCG. Sets CPU_ARGS and CPU_MODEL (what guest.txt and the scenarios' env.txt say).
+cpu_args() {
+  CPU_ARGS=()
+  CPU_MODEL="qemu64 (qemu's default)"
+  if [[ $1 == kvm ]]; then
+    if grep -qw hypervisor /proc/cpuinfo; then
+      CPU_MODEL="qemu64 (qemu's default: this host is itself a guest, where -cpu host fails)"
+    else
+      CPU_ARGS=(-cpu host)
+      CPU_MODEL="host (-cpu host)"
+    fi
+  fi
+}
+
+# vcpus [MEM [NEED]]: the guest's vCPUs: LAB_GUEST_VCPUS where set, else the host's cores, at most
+# one a 64 MiB of MEM (default GUEST_MEM) above 512 MiB and at most NEED (0: no limit); at least 1
+vcpus() {
+  local mem=${1:-$GUEST_MEM} need=${2:-0} n
+  if [[ -n ${LAB_GUEST_VCPUS:-} ]]; then
+    [[ $LAB_GUEST_VCPUS =~ ^[1-9][0-9]*$ ]] || die "LAB_GUEST_VCPUS must be a count, not '$LAB_GUEST_VCPUS'"
+    echo "$LAB_GUEST_VCPUS"
+    return
+  fi
+  [[ $mem =~ ^[0-9]+$ && $need =~ ^[0-9]+$ ]] || die "usage: guest.sh vcpus [MEM_MIB [NEED]]"
+  n=$(nproc)
+  if ((mem > 512 && (mem - 512) / 64 < n)); then n=$(((mem - 512) / 64)); fi
+  if ((need > 0 && need < n)); then n=$need; fi
+  ((n >= 1)) || n=1
+  echo "$n"
+}
+
+# Start qemu in the background; serial console goes to $4, qemu's own messages to $4.qemu.
 # Args: accel indir outdir console extra-cmdline
 start_qemu() {
   local accel=$1 indir=$2 outdir=$3 console=$4 extra=$5 acc
   case $accel in
-    # Default CPU model: `-cpu host` aborts on MSR 0x10a under nested KVM here.
     kvm) acc=(-accel kvm) ;;
     *) acc=(-accel "tcg,thread=multi") ;;
   esac
+  cpu_args "$accel"
   mkdir -p "$RUN_DIR"
-  # maxcpus=1: /init patches kernel text (modules, perf's keys) before it onlines the second
-  # vCPU, which multi-threaded TCG needs (init.sh, hold_perf_keys).
-  qemu-system-x86_64 "${acc[@]}" -smp 2 -m "$GUEST_MEM" \
+  # maxcpus=1: /init patches kernel text (modules, perf's keys) before it onlines the other
+  # vCPUs, which multi-threaded TCG needs (init.sh, hold_perf_keys).
+  qemu-system-x86_64 "${acc[@]}" "${CPU_ARGS[@]}" -smp "$VCPUS" -m "$GUEST_MEM" \
     -kernel "$KERNEL_IMAGE" -initrd "$GUEST_DIR/initramfs.cpio" \
-    -append "console=ttyS0 panic=-1 quiet loglevel=4 maxcpus=1 lab.accel=$accel $KERNEL_ARGS $extra ${LAB_GUEST_APPEND:-}" \
+    -append "console=ttyS0 panic=-1 quiet loglevel=4 maxcpus=1 lab.accel=$accel $MODE_ARGS $KERNEL_ARGS $extra ${LAB_GUEST_APPEND:-}" \
     -display none -monitor none -serial "file:$console" -no-reboot \
     -nic none \
     -virtfs "local,path=$indir,mount_tag=in,security_model=none,readonly=on" \
@@ -314,6 +410,13 @@ start_qemu() {
     </dev/null >"$console.qemu" 2>&1 &
   QEMU_PID=$!
   echo "$QEMU_PID" > "$PID_FILE"
+}
+
+# qemu_said FILE: qemu's own messages (FILE: its stdout and stderr) on stderr, where it said any
+qemu_said() {
+  [[ -s $1 ]] || return 0
+  echo "guest.sh: qemu said ($1):" >&2
+  tail -n 20 "$1" | sed 's/^/  | /' >&2
 }
 
 # Wait for qemu to exit, at most $1 seconds; 0 if it exited, 1 on timeout.
@@ -327,28 +430,67 @@ wait_qemu() {
   forget_qemu
 }
 
-# Boot once under KVM; if the marker shows up within PROBE_TIMEOUT, KVM works.
-# Sets ACCEL (run in this shell, not $(...), so the EXIT trap covers its qemu).
+# wait_up CONSOLE: wait at most PROBE_TIMEOUT seconds for LAB-GUEST-UP on CONSOLE: 0 once it is
+# there, 1 if qemu exited or the time ran out first (qemu is left as it is)
+wait_up() {
+  local deadline=$((SECONDS + PROBE_TIMEOUT))
+  while ((SECONDS < deadline)) && kill -0 "$QEMU_PID" 2>/dev/null; do
+    if grep -q "$MARKER" "$1" 2>/dev/null; then return 0; fi
+    sleep 0.2
+  done
+  grep -q "$MARKER" "$1" 2>/dev/null
+}
+
+# probe_cache: the KVM probe's cache file, one per kernel: "kvm", or "tcg BOOT_ID WHY": a failed
+# probe holds only for the host boot it was made in, so a transient failure costs one boot's
+# runs, not every later one, and every run it decides says so
+probe_cache() {
+  if [[ $KERNEL_TAG == debian ]]; then echo "$GUEST_DIR/kvm-probe"; else echo "$GUEST_DIR/kvm-probe.$KERNEL_TAG"; fi
+}
+
+# probe_kvm [AGAIN]: set ACCEL (kvm or tcg) and ACCEL_WHY (why not kvm). From the cache (above)
+# unless AGAIN; else boot once under KVM, which works if LAB-GUEST-UP shows within PROBE_TIMEOUT.
+# Run in this shell, not $(...), so the EXIT trap covers its qemu.
 probe_kvm() {
-  local cache=$GUEST_DIR/kvm-probe
-  [[ $KERNEL_TAG == debian ]] || cache=$GUEST_DIR/kvm-probe.$KERNEL_TAG
-  if [[ -f $cache ]]; then ACCEL=$(cat "$cache"); return 0; fi
-  local result=tcg
-  if [[ -w /dev/kvm ]]; then
-    local tmp deadline console=$GUEST_DIR/kvm-probe.log
+  local cache boot line why=''
+  cache=$(probe_cache)
+  boot=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
+  if [[ -z ${1:-} && -f $cache ]]; then
+    line=$(head -n 1 "$cache")
+    if [[ $line == kvm ]]; then ACCEL=kvm ACCEL_WHY=''; return 0; fi
+    if [[ $line == "tcg $boot "* ]]; then
+      ACCEL=tcg ACCEL_WHY=${line#"tcg $boot "}
+      log "TCG: KVM failed its probe in this host boot: $ACCEL_WHY (cached in $cache; delete it to probe again)"
+      return 0
+    fi
+  fi
+  if [[ ! -e /dev/kvm ]]; then
+    why="this host has no /dev/kvm"
+  elif [[ ! -w /dev/kvm ]]; then
+    why="/dev/kvm is not writable here"
+  else
+    local tmp console=$GUEST_DIR/kvm-probe.log
     mktmp; tmp=$TMP; mkdir -p "$tmp/in" "$tmp/out"
     rm -f "$console"
     start_qemu kvm "$tmp/in" "$tmp/out" "$console" lab.probe=1
-    deadline=$((SECONDS + PROBE_TIMEOUT))
-    while ((SECONDS < deadline)) && kill -0 "$QEMU_PID" 2>/dev/null; do
-      if grep -q "$MARKER" "$console" 2>/dev/null; then result=kvm; break; fi
-      sleep 0.2
-    done
+    if wait_up "$console"; then
+      :
+    elif kill -0 "$QEMU_PID" 2>/dev/null; then
+      why="a guest under KVM did not come up within ${PROBE_TIMEOUT}s ($console)"
+    else
+      why="qemu -accel kvm exited: $(grep -v '^$' "$console.qemu" 2>/dev/null | tail -n 1)"
+    fi
     kill_qemu
   fi
-  echo "$result" > "$cache"
-  log "kvm probe: $result (cached in $cache)"
-  ACCEL=$result
+  if [[ -z $why ]]; then
+    ACCEL=kvm ACCEL_WHY=''
+    echo kvm > "$cache"
+  else
+    ACCEL=tcg ACCEL_WHY=$why
+    echo "tcg $boot $why" > "$cache"
+    log "KVM cannot run here: $why; TCG (emulation) instead"
+  fi
+  log "kvm probe: $ACCEL (cached in $cache)"
 }
 
 # The bridge for the guest: a jlink'd runtime (cached, keyed by the JDK's release file), the
@@ -390,34 +532,70 @@ cmd_run() {
   # qemu's -virtfs option syntax splits on commas.
   [[ $outdir != *,* ]] || die "OUTDIR must not contain a comma: $outdir"
   rm -f "$outdir/exit-status" "$outdir/guest.txt"
+  case ${LAB_GUEST_MODE:-lab} in
+    lab) MODE_ARGS='' ;;
+    host)
+      [[ $KERNEL_TAG == debian ]] || die "LAB_GUEST_MODE=host boots Debian's kernel (its drivers are modules); the lab kernel has them built in"
+      MODE_ARGS=lab.mode=host
+      ;;
+    *) die "LAB_GUEST_MODE must be lab or host, not '${LAB_GUEST_MODE}'" ;;
+  esac
+  VCPUS=${GUEST_VCPUS:-$(vcpus)}
+  [[ $VCPUS =~ ^[1-9][0-9]*$ ]] || die "GUEST_VCPUS must be a count, not '$VCPUS'"
   case ${LAB_GUEST_ACCEL:-} in
-    kvm | tcg) ACCEL=$LAB_GUEST_ACCEL ;;
+    kvm | tcg) ACCEL=$LAB_GUEST_ACCEL ACCEL_WHY="LAB_GUEST_ACCEL=$LAB_GUEST_ACCEL" ;;
     '') probe_kvm ;;
     *) die "LAB_GUEST_ACCEL must be kvm or tcg" ;;
   esac
   accel=$ACCEL
   mktmp; tmp=$TMP; mkdir -p "$tmp/in"
   cp "$script" "$tmp/in/script.sh"
-  # the kernel-scripts themselves, so a guest script can run the host's tests and scenario
-  # libraries (under bash): /mnt/in/ks/{common,scenarios,tests,lab-kernel.sh}
-  mkdir -p "$tmp/in/ks"
-  cp -r "$REPO/kernel-scripts/common" "$REPO/kernel-scripts/scenarios" "$REPO/kernel-scripts/tests" \
-    "$REPO/kernel-scripts/kernel" "$REPO/kernel-scripts/lab-kernel.sh" "$tmp/in/ks/"
+  # the lab's tree as a host has it, /mnt/in/lab: kernel-scripts (also as /mnt/in/ks, where the
+  # guest halves of the scenarios find their libraries), examples/ (the job files) and, where
+  # built, native-bridge/target/bridge.jar, so a guest script can run the host's scripts and
+  # tests unchanged (under bash)
+  mkdir -p "$tmp/in/lab"
+  cp -r "$REPO/kernel-scripts" "$REPO/examples" "$tmp/in/lab/"
+  ln -s lab/kernel-scripts "$tmp/in/ks"
   stage_bridge "$tmp/in"
+  if [[ -f $tmp/in/bridge/bridge.jar ]]; then
+    mkdir -p "$tmp/in/lab/native-bridge/target"
+    ln -s ../../../bridge/bridge.jar "$tmp/in/lab/native-bridge/target/bridge.jar"
+  fi
   t0=$SECONDS
-  log "booting $KERNEL_TAG ($accel), script $(basename "$script") -> $outdir"
-  # The guest's watchdog dumps its tasks WATCHDOG_LEAD seconds before the host gives up.
-  start_qemu "$accel" "$tmp/in" "$outdir" "$outdir/console.log" \
-    "lab.watchdog=$((RUN_TIMEOUT > 2 * WATCHDOG_LEAD ? RUN_TIMEOUT - WATCHDOG_LEAD : RUN_TIMEOUT / 2))"
-  if ! wait_qemu "$RUN_TIMEOUT"; then
+  boot_guest "$accel" "$tmp/in" "$outdir"
+  if [[ $accel == kvm ]] && ! wait_up "$outdir/console.log"; then
+    # a cached "kvm" that no longer holds (a module unloaded, /dev/kvm taken by another
+    # hypervisor): qemu's own words, a new probe, and TCG where that fails, said
+    if kill -0 "$QEMU_PID" 2>/dev/null; then
+      log "KVM: the guest did not come up within ${PROBE_TIMEOUT}s"
+    else
+      log "KVM: qemu exited before the guest came up"
+    fi
+    kill_qemu
+    qemu_said "$outdir/console.log.qemu"
+    [[ -z ${LAB_GUEST_ACCEL:-} ]] || die "LAB_GUEST_ACCEL=kvm, and KVM failed (above)"
+    log "probing KVM again"
+    probe_kvm again
+    [[ $ACCEL == tcg ]] || die "KVM passed its probe again but this run failed under it (see $outdir/console.log)"
+    accel=tcg
+    log "falling back to TCG (emulation): $ACCEL_WHY"
+    rm -f "$outdir/console.log" "$outdir/console.log.qemu"
+    boot_guest "$accel" "$tmp/in" "$outdir"
+  fi
+  if ! wait_qemu $((RUN_TIMEOUT - (SECONDS - t0))); then
     kill_qemu
     console_tail "$outdir/console.log"
     die "guest timed out after ${RUN_TIMEOUT}s (see $outdir/console.log)"
   fi
   log "guest done in $((SECONDS - t0))s"
-  # The guest knows its kernel; the host adds which packages built it.
+  # The guest knows its kernel; the host adds which packages built it, and how qemu ran it.
   if [[ -f $outdir/guest.txt ]]; then
     {
+      echo "vcpus: $VCPUS"
+      echo "qemu_cpu: $CPU_MODEL"
+      if [[ $accel == tcg ]]; then echo "tcg_why: ${ACCEL_WHY:-unknown}"; fi
+      echo "host_cores: $(nproc)"
       echo "host_wall_s: $((SECONDS - t0))"
       if [[ $KERNEL_TAG == debian ]]; then
         sed 's/^/package: /' "$GUEST_DIR/stamp"
@@ -429,10 +607,18 @@ cmd_run() {
     } >> "$outdir/guest.txt"
   fi
   [[ -f $outdir/exit-status ]] ||
-    { console_tail "$outdir/console.log"; die "guest wrote no exit-status (see $outdir/console.log)"; }
+    { console_tail "$outdir/console.log"; qemu_said "$outdir/console.log.qemu"; die "guest wrote no exit-status (see $outdir/console.log)"; }
   rc=$(cat "$outdir/exit-status")
   [[ $rc == 0 ]] || console_tail "$outdir/console.log"
   [[ $rc == 0 ]] || die "guest script failed with status $rc (see $outdir/console.log)"
+}
+
+# boot_guest ACCEL INDIR OUTDIR: start qemu for a run (its console OUTDIR/console.log)
+boot_guest() {
+  log "booting $KERNEL_TAG ($1, $VCPUS vCPUs${MODE_ARGS:+, host mode}), script $(basename "$script") -> $3"
+  # The guest's watchdog dumps its tasks WATCHDOG_LEAD seconds before the host gives up.
+  start_qemu "$1" "$2" "$3" "$3/console.log" \
+    "lab.watchdog=$((RUN_TIMEOUT > 2 * WATCHDOG_LEAD ? RUN_TIMEOUT - WATCHDOG_LEAD : RUN_TIMEOUT / 2))"
 }
 
 main() {
@@ -442,7 +628,8 @@ main() {
   case ${1:-} in
     build) cmd_build ;;
     run) shift; cmd_run "$@" ;;
-    *) die "usage: guest.sh build | run SCRIPT OUTDIR" ;;
+    vcpus) shift; vcpus "$@" ;;
+    *) die "usage: guest.sh build | run SCRIPT OUTDIR | vcpus [MEM [NEED]]" ;;
   esac
 }
 

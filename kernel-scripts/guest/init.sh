@@ -14,11 +14,25 @@ mount -t tmpfs tmpfs /tmp
 
 arg() { tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -n 1; }
 
-# The lab kernel (lab.kernel=lab) has every driver built in and no modules to load.
+# The lab kernel (lab.kernel=lab) has every driver built in and no modules to load. In host mode
+# (lab.mode=host: the guest plays a user's host, guest.sh) only what a host has loaded at boot:
+# the 9p shares' drivers and configfs, mounted as systemd mounts it; the lab's scripts load the
+# rest themselves with kmod's modprobe, and labmod, which a host does not have, goes.
+# A host's own userland (GNU coreutils, grep, sed, mawk, ...: guest.sh, HOST_PKGS) comes first in
+# its PATH; the lab's guest keeps busybox's.
+order=/lib/modules/lab/order
+host_path=
+if [ "$(arg lab.mode)" = host ]; then
+  order=/lib/modules/lab/order.host
+  host_path=/usr/lib/lab-host/bin:
+  rm -f /bin/labmod
+  # cgroup v2 where systemd mounts it on Debian and Ubuntu (the io controller not yet delegated)
+  mount -t cgroup2 cgroup2 /sys/fs/cgroup
+fi
 if [ "$(arg lab.kernel)" != lab ]; then
   while read -r m; do
     insmod "/lib/modules/lab/$m.ko" || echo "lab-init: insmod $m failed"
-  done < /lib/modules/lab/order
+  done < "$order"
 fi
 mount -t configfs configfs /sys/kernel/config
 
@@ -72,11 +86,13 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /mnt/out
   echo "kernel_build: $(uname -v)"
   echo "kernel_kind: $(arg lab.kernel | sed 's/^$/debian/')"
   echo "cpus: $(grep -c ^processor /proc/cpuinfo)"
+  echo "cpu_model: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+  echo "mode: $(arg lab.mode | sed 's/^$/lab/')"
   echo "mem_kb: $(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
 } > /mnt/out/guest.txt
 
 # No udev: dmsetup must create its own nodes and not wait for cookies.
-export DM_DISABLE_UDEV=1 OUT=/mnt/out PATH=/bin:/sbin:/usr/bin:/usr/sbin LAB_PERF_EVENTS
+export DM_DISABLE_UDEV=1 OUT=/mnt/out PATH=${host_path}/bin:/sbin:/usr/bin:/usr/sbin LAB_PERF_EVENTS
 cd /mnt/out || poweroff -f
 
 # If the script outlives lab.watchdog seconds, say on the console what every task is doing

@@ -1,0 +1,129 @@
+#!/bin/sh
+# shellcheck shell=bash
+# guest/as-host.sh: the lab's native path on a user's host, played by the guest VM (test 034).
+# Runs INSIDE the guest, booted by guest.sh with LAB_GUEST_MODE=host: Debian's stock kernel with
+# zram, null_blk, brd, loop, dm-mod and dm-thin-pool as modules nobody has loaded, kmod's
+# modprobe, Debian's userland; the lab's tree as /mnt/in/lab (kernel-scripts, examples, the
+# bridge's jar) and the runtime as /mnt/in/bridge/jre. It runs, unchanged, what a user runs
+# there, and writes what it found to $OUT/as-host.txt (034's golden output):
+#   - each driver loadable and not loaded at first (lab-kernel.sh status says so too);
+#   - lab-kernel.sh up zram, nullb and loop: the lab loads each module, records it, and down
+#     unloads it;
+#   - tests 014 (smoke: zram, loop, brd, dm-linear, thin, null_blk), 025 (dm-css-ref) and 026
+#     (thin-bufio-lock) on their golden outputs, with LAB_TEST_NATIVE=1: their runs must take the
+#     native branch; each one's modules loaded by the lab and unloaded again (LAB_MODULE_LOG);
+#   - part-acct's null_blk natively (LAB_PART_ACCT_DEVICES=nullb): every run's file, no error,
+#     the disk's and partition's stat still with iostats 0 and moving with 1, env.txt native;
+#   - nothing left: the registry empty, no lab device, the modules loaded those of the boot.
+# Logs for a failure in $OUT/logs/. Not for the host: there it refuses.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+set -euo pipefail
+
+OUT=${OUT:-/mnt/out}
+LAB=/mnt/in/lab
+KS=$LAB/kernel-scripts
+if [ ! -r "$KS/common/rc.sh" ] || [ ! -x /mnt/in/bridge/jre/bin/java ] || ! grep -qw lab.mode=host /proc/cmdline; then
+	echo "as-host: runs inside the lab's guest VM booted as a user's host (LAB_GUEST_MODE=host; test 034)" >&2
+	exit 1
+fi
+export LAB_JDK=/mnt/in/bridge/jre LD_LIBRARY_PATH=/mnt/in/bridge/lib LAB_STATE=/tmp/lab-state TMPDIR=/tmp/as-host
+mkdir -p "$TMPDIR" "$OUT/logs"
+# shellcheck source=SCRIPTDIR/../common/rc.sh
+. "$KS/common/rc.sh"
+LK=$KS/lab-kernel.sh
+R=$OUT/as-host.txt
+: >"$R"
+say() { echo "$*" >>"$R"; }
+yes() { if "$@"; then echo yes; else echo no; fi; }
+# mods WHAT LOG: the NAMEs of LOG's "WHAT NAME: ..." lines (loaded, unloaded), sorted, comma-joined
+mods() { sed -n "s/^$1 \([^:]*\):.*/\1/p" "$2" 2>/dev/null | sort -u | paste -sd, - | sed 's/,/, /g'; }
+# loaded_unloaded LOG: "loaded A, B; each unloaded again: yes|no"
+loaded_unloaded() {
+	echo "the lab loaded ${1:+$(mods loaded "$1")}; each unloaded again: $(yes [ "$(mods loaded "$1")" = "$(mods unloaded "$1")" ])$(left_loaded "$1")"
+}
+left_loaded() { if grep -q '^left loaded' "$1" 2>/dev/null; then echo " (left loaded: $(mods 'left loaded' "$1"))"; fi; }
+boot_mods=$(_mod_list | sort)
+step() { echo "as-host: [$(cut -d' ' -f1 /proc/uptime)s] $*" >&2; }
+
+# The one concession to the emulated CPU: every JVM the scripts start (the bridge's job renders
+# and runs) takes an AOT cache of the bridge's classes, trained once here on the jar's own path,
+# through JAVA_TOOL_OPTIONS; under TCG that halves a render's 7 s (measured: 7.1 s against 3.8 s
+# a render, 17 s to train). The scripts themselves are as a user runs them.
+step "the bridge's AOT cache"
+jar=$LAB/native-bridge/target/bridge.jar
+if "$LAB_JDK/bin/java" -XX:AOTCacheOutput="$TMPDIR/bridge.aot" --enable-native-access=ALL-UNNAMED \
+	--sun-misc-unsafe-memory-access=allow -jar "$jar" spec render "$LAB/examples/dm-css-ref.fio" --set numjobs=2 \
+	--name train >/dev/null 2>"$OUT/logs/aot.err"; then
+	export JAVA_TOOL_OPTIONS=-XX:AOTCache=$TMPDIR/bridge.aot
+fi
+
+# ---------------------------------------------------------------- the host as a user has it
+
+step "drivers"
+for d in zram null_blk brd loop dm-mod dm-thin-pool; do say "$d: $(_mod_state "$d")"; done
+"$LK" status >"$OUT/logs/status.txt"
+say "status says each loads on use: $(yes [ "$(grep -c 'native (module, not loaded: the lab loads it' "$OUT/logs/status.txt")" = 6 ])"
+
+# ---------------------------------------------------------------- up and down
+
+step "up and down"
+LAB_MODULE_LOG=$TMPDIR/up.log "$LK" up zram:64M nullb:64M loop:64M >"$OUT/logs/up.out" 2>"$OUT/logs/up.err"
+say "up zram, nullb, loop: the lab loaded $(mods loaded "$TMPDIR/up.log")"
+say "their registry lines: $(awk -F'\t' '$1 == "module" { print $2 }' "$LAB_STATE/kernel/registry" | sort | paste -sd, - | sed 's/,/, /g')"
+LAB_MODULE_LOG=$TMPDIR/up.log "$LK" down 2>>"$OUT/logs/up.err"
+say "down: each unloaded again: $(yes [ "$(mods loaded "$TMPDIR/up.log")" = "$(mods unloaded "$TMPDIR/up.log")" ]), modules as at boot: $(yes [ "$(_mod_list | sort)" = "$boot_mods" ])"
+
+# ---------------------------------------------------------------- the host's tests, unchanged
+
+for t in 014 025 026; do
+	f=$(cd "$KS/tests" && echo "$t"-*.sh)
+	step "test $f"
+	rc=0
+	LAB_TEST_NATIVE=1 LAB_MODULE_LOG=$TMPDIR/$t.log "$KS/tests/run.sh" "$KS/tests/$f" >"$TMPDIR/$t.run" 2>&1 || rc=$?
+	cp "$TMPDIR/$t.run" "$OUT/logs/$t.run"
+	cp "$TMPDIR/lab-tests/${f%.sh}".* "$OUT/logs/" 2>/dev/null || true
+	say "$(sed -n 's/^\(PASS\|FAIL\|SKIP\) \([^ ]*\).*/\1 \2/p' "$TMPDIR/$t.run" | head -n 1)$([ "$rc" = 0 ] || echo " (run.sh exit $rc)")"
+	say "  $(loaded_unloaded "$TMPDIR/$t.log")"
+done
+
+# ---------------------------------------------------------------- part-acct's null_blk
+
+step "part-acct, null_blk"
+pa=$TMPDIR/pa
+rc=0
+LAB_MODULE_LOG=$TMPDIR/pa.log LAB_OUT=$pa LAB_PART_ACCT_DEVICES=nullb LAB_RUNTIME=300ms LAB_ROUNDS=1 \
+	"$LK" run part-acct --quick 2>"$OUT/logs/part-acct.err" || rc=$?
+say "part-acct, null_blk: exit $rc"
+env() { sed -n "s/^$1: //p" "$pa/env.txt" 2>/dev/null; }
+say "  environment: $(env environment); guest: $(env guest)"
+say "  targets: $(env targets); numjobs is 1 and the cores: $(yes [ "$(env numjobs)" = "$(if [ "$(nproc)" -gt 1 ]; then echo "1 $(nproc)"; else echo 1; fi)" ])"
+bad=() still=() moved=()
+for t in $(env targets); do
+	for n in $(env numjobs); do
+		[ -f "$pa/job-$t-j$n.fio" ] || bad+=("job-$t-j$n.fio missing")
+		for v in 0 1; do
+			name=$t-iostats$v-j$n-r1.fio
+			for ext in .json .perf.csv .before.stat .after.stat; do [ -f "$pa/$name$ext" ] || bad+=("$name$ext missing"); done
+			[ -f "$pa/$name.json" ] || continue
+			grep -q '"error" *: *0' "$pa/$name.json" || bad+=("$name: an error")
+			awk '/"read" *: *\{/ { r = 1 } r && /"iops" *:/ { v = $0; sub(/^[^:]*: */, "", v); exit !(v + 0 > 0) }' "$pa/$name.json" ||
+				bad+=("$name: no read IOPS")
+			read -r b _ <"$pa/$name.before.stat"
+			read -r a _ <"$pa/$name.after.stat"
+			if [ "$v" = 0 ] && [ "$a" != "$b" ]; then moved+=("$name"); fi
+			if [ "$v" = 1 ] && [ "$a" = "$b" ]; then still+=("$name"); fi
+		done
+	done
+done
+say "  runs missing a file, with an error or no IOPS: ${bad[*]:-none}"
+say "  runs whose stat counted with iostats 0: ${moved[*]:-none}; did not count with iostats 1: ${still[*]:-none}"
+say "  modules: $(env modules)"
+say "  $(loaded_unloaded "$TMPDIR/pa.log")"
+
+# ---------------------------------------------------------------- nothing left
+
+step "what is left"
+say "registry lines: $(wc -l <"$LAB_STATE/kernel/registry" 2>/dev/null || echo 0)"
+say "lab devices: $(find /sys/block -maxdepth 1 \( -name 'zram*' -o -name 'nullb*' -o -name 'labnb*' -o -name 'ram*' -o -name 'dm-*' \) | wc -l), attached loops: $(cat /sys/block/loop*/loop/backing_file 2>/dev/null | wc -l)"
+say "modules as at boot: $(yes [ "$(_mod_list | sort)" = "$boot_mods" ])$([ "$(_mod_list | sort)" = "$boot_mods" ] || echo ": $(comm -13 <(echo "$boot_mods") <(_mod_list | sort) | paste -sd' ' -) more")"
+step "done"
