@@ -15,8 +15,11 @@ import lab.notebook.KernelRuns;
 import lab.notebook.Parts;
 
 /**
- * A kernel side that ran in the lab's guest VM under qemu TCG (the host kernel lacks a module the
- * scenario needs: device-mapper, dm-thin-pool), and the scenarios' emulation probe that scales it:
+ * Where a dm scenario's kernel side ran, by its {@code env.txt}'s {@code environment}: natively
+ * ({@code native}), or in the lab's guest VM (the host kernel lacks a module the scenario needs:
+ * device-mapper, dm-thin-pool, brd) under qemu TCG ({@code guest VM, tcg, ...}: emulated) or KVM
+ * ({@code guest VM, kvm, ...}: virtualised, the guest's kernel code running at the CPU's own
+ * speed); and the scenarios' emulation probe that scales a TCG guest's figures:
  * the same zram 4k randread (fio psync, 1 job) on the host and in the guest, by round
  * ({@code tcg-zram-host-rK.fio.*}, {@code tcg-zram-guest-rK.fio.*}; kernel-scripts' dc_emulation_probe).
  * The guest's task-clock per I/O over the host's is how many times slower the guest's kernel runs
@@ -53,7 +56,39 @@ public final class EmulationProbe {
 
     /** Whether the runs ran under emulation (TCG, by env.txt's {@code environment}): then only in-run ratios are data. */
     public boolean emulated() {
-        return runs.env().getOrDefault("environment", "").toLowerCase(Locale.ROOT).contains("tcg");
+        return emulated(runs.env());
+    }
+
+    /** Whether {@code env} (an env.txt) says its runs ran under emulation: its {@code environment} names TCG. */
+    public static boolean emulated(Map<String, String> env) {
+        return env.getOrDefault("environment", "").toLowerCase(Locale.ROOT).contains("tcg");
+    }
+
+    /**
+     * Whether the runs ran in a guest VM under KVM (env.txt's {@code environment} names kvm and not
+     * TCG): virtualised, not emulated, so the figures are the kernel's at about native speed and the
+     * probe does not scale them.
+     */
+    public boolean virtualised() {
+        return virtualised(runs.env());
+    }
+
+    /** Whether {@code env} says its runs ran in a guest VM under KVM (and not TCG). */
+    public static boolean virtualised(Map<String, String> env) {
+        return !emulated(env) && env.getOrDefault("environment", "").toLowerCase(Locale.ROOT).contains("kvm");
+    }
+
+    /** Whether the runs ran in the guest VM (env.txt's {@code environment} starts with "guest"), under whichever accelerator. */
+    public boolean guest() {
+        return runs.env().getOrDefault("environment", "").toLowerCase(Locale.ROOT).startsWith("guest");
+    }
+
+    /**
+     * The probe's factor where it may scale the runs' figures to the host's: under emulation, and
+     * only where the probe ran on both sides; null otherwise (native, KVM, or no probe).
+     */
+    public Stats.Spread scale() {
+        return emulated() ? factor() : null;
     }
 
     /**
@@ -77,6 +112,16 @@ public final class EmulationProbe {
                 + " kernel took " + Fmt.spread(f, 1) + " times the host's task-clock per I/O";
     }
 
+    /**
+     * The paragraph for a run in the guest VM under KVM where the probe ran: the figures are not
+     * scaled, and what the probe says of the guest's kernel against the host's.
+     */
+    public static String virtualisedNote(Stats.Spread f) {
+        return "These runs ran in the guest VM under KVM (virtualised, not emulated: the guest's kernel code runs at the CPU's own"
+                + " speed), so their ns are taken as they are, not scaled; the probe (the same zram 4k randread, fio psync, 1 job, on"
+                + " the host and in the guest) took " + Fmt.spread(f, 2) + " times the host's task-clock per I/O in the guest.\n\n";
+    }
+
     /** The paragraph for an emulated run: its ns are emulation speed, and which ratios within it are data. */
     public static String emulatedNote(String ratios) {
         return "These runs are emulated (qemu TCG: the host kernel has no device-mapper): every instruction costs many times its"
@@ -85,9 +130,10 @@ public final class EmulationProbe {
 
     /**
      * A calibration's kernel figure from the fio rows {@code pick} keeps (a finite task-clock per
-     * I/O): their median task-clock per I/O, scaled by the probe where the runs were emulated, and
-     * the median of their user shares (NaN: none); null where no row fits. {@code what} says which
-     * runs they are from the environment ({@code env.txt}'s, "native" without) and how many rounds.
+     * I/O): their median task-clock per I/O, scaled by the probe where the runs were emulated (TCG;
+     * natively and in a KVM guest as measured), and the median of their user shares (NaN: none);
+     * null where no row fits. {@code what} says which runs they are from the environment
+     * ({@code env.txt}'s, "native" without) and how many rounds.
      */
     public static Calibrations.KernelFigure figure(KernelRuns k, Predicate<KernelRuns.Row> pick, BiFunction<String, Integer, String> what) {
         List<Double> ns = new ArrayList<>();

@@ -26,9 +26,10 @@ import lab.results.RunDir;
 /**
  * The kernel side of dm-blkcg-clone (scenario {@code dm-blkcg-clone}, {@link DmBlkcgCloneRaw}'s
  * {@code kernel/runs.tsv}): two cgroups at blkio weights a:b, one fio sequential writer (bs=1M)
- * each, natively on a loop device (no dm: do weights work here at all) and in the guest VM through
- * dm-linear and a thin volume, direct and buffered. Per cell (environment, stack, path, weights):
- * writer a's write bandwidth over writer b's within each round (fio's {@code bw_bytes}), and the
+ * each, natively on a loop device (no dm: do weights work here at all) and through dm-linear and a
+ * thin volume, natively where the host kernel has dm-mod and dm-thin-pool, else in the guest VM
+ * (runs.tsv's {@code env} says which of each row), direct and buffered. Per cell (environment,
+ * stack, path, weights): writer a's write bandwidth over writer b's within each round (fio's {@code bw_bytes}), and the
  * share of the bottom device's written bytes charged to a, to b and to neither (the root group).
  * Today's kernels carry the fix (and, since 5.0, associate every bio at submission), so this
  * answers whether weights hold below dm today, not the fix's before and after.
@@ -83,8 +84,12 @@ final class DmBlkcgCloneKernel {
 
     /** The cells whose bandwidth calibrates the model: natively, the loop device, direct, equal weights. */
     static final Cell BASE = new Cell(NATIVE, "loop", DIRECT, EQUAL);
-    /** The headline's kernel figure: the guest's thin volume, buffered, at the seed's weights. */
-    static final Cell HEADLINE = new Cell(GUEST, THIN, BUFFERED, SEED_WEIGHTS);
+    /**
+     * The headline's kernel figure: the thin volume, buffered, at the seed's weights, natively where
+     * the run has that row, else in the guest VM ({@link #headlineCell}).
+     */
+    static final List<Cell> HEADLINE = List.of(new Cell(NATIVE, THIN, BUFFERED, SEED_WEIGHTS),
+            new Cell(GUEST, THIN, BUFFERED, SEED_WEIGHTS));
 
     private final Map<String, String> env;
     private final Map<Cell, Map<Integer, Run>> cells = new TreeMap<>(Cell.ORDER);
@@ -166,9 +171,18 @@ final class DmBlkcgCloneKernel {
         return v.isEmpty() ? Double.NaN : Stats.median(v);
     }
 
-    /** The guest's thin buffered 1000:500 ratio: the headline's kernel figure; null where the run has none. */
+    /**
+     * The headline's cell: the thin volume, buffered, 1000:500, natively where the run has that row
+     * (the host's own kernel), else the guest VM's; null where it has neither.
+     */
+    Cell headlineCell() {
+        return HEADLINE.stream().filter(c -> ratio(c) != null).findFirst().orElse(null);
+    }
+
+    /** The headline cell's a/b ratio ({@link #headlineCell}): the headline's kernel figure; null where the run has none. */
     Stats.Spread figure() {
-        return ratio(HEADLINE);
+        Cell c = headlineCell();
+        return c == null ? null : ratio(c);
     }
 
     /** Why the headline has no kernel figure. */
@@ -176,16 +190,55 @@ final class DmBlkcgCloneKernel {
         if (absent != null) {
             return absent;
         }
-        String why = env.get(GUEST + "_why");
-        return "no " + HEADLINE.label() + " row in runs.tsv" + (why == null ? "" : " (guest: " + why + ")");
+        List<String> why = new ArrayList<>();
+        for (String e : ENVS) {
+            if (env.containsKey(e + "_why")) {
+                why.add(e + ": " + env.get(e + "_why"));
+            }
+        }
+        return "no " + THIN + " " + BUFFERED + " " + SEED_WEIGHTS + " row in runs.tsv, native or guest"
+                + (why.isEmpty() ? "" : " (" + String.join("; ", why) + ")");
     }
 
-    /** The guest's environment and kernel as env.txt states them, for the headline. */
-    String guestEnvironment() {
-        String e = env.getOrDefault("environment", "guest VM");
-        String k = fact(GUEST, "kernel");
-        String bottom = fact(GUEST, "bottom");
-        return e + (k == null ? "" : ", guest kernel " + k) + (bottom == null ? "" : ", bottom device: " + bottom);
+    /**
+     * Where the headline's kernel figure ran, as env.txt states it: in the guest VM, the environment
+     * line with the guest's kernel and bottom device; natively, the host's kernel and bottom device
+     * (and, where the guest VM ran the same cell too, that its row is in the section); null where
+     * the run has no headline cell.
+     */
+    String headlineEnvironment() {
+        Cell c = headlineCell();
+        if (c == null) {
+            return null;
+        }
+        String k = fact(c.env(), "kernel");
+        String bottom = fact(c.env(), "bottom");
+        if (c.env().equals(GUEST)) {
+            String e = env.getOrDefault("environment", "guest VM");
+            return e + (k == null ? "" : ", guest kernel " + k) + (bottom == null ? "" : ", bottom device: " + bottom);
+        }
+        return "native" + (k == null ? "" : ", kernel " + k) + (bottom == null ? "" : ", bottom device: " + bottom)
+                + (ratio(HEADLINE.get(1)) == null ? "" : "; the guest VM's " + THIN + " " + BUFFERED + " " + SEED_WEIGHTS
+                + " row is in the section");
+    }
+
+    /**
+     * Where the dm stacks (linear, thin) ran, by the rows: native, guest, or both; where the run has
+     * no dm row, by env.txt ({@code native_why} starting "none": natively, else the guest VM).
+     */
+    List<String> dmEnvironments() {
+        List<String> out = ENVS.stream().filter(e -> cells.keySet().stream().anyMatch(c -> c.env().equals(e) && !c.stack().equals("loop")))
+                .toList();
+        if (!out.isEmpty()) {
+            return out;
+        }
+        return List.of(env.getOrDefault(NATIVE + "_why", "").startsWith("none") ? NATIVE : GUEST);
+    }
+
+    /** The same, in words: "in the guest VM", "natively", "natively and in the guest VM". */
+    String dmWhere() {
+        List<String> e = dmEnvironments();
+        return e.size() == 2 ? "natively and in the guest VM" : e.getFirst().equals(NATIVE) ? "natively" : "in the guest VM";
     }
 
     /**
@@ -274,11 +327,13 @@ final class DmBlkcgCloneKernel {
             out.put("cells", null);
             return b.append("No kernel table in this run: ").append(absent != null ? absent : "runs.tsv holds no readable row")
                     .append(". The kernel side runs as root (`sudo ./lab pair ").append(ID).append("`): natively on a loop device, and")
-                    .append(" through dm-linear and a thin volume in the lab's guest VM (qemu).").append(skipped()).append("\n\n").toString();
+                    .append(" through dm-linear and a thin volume natively where the kernel has dm-mod and dm-thin-pool, else in the lab's")
+                    .append(" guest VM (qemu).").append(skipped()).append("\n\n").toString();
         }
         b.append("Two cgroups at blkio weights a:b, one fio sequential writer in each (rw=write bs=1M, one job), started together;")
-                .append(" natively on a loop device (no dm: whether weights work here at all), and in the guest VM through dm-linear")
-                .append(" and a thin volume. Writer a's write bandwidth over writer b's within each round (fio's `bw_bytes`), median")
+                .append(" natively on a loop device (no dm: whether weights work here at all), and ").append(dmWhere())
+                .append(" through dm-linear and a thin volume. Writer a's write bandwidth over writer b's within each round (fio's")
+                .append(" `bw_bytes`), median")
                 .append(" [min–max] over rounds, checked against the weights (within ").append(Math.round(100 * WITHIN))
                 .append("% of their ratio: held; of 1: lost); and the share of the bottom device's written bytes the io controller")
                 .append(" charged to a, to b, and to neither (the root group, or what the scenario could not attribute), median over")

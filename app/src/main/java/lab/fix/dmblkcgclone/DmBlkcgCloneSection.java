@@ -96,12 +96,13 @@ final class DmBlkcgCloneSection implements Section {
                 .note("jvm: `" + TRANSFER + "` a/b at " + HEAD.stack() + ", " + HEAD.path() + ", " + HEAD.weights() + ", at the kernel's"
                         + " disk bandwidth where the run has it (calibrated), else the model's own; jvm_lost: the same for `" + LOST
                         + "` (before the fix); predicted: from where the disk charged the bytes (counted, not timed); kernel: "
-                        + (lab ? "the lab kernel's switch at the after (kernel_note)" : "today's kernel, which has the fix, in the guest VM"
-                        + " (kernel_environment)"))
+                        + (lab ? "the lab kernel's switch at the after (kernel_note)" : "today's kernel, which has the fix, "
+                        + (kernel.headlineCell() != null && kernel.headlineCell().env().equals(DmBlkcgCloneKernel.NATIVE) ? "natively"
+                        : "in the guest VM") + " (kernel_environment)"))
                 .extra("jvm_lost", lost == null ? null : lost.median())
                 .extra("jvm_lost_raw", Parts.json(lostRaw))
                 .extra("jvm_lost_calibrated", Parts.json(lostCal))
-                .extra("kernel_environment", kfig == null ? null : kernel.guestEnvironment());
+                .extra("kernel_environment", kfig == null ? null : kernel.headlineEnvironment());
     }
 
     private static String seed() {

@@ -98,7 +98,8 @@ final class DmCssRefPairing implements Pairing {
     /**
      * The kernel's CPU per I/O the model is calibrated to: the seed's job (randrw bs=512 direct,
      * fio psync) on the seed's stack (dm-linear x5 over brd), one job, the root cgroup, median over
-     * rounds, scaled by the emulation probe where the stack ran in the guest VM; and fio's user
+     * rounds, scaled by the emulation probe where the stack ran in the guest VM under TCG (natively
+     * and under KVM as measured); and fio's user
      * share of its CPU there (usr over usr + sys, the same rounds), which the calibrated model spends
      * in the worker between a completion and the next submission ({@link Calibration}), so that
      * one I/O's puts and the next one's gets meet the css line twice, as the kernel's do.

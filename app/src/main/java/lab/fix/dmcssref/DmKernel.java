@@ -17,9 +17,12 @@ import lab.notebook.Parts;
 /**
  * The kernel side of dm-css-ref (scenario {@code dm-css-ref}): real dm-linear stacks over brd,
  * depth 0..5, the job in the root cgroup and in a child, fio psync randrw bs=512 direct, each run
- * under perf stat. Today's kernel has the per-cpu css, so what it measures is the cost of a dm
- * layer and of the child cgroup's association, per I/O: task-clock per I/O per round, the slope
- * over depth fitted per round (ns per layer), and child minus root per round.
+ * under perf stat, natively where the host kernel has brd and dm-mod, else in the guest VM
+ * (env.txt's {@code environment}: under TCG the ns are emulation speed and the emulation probe
+ * scales them; natively and under KVM they stand as measured). Today's kernel has the per-cpu
+ * css, so what it measures is the cost of a dm layer and of the child cgroup's association, per
+ * I/O: task-clock per I/O per round, the slope over depth fitted per round (ns per layer), and
+ * child minus root per round.
  */
 final class DmKernel {
     /** (depth, cgroup, jobs) of fio -> round -> the run's row. */
@@ -28,7 +31,7 @@ final class DmKernel {
     private final TreeSet<Integer> depths = new TreeSet<>();
     private final KernelRuns runs;
     private final List<KernelRuns.Row> bridge = new ArrayList<>();
-    /** The emulation probe, where the runs went to the guest VM. */
+    /** The emulation probe, where the runs went to the guest VM (it scales them under TCG only). */
     private final EmulationProbe probe;
 
     private DmKernel(KernelRuns runs) {
@@ -122,11 +125,17 @@ final class DmKernel {
         return Parts.spread(d);
     }
 
+    /** env.txt's {@code modules} (what the lab loaded for the runs), as a parenthesis after the environment; "" where absent. */
+    private String modules() {
+        String m = runs.env().get("modules");
+        return m == null ? "" : " (modules: " + m + ")";
+    }
+
     String text(Map<String, Object> out) {
         StringBuilder b = new StringBuilder("### Today's kernel: dm-linear over brd, root and child cgroup\n\n")
                 .append("Real dm-linear stacks (").append(runs.env().getOrDefault("device", "brd under lab-lin1..lab-lin5"))
                 .append(") on kernel ").append(runs.env().getOrDefault("kernel", "?")).append(", ")
-                .append(runs.env().getOrDefault("environment", "native")).append("; fio psync randrw bs=512 direct, ")
+                .append(runs.env().getOrDefault("environment", "native")).append(modules()).append("; fio psync randrw bs=512 direct, ")
                 .append(runs.env().getOrDefault("runtime_s", "?")).append(" s per run, ").append(runs.env().getOrDefault("rounds", "?"))
                 .append(" rounds with the depths' order alternating; the child cgroup: ").append(runs.env().getOrDefault("cgroup", "?"))
                 .append(". Task-clock ns per I/O (perf stat; fio's whole process) and IOPS, median [min–max] over rounds:\n\n| depth |");
@@ -181,10 +190,16 @@ final class DmKernel {
                 b.append("| ").append(r.job()).append(" | ").append(r.tool()).append(" | ").append(Fmt.f(r.iops(), 0)).append(" | ")
                         .append(Fmt.f(r.taskClockNsPerIo(), 0)).append(" |\n");
             }
-            b.append("\nUnder emulation the JVM's start-up and C1 code weigh in each bridge run's task-clock; its IOPS are the figure to read.\n");
+            b.append(emulated() ? "\nUnder emulation the JVM's start-up and C1 code weigh in each bridge run's task-clock; its IOPS are the"
+                    + " figure to read.\n" : "\nThe JVM's start-up and compilation weigh in each bridge run's task-clock (perf counts the whole"
+                    + " process); its IOPS are the figure to read.\n");
         }
         b.append('\n');
-        Stats.Spread factor = probe.factor();
+        Stats.Spread factor = probe.scale();
+        if (probe.virtualised() && probe.factor() != null) {
+            out.put("probe_factor", Parts.json(probe.factor()));
+            b.append(EmulationProbe.virtualisedNote(probe.factor()));
+        }
         if (factor != null) {
             out.put("emulation_factor", Parts.json(factor));
             Stats.Spread p = perLayer("root", 1);

@@ -68,8 +68,9 @@ final class AccountingFidelity {
     static String readingBothSides(JmhSweep s, int t, IostatsKernel k, IostatsKernel.Group head) {
         StringBuilder b = new StringBuilder("**Reading the two sides.** ");
         Stats.Spread modelBase = s.isEmpty() ? null : Parts.spread(List.copyOf(s.scoresByRound(key(OFF, "disk"), t).values()));
-        // a native device's figure where there is one: under TCG every kernel instruction is emulated
-        IostatsKernel.Group base = k.groups().keySet().stream().filter(g -> !g.dev().equals("nullb") && g.target().equals("disk")
+        // a native device's figure where there is one: in the guest VM (under TCG above all) the kernel's ns are not native ones
+        IostatsKernel.Group base = k.groups().keySet().stream().filter(g -> (!g.dev().equals("nullb") || k.nullbNative())
+                && g.target().equals("disk")
                 && g.tool().equals("fio") && !k.ignoresToggle(g) && k.ratio(g) != null).reduce((x, y) -> y).orElse(head);
         Stats.Spread kernelBase = base == null ? null : k.each(base, 0, KernelRuns.Row::taskClockNsPerIo);
         if (modelBase != null && kernelBase != null) {

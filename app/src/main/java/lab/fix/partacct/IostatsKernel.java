@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.ToDoubleFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import lab.analysis.Stats;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
@@ -22,8 +24,10 @@ import lab.results.RunDir;
  * Today's kernel with {@code queue/iostats} 1 against 0 ({@code raw/part-acct/kernel/}, named as
  * {@link PartAcctRaw.KernelRun}): the runs grouped by device, target, numjobs and tool, per round
  * the iostats=1 and =0 rows; the on/off ratio and the accounting cost per I/O within a round.
+ * zram and loop run natively; null_blk natively where env.txt's {@code environment} lists it among
+ * the native devices ({@code native (zram, loop, nullb)}), else in the guest VM (its accelerator in
+ * {@code guest_environment}: emulated only under TCG).
  */
-/** The kernel rows grouped by device, target, numjobs and tool; per round, iostats 1 and 0. */
 record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> groups, Map<String, String> env) {
     /** One device, target, numjobs and tool: the iostats=1 and =0 rows of each round. */
     record Group(String dev, String target, int jobs, String tool) {
@@ -51,6 +55,50 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
 
     boolean isEmpty() {
         return groups.isEmpty();
+    }
+
+    /** env.txt's "native (zram, loop, nullb)" (the devices that ran natively; "; guest VM (nullb)" may follow). */
+    private static final Pattern NATIVE = Pattern.compile("^native \\(([^)]*)\\)");
+
+    /**
+     * The devices env.txt's {@code environment} lists as native, in its order ({@code native (zram,
+     * loop, nullb)}; {@code native (none)}: none); null where it lists none (a bare {@code native},
+     * or no environment line).
+     */
+    static List<String> nativeDevices(Map<String, String> env) {
+        Matcher m = NATIVE.matcher(env.getOrDefault("environment", ""));
+        if (!m.find()) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        for (String d : m.group(1).split(",")) {
+            if (!d.isBlank() && !d.trim().equals("none")) {
+                out.add(d.trim());
+            }
+        }
+        return out;
+    }
+
+    /** Where null_blk ran: natively, or in the guest VM. */
+    enum Where { NATIVE, TCG, KVM, GUEST }
+
+    /**
+     * Where {@code env} says null_blk ran: natively where its {@code environment} lists nullb among
+     * the native devices; else in the guest VM, under TCG or KVM as {@code guest_environment} starts
+     * (TCG where it does not say, as every run before the guest could use KVM).
+     */
+    static Where nullbWhere(Map<String, String> env) {
+        List<String> n = nativeDevices(env);
+        if (n != null && n.contains("nullb")) {
+            return Where.NATIVE;
+        }
+        String accel = env.getOrDefault("guest_environment", "tcg");
+        return accel.startsWith("kvm") ? Where.KVM : accel.startsWith("tcg") ? Where.TCG : Where.GUEST;
+    }
+
+    /** Whether null_blk ran natively (env.txt). */
+    boolean nullbNative() {
+        return nullbWhere(env) == Where.NATIVE;
     }
 
     /** {@code f} of the iostats=S row of each round that has one. */
@@ -106,7 +154,9 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
         }
         List<String> why = new ArrayList<>();
         if (groups.keySet().stream().noneMatch(g -> g.dev().equals("nullb") && g.target().equals("disk") && g.tool().equals("fio"))) {
-            why.add("no null_blk run: the guest did not run");
+            String guest = env.getOrDefault("guest", "");
+            why.add(nullbNative() ? "no null_blk run" : guest.startsWith("skipped: not asked: ")
+                    ? "no null_blk run: " + guest.substring("skipped: not asked: ".length()) : "no null_blk run: the guest did not run");
         }
         List<String> ignored = groups.keySet().stream().filter(g -> g.target().equals("disk") && g.tool().equals("fio")
                 && ignoresToggle(g)).map(Group::dev).distinct().toList();
@@ -117,6 +167,9 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
     }
 
     String label(String dev) {
+        if (dev.equals("nullb") && nullbNative()) {
+            return "null_blk (native)";
+        }
         if (dev.equals("nullb")) {
             String accel = env.getOrDefault("guest_environment", "tcg");
             return "null_blk (guest VM, " + (accel.startsWith("kvm") ? "qemu KVM" : accel.startsWith("tcg") ? "emulated: qemu TCG" : "qemu")
@@ -133,9 +186,10 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
                     .append(env.containsKey("guest") ? "; guest: " + env.get("guest") : "").append(".\n\n").toString();
         }
         b.append("Today's kernel already has every patch and the lazy `update_io_ticks`, so it cannot switch the series off; what it "
-                + "can switch is accounting itself, through `/sys/block/*/queue/iostats`. The same 4k randread, natively on zram and "
-                + "loop, and on null_blk in a guest VM; I/O to partition 1 and to the whole disk; host kernel ")
-                .append(env.getOrDefault("kernel", "?")).append(", ").append(env.getOrDefault("cores", "?")).append(" cores, ")
+                + "can switch is accounting itself, through `/sys/block/*/queue/iostats`. The same 4k randread, ").append(where())
+                .append("; I/O to partition 1 and to the whole disk; host kernel ")
+                .append(env.getOrDefault("kernel", "?")).append(env.containsKey("modules") ? " (modules: " + env.get("modules") + ")" : "")
+                .append(", ").append(env.getOrDefault("cores", "?")).append(" cores, ")
                 .append(env.getOrDefault("rounds", "?")).append(" round(s), `perf stat -r ").append(env.getOrDefault("perf_repeats", "1"))
                 .append("` per run. Median [min–max] over rounds; the on/off ratio and the cost are taken within a round. "
                         + "kIOPS: thousands of I/O per second; task-clock counts the whole command.")
@@ -169,6 +223,32 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
                     .append(String.join(", ", k.missingCounters())).append(".\n\n");
         }
         return b.append(KernelRuns.flamegraphs(run, dir)).toString();
+    }
+
+    /**
+     * Where the devices ran, from env.txt's {@code environment}: "natively on zram and loop, and on
+     * null_blk in a guest VM" where it lists no native devices (older runs), else the native ones it
+     * lists, and null_blk in the guest VM where it names one.
+     */
+    private String where() {
+        List<String> natives = nativeDevices(env);
+        boolean guest;
+        if (natives == null) {
+            natives = List.of("zram", "loop");
+            guest = true;
+        } else {
+            guest = !natives.contains("nullb") && env.getOrDefault("environment", "").contains("guest VM");
+        }
+        List<String> names = natives.stream().map(d -> d.equals("nullb") ? "null_blk" : d).toList();
+        List<String> parts = new ArrayList<>();
+        if (!names.isEmpty()) {
+            parts.add("natively on " + (names.size() == 1 ? names.getFirst()
+                    : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.getLast()));
+        }
+        if (guest) {
+            parts.add("on null_blk in a guest VM");
+        }
+        return parts.isEmpty() ? "on no device env.txt names" : String.join(", and ", parts);
     }
 
     private static Stats.Spread kiops(Stats.Spread s) {
@@ -222,6 +302,9 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
     }
 
     private String absentBecause(String dev, String target) {
+        if (dev.equals("nullb") && nullbNative()) {
+            return target.equals("part") && env.containsKey("nullb_part") ? " (partition: " + env.get("nullb_part") + ")" : "";
+        }
         String guest = env.getOrDefault("guest", "");
         if (dev.equals("nullb") && !guest.isEmpty() && !guest.startsWith("ran")) {
             return " (guest " + guest + ")";

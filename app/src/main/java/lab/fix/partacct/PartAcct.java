@@ -47,8 +47,9 @@ public final class PartAcct implements FixUnit {
     /** The kernel devices the scenario runs, in the order they are listed. */
     static final List<String> DEVICES = List.of("zram", "loop", "nullb");
     /**
-     * The headline's device, first that has a whole-disk fio pair where the toggle takes: null_blk (the seed's device, in the
-     * guest), loop, zram (bio-based zram accounts whatever queue/iostats says on today's kernels).
+     * The headline's device, first that has a whole-disk fio pair where the toggle takes: null_blk (the seed's device, natively
+     * where the host kernel has it, else in the guest VM), loop, zram (bio-based zram accounts whatever queue/iostats says on
+     * today's kernels).
      */
     static final List<String> HEADLINE_ORDER = List.of("nullb", "loop", "zram");
 

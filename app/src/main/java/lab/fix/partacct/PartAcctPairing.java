@@ -105,16 +105,19 @@ final class PartAcctPairing implements Pairing {
 
     /**
      * The kernel's CPU per I/O the model is calibrated to: the whole disk through fio at one job
-     * with accounting on, median over rounds, on the first device that has it of zram (native: a
-     * RAM-backed bio device, the nearest this host has to the seed's null_blk in work per I/O),
-     * loop (native, blk-mq, but each I/O also goes through the backing file, several times
-     * null_blk's work) and null_blk (the seed's device, but only in the emulated guest here, where
-     * every instruction costs many times what it does natively); and fio's user share of its CPU
-     * there, median over the same rounds, which the calibrated model spends outside the accounting
-     * window ({@link Calibration}).
+     * with accounting on, median over rounds, on the first device that has it of null_blk where it
+     * ran natively (the seed's device, on this host's kernel: env.txt's {@code environment} lists it
+     * among the native devices), zram (native: a RAM-backed bio device, the nearest to the seed's
+     * null_blk in work per I/O where that ran in the guest), loop (native, blk-mq, but each I/O also
+     * goes through the backing file, several times null_blk's work) and null_blk in the guest VM
+     * (the seed's device, but in a guest, under TCG emulated, where every instruction costs many
+     * times what it does natively); and fio's user share of its CPU there, median over the same
+     * rounds, which the calibrated model spends outside the accounting window ({@link Calibration}).
      */
     static Calibrations.KernelFigure kernelFigure(KernelRuns k) {
-        for (String dev : List.of("zram", "loop", "nullb")) {
+        IostatsKernel.Where nullb = IostatsKernel.nullbWhere(k.env());
+        List<String> order = nullb == IostatsKernel.Where.NATIVE ? List.of("nullb", "zram", "loop") : List.of("zram", "loop", "nullb");
+        for (String dev : order) {
             List<Double> ns = new ArrayList<>();
             List<Double> user = new ArrayList<>();
             for (KernelRuns.Row row : k.rows()) {
@@ -128,7 +131,12 @@ final class PartAcctPairing implements Pairing {
                 }
             }
             if (!ns.isEmpty()) {
-                String where = dev.equals("nullb") ? "null_blk in the guest VM (emulated)" : dev + " (native)";
+                String where = !dev.equals("nullb") ? dev + " (native)" : switch (nullb) {
+                    case NATIVE -> "null_blk (native)";
+                    case TCG -> "null_blk in the guest VM (emulated)";
+                    case KVM -> "null_blk in the guest VM (KVM: virtualised, not emulated)";
+                    case GUEST -> "null_blk in the guest VM";
+                };
                 return new Calibrations.KernelFigure(Stats.median(ns), where + ", whole disk, fio psync 4k randread, 1 job,"
                         + " queue/iostats=1, median of " + ns.size() + " round(s)", user.isEmpty() ? Double.NaN : Stats.median(user));
             }

@@ -108,8 +108,9 @@ final class ThinBufioLockPairing implements Pairing {
     /**
      * The kernel's CPU per I/O the model is calibrated to: the seed's job (psync randrw 4k direct)
      * on the thin volume, one job, median over rounds, scaled by the emulation probe where the pool
-     * ran in the guest VM; and fio's user share of its CPU there, which the calibrated model spends
-     * in the worker between a completion and the next submission ({@link Calibration}).
+     * ran in the guest VM under TCG (natively and under KVM as measured); and fio's user share of
+     * its CPU there, which the calibrated model spends in the worker between a completion and the
+     * next submission ({@link Calibration}).
      */
     static Calibrations.KernelFigure kernelFigure(KernelRuns k) {
         return EmulationProbe.figure(k, row -> {

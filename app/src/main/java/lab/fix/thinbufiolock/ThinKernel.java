@@ -26,12 +26,14 @@ import lab.results.RunDir;
 /**
  * The kernel side of thin-bufio-lock (scenario {@code thin-bufio-lock}): a thin volume of a real
  * thin pool over brd, written whole first, and dm-linear over the pool's data disk, fio psync
- * randrw 4k direct at numjobs 1..cores, each run under perf stat. The lab has no kernel switch
- * between the bufio locks yet, so what it measures is what the thin volume costs over dm-linear
- * per job count (task-clock per I/O and IOPS, thin over linear within each round), set beside the
- * model's variant that this kernel's dm-bufio is ({@link #kernelVariant}: before 6.4 the
- * per-client mutex, the seed's "before", as Debian 12's 6.1 in the guest; from 6.4 the striped
- * trees) and the other, at the same thread counts.
+ * randrw 4k direct at numjobs 1..cores, each run under perf stat, natively where the host kernel
+ * has brd, dm-mod and dm-thin-pool, else in the guest VM (under TCG its ns are emulation speed and
+ * the emulation probe scales them; natively and under KVM they stand as measured). The lab has
+ * no kernel switch between the bufio locks yet, so what it measures is what the thin volume costs
+ * over dm-linear per job count (task-clock per I/O and IOPS, thin over linear within each round),
+ * set beside the model's variant that this kernel's dm-bufio is ({@link #kernelVariant}: before
+ * 6.4 the per-client mutex, the seed's "before", as Debian 12's 6.1 in the guest; from 6.4 the
+ * striped trees) and the other, at the same thread counts.
  */
 final class ThinKernel {
     /** (device, jobs) -> round -> the run's row. */
@@ -136,10 +138,11 @@ final class ThinKernel {
     /**
      * What the kernel's thin volume adds to an I/O's CPU over dm-linear at {@code j} jobs: thin's
      * task-clock per I/O less linear's, within each round, divided by the emulation probe's median
-     * where the runs were emulated and a probe ran (else as measured); null where none.
+     * where the runs were emulated (TCG) and a probe ran (else as measured: natively, or under KVM);
+     * null where none.
      */
     Stats.Spread kernelExtraNs(int j) {
-        Stats.Spread factor = probe.factor();
+        Stats.Spread factor = probe.scale();
         double by = factor == null ? 1 : factor.median();
         Map<Integer, KernelRuns.Row> thin = rounds(THIN, j);
         List<Double> r = new ArrayList<>();
@@ -161,6 +164,7 @@ final class ThinKernel {
         Map<String, String> env = runs.env();
         StringBuilder b = new StringBuilder("### The kernel: a thin volume against dm-linear over the same brd\n\n")
                 .append("Kernel ").append(env.getOrDefault("kernel", "?")).append(", ").append(env.getOrDefault("environment", "native"))
+                .append(env.containsKey("modules") ? " (modules: " + env.get("modules") + ")" : "")
                 .append(", ").append(env.getOrDefault("cores", "?")).append(" cores. Devices: ").append(env.getOrDefault("devices", "?"))
                 .append(". Provisioned: ").append(env.getOrDefault("provisioned", "?")).append(". fio psync randrw 4k direct over the whole ")
                 .append(env.getOrDefault("volume_mb", "?")).append(" MiB volume (data blocks of ").append(env.getOrDefault("data_block_kb", "?"))
@@ -171,7 +175,7 @@ final class ThinKernel {
                 .append(" Task-clock ns per I/O (perf stat; fio's whole process) and IOPS,")
                 .append(" median [min–max] over rounds; thin over linear within each round (throughput: IOPS, and I/Os per CPU: linear's")
                 .append(" task-clock per I/O over thin's), and what the thin volume adds to an I/O's CPU, thin's task-clock per I/O less")
-                .append(" linear's in each round").append(probe.factor() == null ? "" : ", divided by the emulation probe's median (below)")
+                .append(" linear's in each round").append(probe.scale() == null ? "" : ", divided by the emulation probe's median (below)")
                 .append("; beside them the model's, at as many threads as jobs with the whole tree cached: throughput over dm-linear and")
                 .append(" ns per op over dm-linear's, raw (a calibration would add the same base to both sides and hide the difference;")
                 .append(" the thin volume's added cost is the figure to compare):\n\n| jobs | thin ns/I/O | thin IOPS | linear ns/I/O |")
@@ -215,7 +219,11 @@ final class ThinKernel {
         out.put("kernel_variant", kernelVariant());
         out.put("emulated", probe.emulated());
         b.append('\n');
-        Stats.Spread factor = probe.factor();
+        Stats.Spread factor = probe.scale();
+        if (probe.virtualised() && probe.factor() != null) {
+            out.put("probe_factor", Parts.json(probe.factor()));
+            b.append(EmulationProbe.virtualisedNote(probe.factor()));
+        }
         if (factor != null) {
             out.put("emulation_factor", Parts.json(factor));
             Stats.Spread one = ns(THIN, 1);
@@ -307,7 +315,7 @@ final class ThinKernel {
         Path svg = dir.resolve(ThinBufioLockRaw.kernelFlamegraph(j, true));
         Map<String, Double> sh = f.shares();
         return "Where the kernel's CPU went, thin volume, " + j + (j == 1 ? " job" : " jobs") + " (perf record -g, " + f.samples()
-                + " samples of the whole " + (probe.emulated() ? "guest" : "machine") + (Files.exists(svg) ? ", [flamegraph]("
+                + " samples of the whole " + (probe.guest() ? "guest" : "machine") + (Files.exists(svg) ? ", [flamegraph]("
                 + run.relative(svg) + ")" : "") + "; a frame's share is of all samples, its callees included): `thin_map` "
                 + pct(sh, "thin_map") + ", of it the btree lookup `dm_thin_find_block` " + pct(sh, "dm_thin_find_block")
                 + " (dm-bufio's gets, `new_read`, " + pct(sh, "new_read") + ", its releases " + pct(sh, "dm_bufio_release")

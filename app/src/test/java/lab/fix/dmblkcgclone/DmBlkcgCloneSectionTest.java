@@ -192,4 +192,77 @@ class DmBlkcgCloneSectionTest {
         assertEquals("no native loop direct 500:500 row in runs.tsv (native: cgroup v1 has no io.weight here)", none.whyNoBandwidth());
         assertFalse(none.whyNoFigure().isEmpty());
     }
+
+    /** The section of {@code md}: from its "## dm-blkcg-clone" heading to the next section's. */
+    private static String section(String md) {
+        int from = md.indexOf("## dm-blkcg-clone");
+        int to = md.indexOf("\n## ", from + 1);
+        return md.substring(from, to < 0 ? md.length() : to);
+    }
+
+    /**
+     * Where the host kernel has device-mapper every stack runs natively: the headline's kernel figure
+     * is the native thin buffered 1000:500 row (19 / 10 and 20 / 10 MiB/s: 1.95 [1.90–2.00]), said to be
+     * native; the section says the dm stacks ran natively and never that anything ran in the guest VM.
+     */
+    @Test
+    void nativelyTheHeadlineTakesTheNativeThinRowAndNothingIsCalledGuest() throws Exception {
+        Fixture.nativeKernel(kernel, false);
+        Notebook.Written w = Fixes.notebook(run);
+        assertTrue(w.gaps().isEmpty(), w.gaps().toString());
+        JsonNode h = fix().path("headline");
+        assertEquals(1.95, h.path("kernel").asDouble(), 1e-9);
+        assertEquals(1.9, h.path("kernel_spread").path("min").asDouble(), 1e-9);
+        assertEquals(2.0, h.path("kernel_spread").path("max").asDouble(), 1e-9);
+        assertTrue(h.path("kernel_note").isNull(), h.toString());
+        assertEquals("native, kernel 6.18.44, bottom device: loop devices over files in a tmpfs", h.path("kernel_environment").asText());
+        assertTrue(h.path("note").asText().endsWith("kernel: today's kernel, which has the fix, natively (kernel_environment)"),
+                h.toString());
+        // the calibration's disk is still the native loop direct 500:500: 295 MiB/s
+        assertEquals(295, DmBlkcgCloneKernel.read(RunDir.open(run), kernel).bandwidth().mibPerSec(), 1e-9);
+        String s = section(Files.readString(run.resolve("NOTEBOOK.md")));
+        assertTrue(s.contains("natively on a loop device (no dm: whether weights work here at all), and natively through dm-linear and a"
+                + " thin volume."), s);
+        assertTrue(s.contains("| native | thin | buffered | 1000:500 | 1.95 [1.90–2.00]x | held | 19.5 | 10.0 | 65% / 33% / 2% | 2 |"), s);
+        assertTrue(s.contains("| native | linear | buffered | 1000:500 | 1.80x | held | 18.0 | 10.0 | 64% / 35% / 1% | 1 |"), s);
+        assertTrue(s.contains("- modules: native: loaded by the lab, unloaded after: dm_thin_pool, dm_mod"), s);
+        assertTrue(s.contains("native thin buffered 1.95 [1.90–2.00]x (held)"), s);
+        for (String word : List.of("in the guest VM", "guest thin", "emulat", "TCG")) {
+            assertFalse(s.contains(word), word + ": " + s);
+        }
+    }
+
+    /**
+     * With a native and a guest thin row (here the guest under KVM) the headline takes the native one
+     * (1.95, not the guest's 2.05) and says the guest's is in the section; the section says the dm
+     * stacks ran natively and in the guest VM, and calls nothing emulated.
+     */
+    @Test
+    void withNativeAndGuestThinRowsTheHeadlinePrefersTheNativeAndSaysSo() throws Exception {
+        Fixture.nativeKernel(kernel, true);
+        Fixes.notebook(run);
+        JsonNode h = fix().path("headline");
+        assertEquals(1.95, h.path("kernel").asDouble(), 1e-9);
+        assertEquals("native, kernel 6.18.44, bottom device: loop devices over files in a tmpfs; the guest VM's thin buffered"
+                + " 1000:500 row is in the section", h.path("kernel_environment").asText());
+        String s = section(Files.readString(run.resolve("NOTEBOOK.md")));
+        assertTrue(s.contains("and natively and in the guest VM through dm-linear and a thin volume."), s);
+        assertTrue(s.contains("| guest | thin | buffered | 1000:500 | 2.05 [2.00–2.10]x | held |"), s);
+        assertFalse(s.contains("emulation speed") || s.contains("TCG"), s);
+    }
+
+    /** Without either thin row the headline has no kernel figure, and says what each side's env.txt gave for it. */
+    @Test
+    void withoutAThinRowTheHeadlineSaysWhyForBothSides() throws Exception {
+        Fixture.nativeKernel(kernel, false);
+        Files.writeString(kernel.resolve("runs.tsv"), Files.readAllLines(kernel.resolve("runs.tsv")).stream()
+                .filter(l -> !l.contains("\tthin\t")).collect(java.util.stream.Collectors.joining("\n", "", "\n")));
+        Fixes.notebook(run);
+        JsonNode h = fix().path("headline");
+        assertTrue(h.path("kernel").isNull());
+        assertEquals("no thin buffered 1000:500 row in runs.tsv, native or guest (native: none: linear and thin ran natively (this kernel"
+                + " has dm-mod and dm-thin-pool); guest: not needed: this kernel has dm-mod and dm-thin-pool (linear and thin ran natively))",
+                h.path("kernel_note").asText());
+        assertTrue(h.path("kernel_environment").isNull(), h.toString());
+    }
 }

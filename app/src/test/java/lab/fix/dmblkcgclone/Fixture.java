@@ -117,8 +117,6 @@ final class Fixture {
 
     /** The kernel folder of the class comment. */
     static void kernel(Path k) throws IOException {
-        Files.createDirectories(k);
-        List<String> rows = new ArrayList<>(List.of(HEADER));
         Object[][] runs = {
             {"native", "loop", "direct", 500, 500, 1, 150.0, 150.0, "-", "-", "-"},
             {"native", "loop", "direct", 500, 500, 2, 140.0, 150.0, "-", "-", "-"},
@@ -127,6 +125,67 @@ final class Fixture {
             {"guest", "thin", "buffered", 1000, 500, 2, 21.0, 10.0, "600", "300", "1000"},
             {"guest", "thin", "direct", 1000, 500, 1, 15.0, 15.0, "500", "500", "1000"},
         };
+        kernelRuns(k, runs);
+        Files.writeString(k.resolve("env.txt"), """
+                environment: native (loop); guest VM, tcg, qemu -smp 2 (linear thin)
+                kernel: native: 6.18.44 | guest: 6.1.0-57-amd64
+                cgroup: native: v1 blkio at /sys/fs/cgroup/blkio | guest: v2 at /sys/fs/cgroup
+                bottom: native: loop devices over files in a tmpfs | guest: null_blk devices, 32 MiB/s
+                scheduler: bfq
+                """);
+    }
+
+    /**
+     * The kernel folder of a host whose kernel has dm-mod and dm-thin-pool, as the scenario writes
+     * it: every stack natively ({@code environment: native (loop linear thin)}, per-side facts for
+     * the native side alone, the guest not needed): the native loop rows of {@link #kernel}, and
+     * native thin buffered 1000:500 at 19 / 10 then 20 / 10 MiB/s (1.95 [1.90–2.00]), 650 + 330 of
+     * 1000 bytes charged to a and b; thin direct 1000:500 16 / 16 (1:1); linear buffered 1000:500
+     * 18 / 10 (1.80, within 10% of the weights' 2: held). With {@code guest}: the guest thin buffered rows of {@link #kernel} too (2.05),
+     * and env.txt as a run with both sides would say it.
+     */
+    static void nativeKernel(Path k, boolean guest) throws IOException {
+        List<Object[]> runs = new ArrayList<>(List.of(new Object[][] {
+            {"native", "loop", "direct", 500, 500, 1, 150.0, 150.0, "-", "-", "-"},
+            {"native", "loop", "direct", 500, 500, 2, 140.0, 150.0, "-", "-", "-"},
+            {"native", "loop", "buffered", 1000, 500, 1, 10.0, 10.0, "-", "-", "2000"},
+            {"native", "linear", "buffered", 1000, 500, 1, 18.0, 10.0, "640", "350", "1000"},
+            {"native", "thin", "buffered", 1000, 500, 1, 19.0, 10.0, "650", "330", "1000"},
+            {"native", "thin", "buffered", 1000, 500, 2, 20.0, 10.0, "650", "330", "1000"},
+            {"native", "thin", "direct", 1000, 500, 1, 16.0, 16.0, "500", "500", "1000"},
+        }));
+        if (guest) {
+            runs.add(new Object[] {"guest", "thin", "buffered", 1000, 500, 1, 20.0, 10.0, "600", "300", "1000"});
+            runs.add(new Object[] {"guest", "thin", "buffered", 1000, 500, 2, 21.0, 10.0, "600", "300", "1000"});
+        }
+        kernelRuns(k, runs.toArray(new Object[0][]));
+        Files.writeString(k.resolve("env.txt"), guest ? """
+                environment: native (loop linear thin); guest VM, kvm, qemu -smp 4, cpu host (Debian's kernel; under KVM: virtualised, not emulated) (linear thin)
+                kernel: native: 6.18.44 | guest: 6.1.0-57-amd64
+                cgroup: native: v2 at /sys/fs/cgroup | guest: v2 at /sys/fs/cgroup
+                bottom: native: loop devices over files in a tmpfs | guest: null_blk devices, 32 MiB/s
+                scheduler: bfq
+                modules: native: loaded by the lab, unloaded after: dm_thin_pool, dm_mod
+                guest: ran: linear and thin in the guest VM (guest/ has its console and log)
+                native_why: none: linear and thin ran natively (this kernel has dm-mod and dm-thin-pool)
+                guest_why: none: linear and thin ran in the guest VM
+                """ : """
+                environment: native (loop linear thin)
+                kernel: native: 6.18.44
+                cgroup: native: v2 at /sys/fs/cgroup
+                bottom: native: loop devices over files in a tmpfs
+                scheduler: bfq
+                modules: native: loaded by the lab, unloaded after: dm_thin_pool, dm_mod
+                guest: skipped: not needed: this kernel has dm-mod and dm-thin-pool (linear and thin ran natively)
+                native_why: none: linear and thin ran natively (this kernel has dm-mod and dm-thin-pool)
+                guest_why: not needed: this kernel has dm-mod and dm-thin-pool (linear and thin ran natively)
+                """);
+    }
+
+    /** runs.tsv of {@code runs} (env, stack, path, weights, round, a and b MiB/s, a/b/device bytes) and their fio files. */
+    private static void kernelRuns(Path k, Object[][] runs) throws IOException {
+        Files.createDirectories(k);
+        List<String> rows = new ArrayList<>(List.of(HEADER));
         for (Object[] r : runs) {
             String name = r[0] + "-" + r[1] + "-" + r[2] + "-" + r[3] + "-" + r[4] + "-r" + r[5];
             fio(k.resolve(name + "-a.fio.json"), "a", (double) r[6]);
@@ -136,13 +195,6 @@ final class Fixture {
                     "6.5"));
         }
         Files.writeString(k.resolve(DmBlkcgCloneRaw.RUNS), String.join("\n", rows) + "\n");
-        Files.writeString(k.resolve("env.txt"), """
-                environment: native (loop); guest VM, tcg, qemu -smp 2 (linear thin)
-                kernel: native: 6.18.44 | guest: 6.1.0-57-amd64
-                cgroup: native: v1 blkio at /sys/fs/cgroup/blkio | guest: v2 at /sys/fs/cgroup
-                bottom: native: loop devices over files in a tmpfs | guest: null_blk devices, 32 MiB/s
-                scheduler: bfq
-                """);
     }
 
     /** The whole run folder under {@code dir}: manifest, the model's and the calibrated model's rounds, the kernel side. */

@@ -3,6 +3,7 @@ package lab.fix.dmcssref;
 import static lab.fix.JmhJson.entry;
 import static lab.fix.JmhJson.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,8 +15,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import lab.analysis.fidelity.Calibration;
 import lab.fix.Fixes;
 import lab.fix.KernelFiles;
+import lab.notebook.KernelRuns;
+import lab.results.RunDir;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -173,5 +177,140 @@ class DmCssRefSectionTest {
                 k.source());
         assertEquals(new DmCssRefRaw.KernelRun(5, "child", 12, 3), DmCssRefRaw.KernelRun.parse("d5-child-j12-r3"));
         assertEquals(null, DmCssRefRaw.KernelRun.parse("d5-other-j1-r1"));
+    }
+
+    /** The section of {@code md} from its "## dm-css-ref" heading to the next section's. */
+    private static String section(String md) {
+        int from = md.indexOf("## dm-css-ref");
+        int to = md.indexOf("\n## ", from + 1);
+        return md.substring(from, to < 0 ? md.length() : to);
+    }
+
+    /**
+     * The kernel side as the scenario writes it where the host kernel has brd and dm-mod: env.txt's
+     * {@code environment: native} with the modules the lab loaded, no emulation probe, no guest;
+     * task-clock per I/O 2000 + 150 x depth (+40 in the child cgroup, +10 in round 2), and the
+     * bridge at depths 0 and 5, root, 1 job.
+     */
+    private void nativeKernel() throws IOException {
+        KernelFiles.nativeEnv(kernel, "environment: native\nkernel: 6.18.44-test\ncores: 2\nperf_repeats: 1\nrounds: 2\n"
+                + "runtime_s: 1\ncgroup: v2 /sys/fs/cgroup/lab-dmcss\nmodules: loaded by the lab, unloaded after: brd, dm_mod\n"
+                + "guest: skipped: not needed: this kernel has brd and dm-mod (the runs ran natively)\n");
+        for (int r = 1; r <= 2; r++) {
+            for (int d = 0; d <= 5; d++) {
+                kernelRun("d" + d + "-root-j1-r" + r, 2000 + 150 * d + 10 * (r - 1));
+                kernelRun("d" + d + "-child-j1-r" + r, 2040 + 150 * d + 10 * (r - 1));
+            }
+            KernelFiles.run(kernel, "d0-root-j1-r" + r, "bridge", 2500, 300000);
+            KernelFiles.run(kernel, "d5-root-j1-r" + r, "bridge", 3300, 250000);
+        }
+    }
+
+    /**
+     * The calibration a pairing derives from this run's kernel side (the pairing's own kernel
+     * figure, the model's one-thread 55 ns subtracted), and the calibrated model's rounds at its
+     * base: every variant at depth 5, ns = base + the raw model's.
+     */
+    private Calibration calibrate() throws IOException {
+        var k = DmCssRefPairing.kernelFigure(KernelRuns.read(RunDir.open(run), kernel));
+        Calibration cal = Calibration.of(k.nsPerIo(), k.userShare(), k.source(), 55, "percpu, 1 thread, test");
+        cal.write(raw);
+        for (int t = 1; t <= 2; t++) {
+            for (int r = 1; r <= 2; r++) {
+                List<Object> rows = new ArrayList<>();
+                for (String v : LAYER.keySet()) {
+                    Map<String, String> p = p(v, DmCssRef.SEED_DEPTH, "none");
+                    p.put("baseNs", Long.toString(cal.deviceNs()));
+                    p.put("userNs", Long.toString(cal.userNs()));
+                    rows.add(entry(IO, t, p, cal.baseNs() + ns(v, DmCssRef.SEED_DEPTH, t, r), 0));
+                }
+                write(DmCssRefRaw.calibrated(raw, r, t), rows);
+            }
+        }
+        return cal;
+    }
+
+    /**
+     * Natively: the calibration's kernel figure is the seed's stack as measured, not scaled (depth 5,
+     * root, 1 job: 2750 and 2760 ns, median 2755; fio's user share 20 / (20 + 70)); the base is that
+     * less the model's 55 ns, 2700, of it round(2755 x 2/9) = 612 in the worker; and the headline
+     * carries it, with the calibrated ratio at that base.
+     */
+    @Test
+    void nativelyTheCalibrationBaseIsTheNativeTaskClockAsMeasured() throws IOException {
+        nativeKernel();
+        var k = DmCssRefPairing.kernelFigure(KernelRuns.read(RunDir.open(run), kernel));
+        assertEquals(2755, k.nsPerIo(), 1e-6);
+        assertEquals(20 / 90.0, k.userShare(), 1e-9);
+        assertEquals("dm-linear x5 over brd (native), fio psync randrw bs=512 direct, 1 job, root cgroup, task-clock under perf stat,"
+                + " median of 2 round(s)", k.source());
+        Calibration cal = calibrate();
+        assertEquals(2700, cal.baseNs());
+        assertEquals(612, cal.userNs());
+        String md = notebook();
+        JsonNode h = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref").path("headline");
+        assertEquals(2700, h.path("base_ns").asDouble(), 1e-9);
+        assertEquals(k.source(), h.path("base_source").asText());
+        // calibrated, depth 5, 2 threads: (2700 + 51 + 600) / (2700 + 51 + 100.5) and (2700 + 52 + 600) / (2700 + 52 + 100.5)
+        assertEquals((3351 / 2851.5 + 3352 / 2852.5) / 2, h.path("jvm_calibrated").path("median").asDouble(), 1e-9);
+        assertEquals(h.path("jvm_calibrated").path("median").asDouble(), h.path("jvm").asDouble(), 1e-12);
+        assertTrue(h.path("kernel").isNull());
+        assertTrue(h.path("kernel_note").asText().contains("cannot switch it"), h.toString());
+        assertTrue(md.contains("+2700 ns per I/O: 2088 in the ram disk, 612 in the worker"), md);
+        assertFalse(section(md).toLowerCase(java.util.Locale.ROOT).contains("emulat"), section(md));
+    }
+
+    /**
+     * Natively the kernel table reads as a guest's does, without emulation: 150 ns per layer, the
+     * child 40 ns dearer, a layer 150 / 2005 of the bare brd I/O (2000 and 2010: median 2005), no
+     * probe, no scaling, no TCG; env.txt's modules beside the environment; the bridge's rows.
+     */
+    @Test
+    void nativelyTheKernelTableHasNoEmulationAndSaysWhatTheLabLoaded() throws IOException {
+        nativeKernel();
+        String md = notebook();
+        JsonNode k = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref").path("kernel");
+        assertEquals(150, k.path("per_layer").path("root-j1").path("ns_per_layer").path("median").asDouble(), 1e-6);
+        assertEquals(40, k.path("per_layer").path("root-j1").path("child_minus_root_ns").path("median").asDouble(), 1e-6);
+        assertEquals(150 / 2005.0, k.path("per_layer").path("root-j1").path("layer_share_of_bare_io").asDouble(), 1e-9);
+        assertFalse(k.path("emulated").asBoolean());
+        assertTrue(k.path("emulation_factor").isMissingNode() && k.path("probe_factor").isMissingNode(), k.toString());
+        String s = section(md);
+        assertTrue(s.contains(") on kernel 6.18.44-test, native (modules: loaded by the lab, unloaded after: brd, dm_mod); fio psync"), s);
+        assertTrue(s.contains("| kernel, root cgroup, fio | 150 [150–150] | 2005 | 7.5% |"), s);
+        assertTrue(s.contains("| d5-root-j1-r1 | bridge | 250000 | 3300 |"), s);
+        assertTrue(s.contains("The JVM's start-up and compilation weigh in each bridge run's task-clock"), s);
+        for (String word : List.of("emulat", "TCG", "Scaled to the host", "guest VM")) {
+            assertFalse(s.contains(word), word + ": " + s);
+        }
+    }
+
+    /**
+     * Under KVM the guest is virtualised, not emulated: the probe ran (the guest 1.25x the host) but
+     * scales nothing, the calibration takes the seed's stack as measured (15050 ns), and neither TCG
+     * nor emulation speed is said.
+     */
+    @Test
+    void underKvmNothingIsScaledOrCalledEmulated() throws IOException {
+        Files.writeString(kernel.resolve("env.txt"), "environment: guest VM, kvm, qemu -smp 2, cpu host (Debian's kernel; under KVM:"
+                + " virtualised, not emulated)\nkernel: 6.1.0-57-amd64\nrounds: 2\nruntime_s: 1\ncgroup: v2 /sys/fs/cgroup/lab-dmcss\n"
+                + "perf_repeats: 1\n");
+        for (int r = 1; r <= 2; r++) {
+            kernelRun("tcg-zram-host-r" + r, 3000);
+            kernelRun("tcg-zram-guest-r" + r, 3750);
+        }
+        var fig = DmCssRefPairing.kernelFigure(KernelRuns.read(RunDir.open(run), kernel));
+        assertEquals(15050, fig.nsPerIo(), 1e-6);
+        assertFalse(fig.source().contains("divided by") || fig.source().contains("ns emulated"), fig.source());
+        String s = section(notebook());
+        JsonNode k = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref").path("kernel");
+        assertFalse(k.path("emulated").asBoolean());
+        assertTrue(k.path("emulation_factor").isMissingNode(), k.toString());
+        assertEquals(1.25, k.path("probe_factor").path("median").asDouble(), 1e-9);
+        assertTrue(s.contains("These runs ran in the guest VM under KVM (virtualised, not emulated"), s);
+        assertTrue(s.contains("| kernel, root cgroup, fio | 1000 [1000–1000] |"), s);
+        for (String word : List.of("TCG", "emulation speed", "Scaled to the host", "emulation probe", "only ratios within the run")) {
+            assertFalse(s.contains(word), word + ": " + s);
+        }
     }
 }

@@ -69,4 +69,41 @@ class PartAcctPairingTest {
         assertTrue(runs.test(PartAcctRaw.SUM, "lab.engine.bench.PartInFlightSum.sum"));
         assertFalse(runs.test(PartAcctRaw.SUM, "lab.engine.bench.PartAcct.io"));
     }
+
+    /**
+     * Where null_blk ran natively (env.txt lists it among the native devices), the seed's device is
+     * the figure, before zram: 3100, 3300, 3200 ns per I/O, median 3200, fio's user share 0.2.
+     */
+    @Test
+    void nativeNullBlkComesBeforeZram() throws IOException {
+        Path kdir = Files.createDirectories(run.resolve("raw/part-acct/kernel"));
+        Files.writeString(kdir.resolve("env.txt"), "environment: native (zram, loop, nullb)\n"
+                + "guest: skipped: not needed: this kernel has null_blk (it ran natively)\n");
+        fio(kdir, "zram-disk-iostats1-j1-r1", 1000, 10, 90, 2.3);
+        fio(kdir, "nullb-disk-iostats1-j1-r1", 1000, 20, 80, 3.1);
+        fio(kdir, "nullb-disk-iostats1-j1-r2", 1000, 20, 80, 3.3);
+        fio(kdir, "nullb-disk-iostats1-j1-r3", 1000, 20, 80, 3.2);
+        fio(kdir, "nullb-disk-iostats0-j1-r1", 1000, 50, 50, 9.0);  // accounting off: not it
+        Calibrations.KernelFigure k = PartAcctPairing.kernelFigure(runs(kdir));
+        assertEquals(3200, k.nsPerIo(), 1e-6);
+        assertEquals(0.2, k.userShare(), 1e-9);
+        assertEquals("null_blk (native), whole disk, fio psync 4k randread, 1 job, queue/iostats=1, median of 3 round(s)", k.source());
+    }
+
+    /** In the guest VM null_blk comes last, and is "emulated" under TCG only. */
+    @Test
+    void aGuestsNullBlkIsEmulatedUnderTcgOnly() throws IOException {
+        Path kdir = Files.createDirectories(run.resolve("raw/part-acct/kernel"));
+        fio(kdir, "nullb-disk-iostats1-j1-r1", 1000, 20, 80, 30.0);
+        Files.writeString(kdir.resolve("env.txt"), "environment: native (zram, loop); guest VM (nullb)\n"
+                + "guest_environment: tcg (qemu -smp 2, cpu qemu64; absolute figures are emulation speed: use ratios within the run)\n");
+        assertTrue(PartAcctPairing.kernelFigure(runs(kdir)).source().startsWith("null_blk in the guest VM (emulated), whole disk"));
+        Files.writeString(kdir.resolve("env.txt"), "environment: native (zram, loop); guest VM (nullb)\n"
+                + "guest_environment: kvm (qemu -smp 4, cpu host; under KVM: virtualised, not emulated)\n");
+        Calibrations.KernelFigure kvm = PartAcctPairing.kernelFigure(runs(kdir));
+        assertEquals(30000, kvm.nsPerIo(), 1e-6);
+        assertTrue(kvm.source().startsWith("null_blk in the guest VM (KVM: virtualised, not emulated), whole disk"), kvm.source());
+        fio(kdir, "zram-disk-iostats1-j1-r1", 1000, 10, 90, 2.3);
+        assertTrue(PartAcctPairing.kernelFigure(runs(kdir)).source().startsWith("zram (native)"), "a guest's null_blk comes after zram");
+    }
 }

@@ -539,4 +539,73 @@ class PartAcctSectionTest {
         m.put("visitsPerIo", visits);
         return m;
     }
+
+    /** The kernel part of the section: from "### Today's kernel" to the lab kernel's or the end of the section. */
+    private static String kernelPart(String md) {
+        int from = md.indexOf("### Today's kernel: `queue/iostats`");
+        int to = md.indexOf("\n## ", from + 1);
+        return md.substring(from, to < 0 ? md.length() : to);
+    }
+
+    /**
+     * null_blk natively, as the scenario writes it where the host kernel has null_blk: env.txt lists
+     * it among the native devices, says why its partition is absent, and has no guest_* keys. Whole
+     * disk, 2 jobs, 3 s: on/off 360k/400k (r1) and 376k/400k (r2): 0.90 and 0.94; task-clock per I/O
+     * on 2700 ms / 1.08M and 2820 ms / 1.128M = 2500 ns, off 2400 ms / 1.2M = 2000 ns: 500 ns of
+     * accounting per I/O in both rounds.
+     */
+    private void nativeNullBlk() throws IOException {
+        Files.writeString(kernel.resolve("env.txt"), "environment: native (zram, loop, nullb)\nkernel: 6.18.44-test\ncores: 2\nrounds: 2\n"
+                + "perf_repeats: 1\nspan: 128M from 1M on a disk target, the whole partition 1 (the same sectors) on a part target\n"
+                + "iostats_default: zram=0 loop=1 nullb=1 (queue/iostats before the lab set it; restored after)\n"
+                + "nullb_part: no: sfdisk: cannot write the table (test)\n"
+                + "modules: loaded by the lab, unloaded after: null_blk\n"
+                + "guest: skipped: not needed: this kernel has null_blk (it ran natively)\n");
+        job("nullb-disk-iostats1-j2-r1", 360000, 1_080_000, 2700, true);
+        job("nullb-disk-iostats0-j2-r1", 400000, 1_200_000, 2400, false);
+        job("nullb-disk-iostats1-j2-r2", 376000, 1_128_000, 2820, true);
+        job("nullb-disk-iostats0-j2-r2", 400000, 1_200_000, 2400, false);
+    }
+
+    @Test
+    void nativeNullBlkRowsAreLabelledNativeAndAreTheHeadlinesKernelRow() throws IOException {
+        nativeNullBlk();
+        String md = notebook();
+        String k = kernelPart(md);
+        assertTrue(k.contains("The same 4k randread, natively on zram, loop and null_blk; I/O to partition 1 and to the whole disk; host"
+                + " kernel 6.18.44-test (modules: loaded by the lab, unloaded after: null_blk), 2 cores"), k);
+        assertTrue(k.contains("| null_blk (native) | disk | 2 | fio | 368.0 [360.0–376.0] | 400.0 [400.0–400.0] | 0.920 [0.900–0.940]x"
+                + " | 2500 [2500–2500] | 2000 [2000–2000] | 500 [500–500] |"), k);
+        // the partition: the native null_blk's reason, not the guest's
+        assertTrue(k.contains("nullb part (partition: no: sfdisk: cannot write the table (test))"), k);
+        assertFalse(k.contains("nullb disk"), "null_blk's whole disk ran: " + k);
+        // the fidelity: null_blk's whole disk is the headline's row; natively its ns are the like-for-like base
+        assertTrue(k.contains("| **kernel** | null_blk (native), disk, 2 jobs, fio | 0.920 [0.900–0.940]x | 500 [500–500] |"), k);
+        assertTrue(k.contains("the kernel's 2000 ns of task-clock (null_blk (native), whole disk, fio, 2 jobs:"), k);
+        for (String word : List.of("emulat", "TCG", "guest", "qemu")) {
+            assertFalse(k.contains(word), word + ": " + k);
+        }
+        JsonNode f = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct");
+        assertEquals("nullb/disk/j2/fio", f.path("fidelity").path("kernel_row").asText());
+        assertEquals(0.92, f.path("fidelity").path("kernel_throughput_ratio").path("median").asDouble(), 1e-9);
+        assertEquals(500, f.path("fidelity").path("kernel_ns_per_io").path("median").asDouble(), 1e-6);
+        JsonNode h = f.path("headline");
+        assertTrue(h.path("kernel_note").asText().endsWith("is 0.92 [0.90–0.94]x on null_blk (native) whole disk, fio, 2 jobs"),
+                h.toString());
+    }
+
+    @Test
+    void guestRowsUnderKvmAreNotCalledEmulated() throws IOException {
+        Files.writeString(kernel.resolve("env.txt"), "environment: native (zram, loop); guest VM (nullb)\nkernel: 6.18.44-test\ncores: 2\n"
+                + "rounds: 1\nperf_repeats: 1\nguest: ran: null_blk in the guest VM (fio only; guest/ has its console and log)\n"
+                + "guest_environment: kvm (qemu -smp 4, cpu host; under KVM: virtualised, not emulated)\nguest_kernel: 6.1.0-28-amd64\n"
+                + "guest_part: yes: /dev/labnbX1, 128M from 1M, made by: kernel\n");
+        job("nullb-disk-iostats1-j2-r1", 80000, 160_000, 2000, true);
+        job("nullb-disk-iostats0-j2-r1", 100000, 200_000, 2000, false);
+        String k = kernelPart(notebook());
+        assertTrue(k.contains("natively on zram and loop, and on null_blk in a guest VM;"), k);
+        assertTrue(k.contains("| null_blk (guest VM, qemu KVM, kernel 6.1.0-28-amd64) | disk | 2 | fio | 80.0 | 100.0 | 0.800x |"), k);
+        assertTrue(k.contains("| **kernel** | null_blk (guest VM, qemu KVM, kernel 6.1.0-28-amd64), disk, 2 jobs, fio | 0.800x |"), k);
+        assertFalse(k.contains("emulated") || k.contains("TCG"), k);
+    }
 }

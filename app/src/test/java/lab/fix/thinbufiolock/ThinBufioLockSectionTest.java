@@ -351,4 +351,121 @@ class ThinBufioLockSectionTest {
         assertTrue(Fixes.pairable().contains("thin-bufio-lock"));
         assertEquals("thin-bufio-lock", Fixes.byId("thin-bufio-lock").orElseThrow().pairing().kernelScenario());
     }
+
+    /** The kernel subsection of {@code md}: from "### The kernel" to the next heading. */
+    private static String kernelPart(String md) {
+        int from = md.indexOf("### The kernel");
+        int to = md.indexOf("\n#", from + 1);
+        return md.substring(from, to < 0 ? md.length() : to);
+    }
+
+    /**
+     * The kernel side as the scenario writes it where the host kernel has brd, dm-mod and
+     * dm-thin-pool: {@code environment: native}, the modules the lab loaded, a 6.4+ dm-bufio, no
+     * probe; thin 3000 + 200 x (jobs − 1) ns of task-clock per I/O (+20 in round 2), dm-linear 2400
+     * (+20 in round 2).
+     */
+    private void nativeKernel() throws IOException {
+        KernelFiles.nativeEnv(kernel, "environment: native\nkernel: 6.18.44-test\ncores: 2\nnumjobs: 1 2\n"
+                + "runtime_s: 1\nvolume_mb: 256\ndata_block_kb: 64\nprovisioned: 4096 data blocks used (all provisioned)\n"
+                + "devices: thin: lab-thin; linear: lab-lin\nperf_repeats: 1\n"
+                + "dm_bufio: no __relink_lru in /proc/kallsyms: presumably 6.4's reworked dm-bufio (buffer trees under rw_semaphores)\n"
+                + "modules: loaded by the lab, unloaded after: brd, dm_thin_pool, dm_mod\n"
+                + "guest: skipped: not needed: this kernel has brd, dm-mod and dm-thin-pool (the runs ran natively)\n");
+        for (int r = 1; r <= 2; r++) {
+            for (int j = 1; j <= 2; j++) {
+                kernelRun("thin-j" + j + "-r" + r, 3000 + 200 * (j - 1) + 20 * (r - 1), j == 1 ? 300000 : 500000);
+                kernelRun("linear-j" + j + "-r" + r, 2400 + 20 * (r - 1), j == 1 ? 400000 : 750000);
+            }
+        }
+    }
+
+    /**
+     * Natively the calibration takes the thin volume at one job as measured (3000 and 3020 ns: median
+     * 3010, not scaled), the base 3010 − 121 = 2889 ns, 669 of it (3010 x 2/9) in the worker; the
+     * headline carries it, and the prediction's one-thread time is that base plus mutex's raw 121.5.
+     */
+    @Test
+    void nativelyTheCalibrationBaseIsTheThinVolumesTaskClockAsMeasured() throws IOException {
+        nativeKernel();
+        var k = ThinBufioLockPairing.kernelFigure(KernelRuns.read(RunDir.open(run), kernel));
+        assertEquals(3010, k.nsPerIo(), 1e-6);
+        assertEquals("a thin volume of a pool over brd, written whole (native), fio psync randrw 4k direct, 1 job, task-clock under perf"
+                + " stat, median of 2 round(s)", k.source());
+        Calibration cal = Calibration.of(k.nsPerIo(), k.userShare(), k.source(), 121, "striped, test");
+        assertEquals(2889, cal.baseNs());
+        assertEquals(669, cal.userNs());
+        cal.write(raw);
+        for (int t = 1; t <= 2; t++) {
+            for (int r = 1; r <= 2; r++) {
+                List<Object> rows = new ArrayList<>();
+                for (String v : List.of("mutex", "rwsem", "rwsem-walk", "striped", "mutex~aa")) {
+                    rows.add(entry(IO, t, p(v, "thin", "whole", cal.deviceNs(), cal.userNs()), calNs(v, t, r)));
+                }
+                write(raw.resolve("thin-cal-r" + r + "-t" + t + ".json"), rows);
+            }
+        }
+        notebook();
+        JsonNode h = fix().path("headline");
+        assertEquals(2889, h.path("base_ns").asDouble(), 1e-9);
+        assertEquals(k.source(), h.path("base_source").asText());
+        assertEquals((1401 / 1111.0 + 1402 / 1112.0) / 2, h.path("jvm_calibrated").path("median").asDouble(), 1e-9);
+        assertEquals((3010.5 + 10 * 40 + 1 * 30) / (3010.5 + 2 * 40 + 2 * 30), h.path("predicted").asDouble(), 1e-9);
+        assertTrue(h.path("kernel").isNull());
+    }
+
+    /**
+     * Natively the kernel table reads as the guest's does: thin over linear per round, what thin
+     * adds (3200 − 2400 = 800 ns at 2 jobs, not divided by any probe), the 6.4+ dm-bufio's model
+     * counterpart, the modules; no emulation said and the flamegraph is the machine's.
+     */
+    @Test
+    void nativelyTheKernelTableHasNoEmulationAndSaysWhatTheLabLoaded() throws IOException {
+        nativeKernel();
+        String md = notebook();
+        JsonNode k = fix().path("kernel");
+        assertFalse(k.path("emulated").asBoolean());
+        assertTrue(k.path("emulation_factor").isMissingNode() && k.path("probe_factor").isMissingNode(), k.toString());
+        JsonNode j2 = k.path("by_jobs").path("2");
+        assertEquals(800, j2.path("thin_extra_ns_per_io").path("median").asDouble(), 1e-9);
+        assertEquals(500000 / 750000.0, j2.path("thin_vs_linear_iops").path("median").asDouble(), 1e-9);
+        // per CPU: 2400 / 3200 and 2420 / 3220
+        assertEquals((2400 / 3200.0 + 2420 / 3220.0) / 2, j2.path("thin_vs_linear_per_cpu").path("median").asDouble(), 1e-9);
+        assertEquals("striped", k.path("kernel_variant").asText());
+        String s = kernelPart(md);
+        assertTrue(s.contains("Kernel 6.18.44-test, native (modules: loaded by the lab, unloaded after: brd, dm_thin_pool, dm_mod), 2"
+                + " cores."), s);
+        assertTrue(s.contains("this kernel's dm-bufio is 6.4's striped cache"), s);
+        assertTrue(s.contains("samples of the whole machine"), s);
+        assertTrue(s.contains("thin's task-clock per I/O less linear's in each round; beside them"), s);
+        for (String word : List.of("emulat", "TCG", "Scaled to the host", "guest")) {
+            assertFalse(s.contains(word), word + ": " + s);
+        }
+    }
+
+    /**
+     * Under KVM the guest is virtualised, not emulated: the probe ran (1.25x) but divides nothing,
+     * what thin adds is 21000 − 16000 = 5000 ns at 2 jobs as measured, the calibration 20050 ns.
+     */
+    @Test
+    void underKvmNothingIsScaledOrCalledEmulated() throws IOException {
+        Files.writeString(kernel.resolve("env.txt"), Files.readString(kernel.resolve("env.txt")).replace("environment: guest VM, TCG, qemu -smp 2",
+                "environment: guest VM, kvm, qemu -smp 2, cpu host (Debian's kernel; under KVM: virtualised, not emulated)"));
+        for (int r = 1; r <= 2; r++) {
+            kernelRun("tcg-zram-guest-r" + r, 3750, 1e9 / 3750);
+        }
+        assertEquals(20050, ThinBufioLockPairing.kernelFigure(KernelRuns.read(RunDir.open(run), kernel)).nsPerIo(), 1e-6);
+        String md = notebook();
+        JsonNode k = fix().path("kernel");
+        assertFalse(k.path("emulated").asBoolean());
+        assertTrue(k.path("emulation_factor").isMissingNode(), k.toString());
+        assertEquals(1.25, k.path("probe_factor").path("median").asDouble(), 1e-9);
+        assertEquals(5000, k.path("by_jobs").path("2").path("thin_extra_ns_per_io").path("median").asDouble(), 1e-9);
+        String s = kernelPart(md);
+        assertTrue(s.contains("These runs ran in the guest VM under KVM"), s);
+        assertTrue(s.contains("samples of the whole guest"), s);
+        for (String word : List.of("TCG", "emulation speed", "Scaled to the host", "emulation probe")) {
+            assertFalse(s.contains(word), word + ": " + s);
+        }
+    }
 }
