@@ -41,18 +41,19 @@ _dm_kname() {
 }
 
 # _dm_name_check NAME: return if NAME may become a lab dm device (lab-*, not in use); else fail
-# (a bad name) or refuse (exit 2: a device of that name exists). Loads dm-mod first where it is a
-# module nothing has loaded (common/module.sh): every lab dm device is made after this check.
+# (a bad name) or refuse (exit 2: a device of that name exists; with dm-mod not loaded, none can).
 _dm_name_check() {
 	case $1 in lab-*) ;; *) _lab_msg "dm: the lab's names start with lab-: $1"; return 1 ;; esac
-	_mod_need dm-mod || return 1
 	if _dm info "$1" >/dev/null 2>&1; then _lab_refuse "dm: $1 exists already (lab-kernel.sh cleanup removes the lab's)"; fi
 }
 
-# _dm_create NAME TABLE WHAT: the registry line "dm NAME LAB-..." first, then dmsetup create
-# (the line dropped again if that fails), then its node; print /dev/mapper/NAME.
+# _dm_create NAME TABLE WHAT: dm-mod loaded where it is a module nothing has loaded (after every
+# check of the callers: a refusal touches nothing; common/module.sh), the registry line
+# "dm NAME LAB-..." first, then dmsetup create (the line dropped again if that fails), then its
+# node; print /dev/mapper/NAME.
 _dm_create() {
 	local name=$1 table=$2 what=$3 uuid=LAB-${1#lab-}
+	_mod_need dm-mod || return 1
 	_reg_add dm "$name" "$uuid"
 	if ! _dm create "$name" -u "$uuid" --table "$table"; then
 		_reg_del dm "$name"

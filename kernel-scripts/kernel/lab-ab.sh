@@ -63,6 +63,8 @@ k=$(switch_word k)
 	sites_note=$(sed -n 's/^sites_note: //p' "$out/ab/facts.txt")
 	echo "ops_note: the switch's own operations as its counter $(switch_word ops) counts them, $k per I/O per pass of its sites (kernel/patches/$src/$fix.patch says how), times $(sed -n 's/^sites: //p' "$out/ab/facts.txt") pass(es) an I/O here${sites_note:+ ($sites_note)}"
 	echo "env: $(sed -n 's/^env: //p' "$out/guest.txt")"
+	echo "vcpus: $(sed -n 's/^vcpus: //p' "$out/guest.txt")"
+	echo "qemu_cpu: $(sed -n 's/^qemu_cpu: //p' "$out/guest.txt")"
 	echo "kernel: $(sed -n 's/^kernel: //p' "$out/guest.txt")"
 	echo "kernel_build: $(sed -n 's/^kernel_build: //p' "$out/guest.txt")"
 	echo "source: $(sed -n 's/^lab_kernel_stamp: source //p' "$out/guest.txt")"

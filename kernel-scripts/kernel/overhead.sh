@@ -44,6 +44,8 @@ python3 "$KS_DIR/kernel/ab-rows.py" over "$out"
 {
 	echo "workload: fio psync randread 4k direct, one job per CPU, 256 MiB zram filled half-compressible, $runtime a repetition, 2 a boot"
 	echo "env: $(sed -n 's/^env: //p' "$out/overhead/r1-lab/guest.txt")"
+	echo "vcpus: $(sed -n 's/^vcpus: //p' "$out/overhead/r1-lab/guest.txt")"
+	echo "qemu_cpu: $(sed -n 's/^qemu_cpu: //p' "$out/overhead/r1-lab/guest.txt")"
 	echo "rounds: $rounds"
 	echo "debian_kernel: $(sed -n 's/^kernel: //p' "$out/overhead/r1-debian/guest.txt")"
 	echo "lab_kernel: $(sed -n 's/^kernel: //p' "$out/overhead/r1-lab/guest.txt") ($(sed -n 's/^lab_kernel: //p' "$out/overhead/r1-lab/guest.txt"))"

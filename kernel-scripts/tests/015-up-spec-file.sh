@@ -14,8 +14,9 @@ printf '# two devices\nzram:16M loop:16M  # both native\n' >"$spec"
 "$LK" up "$spec" | sed 's/[0-9]*$/N/'
 "$LK" status >"$LAB_STATE/status"
 awk '/^  (zram|loop)\t/ { print "status:", $1 }' "$LAB_STATE/status"
-for d in zram loop brd null_blk dm-mod; do
-	grep -Eq "^  $d (native|guest)$" "$LAB_STATE/status" && echo "driver listed: $d"
+for d in zram loop brd null_blk dm-mod dm-thin-pool; do
+	grep -Eq "^  $d (native|guest) \((built in|module, loaded( by the lab)?|module, not loaded: .*|not in this kernel)\)$" "$LAB_STATE/status" &&
+		echo "driver listed: $d"
 done
 _expect_refusal "unknown spec word" "$LK" up nvme:1G
 "$LK" down

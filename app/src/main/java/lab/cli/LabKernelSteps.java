@@ -106,8 +106,20 @@ final class LabKernelSteps {
         }
         Path out = raw.resolve(fix).resolve(DIR);
         boolean ok = run(fix, AB, args("lab-ab", fix), out, out.resolve("scenario.log"));
-        env.put(fix + "/" + AB, KernelRuns.readEnv(out.resolve(LabAb.FACTS)).getOrDefault("env", "unknown"));
+        env.put(fix + "/" + AB, guestEnvironment(KernelRuns.readEnv(out.resolve(LabAb.FACTS))));
         return ok;
+    }
+
+    /**
+     * The manifest's environment of a lab kernel run from its facts: the accelerator, and where the
+     * facts have them (runs since the guest recorded them) qemu's vCPUs and CPU model, e.g.
+     * {@code "tcg, qemu -smp 2, cpu qemu64"}.
+     */
+    static String guestEnvironment(Map<String, String> facts) {
+        String e = facts.getOrDefault("env", "unknown");
+        String vcpus = facts.getOrDefault("vcpus", "");
+        String cpu = facts.getOrDefault("qemu_cpu", "").replaceFirst(" \\(.*", "");
+        return vcpus.isBlank() ? e : e + ", qemu -smp " + vcpus + (cpu.isBlank() ? "" : ", cpu " + cpu);
     }
 
     /**

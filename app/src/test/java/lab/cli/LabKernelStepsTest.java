@@ -142,4 +142,16 @@ class LabKernelStepsTest {
         assertTrue(LabKernelSteps.hasSwitch(lab, "zram-init-lock"));
         assertFalse(LabKernelSteps.hasSwitch(lab, "dm-css-ref"));
     }
+
+    /** The manifest's environment of a switch run: the accelerator, with qemu's vCPUs and CPU model where the facts have them. */
+    @Test
+    void aSwitchRunsEnvironmentNamesTheGuestsVcpusAndCpu() {
+        assertEquals("tcg, qemu -smp 2, cpu qemu64", LabKernelSteps.guestEnvironment(
+                Map.of("env", "tcg", "vcpus", "2", "qemu_cpu", "qemu64 (qemu's default)")));
+        assertEquals("kvm, qemu -smp 16, cpu host", LabKernelSteps.guestEnvironment(
+                Map.of("env", "kvm", "vcpus", "16", "qemu_cpu", "host (-cpu host)")));
+        assertEquals("tcg", LabKernelSteps.guestEnvironment(Map.of("env", "tcg", "vcpus", "", "qemu_cpu", "")),
+                "facts from before the guest recorded them: the accelerator alone");
+        assertEquals("unknown", LabKernelSteps.guestEnvironment(Map.of()));
+    }
 }

@@ -89,6 +89,21 @@ class DeviceUseTest {
         assertTrue(why.getFirst().startsWith("it is held by dm-0"), why.toString());
     }
 
+    /**
+     * loop1 beside a mounted loop10 (snaps' loops on Ubuntu hosts): the match is by major:minor, so
+     * loop1's neighbour with the longer name is not loop1's use, nor loop1 loop10's.
+     */
+    @Test
+    void aMountedLoop10IsNotLoop1s() throws IOException {
+        Path byNo = root.resolve("dev/block");
+        disk(root.resolve("devices/virtual/block"), byNo, "loop10", "7:10");
+        Path info = root.resolve("mountinfo10");
+        Files.writeString(info, "31 1 7:10 / /snap/core/1 ro,nodev - squashfs /dev/loop10 ro\n");
+        DeviceUse ten = new DeviceUse(byNo, info, root.resolve("swaps"), Map.of("/dev/loop10", "7:10")::get);
+        assertEquals(List.of(), ten.uses(7, 1));
+        assertEquals(List.of("it is mounted at /snap/core/1 (squashfs)"), ten.uses(7, 10));
+    }
+
     @Test
     void swapIsNamed() {
         assertEquals(List.of("it is in use as swap (/proc/swaps)"), use.uses(252, 1));
