@@ -90,7 +90,9 @@ _dm_thin_pool_add() {
 	_lab_require_owned "$meta"
 	_lab_require_owned "$data"
 	# the thin-pool target: the lab loads it where it is a module, rather than leave the kernel's
-	# autoload (at dmsetup create) to keep it loaded after
+	# autoload (at dmsetup create) to keep it loaded after; dm-mod first, as _dm_create would, so
+	# that each has its own registry line whichever device came first
+	_mod_need dm-mod || return 1
 	_mod_need dm-thin-pool || return 1
 	dd if=/dev/zero of="$meta" bs=4096 count=1 conv=fsync 2>/dev/null || { _lab_msg "dm: could not zero $meta's superblock"; return 1; }
 	sectors=$(blockdev --getsz "$data")

@@ -45,17 +45,25 @@ left_loaded() { if grep -q '^left loaded' "$1" 2>/dev/null; then echo " (left lo
 boot_mods=$(_mod_list | sort)
 step() { echo "as-host: [$(cut -d' ' -f1 /proc/uptime)s] $*" >&2; }
 
-# The one concession to the emulated CPU: every JVM the scripts start (the bridge's job renders
-# and runs) takes an AOT cache of the bridge's classes, trained once here on the jar's own path,
-# through JAVA_TOOL_OPTIONS; under TCG that halves a render's 7 s (measured: 7.1 s against 3.8 s
-# a render, 17 s to train). The scripts themselves are as a user runs them.
+# The concessions to the emulated CPU, for every JVM the scripts start (the bridge's job renders
+# and runs), through JAVA_TOOL_OPTIONS; the scripts themselves are as a user runs them:
+#   - C1 only (-XX:TieredStopAtLevel=1), as the lab's own guest halves run the bridge: when C2
+#     replaces a method's C1 code the JVM patches a jump over its entry, and under multi-threaded
+#     TCG another vCPU can run that entry torn (a #GP in the bridge at a patched entry: 2 of 2
+#     runs of this test here with tiered JVMs). C1 only is also faster under TCG (measured here,
+#     20 runs each: a 500 ms bridge run 6.8 s against 9.6 s, a render 2.5 s against 3.3 s).
+#   - a JVM that crashes writes its report into $OUT/logs (-XX:ErrorFile), which 034 prints;
+#   - an AOT cache of the bridge's classes, trained once here on the jar's own path: it halves a
+#     render's start-up (measured: 7.1 s against 3.8 s a render, 17 s to train).
 step "the bridge's AOT cache"
 jar=$LAB/native-bridge/target/bridge.jar
-if "$LAB_JDK/bin/java" -XX:AOTCacheOutput="$TMPDIR/bridge.aot" --enable-native-access=ALL-UNNAMED \
+jvm_opts=-XX:TieredStopAtLevel=1
+if "$LAB_JDK/bin/java" "$jvm_opts" -XX:AOTCacheOutput="$TMPDIR/bridge.aot" --enable-native-access=ALL-UNNAMED \
 	--sun-misc-unsafe-memory-access=allow -jar "$jar" spec render "$LAB/examples/dm-css-ref.fio" --set numjobs=2 \
 	--name train >/dev/null 2>"$OUT/logs/aot.err"; then
-	export JAVA_TOOL_OPTIONS=-XX:AOTCache=$TMPDIR/bridge.aot
+	jvm_opts="$jvm_opts -XX:AOTCache=$TMPDIR/bridge.aot"
 fi
+export JAVA_TOOL_OPTIONS="$jvm_opts -XX:ErrorFile=$OUT/logs/hs_err_pid%p.log"
 
 # ---------------------------------------------------------------- the host as a user has it
 

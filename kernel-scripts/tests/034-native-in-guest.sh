@@ -40,4 +40,8 @@ for f in "$out"/logs/*.run; do
 		if [ -s "$g" ]; then echo "== ${g##*/}" >&2; tail -n 30 "$g" >&2; fi
 	done
 done
+# a JVM that crashed in there: its report's head
+for f in "$out"/logs/hs_err_pid*.log; do
+	if [ -f "$f" ]; then echo "== ${f##*/}" >&2; head -n 40 "$f" >&2; fi
+done
 grep -q '^mode: host$' "$out/guest.txt" && echo "the guest ran as a user's host, on Debian's kernel"
