@@ -36,9 +36,15 @@ LAB_MODULE_TRIES=${LAB_MODULE_TRIES:-50} # rmmod tries, 0.2 s apart, before a bu
 # _mod_name NAME: the kernel's name of module NAME (dashes as underscores: dm-mod -> dm_mod)
 _mod_name() { echo "${1//-/_}"; }
 
-# _mod_loaded NAME: true if module NAME is loaded (a line of /proc/modules)
+# _mod_loaded NAME: true if module NAME is loaded (a line of /proc/modules); read in bash, no
+# process: the lab asks it over a hundred times a scenario
 _mod_loaded() {
-	awk -v m="$(_mod_name "$1")" '$1 == m { f = 1 } END { exit !f }' "$LAB_PROC_MODULES" 2>/dev/null
+	local want=${1//-/_} n _
+	[ -r "$LAB_PROC_MODULES" ] || return 1
+	while read -r n _; do
+		if [ "$n" = "$want" ]; then return 0; fi
+	done <"$LAB_PROC_MODULES"
+	return 1
 }
 
 # _mod_builtin NAME: true if NAME is built into the running kernel: listed in its modules.builtin,
