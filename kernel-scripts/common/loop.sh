@@ -9,7 +9,7 @@
 # takes it, else buffered as without; /sys/block/loopN/loop/dio says which), dir=DIR (the file in
 # DIR, a folder under $LAB_KDIR/loop such as a tmpfs of _tmpfs_add's). An empty OPTION is ignored.
 _loop_add() {
-	local size=$1 o dir file dev opts=()
+	local size=$1 o dir file dev opts=() dio=0
 	shift
 	_reg_init
 	_mod_need loop || return 1
@@ -18,7 +18,7 @@ _loop_add() {
 		case $o in
 		'') ;;
 		partscan) opts+=(--partscan) ;;
-		dio) opts+=(--direct-io=on) ;;
+		dio) dio=1 ;;
 		dir=*)
 			dir=${o#dir=}
 			case $dir in "$LAB_KDIR"/loop/*) ;; *) _lab_msg "loop: $dir is not under $LAB_KDIR/loop"; return 1 ;; esac
@@ -26,11 +26,29 @@ _loop_add() {
 		*) _lab_msg "loop: unknown option $o"; return 1 ;;
 		esac
 	done
-	file=$(mktemp "$dir/lab-XXXXXX.img")
+	file=$(_loop_file "$dir") || return 1
 	truncate -s "$size" "$file"
 	dev=$(losetup --find --show "${opts[@]}" "$file") || { rm -f "$file"; return 1; }
 	_reg_add loop "$dev" "$file"
+	# after attaching (LOOP_SET_DIRECT_IO): a file system without O_DIRECT (tmpfs before 6.6)
+	# then leaves the loop buffered, where --direct-io=on at attach time fails the attach
+	if [ "$dio" = 1 ]; then losetup --direct-io=on "$dev" 2>/dev/null || true; fi
 	echo "$dev"
+}
+
+# _loop_file DIR: a new empty file of the lab's in DIR, lab-XXXXXXXX.img, made exclusively (set -C);
+# its name on stdout. Not mktemp: busybox's (the guest's) takes no suffix after the Xs.
+_loop_file() {
+	local n f
+	for ((n = 0; n < 100; n++)); do
+		f=$1/lab-$(printf '%04x%04x' "$RANDOM" "$RANDOM").img
+		if (set -C && : >"$f") 2>/dev/null; then
+			echo "$f"
+			return 0
+		fi
+	done
+	_lab_msg "loop: could not make a file in $1"
+	return 1
 }
 
 _loop_remove() {

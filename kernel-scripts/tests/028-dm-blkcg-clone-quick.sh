@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # 028: the dm-blkcg-clone scenario (quick: 1 s runs after a 500 ms ramp, one round, weights
-# 1000:500 and 500:500; the loop stack natively, linear and thin natively where this kernel has
-# dm-mod and dm-thin-pool, else in the guest VM) writes every file of its LAB_OUT contract:
+# 1000:500 and 500:500; the loop stack natively where this kernel has BFQ, linear and thin
+# natively where it also has dm-mod and dm-thin-pool, each else in the guest VM) writes every file
+# of its LAB_OUT contract:
 # runs.tsv with its header and one row per (env, stack, path, weights), every writer's fio JSON
 # without error, with non-zero write bandwidth and its own section (c1501 in a, c1500 in b), the
 # bottom device's stat and the cgroups' io stat before and after each measurement, and the
@@ -13,8 +14,8 @@
 # limits as before) or where the runs ran (left_after). First, needing no device, the filesystem
 # helpers refuse what the lab did not make. The checks read the files alone, in bash; the golden
 # output says what they found (not the ratios: one quick round is noise). Skips without root,
-# fio, mkfs.ext4, the bridge (it renders the job files), or both dm-mod + dm-thin-pool here and
-# a guest VM.
+# fio, mkfs.ext4, the bridge (it renders the job files), or both BFQ, dm-mod and dm-thin-pool
+# here and a guest VM.
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
@@ -25,8 +26,10 @@ _have_cmd fio mkfs.ext4 fstrim losetup
 _have_driver loop
 _have_cgroup_io
 _have_bridge
-native=1
-if [ -n "$(_dm_native_why dm-mod dm-thin-pool)" ]; then
+# nloop: the loop stack runs here (BFQ); native: linear and thin too (dm-mod, dm-thin-pool)
+nloop=1 native=1
+if [ -n "$(_sched_native_why bfq)" ]; then nloop=0; fi
+if [ "$nloop" = 0 ] || [ -n "$(_dm_native_why dm-mod dm-thin-pool)" ]; then
 	native=0
 	_have_guest
 fi
@@ -78,19 +81,26 @@ for k in "${keys[@]}"; do
 	grep -q "^$k: " "$out/env.txt" || echo "env.txt lacks $k"
 done
 echo "env.txt: rounds: $(env rounds), runtime_s: $(env runtime_s), ramp_s: $(env ramp_s), weights: $(env weights | cut -d' ' -f1-2), paths: $(env paths | cut -d' ' -f1-2)"
+gkernel=$(sed -n 's/^kernel: //p' "$out/guest/guest.txt" 2>/dev/null)
 if [ "$native" = 1 ]; then
 	envs=("native loop" "native linear" "native thin")
 	where=$(yes grep -q '^native (loop linear thin)$' <<<"$(env environment)")
 	kernel=$(yes [ "$(env kernel)" = "native: $(uname -r)" ])
-else
+	st_want="native: loop linear thin"
+elif [ "$nloop" = 1 ]; then
 	envs=("native loop" "guest linear" "guest thin")
 	where=$(yes grep -q '^native (loop); guest VM, .* (linear thin)$' <<<"$(env environment)")
-	kernel=$(yes [ "$(env kernel)" = "native: $(uname -r) | guest: $(sed -n 's/^kernel: //p' "$out/guest/guest.txt")" ])
+	kernel=$(yes [ "$(env kernel)" = "native: $(uname -r) | guest: $gkernel" ])
+	st_want="native: loop | guest: linear thin"
+else
+	envs=("guest loop" "guest linear" "guest thin")
+	where=$(yes grep -q '^guest VM, .* (loop linear thin)$' <<<"$(env environment)")
+	kernel=$(yes [ "$(env kernel)" = "guest: $gkernel" ])
+	st_want="guest: loop linear thin"
 fi
 echo "environment says where each stack ran: $where"
 echo "kernel is the one each side ran on: $kernel"
-if [ "$native" = 1 ]; then st_want="native: loop linear thin"; else st_want="native: loop | guest: linear thin"; fi
-echo "stacks: loop natively, linear and thin where they can run: $(yes [ "$(env stacks)" = "$st_want" ])"
+echo "stacks: each natively where this kernel can run it, the rest in the guest VM: $(yes [ "$(env stacks)" = "$st_want" ])"
 
 # runs.tsv: the header, then one row per (env, stack, path, weights), in round 1
 header=$(printf 'env\tstack\tpath\tweight_a\tweight_b\tround\ta_json\tb_json\ta_wbytes\tb_wbytes\tdev_wbytes\tseconds')

@@ -4,8 +4,10 @@
 # is not trusted: guest.sh prints qemu's own error, probes again, and runs under TCG saying so;
 # guest.txt records the accelerator, why not KVM, the vCPUs and qemu's CPU model; the failed
 # probe is cached for this host boot only, and the next run says it is using it. Here qemu is a
-# wrapper that fails -accel kvm the way qemu does without KVM and runs the real qemu otherwise
-# (KVM itself cannot be tested on this project's machines: every kernel hangs under it). Also
+# wrapper that fails -accel kvm the way qemu does without KVM and runs the real qemu otherwise,
+# and the probe's /dev/kvm a file of the test's (LAB_KVM_DEV), so that qemu's failure is what the
+# probe meets whether this host has /dev/kvm or not (KVM itself cannot be tested on this
+# project's machines: every kernel hangs under it, and some have no /dev/kvm at all). Also
 # guest.sh vcpus: the host's cores, at most one a 64 MiB above 512 MiB, LAB_GUEST_VCPUS forcing.
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -43,7 +45,11 @@ chmod +x "$bin/qemu-system-x86_64"
 # shellcheck disable=SC2016 # the guest's $OUT
 printf '#!/bin/sh\necho ran >"$OUT/ran"\n' >"$LAB_STATE/script.sh"
 
+# the image first (a rebuild clears the probe's cache, which this test writes next)
+"$G" build >"$LAB_STATE/build.log" 2>&1 || { cat "$LAB_STATE/build.log" >&2; exit 1; }
 echo kvm >"$cache"
+: >"$LAB_STATE/kvm"
+export LAB_KVM_DEV=$LAB_STATE/kvm
 rc=0
 PATH=$bin:$PATH "$G" run "$LAB_STATE/script.sh" "$LAB_STATE/out1" >"$LAB_STATE/run1.log" 2>&1 || rc=$?
 echo "a cached kvm that fails: exit $rc"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# scenarios/dm-blkcg-clone/guest.sh: the linear and thin stacks of the dm-blkcg-clone scenario
-# (run.sh) where the host kernel lacks device-mapper or dm-thin-pool. Runs INSIDE the guest VM
+# scenarios/dm-blkcg-clone/guest.sh: the stacks of the dm-blkcg-clone scenario (run.sh) the host
+# kernel cannot run: linear and thin where it lacks device-mapper or dm-thin-pool, and loop too
+# where it lacks BFQ. Runs INSIDE the guest VM
 # (kernel-scripts/guest/guest.sh run), started by /init under busybox sh, and goes on under the
 # guest's bash-static with the host's kernel-scripts (as /mnt/in/ks): the same registry, devices,
 # cgroups and measurements as on a host that has them (scenarios/dm-blkcg-clone/lib.sh). /init
@@ -10,7 +11,8 @@
 # stacks, dev_mb, file_mb, mbps, dirty) and $OUT/jobs/ (the job files the host rendered: the guest
 # has no JVM). Mounts cgroup2 where it is not mounted (unmounted again on the way out), loads
 # null_blk (no devices of its own: the lab makes its own through configfs), and makes and measures
-# the stacks: each on its own bandwidth-limited null_blk with BFQ, ext4 on top. Writes into $OUT
+# the stacks: linear and thin each on its own bandwidth-limited null_blk, loop on a loop device in
+# a tmpfs as natively, each with BFQ, ext4 on top. Writes into $OUT
 # the host's names (<stack>-<path>-w<WA>-<WB>-r<K>.*), runs.guest.tsv (runs.tsv's rows),
 # dm-table.txt and dm-blkcg-clone-guest.txt (key: value lines the host merges into env.txt). Not
 # for the host: there it refuses.

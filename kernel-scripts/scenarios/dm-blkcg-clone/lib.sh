@@ -1,13 +1,14 @@
 # shellcheck shell=bash
 # scenarios/dm-blkcg-clone/lib.sh: the devices and measurements of the dm-blkcg-clone scenario,
-# shared by the host (run.sh: the loop stack, and linear and thin where its kernel has dm-mod and
-# dm-thin-pool) and the guest VM (guest.sh: linear and thin, kernel-scripts found as /mnt/in/ks).
+# shared by the host (run.sh: the loop stack where its kernel has BFQ, and linear and thin where it
+# also has dm-mod and dm-thin-pool) and the guest VM (guest.sh: the rest, kernel-scripts found as
+# /mnt/in/ks).
 # Source it after common/rc.sh. It changes nothing by itself.
 #
 # The caller sets:
 #   BC_OUT       output folder
 #   BC_ENV       native | guest: where the runs run (runs.tsv's env)
-#   BC_STACKS    the stacks to make and measure, in order: loop (native only), linear, thin
+#   BC_STACKS    the stacks to make and measure, in order: loop, linear, thin
 #   BC_PATHS     the paths, in order: direct, buffered
 #   BC_WEIGHTS   the weight pairs WA:WB (cgroup a, cgroup b), in order
 #   BC_ROUNDS    rounds
@@ -111,20 +112,20 @@ bc_dirty() {
 	BC_FACTS+=("dirty_bytes: $bytes (dirty_background_bytes $bg) for the run (before: $before; put back after)")
 }
 
-# bc_bottom_dev [mbps]: a bottom device: natively a loop device over a file in the run's tmpfs
-# (BC_TMPFS) with direct I/O; in the guest a null_blk (blk-mq, memory backed: a filesystem must
-# read back what it wrote), with mbps the bandwidth-limited one (BC_MBPS; requests at most
-# BC_MAX_REQ_KB, and no discard: null_blk's limit lets a request through only when it fits the
-# budget of one 20 ms tick, so a larger one, such as fstrim's discards, would wait for ever),
-# without it the thin pool's metadata device (discard). BC_NEW gets the node; not in $(...): MADE
-# must grow.
+# bc_bottom_dev STACK [mbps]: a bottom device for STACK: natively, and for the loop stack
+# wherever it runs, a loop device over a file in the run's tmpfs (BC_TMPFS) with direct I/O; for
+# linear and thin in the guest a null_blk (blk-mq, memory backed: a filesystem must read back what
+# it wrote), with mbps the bandwidth-limited one (BC_MBPS; requests at most BC_MAX_REQ_KB, and no
+# discard: null_blk's limit lets a request through only when it fits the budget of one 20 ms
+# tick, so a larger one, such as fstrim's discards, would wait for ever), without it the thin
+# pool's metadata device (discard). BC_NEW gets the node; not in $(...): MADE must grow.
 bc_bottom_dev() {
 	local node
-	if [ "$BC_ENV" = native ]; then
+	if bc_on_loop "$1"; then
 		node=$(_loop_add "${BC_DEV_MB}M" dio "dir=$BC_TMPFS")
 		MADE+=("loop $node")
 	else
-		if [ "${1:-}" = mbps ]; then
+		if [ "${2:-}" = mbps ]; then
 			node=$(_nullb_add "${BC_DEV_MB}M" mem "mbps=$BC_MBPS" "max_sectors=$((BC_MAX_REQ_KB * 2))")
 		else
 			node=$(_nullb_add "${BC_META_MB}M" mem discard=1)
@@ -134,10 +135,14 @@ bc_bottom_dev() {
 	BC_NEW=$node
 }
 
+# bc_on_loop STACK: true where STACK's devices are loop devices in the tmpfs: natively, and the
+# loop stack in the guest (the same reference as natively, where this kernel has no BFQ)
+bc_on_loop() { [ "$BC_ENV" = native ] || [ "$1" = loop ]; }
+
 # bc_describe NODE: what a bottom device is, for env.txt: its name, MAJ:MIN, (what it is)
 bc_describe() {
 	local k=${1#/dev/}
-	if [ "$BC_ENV" = native ]; then
+	if [ -d "/sys/block/$k/loop" ]; then
 		echo "$k $(cat "/sys/block/$k/dev") (loop over a file in a tmpfs the lab mounted, ${BC_DEV_MB} MiB, dio $(cat "/sys/block/$k/loop/dio"), blk-mq)"
 	else
 		echo "$k $(cat "/sys/block/$k/dev") (null_blk, blk-mq, ${BC_DEV_MB} MiB, memory backed, mbps=$BC_MBPS, max request ${BC_MAX_REQ_KB} KiB, no discard)"
@@ -151,7 +156,7 @@ bc_describe() {
 # null_blk in the guest) and its thin volume 0 as lab-bcg-thin, as large as the pool.
 bc_stack() {
 	local st=$1 bottom meta pool k sched
-	bc_bottom_dev mbps
+	bc_bottom_dev "$st" mbps
 	bottom=$BC_NEW
 	k=${bottom#/dev/}
 	sched=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$k/queue/scheduler")
@@ -167,7 +172,7 @@ bc_stack() {
 		BC_HOW[$st]+="; lab-bcg-lin ($(_dm_kname lab-bcg-lin)): dm-linear over all of it"
 		;;
 	thin)
-		bc_bottom_dev
+		bc_bottom_dev "$st"
 		meta=$BC_NEW
 		pool=$(_dm_thin_pool_add lab-bcg-pool "$meta" "$bottom" "$BC_BLOCK_SECTORS" 0 skip_block_zeroing)
 		MADE+=("dm lab-bcg-pool")
@@ -191,17 +196,18 @@ bc_meta_describe() {
 	fi
 }
 
-# bc_setup: the cgroups, the dirty limits, then every stack of BC_STACKS (natively first the tmpfs
-# their loop devices keep their files in); dm-table.txt where dm devices were made
+# bc_setup: the cgroups, the dirty limits, then every stack of BC_STACKS (first the tmpfs their
+# loop devices keep their files in, where any has one); dm-table.txt where dm devices were made
 bc_setup() {
 	local st n=0 f=()
 	bc_cgroups
 	bc_dirty
-	if [ "$BC_ENV" = native ]; then
-		for st in "${BC_STACKS[@]}"; do
-			n=$((n + 1))
-			if [ "$st" = thin ]; then n=$((n + 1)); fi
-		done
+	for st in "${BC_STACKS[@]}"; do
+		bc_on_loop "$st" || continue
+		n=$((n + 1))
+		if [ "$st" = thin ]; then n=$((n + 1)); fi
+	done
+	if [ "$n" -gt 0 ]; then
 		BC_TMPFS=$(_tmpfs_add "$((n * BC_DEV_MB + 16))m")
 		MADE+=("mount $BC_TMPFS")
 	fi

@@ -15,11 +15,12 @@
 # sequential writers started together, one in a and one in b, each on its own file.
 #
 # Stacks:
-#   loop    natively, always: ext4 on a loop device (dio) with BFQ: the reference that weights
-#           work here at all. Its file lies in a tmpfs the lab mounts: this host's disk takes
-#           O_DIRECT writes at 3-4 GB/s (the hypervisor's cache), so a loop over a file there
-#           would push some 40 GB through it per measurement; in memory the same loop and BFQ path
-#           run without that (measured at 2-4 GB/s: BFQ idles for the writer in service while the
+#   loop    ext4 on a loop device (dio) with BFQ: the reference that weights work here at all;
+#           natively where this kernel has BFQ (bfq-iosched loaded, and unloaded after, where it
+#           is a module), else in the guest VM, made the same way. Its file lies in a tmpfs the
+#           lab mounts: this host's disk takes O_DIRECT writes at 3-4 GB/s (the hypervisor's
+#           cache), so a loop over a file there would push some 40 GB through it per
+#           measurement; in memory the same loop and BFQ path run without that (measured at 2-4 GB/s: BFQ idles for the writer in service while the
 #           other's request waits queued in BFQ; 1000:500 direct gives 1.8-1.9:1).
 #   linear  ext4 on dm-linear lab-bcg-lin over all of the bottom device (depth 1);
 #   thin    ext4 on thin volume 0 (lab-bcg-thin) of the pool lab-bcg-pool: data the bottom
@@ -27,8 +28,8 @@
 #           own (a memory-backed null_blk in the guest). The files are removed and the free space
 #           trimmed (fstrim: the pool unmaps the blocks) before every measurement, so thin
 #           provisions every block it writes anew (the worker-thread path of the seed).
-#   linear and thin run natively where this kernel has dm-mod and dm-thin-pool (on loop devices
-#   as above), else in the guest VM (Debian's kernel under qemu, guest/guest.sh run;
+#   linear and thin run natively where this kernel has BFQ, dm-mod and dm-thin-pool (on loop
+#   devices as above), else in the guest VM (Debian's kernel under qemu, guest/guest.sh run;
 #   scenarios/dm-blkcg-clone/guest.sh inside), each stack on its own null_blk (blk-mq, memory
 #   backed, bandwidth-limited to LAB_BCG_MBPS MiB/s, 128 KiB requests, no discard: null_blk lets
 #   a request through only when it fits one 20 ms tick's budget), cgroup v2 with
@@ -77,7 +78,8 @@
 #       "native: ... | guest: ...".
 #   guest/  (the guest's console.log, guest.txt, guest-run.log, dm-blkcg-clone-guest.txt)
 # Exits 0 only if every measurement ran. A part that cannot run here (no guest VM possible) is
-# left out, its rows absent, and env.txt says why (guest_why); the loop stack always runs.
+# left out, its rows absent, and env.txt says why (native_why, guest_why); where no stack can run
+# at all (no BFQ here and no guest VM), env.txt says both reasons and the scenario exits 1.
 # Environment: LAB_QUICK=1 (2 s runs after a 1 s ramp, 1 round, two weight pairs; else 8 s
 # after 2 s, 3 rounds, three pairs), LAB_RUNTIME, LAB_RAMP (seconds, or a fio time such as
 # 500ms), LAB_ROUNDS, LAB_BCG_MBPS (the guest's bottom devices' bandwidth, default 32),
@@ -125,40 +127,61 @@ BC_WEIGHTS=("${WEIGHTS[@]}") BC_PATHS=("${PATHS[@]}")
 # the lab here goes
 _guest_scenario_traps
 
-need_native() {
+need_tools() {
 	local c
 	for c in fio mkfs.ext4 fstrim losetup blockdev; do
 		command -v "$c" >/dev/null 2>&1 || { _lab_msg "dm-blkcg-clone: $c is not installed (./lab kernel installs fio; mkfs.ext4: e2fsprogs; fstrim, losetup: util-linux)"; exit 1; }
 	done
-	_driver_native loop || { _lab_msg "dm-blkcg-clone: this kernel has no loop devices (the loop stack must run)"; exit 1; }
-	if [ "$LAB_CG_VER" = 1 ] && [ ! -d "$LAB_BLKIO" ]; then _lab_msg "dm-blkcg-clone: no blkio cgroup v1 at $LAB_BLKIO"; exit 1; fi
+}
+
+# native_why: why no stack can run on this kernel (nothing when the loop stack can): no loop
+# devices, no BFQ (the weights are BFQ's), no io controller
+native_why() {
+	local why
+	_driver_native loop || { echo "this kernel has no loop devices"; return; }
+	why=$(_sched_native_why bfq)
+	if [ -n "$why" ]; then echo "$why (the weights are BFQ's)"; return; fi
+	if [ "$LAB_CG_VER" = 1 ] && [ ! -d "$LAB_BLKIO" ]; then echo "no blkio cgroup v1 at $LAB_BLKIO"; return; fi
 	if [ "$LAB_CG_VER" = 2 ] && ! grep -qw io "$LAB_BLKIO/cgroup.controllers" 2>/dev/null; then
-		_lab_msg "dm-blkcg-clone: neither blkio (v1) nor cgroup v2 with the io controller at $LAB_BLKIO"
-		exit 1
+		echo "neither blkio (v1) nor cgroup v2 with the io controller at $LAB_BLKIO"
 	fi
 }
-need_native
+
+# comma STACK...: the stacks as a list in words ("loop, linear, thin")
+comma() {
+	local IFS=, s
+	s="$*"
+	echo "${s//,/, }"
+}
+
+need_tools
 _lab_jvm_init # renders the job files (spec render)
 mkdir -p "$OUT"
 rm -f "$OUT/runs.tsv" "$OUT/runs.native.tsv" "$OUT/runs.guest.tsv"
 
-# linear and thin: natively where this kernel has device-mapper and thin pools, else in the guest
+# each stack natively where this kernel can run it (loop: loop devices, BFQ and the io
+# controller; linear and thin: also dm-mod and dm-thin-pool), else in the guest VM
+nwhy=$(native_why)
 dmwhy=$(_dm_native_why dm-mod dm-thin-pool)
-NATIVE_STACKS=(loop)
-if [ -z "$dmwhy" ]; then
-	NATIVE_STACKS+=(linear thin)
-	NATIVE_WHY="none: linear and thin ran natively (this kernel has dm-mod and dm-thin-pool)"
-else
+if [ -n "$nwhy" ]; then
+	NATIVE_STACKS=() GUEST_STACKS=(loop linear thin)
+	NATIVE_WHY="loop, linear, thin: $nwhy"
+elif [ -n "$dmwhy" ]; then
+	NATIVE_STACKS=(loop) GUEST_STACKS=(linear thin)
 	NATIVE_WHY="linear, thin: $dmwhy"
+else
+	NATIVE_STACKS=(loop linear thin) GUEST_STACKS=()
+	NATIVE_WHY="none: every stack ran natively (this kernel has BFQ, dm-mod and dm-thin-pool)"
 fi
+GSTACKS=$(comma "${GUEST_STACKS[@]}")
 
 # ---------------------------------------------------------------- native
 
-# run_native: the native stacks' rounds; writes NATIVE_FACTS
+# run_native: the native stacks' rounds, where there are any; writes NATIVE_FACTS
 run_native() {
+	[ "${#NATIVE_STACKS[@]}" -gt 0 ] || return 0
 	BC_ENV=native BC_STACKS=("${NATIVE_STACKS[@]}")
 	: >"$OUT/runs.native.tsv"
-	bc_jobs
 	bc_setup
 	bc_rounds
 	_made_remove || { _lab_msg "dm-blkcg-clone: could not remove everything it made"; exit 1; }
@@ -169,28 +192,31 @@ run_native() {
 
 GOUT=$OUT/guest
 
-# run_guest: linear and thin in the guest VM (the host renders its job files: the same as the
-# native ones); sets GUEST_STATUS, writes GUEST_FACTS. A guest that fails: env.txt and runs.tsv
-# say what ran, and the scenario exits 1.
+# run_guest: GUEST_STACKS in the guest VM (the host renders its job files: the same as the native
+# ones); sets GUEST_STATUS, writes GUEST_FACTS. A guest that fails: env.txt and runs.tsv say what
+# ran, and the scenario exits 1.
 run_guest() {
-	local n tmo p
+	local n tmo p mem=3072 st pats=()
 	_guest_params_write "$GOUT" dm-blkcg-clone "runtime=$RUNTIME" "ramp=$RAMP" "rounds=$ROUNDS" "weights=${WEIGHTS[*]}" \
-		"paths=${PATHS[*]}" "stacks=linear thin" "dev_mb=$DEV_MB" "file_mb=$FILE_MB" "mbps=$MBPS" "dirty=$DIRTY"
+		"paths=${PATHS[*]}" "stacks=${GUEST_STACKS[*]}" "dev_mb=$DEV_MB" "file_mb=$FILE_MB" "mbps=$MBPS" "dirty=$DIRTY"
 	for p in "${PATHS[@]}"; do cp "$OUT/job-$p.fio" "$GOUT/jobs/"; done
-	n=$((ROUNDS * ${#WEIGHTS[@]} * ${#PATHS[@]} * 2))
+	for st in "${GUEST_STACKS[@]}"; do pats+=("$st-*"); done
+	# the loop stack's tmpfs takes what its writers write, as their null_blks do
+	if [ "${GUEST_STACKS[0]}" = loop ]; then mem=$((mem + DEV_MB)); fi
+	n=$((ROUNDS * ${#WEIGHTS[@]} * ${#PATHS[@]} * ${#GUEST_STACKS[@]}))
 	# a measurement is the ramp and the runtime, and about 10 s more under TCG (fio's start,
 	# the sync, the trim); boot, modules and making the stacks about 90 s
 	tmo=$((n * (RUNTIME_CEIL_S + ${RAMP_S%.*} + 12) + 240))
-	_lab_msg "dm-blkcg-clone: guest VM (linear and thin, $n measurements), log in $GOUT/guest-run.log, at most ${tmo}s"
-	_guest_scenario_run dm-blkcg-clone "$GOUT" "$tmo" 3072
-	_guest_collect "$GOUT" "$OUT" 'linear-*' 'thin-*' dm-table.txt runs.guest.tsv
+	_lab_msg "dm-blkcg-clone: guest VM ($GSTACKS, $n measurements), log in $GOUT/guest-run.log, at most ${tmo}s"
+	_guest_scenario_run dm-blkcg-clone "$GOUT" "$tmo" "$mem"
+	_guest_collect "$GOUT" "$OUT" "${pats[@]}" dm-table.txt runs.guest.tsv
 	if [ "$GUEST_RC" -ne 0 ]; then
 		_lab_msg "dm-blkcg-clone: the guest failed (exit $GUEST_RC), see $GOUT/guest-run.log; the native results stand"
-		GUEST_WHY="linear, thin: the guest VM failed (exit $GUEST_RC; their rows are those it finished)"
+		GUEST_WHY="$GSTACKS: the guest VM failed (exit $GUEST_RC; their rows are those it finished)"
 		finish
 		exit 1
 	fi
-	GUEST_STATUS="ran: linear and thin in the guest VM (guest/ has its console and log)"
+	GUEST_STATUS="ran: $GSTACKS in the guest VM (guest/ has its console and log)"
 	cp "$GOUT/dm-blkcg-clone-guest.txt" "$GUEST_FACTS"
 }
 
@@ -213,19 +239,20 @@ fact() {
 
 # finish: runs.tsv (the header, then the native rows and the guest's) and env.txt
 finish() {
-	local env_line k gstacks=
+	local env_line=() k gstacks=
 	{
 		printf 'env\tstack\tpath\tweight_a\tweight_b\tround\ta_json\tb_json\ta_wbytes\tb_wbytes\tdev_wbytes\tseconds\n'
 		cat "$OUT/runs.native.tsv" "$OUT/runs.guest.tsv" 2>/dev/null || true
 	} >"$OUT/runs.tsv"
 	rm -f "$OUT/runs.native.tsv" "$OUT/runs.guest.tsv"
-	env_line="native (${NATIVE_STACKS[*]})"
+	if [ "${#NATIVE_STACKS[@]}" -gt 0 ]; then env_line+=("native (${NATIVE_STACKS[*]})"); fi
 	if [ -s "$GUEST_FACTS" ]; then
-		gstacks="linear thin"
-		env_line+="; $(_guest_vm "$GOUT") (linear thin)"
+		gstacks="${GUEST_STACKS[*]}"
+		env_line+=("$(_guest_vm "$GOUT") ($gstacks)")
 	fi
+	if [ "${#env_line[@]}" = 0 ]; then env_line=(none); fi
 	{
-		echo "environment: $env_line"
+		echo "environment: $(bc_join "${env_line[@]}")"
 		echo "kernel: $(fact kernel)"
 		echo "host_kernel: $(uname -r)"
 		for k in cores cgroup cgroup_stat cgroup_writeback weight_file; do echo "$k: $(fact "$k")"; done
@@ -237,7 +264,7 @@ finish() {
 		echo "ramp_s: $RAMP_S"
 		echo "weights: ${WEIGHTS[*]} (weight_a:weight_b; 500:500 the A/A control)"
 		echo "paths: ${PATHS[*]} (fio direct=1, direct=0)"
-		echo "stacks: native: ${NATIVE_STACKS[*]}${gstacks:+ | guest: $gstacks}"
+		echo "stacks: $(stacks_line "$gstacks")"
 		echo "workload: two writers started together, one in cgroup a and one in b, each fio rw=write bs=1m ioengine=psync iodepth=1 on its own file of ${FILE_MB} MiB (a.dat, b.dat), time based: ramp_time ${RAMP_S} s, runtime ${RUNTIME_S} s; job-<path>.fio, sections c1501 (a) and c1500 (b)"
 		echo "order: per round every (weights, path, stack) once; weight pairs in order in odd rounds, reversed in even ones; direct then buffered; the stacks back to back, the first flipping from one (weights, path) to the next and round to round"
 		echo "runs: $(($(wc -l <"$OUT/runs.tsv") - 1)) measurements"
@@ -249,29 +276,48 @@ finish() {
 	} >"$OUT/env.txt"
 }
 
+# stacks_line GUEST_STACKS: env.txt's stacks: "native: S... | guest: S..." (a side without stacks left out)
+stacks_line() {
+	local s=
+	if [ "${#NATIVE_STACKS[@]}" -gt 0 ]; then s="native: ${NATIVE_STACKS[*]}"; fi
+	if [ -n "$1" ]; then s+="${s:+ | }guest: $1"; fi
+	echo "$s"
+}
+
 # bottom_line GUEST_STACKS: env.txt's bottom: what each side's bottom devices are
 bottom_line() {
-	local s="native: loop devices over files in a tmpfs the lab mounted, direct I/O (no bandwidth limit: memory speed; this host's disk would have taken 3-4 GB/s)"
-	if [ -n "$1" ]; then s+=" | guest: null_blk devices (blk-mq, memory backed), bandwidth-limited to $MBPS MiB/s (mbps), requests at most 128 KiB"; fi
-	echo "$s"
+	local s=() g=
+	if [ "${#NATIVE_STACKS[@]}" -gt 0 ]; then
+		s+=("native: loop devices over files in a tmpfs the lab mounted, direct I/O (no bandwidth limit: memory speed; this host's disk would have taken 3-4 GB/s)")
+	fi
+	if [[ " $1 " == *" loop "* ]]; then g="loop: a loop device over a file in a tmpfs, direct I/O (no bandwidth limit), as natively"; fi
+	if [[ " $1 " == *" linear "* || " $1 " == *" thin "* ]]; then
+		g+="${g:+; }linear, thin: null_blk devices (blk-mq, memory backed), bandwidth-limited to $MBPS MiB/s (mbps), requests at most 128 KiB"
+	fi
+	if [ -n "$g" ]; then s+=("guest: $g"); fi
+	local IFS='|' j
+	j="${s[*]}"
+	echo "${j//|/ | }"
 }
 
 NATIVE_FACTS=$FLAME_TMP/native.facts GUEST_FACTS=$FLAME_TMP/guest.facts
 GUEST_STATUS=
+bc_jobs # job-<path>.fio, for every side
 run_native
-if [ -z "$dmwhy" ]; then
-	GUEST_WHY="not needed: this kernel has dm-mod and dm-thin-pool (linear and thin ran natively)"
+if [ "${#GUEST_STACKS[@]}" = 0 ]; then
+	GUEST_WHY="not needed: every stack ran natively"
 	GUEST_STATUS="skipped: $GUEST_WHY"
 else
 	gwhy=$(_guest_why)
 	if [ "${LAB_BCG_GUEST:-1}" = 0 ]; then gwhy="LAB_BCG_GUEST=0"; fi
 	if [ -n "$gwhy" ]; then
-		GUEST_WHY="linear, thin: $gwhy (their rows are absent)"
+		if [ "${#NATIVE_STACKS[@]}" = 0 ]; then _guest_scenario_none dm-blkcg-clone "$nwhy" "$gwhy" "$OUT"; fi
+		GUEST_WHY="$GSTACKS: $gwhy (their rows are absent)"
 		GUEST_STATUS="skipped: $gwhy"
-		_lab_msg "dm-blkcg-clone: no guest VM: $gwhy; linear and thin do not run"
+		_lab_msg "dm-blkcg-clone: no guest VM: $gwhy; $GSTACKS do not run"
 	else
-		GUEST_WHY="none: linear and thin ran in the guest VM"
-		_lab_msg "dm-blkcg-clone: natively $dmwhy: linear and thin go to the guest VM"
+		GUEST_WHY="none: $GSTACKS ran in the guest VM"
+		_lab_msg "dm-blkcg-clone: natively ${NATIVE_WHY#*: }: $GSTACKS go to the guest VM"
 		run_guest
 	fi
 fi

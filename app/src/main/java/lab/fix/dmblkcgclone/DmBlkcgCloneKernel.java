@@ -26,9 +26,9 @@ import lab.results.RunDir;
 /**
  * The kernel side of dm-blkcg-clone (scenario {@code dm-blkcg-clone}, {@link DmBlkcgCloneRaw}'s
  * {@code kernel/runs.tsv}): two cgroups at blkio weights a:b, one fio sequential writer (bs=1M)
- * each, natively on a loop device (no dm: do weights work here at all) and through dm-linear and a
- * thin volume, natively where the host kernel has dm-mod and dm-thin-pool, else in the guest VM
- * (runs.tsv's {@code env} says which of each row), direct and buffered. Per cell (environment,
+ * each, on a loop device (no dm: do weights work here at all) natively where the host kernel has
+ * BFQ, and through dm-linear and a thin volume, natively where it also has dm-mod and
+ * dm-thin-pool, each else in the guest VM (runs.tsv's {@code env} says which of each row), direct and buffered. Per cell (environment,
  * stack, path, weights): writer a's write bandwidth over writer b's within each round (fio's {@code bw_bytes}), and the
  * share of the bottom device's written bytes charged to a, to b and to neither (the root group).
  * Today's kernels carry the fix (and, since 5.0, associate every bio at submission), so this
@@ -227,17 +227,29 @@ final class DmBlkcgCloneKernel {
      * no dm row, by env.txt ({@code native_why} starting "none": natively, else the guest VM).
      */
     List<String> dmEnvironments() {
-        List<String> out = ENVS.stream().filter(e -> cells.keySet().stream().anyMatch(c -> c.env().equals(e) && !c.stack().equals("loop")))
-                .toList();
+        List<String> out = environments(false);
         if (!out.isEmpty()) {
             return out;
         }
         return List.of(env.getOrDefault(NATIVE + "_why", "").startsWith("none") ? NATIVE : GUEST);
     }
 
+    /**
+     * Where the loop stack ({@code loop}) or the dm stacks (not) ran, by the rows; the loop stack
+     * natively where none has (it runs natively where the kernel has BFQ, else in the guest VM).
+     */
+    private List<String> environments(boolean loop) {
+        List<String> out = ENVS.stream().filter(e -> cells.keySet().stream().anyMatch(c -> c.env().equals(e)
+                && c.stack().equals("loop") == loop)).toList();
+        return loop && out.isEmpty() ? List.of(NATIVE) : out;
+    }
+
     /** The same, in words: "in the guest VM", "natively", "natively and in the guest VM". */
     String dmWhere() {
-        List<String> e = dmEnvironments();
+        return where(dmEnvironments());
+    }
+
+    private static String where(List<String> e) {
         return e.size() == 2 ? "natively and in the guest VM" : e.getFirst().equals(NATIVE) ? "natively" : "in the guest VM";
     }
 
@@ -308,7 +320,9 @@ final class DmBlkcgCloneKernel {
             return absent;
         }
         String why = env.get(NATIVE + "_why");
-        return "no " + BASE.label() + " row in runs.tsv" + (why == null ? "" : " (native: " + why + ")");
+        return "no " + BASE.label() + " row in runs.tsv" + (why == null ? "" : " (native: " + why + ")")
+                + (runs(new Cell(GUEST, BASE.stack(), BASE.path(), BASE.weights())).isEmpty() ? ""
+                : "; the guest VM's loop row is a VM's disk, not this host's: the model is not calibrated to it");
     }
 
     /** Whether a ratio holds the weights (within {@link DmBlkcgClone#WITHIN} of theirs), is 1:1, or neither. */
@@ -326,12 +340,13 @@ final class DmBlkcgCloneKernel {
         if (isEmpty()) {
             out.put("cells", null);
             return b.append("No kernel table in this run: ").append(absent != null ? absent : "runs.tsv holds no readable row")
-                    .append(". The kernel side runs as root (`sudo ./lab pair ").append(ID).append("`): natively on a loop device, and")
-                    .append(" through dm-linear and a thin volume natively where the kernel has dm-mod and dm-thin-pool, else in the lab's")
-                    .append(" guest VM (qemu).").append(skipped()).append("\n\n").toString();
+                    .append(". The kernel side runs as root (`sudo ./lab pair ").append(ID).append("`): on a loop device natively where")
+                    .append(" the kernel has BFQ, and through dm-linear and a thin volume natively where it also has dm-mod and")
+                    .append(" dm-thin-pool, each else in the lab's guest VM (qemu).").append(skipped()).append("\n\n").toString();
         }
         b.append("Two cgroups at blkio weights a:b, one fio sequential writer in each (rw=write bs=1M, one job), started together;")
-                .append(" natively on a loop device (no dm: whether weights work here at all), and ").append(dmWhere())
+                .append(" ").append(where(environments(true))).append(" on a loop device (no dm: whether weights work here at all), and ")
+                .append(dmWhere())
                 .append(" through dm-linear and a thin volume. Writer a's write bandwidth over writer b's within each round (fio's")
                 .append(" `bw_bytes`), median")
                 .append(" [min–max] over rounds, checked against the weights (within ").append(Math.round(100 * WITHIN))

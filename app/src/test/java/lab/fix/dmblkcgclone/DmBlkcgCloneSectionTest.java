@@ -251,6 +251,27 @@ class DmBlkcgCloneSectionTest {
         assertFalse(s.contains("emulation speed") || s.contains("TCG"), s);
     }
 
+    /**
+     * Where the host kernel has no BFQ every stack runs in the guest VM: the section says the loop
+     * stack ran there, the model is not calibrated to the guest's loop (and says why), and the
+     * headline's kernel figure is the guest's thin row.
+     */
+    @Test
+    void withoutBfqHereTheLoopStackRunsInTheGuestAndCalibratesNothing() throws Exception {
+        Fixture.guestOnlyKernel(kernel);
+        DmBlkcgCloneKernel k = DmBlkcgCloneKernel.read(RunDir.open(run), kernel);
+        assertNull(k.bandwidth());
+        assertEquals("no native loop direct 500:500 row in runs.tsv (native: loop, linear, thin: this kernel has no bfq I/O scheduler);"
+                + " the guest VM's loop row is a VM's disk, not this host's: the model is not calibrated to it", k.whyNoBandwidth());
+        Fixes.notebook(run);
+        assertEquals(2.05, fix().path("headline").path("kernel").asDouble(), 1e-9);
+        String s = section(Files.readString(run.resolve("NOTEBOOK.md")));
+        assertTrue(s.contains("started together; in the guest VM on a loop device (no dm: whether weights work here at all), and in the"
+                + " guest VM through dm-linear and a thin volume."), s);
+        assertTrue(s.contains("| guest | loop | direct | 500:500 | 1.00x | 1:1 as asked |"), s);
+        assertFalse(s.contains("natively on a loop device"), s);
+    }
+
     /** Without either thin row the headline has no kernel figure, and says what each side's env.txt gave for it. */
     @Test
     void withoutAThinRowTheHeadlineSaysWhyForBothSides() throws Exception {

@@ -182,6 +182,29 @@ final class Fixture {
                 """);
     }
 
+    /**
+     * The kernel folder of a host whose kernel has no BFQ, as the scenario writes it: every stack in
+     * the guest VM, the loop stack too (loop direct 500:500 at 100 + 100 MiB/s; thin buffered
+     * 1000:500 as in {@link #kernel}), the native side's reason in env.txt.
+     */
+    static void guestOnlyKernel(Path k) throws IOException {
+        kernelRuns(k, new Object[][] {
+            {"guest", "loop", "direct", 500, 500, 1, 100.0, 100.0, "500", "500", "1000"},
+            {"guest", "thin", "buffered", 1000, 500, 1, 20.0, 10.0, "600", "300", "1000"},
+            {"guest", "thin", "buffered", 1000, 500, 2, 21.0, 10.0, "600", "300", "1000"},
+        });
+        Files.writeString(k.resolve("env.txt"), """
+                environment: guest VM, tcg, qemu -smp 2, cpu qemu64 (loop linear thin)
+                kernel: guest: 6.1.0-57-amd64
+                cgroup: guest: v2 at /sys/fs/cgroup
+                bottom: guest: loop: a loop device over a file in a tmpfs; linear, thin: null_blk devices, 32 MiB/s
+                scheduler: bfq
+                guest: ran: loop, linear, thin in the guest VM (guest/ has its console and log)
+                native_why: loop, linear, thin: this kernel has no bfq I/O scheduler
+                guest_why: none: loop, linear, thin ran in the guest VM
+                """);
+    }
+
     /** runs.tsv of {@code runs} (env, stack, path, weights, round, a and b MiB/s, a/b/device bytes) and their fio files. */
     private static void kernelRuns(Path k, Object[][] runs) throws IOException {
         Files.createDirectories(k);
