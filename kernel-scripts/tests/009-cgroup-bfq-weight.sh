@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # 009: a lab cgroup (v1 blkio, or v2 with io) gets a BFQ weight with BFQ selected on the bottom
-# device; cleanup restores the scheduler and removes the cgroup. LAB_TEST_DEV picks the device
+# device (bfq-iosched loaded first where it is a module not loaded yet, and unloaded by cleanup);
+# cleanup restores the scheduler and removes the cgroup. LAB_TEST_DEV picks the device
 # (default loop:32M; test 017 runs this inside the guest with cgroup v2 and nullb:64M).
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -11,11 +12,12 @@ spec=${LAB_TEST_DEV:-loop:32M}
 _have_root
 case $spec in nullb:*) _have_driver null_blk ;; *) _have_driver loop ;; esac
 _have_cgroup_io
+why=$(_sched_native_why bfq)
+[ -z "$why" ] || _skip "$why"
 _test_begin
 
 l=$("$LK" up "$spec")
 sched=/sys/block/${l#/dev/}/queue/scheduler
-grep -q bfq "$sched" || _skip "BFQ is not available on ${spec%%:*} devices here"
 old=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$sched")
 cg=$("$LK" up "cgroup:t$$")
 [ -d "$cg" ] && echo "cgroup made"
