@@ -113,7 +113,7 @@ bc_dirty() {
 }
 
 # bc_bottom_dev STACK [mbps]: a bottom device for STACK: natively, and for the loop stack
-# wherever it runs, a loop device over a file in the run's tmpfs (BC_TMPFS) with direct I/O; for
+# wherever it runs, a loop device over a file in the run's tmpfs (BC_TMPFS), O_DIRECT where it takes it; for
 # linear and thin in the guest a null_blk (blk-mq, memory backed: a filesystem must read back what
 # it wrote), with mbps the bandwidth-limited one (BC_MBPS; requests at most BC_MAX_REQ_KB, and no
 # discard: null_blk's limit lets a request through only when it fits the budget of one 20 ms

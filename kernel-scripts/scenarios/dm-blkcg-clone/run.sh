@@ -20,8 +20,10 @@
 #           is a module), else in the guest VM, made the same way. Its file lies in a tmpfs the
 #           lab mounts: this host's disk takes O_DIRECT writes at 3-4 GB/s (the hypervisor's
 #           cache), so a loop over a file there would push some 40 GB through it per
-#           measurement; in memory the same loop and BFQ path run without that (measured at 2-4 GB/s: BFQ idles for the writer in service while the
-#           other's request waits queued in BFQ; 1000:500 direct gives 1.8-1.9:1).
+#           measurement; in memory the same loop and BFQ path run without that (measured at
+#           2-4 GB/s: BFQ idles for the writer in service while the other's request waits queued
+#           in BFQ; 1000:500 direct gives 1.8-1.9:1). The loop reads and writes its file with
+#           O_DIRECT where the tmpfs takes it (6.6 and later; devices says: dio 1), else buffered.
 #   linear  ext4 on dm-linear lab-bcg-lin over all of the bottom device (depth 1);
 #   thin    ext4 on thin volume 0 (lab-bcg-thin) of the pool lab-bcg-pool: data the bottom
 #           device, 64 KiB blocks, skip_block_zeroing; metadata on a memory-backed device of its
@@ -288,9 +290,9 @@ stacks_line() {
 bottom_line() {
 	local s=() g=
 	if [ "${#NATIVE_STACKS[@]}" -gt 0 ]; then
-		s+=("native: loop devices over files in a tmpfs the lab mounted, direct I/O (no bandwidth limit: memory speed; this host's disk would have taken 3-4 GB/s)")
+		s+=("native: loop devices over files in a tmpfs the lab mounted, direct I/O where the tmpfs takes it (devices: dio) (no bandwidth limit: memory speed; this host's disk would have taken 3-4 GB/s)")
 	fi
-	if [[ " $1 " == *" loop "* ]]; then g="loop: a loop device over a file in a tmpfs, direct I/O (no bandwidth limit), as natively"; fi
+	if [[ " $1 " == *" loop "* ]]; then g="loop: a loop device over a file in a tmpfs, direct I/O where the tmpfs takes it (devices: dio) (no bandwidth limit), as natively"; fi
 	if [[ " $1 " == *" linear "* || " $1 " == *" thin "* ]]; then
 		g+="${g:+; }linear, thin: null_blk devices (blk-mq, memory backed), bandwidth-limited to $MBPS MiB/s (mbps), requests at most 128 KiB"
 	fi
