@@ -11,6 +11,9 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
+import lab.analysis.estimate.Verdict;
 import lab.analysis.fidelity.NoiseFloor;
 import lab.jobspec.report.FioJob;
 import lab.jobspec.report.FioReport;
@@ -22,15 +25,13 @@ import lab.jobspec.report.FioReport;
  * {@code raw/ROW-rREP-fio.json} (fio 3.33 {@code --output-format=json}) or
  * {@code raw/ROW-rREP-bridge*.json} (the bridge's fio-style JSON; {@code bridge-c1} and the like
  * are the bridge under other JVM options), each with a {@code .time} file beside it. The ratio of
- * a repetition compares runs a few seconds apart; the table gives the median and range of those
- * per-repetition ratios.
+ * a repetition compares runs a few seconds apart; the table gives their geometric mean with a 95%
+ * interval over repetitions, judged by the interval against ±5% ({@link #PARITY}).
  *
  * <p>The A/A control: each repetition also runs fio a second time, {@code raw/ROW-rREP-fio-aa.json},
  * with the bridge between the two fio runs (fio, bridge, fio again; the two fio runs swap places
  * every other repetition). Its per-repetition ratio, second fio over first, is what fio against
- * itself gives two runs apart; the row's noise floor is that A/A's farthest repetition from 1, and
- * a bridge/fio ratio closer to 1 than the floor is reported as within noise. The floor spans two
- * runs, the bridge's ratio one: a conservative floor.
+ * itself gives two runs apart, estimated as every ratio is: its interval should hold 1.
  *
  * <p>Job-thread CPU per I/O is the CPU time of the I/O threads (fio's {@code usr_cpu + sys_cpu}
  * percent of each clone's {@code job_runtime}, summed over clones; the bridge reports the same
@@ -180,19 +181,17 @@ public final class BridgeVsFioReport {
         return floor(cpuRatios(row, AA));
     }
 
-    /** The A/A's farthest repetition from 1, with the A/A itself; null without one. */
+    /** The A/A over its repetitions, estimated as every ratio is; null without one. */
     static NoiseFloor floor(List<Double> aa) {
-        if (aa.isEmpty()) {
-            return null;
-        }
-        Stats.Spread s = Stats.spread(aa);
-        return new NoiseFloor(Math.max(Math.abs(s.min() - 1), Math.abs(s.max() - 1)), s, aa.size());
+        return NoiseFloor.of(Estimator.of(aa));
     }
 
-    /** A ratio, median [min–max], or "within noise (floor ±X%)" when the row's floor swallows it. */
-    static String cell(List<Double> ratios, NoiseFloor floor) {
-        Stats.Spread s = Stats.spread(ratios);
-        return floor != null && !floor.resolves(s.median()) ? floor.withinNoise() : s.format(2);
+    /** What bridge/fio parity means here: no difference larger than ±5%. */
+    static final double PARITY = 0.05;
+
+    /** A ratio over the repetitions with its 95% interval and the interval's verdict at {@link #PARITY}. */
+    static String cell(List<Double> ratios) {
+        return Verdict.cell(Estimator.of(ratios), PARITY);
     }
 
     /** Median whole-command CPU s per million I/Os over the runs that have a {@code .time} file, or "-". */
@@ -233,10 +232,9 @@ public final class BridgeVsFioReport {
                 m.put("reps", ratio.size());
                 m.put("fio_iops_median", Stats.median(each(row, "fio", Run::iops)));
                 m.put("bridge_iops_median", Stats.median(each(row, tool, Run::iops)));
-                Stats.Spread r = Stats.spread(ratio);
-                m.put("iops_ratio_median", r.median());
-                m.put("iops_ratio_min", r.min());
-                m.put("iops_ratio_max", r.max());
+                Estimate r = Estimator.of(ratio);
+                m.put("iops_ratio", r.json());
+                m.put("iops_verdict", Verdict.words(r, PARITY));
                 m.put("fio_cpu_s_per_million_median", Stats.median(each(row, "fio", Run::cpuSecPerMillion)));
                 m.put("bridge_cpu_s_per_million_median", Stats.median(each(row, tool, Run::cpuSecPerMillion)));
                 m.put("cpu_ratio_median", Stats.median(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion())));
@@ -244,12 +242,8 @@ public final class BridgeVsFioReport {
                 NoiseFloor cpuFloor = cpuFloor(row);
                 if (floor != null) { // runs made before the A/A control keep the summary they had
                     m.put("aa_reps", floor.rounds());
-                    m.put("aa_iops_ratio_median", floor.aa().median());
-                    m.put("aa_iops_ratio_min", floor.aa().min());
-                    m.put("aa_iops_ratio_max", floor.aa().max());
-                    m.put("iops_noise_floor", floor.floor());
-                    m.put("iops_within_noise", !floor.resolves(r.median()));
-                    m.put("cpu_noise_floor", cpuFloor == null ? null : cpuFloor.floor());
+                    m.put("aa_iops_ratio", floor.aa().json());
+                    m.put("aa_cpu_ratio", cpuFloor == null ? null : cpuFloor.aa().json());
                 }
                 out.put(row + "/" + tool, m);
             }
@@ -271,12 +265,13 @@ public final class BridgeVsFioReport {
         StringBuilder sb = new StringBuilder("## The bridge beside fio: same job file, same device\n\n");
         if (aa) {
             sb.append("Each repetition runs fio, the bridge, then fio again (the two fio runs swap places every other ")
-              .append("repetition); ratios are per repetition (bridge / fio), median [min–max]. The A/A control is fio's second ")
-              .append("run over its first in the same repetition; a row's noise floor is its A/A's farthest repetition from 1, and ")
-              .append("a bridge/fio ratio inside it is printed as within noise. ");
+              .append("repetition); ratios are per repetition (bridge / fio), reported as their geometric mean with a 95% ")
+              .append("interval over repetitions (Student's t on the logs), and judged by that interval: parity where it lies ")
+              .append("inside ±5% (\"no effect larger than ±5%\"), a difference where it leaves out 1. The A/A control is fio's ")
+              .append("second run over its first in the same repetition, estimated the same way: its interval should hold 1. ");
         } else {
             sb.append("Runs alternate fio and the bridge (ABBA); ratios are per repetition (bridge / fio), ")
-              .append("median [min–max]. ");
+              .append("geometric mean with a 95% interval over repetitions, judged by the interval. ");
         }
         sb.append("Job-thread CPU: user+sys of the I/O threads over the measured runtime ")
           .append("(fio's usr_cpu/sys_cpu; the bridge's getrusage per thread), in seconds per million I/Os. ")
@@ -298,14 +293,15 @@ public final class BridgeVsFioReport {
                 sb.append(String.format("| %s | %s | %d | %.0f | %.0f | %s |",
                         rows.get(row), tool, ratio.size(),
                         Stats.median(each(row, "fio", Run::iops)), Stats.median(each(row, tool, Run::iops)),
-                        cell(ratio, floor)));
+                        cell(ratio)));
                 if (aa) {
-                    sb.append(' ').append(floor == null ? "no A/A" : floor.aa().format(2) + ", floor " + floor.format()).append(" |");
+                    sb.append(' ').append(floor == null ? "no A/A" : floor.aa().format(2)
+                            + (floor.failed() ? " (excludes 1: drift or order)" : "")).append(" |");
                 }
                 sb.append(String.format(" %.2f / %.2f | %s | %s / %s | %.2f / %.2f |%n",
                         Stats.median(each(row, "fio", Run::cpuSecPerMillion)),
                         Stats.median(each(row, tool, Run::cpuSecPerMillion)),
-                        cell(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion()), cpuFloor(row)),
+                        cell(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion())),
                         commandCpu(row, "fio"), commandCpu(row, tool),
                         Stats.median(each(row, "fio", r -> (double) r.ctx() / r.ios())),
                         Stats.median(each(row, tool, r -> (double) r.ctx() / r.ios()))));

@@ -111,11 +111,12 @@ final class BridgeVsFioSection implements Section {
         return links.isEmpty() ? "" : "\nCPU flamegraphs of the bridge (async-profiler): " + links + ".\n";
     }
 
-    /** One LKP row: the means ± stddev of each side, the change from the median of the per-repetition ratios. */
+    /** One LKP row: the means ± stddev of each side, the change from the per-repetition ratios' estimate, marked where its interval holds 1. */
     private static void add(List<LkpTable.Row> rows, String metric, List<Double> base, List<Double> cand, List<Double> ratios) {
-        List<Double> finite = ratios.stream().filter(Double::isFinite).toList();
-        if (!base.isEmpty() && !cand.isEmpty() && !finite.isEmpty()) {
-            rows.add(new LkpTable.Row(metric, new Sample(base), new Sample(cand), 100 * (Stats.median(finite) - 1), false));
+        List<Double> positive = ratios.stream().filter(x -> x > 0 && Double.isFinite(x)).toList();
+        if (!base.isEmpty() && !cand.isEmpty() && !positive.isEmpty()) {
+            lab.analysis.estimate.Estimate e = lab.analysis.estimate.Estimator.of(positive);
+            rows.add(new LkpTable.Row(metric, new Sample(base), new Sample(cand), 100 * (e.value() - 1), e.hasInterval() && !e.excludes(1)));
         }
     }
 
@@ -127,7 +128,9 @@ final class BridgeVsFioSection implements Section {
 
     /** This notebook's estimator: per repetition, not per round, with fio against itself as the A/A. */
     static final String ESTIMATOR = "Estimator, everywhere in this notebook: a ratio is taken within each repetition (fio and the"
-            + " bridge run the same job back to back on the same device) and reported as the median [min–max] over repetitions (one"
-            + " repetition: the ratio alone). The A/A control is fio run twice in each repetition, the bridge between; a row's noise"
-            + " floor is its A/A's farthest repetition from 1, and the headline's the median of the rows' floors.";
+            + " bridge run the same job back to back on the same device) and reported as the geometric mean over repetitions with its"
+            + " 95% interval (Student's t on the logs; one repetition: the ratio alone), judged by that interval: parity where it"
+            + " lies inside ±5%, a difference where it leaves out 1. The A/A control is fio run twice in each repetition, the bridge"
+            + " between, estimated the same way; its interval should hold 1. The headline's floor is the median of the rows' A/A"
+            + " reaches from 1, for orientation.";
 }

@@ -2,35 +2,39 @@ package lab.notebook;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Verdict;
 import lab.analysis.fidelity.NoiseFloor;
+import lab.results.RunDir;
 
 /**
  * A section's headline, the row of the notebook's first screen and {@code summary.json}'s
  * {@code headline}: the seed's published figure beside the model raw, the model calibrated to the
  * real device's cost per I/O, the prediction from counted shared-line operations, and the
- * kernel's own figure, each with its spread, and the run's noise floor.
+ * kernel's own figure, each an estimate with its 95% interval, and the run's A/A control.
  *
  * <p>Keys of the map ({@link #toMap}): {@code metric}, {@code seed}, {@code jvm} (the calibrated
- * figure where there is one, else the raw), {@code kernel}, {@code unit}, {@code note};
- * {@code jvm_raw}, {@code jvm_calibrated}, {@code kernel_spread} (median, min, max, rounds);
- * {@code predicted}; {@code implied_op_ns} (the cost per shared-line operation the seed's figure
- * implies) beside {@code measured_op_ns} (measured here); {@code base_ns} and {@code base_source}
- * (the calibration); {@code noise_floor} (a fraction: 0.031 is ±3.1%) of the headline's figure and, where
- * the raw figure has its own, {@code noise_floor_raw}; {@code kernel_note} (why the
- * kernel figure is not the fix's, when it is not; beside a kernel figure, where it comes from);
- * {@code noise_floor_kernel} where the kernel's figure has a floor of its own (the lab kernel's
- * A/A).
+ * figure's value where there is one, else the raw's), {@code kernel}, {@code unit}, {@code note};
+ * {@code target} (the run's resolution: 0.05 quick, 0.02 full) and {@code verdict} (the headline
+ * figure's interval judged against it: {@link Verdict}); {@code jvm_raw}, {@code jvm_calibrated},
+ * {@code kernel_estimate}: {@code {value, ci95: [lo, hi], rounds}}; {@code predicted};
+ * {@code implied_op_ns} (the cost per shared-line operation the seed's figure implies) beside
+ * {@code measured_op_ns} (measured here); {@code base_ns} and {@code base_source} (the
+ * calibration); {@code aa} (the A/A of the headline's figure, with its {@code ci95}, and
+ * {@code self_test}: whether its interval holds 1) and, where the raw figure or the kernel's has
+ * its own, {@code aa_raw}, {@code aa_kernel}; {@code noise_floor} (the A/A interval's reach from
+ * 1, for orientation only: verdicts come from each figure's own interval); {@code kernel_note}.
  */
 public final class Headline {
     private final Fix fix;
+    private final double target;
     private String metric;
-    private Stats.Spread raw;
-    private Stats.Spread calibrated;
+    private Estimate raw;
+    private Estimate calibrated;
     private Double predicted;
-    private Stats.Spread kernel;
+    private Estimate kernel;
     private String kernelNote;
-    private Double kernelFloor;
+    private NoiseFloor kernelFloor;
     private NoiseFloor floor;
     private NoiseFloor rawFloor;
     private Double impliedOpNs;
@@ -40,26 +44,33 @@ public final class Headline {
     private String note;
     private final Map<String, Object> extra = new LinkedHashMap<>();
 
-    private Headline(Fix fix) {
+    private Headline(Fix fix, double target) {
         this.fix = fix;
+        this.target = target;
         this.metric = fix.seedMetric();
     }
 
-    public static Headline of(Fix fix) {
-        return new Headline(fix);
+    /** The headline of {@code fix} in {@code run}, judged at the run's target ({@link #target(RunDir)}). */
+    public static Headline of(Fix fix, RunDir run) {
+        return new Headline(fix, target(run));
+    }
+
+    /** The run's resolution target: ±5% for a quick run, ±2% for a full one (a run that does not say is full). */
+    public static double target(RunDir run) {
+        return Verdict.target(run.manifest().path("quick").asBoolean(false));
     }
 
     public Headline metric(String m) { this.metric = m; return this; }
-    public Headline raw(Stats.Spread s) { this.raw = s; return this; }
-    public Headline calibrated(Stats.Spread s) { this.calibrated = s; return this; }
+    public Headline raw(Estimate s) { this.raw = s; return this; }
+    public Headline calibrated(Estimate s) { this.calibrated = s; return this; }
     public Headline predicted(Double p) { this.predicted = p; return this; }
     /** The kernel's figure, and when it is not the fix's metric, why ({@code kernelNote}). */
-    public Headline kernel(Stats.Spread s, String kernelNote) { this.kernel = s; this.kernelNote = kernelNote; return this; }
-    /** The floor of the kernel's figure, from its own A/A (null: none). */
-    public Headline kernelFloor(Double f) { this.kernelFloor = f; return this; }
-    /** The floor of the headline's figure (the calibrated one where there is one). */
+    public Headline kernel(Estimate s, String kernelNote) { this.kernel = s; this.kernelNote = kernelNote; return this; }
+    /** The A/A of the kernel's figure, where it has its own (null: none). */
+    public Headline kernelFloor(NoiseFloor f) { this.kernelFloor = f; return this; }
+    /** The A/A of the headline's figure (the calibrated one where there is one). */
     public Headline floor(NoiseFloor f) { this.floor = f; return this; }
-    /** The floor of the raw figure, where the run measured it apart from the calibrated one's. */
+    /** The A/A of the raw figure, where the run measured it apart from the calibrated one's. */
     public Headline rawFloor(NoiseFloor f) { this.rawFloor = f; return this; }
     public Headline implied(Double impliedOpNs, Double measuredOpNs) {
         this.impliedOpNs = impliedOpNs;
@@ -71,6 +82,8 @@ public final class Headline {
     public Double baseNs() { return baseNs; }
     /** The prediction from counted shared-line operations, where the section made one (null: none yet). */
     public Double predicted() { return predicted; }
+    /** The run's resolution target. */
+    public double target() { return target; }
     public Headline note(String n) { this.note = n; return this; }
     /** A figure of the fix's own beside the common ones (e.g. part-acct's {@code seed_first_two}), after them in the map. */
     public Headline extra(String key, Object value) { this.extra.put(key, value); return this; }
@@ -79,41 +92,47 @@ public final class Headline {
         Map<String, Object> h = new LinkedHashMap<>();
         h.put("metric", metric);
         h.put("seed", fix.seedValue());
-        Stats.Spread jvm = calibrated != null ? calibrated : raw;
-        h.put("jvm", jvm == null ? null : jvm.median());
-        h.put("kernel", kernel == null ? null : kernel.median());
+        Estimate jvm = calibrated != null ? calibrated : raw;
+        h.put("jvm", jvm == null ? null : jvm.value());
+        h.put("kernel", kernel == null ? null : kernel.value());
         h.put("unit", "ratio");
         if (note != null) {
             h.put("note", note);
         }
-        h.put("jvm_raw", Parts.json(raw));
-        h.put("jvm_calibrated", Parts.json(calibrated));
+        h.put("target", target);
+        h.put("verdict", jvm == null ? null : Verdict.words(jvm, target));
+        h.put("jvm_raw", raw == null ? null : raw.json());
+        h.put("jvm_calibrated", calibrated == null ? null : calibrated.json());
         h.put("predicted", predicted);
-        h.put("kernel_spread", Parts.json(kernel));
+        h.put("kernel_estimate", kernel == null ? null : kernel.json());
         h.put("kernel_note", kernelNote);
         h.put("implied_op_ns", impliedOpNs);
         h.put("measured_op_ns", measuredOpNs);
         h.put("base_ns", baseNs);
         h.put("base_source", baseSource);
-        h.put("noise_floor", floor == null ? null : floor.floor());
-        if (rawFloor != null) {
-            h.put("noise_floor_raw", rawFloor.floor());
+        h.put("aa", aa(floor));
+        if (rawFloor != null && rawFloor != floor) {
+            h.put("aa_raw", aa(rawFloor));
         }
         if (kernelFloor != null) {
-            h.put("noise_floor_kernel", kernelFloor);
+            h.put("aa_kernel", aa(kernelFloor));
         }
+        h.put("noise_floor", floor == null || !Double.isFinite(floor.floor()) ? null : floor.floor());
         h.putAll(extra);
         return h;
     }
 
-    /** A ratio with its spread, or "within noise (floor ±X%)" when the floor swallows it. */
-    public static String cell(Stats.Spread s, Double floor) {
-        if (s == null) {
-            return "—";
+    private static Map<String, Object> aa(NoiseFloor f) {
+        if (f == null) {
+            return null;
         }
-        if (floor != null && Math.abs(s.median() - 1) <= floor) {
-            return NoiseFloor.withinNoise(floor);
-        }
-        return Fmt.spread(s, 2) + "x";
+        Map<String, Object> m = f.aa().json();
+        m.put("self_test", !f.aa().hasInterval() ? "one round: untested" : f.failed() ? "failed: excludes 1" : "holds 1");
+        return m;
+    }
+
+    /** A ratio with its interval and verdict at {@code target}, or "—". */
+    public static String cell(Estimate s, double target) {
+        return Verdict.cell(s, target);
     }
 }

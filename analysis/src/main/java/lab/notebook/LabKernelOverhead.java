@@ -10,6 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
+import lab.analysis.estimate.Verdict;
 import lab.analysis.parse.Tsv;
 import lab.results.RunDir;
 
@@ -29,11 +32,11 @@ public final class LabKernelOverhead {
 
     private final Map<String, String> facts;
     private final Map<Integer, Map<String, Double>> iops;
-    private final Stats.Spread ratio;
-    private final Stats.Spread aa;
+    private final Estimate ratio;
+    private final Estimate aa;
     private final Map<String, Double> nsPerIo;
 
-    private LabKernelOverhead(Map<String, String> facts, Map<Integer, Map<String, Double>> iops, Stats.Spread ratio, Stats.Spread aa,
+    private LabKernelOverhead(Map<String, String> facts, Map<Integer, Map<String, Double>> iops, Estimate ratio, Estimate aa,
                               Map<String, Double> nsPerIo) {
         this.facts = facts;
         this.iops = iops;
@@ -92,14 +95,12 @@ public final class LabKernelOverhead {
         });
         Map<String, Double> nsMedian = new TreeMap<>();
         ns.forEach((k, v) -> nsMedian.put(k, Stats.median(v)));
-        return Optional.of(new LabKernelOverhead(KernelRuns.readEnv(dir.resolve("overhead.txt")), mean, Parts.spread(ratios),
-                Parts.spread(aa), nsMedian));
+        return Optional.of(new LabKernelOverhead(KernelRuns.readEnv(dir.resolve("overhead.txt")), mean, Estimator.of(ratios),
+                Estimator.of(aa), nsMedian));
     }
 
-    /** The A/A's farthest round from 1 (null without an A/A). */
-    Double floor() {
-        return aa == null ? null : Math.max(Math.abs(aa.min() - 1), Math.abs(aa.max() - 1));
-    }
+    /** What the overhead is judged against: no difference larger than ±5%. */
+    static final double TARGET = 0.05;
 
     /** The notebook's part; {@code command}: what made the data. */
     public String text(String command) {
@@ -113,29 +114,30 @@ public final class LabKernelOverhead {
         iops.forEach((round, m) -> b.append("| ").append(round).append(" | ").append(cell(m.get(DEBIAN))).append(" | ")
                 .append(cell(m.get(LAB))).append(" | ").append(m.containsKey(DEBIAN) && m.containsKey(LAB) && m.get(DEBIAN) > 0
                         ? Fmt.f(m.get(LAB) / m.get(DEBIAN), 3) + "x" : "—").append(" |\n"));
-        Double f = floor();
-        return b.append("\nlab / debian: ").append(Headline.cell(ratio, f)).append("; the A/A (the second repetition over the first"
-                        + " in one boot, both kernels): ").append(aa == null ? "none" : Fmt.spread(aa, 3) + "x")
-                .append(f == null ? "" : ", floor ±" + Fmt.f(100 * f, 1) + "% (its farthest from 1)")
+        return b.append("\nlab / debian: ").append(ratio == null ? "—" : ratio.format(3) + "x").append("; the A/A (the second"
+                        + " repetition over the first in one boot, both kernels): ").append(aa == null ? "none" : aa.format(3) + "x"
+                        + (aa.excludes(1) ? " (excludes 1: drift)" : ""))
                 .append(". CPU per I/O (task-clock of fio over its I/Os, median): debian ").append(cell(nsPerIo.get(DEBIAN)))
-                .append(" ns, lab ").append(cell(nsPerIo.get(LAB))).append(" ns.").append(verdict(f)).append("\n\n").toString();
+                .append(" ns, lab ").append(cell(nsPerIo.get(LAB))).append(" ns.").append(verdict()).append("\n\n").toString();
     }
 
     /**
-     * Whether the lab kernel's overhead is inside the floor, or by how much it is not; both sides of
-     * every switch's A/B run the lab kernel, so an overhead is not in their ratios either way.
+     * What the ratio's interval says of the lab kernel's overhead (at ±5%); both sides of every
+     * switch's A/B run the lab kernel, so an overhead is not in their ratios either way.
      */
-    private String verdict(Double f) {
-        if (ratio == null || f == null) {
+    private String verdict() {
+        if (ratio == null) {
             return "";
         }
-        double d = ratio.median() - 1;
-        if (Math.abs(d) <= f) {
-            return " Within the floor: no overhead this run can see.";
-        }
-        return " Not within the floor: the lab kernel did " + Fmt.f(100 * Math.abs(d), 1) + "% " + (d < 0 ? "fewer" : "more")
-                + " IOPS than Debian's here, " + Fmt.f(100 * (Math.abs(d) - f), 1) + " points beyond the floor (both sides of"
-                + " each switch's A/B run the lab kernel, so this is not in their ratios).";
+        double d = ratio.value() - 1;
+        return switch (Verdict.of(ratio, TARGET)) {
+            case NO_EFFECT -> " Its interval lies within " + Verdict.pct(TARGET) + ": no overhead larger than that.";
+            case EFFECT -> " Its interval leaves out 1: the lab kernel did " + Fmt.f(100 * Math.abs(d), 1) + "% " + (d < 0 ? "fewer"
+                    : "more") + " IOPS than Debian's here (both sides of each switch's A/B run the lab kernel, so this is not in"
+                    + " their ratios).";
+            case INCONCLUSIVE -> " " + Character.toUpperCase(Verdict.words(ratio, TARGET).charAt(0)) + Verdict.words(ratio, TARGET)
+                    .substring(1) + ".";
+        };
     }
 
     private static String cell(Double v) {
@@ -151,7 +153,7 @@ public final class LabKernelOverhead {
         m.put("rounds", iops.size());
         m.put("ratio", Parts.json(ratio));
         m.put("aa", Parts.json(aa));
-        m.put("noise_floor", floor());
+        m.put("verdict", ratio == null ? null : Verdict.words(ratio, TARGET));
         m.put("ns_per_io_debian", nsPerIo.get(DEBIAN));
         m.put("ns_per_io_lab", nsPerIo.get(LAB));
         List<Object> rounds = new ArrayList<>();

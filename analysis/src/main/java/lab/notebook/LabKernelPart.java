@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.fidelity.NoiseFloor;
 import lab.analysis.fidelity.RoundRatio;
 import lab.analysis.fidelity.SwitchSweep;
@@ -38,7 +39,7 @@ public final class LabKernelPart {
      * (throughput, the estimator of every ratio here), {@code floor} its A/A (the after against its
      * control), {@code facts} what ran.
      */
-    public record GuestModelFigure(Stats.Spread ratio, NoiseFloor floor, Map<String, String> facts) {
+    public record GuestModelFigure(Estimate ratio, NoiseFloor floor, Map<String, String> facts) {
         String fact(String key) {
             return facts.getOrDefault(key, "?");
         }
@@ -148,7 +149,7 @@ public final class LabKernelPart {
         }
         StringBuilder note = new StringBuilder("lab kernel ").append(fact("kernel")).append(", ").append(fix).append(" switch ")
                 .append(fact("before")).append(" vs ").append(fact("after")).append(", ").append(fact("env")).append(", N=").append(c.n());
-        note.append(c.floor() == null ? "; no A/A floor" : "; floor " + c.floor().format());
+        note.append(c.floor() == null ? "; no A/A" : "; A/A " + c.floor().aa().format(3) + (c.floor().failed() ? " (excludes 1)" : ""));
         if (sweep.share()) {
             note.append("; after a/b, before ").append(Fmt.spread(c.before(), 2));
         } else {
@@ -156,7 +157,7 @@ public final class LabKernelPart {
             note.append(s == null ? "; one count, no slope" : "; slope " + Fmt.f(s.line().b(), 2) + " ns/op"
                     + (s.resolved() ? "" : " (not resolved)"));
         }
-        return h.kernel(c.ratio(), note.toString()).kernelFloor(c.floor() == null ? null : c.floor().floor());
+        return h.kernel(c.ratio(), note.toString()).kernelFloor(c.floor());
     }
 
     private Map<String, Object> modelSummary() {
@@ -165,7 +166,7 @@ public final class LabKernelPart {
             m.put(k, model.facts().get(k));
         }
         m.put("ratio", Parts.json(model.ratio()));
-        m.put("noise_floor", model.floor() == null ? null : model.floor().floor());
+        m.put("aa", model.floor() == null ? null : model.floor().aa().json());
         return m;
     }
 
@@ -185,7 +186,7 @@ public final class LabKernelPart {
             x.put("before", Parts.json(c.before()));
             x.put("after", Parts.json(c.after()));
             x.put("aa", Parts.json(c.aa()));
-            x.put("noise_floor", c.floor() == null ? null : c.floor().floor());
+
             x.put("ns_per_io_before", c.nsBefore());
             x.put("ns_per_io_after", c.nsAfter());
             x.put("delta_ns", Parts.json(c.delta()));
@@ -204,7 +205,7 @@ public final class LabKernelPart {
         Count h = sweep.headline();
         m.put("model_at_guest", model == null ? null : modelSummary());
         m.put("headline_n", h.n());
-        m.put("headline_resolved", h.ratio() == null || h.floor() == null ? null : h.floor().resolves(h.ratio().median()));
+        m.put("headline_resolved", h.ratio() == null || !h.ratio().hasInterval() ? null : h.ratio().excludes(1));
         return m;
     }
 }

@@ -51,15 +51,15 @@ final class LabKernelText {
     }
 
     private String counts() {
-        StringBuilder b = new StringBuilder("| N | after/before, median [min–max] | A/A (floor) | ns/I/O before | after | Δ |"
+        StringBuilder b = new StringBuilder("| N | after/before, estimate [95% interval] | A/A | ns/I/O before | after | Δ |"
                 + " switch ops per I/O |\n|---:|---:|---:|---:|---:|---:|---|\n");
         for (Count c : s.counts()) {
-            b.append("| ").append(c.n()).append(" | ").append(Headline.cell(c.ratio(), floor(c))).append(" | ").append(aa(c))
+            b.append("| ").append(c.n()).append(" | ").append(Parts.ratioCell(c.ratio())).append(" | ").append(aa(c))
                     .append(" | ").append(ns(c.nsBefore())).append(" | ").append(ns(c.nsAfter())).append(" | ")
                     .append(c.delta() == null ? "—" : Fmt.spread(c.delta(), 0)).append(" | ").append(ops(c)).append(" |\n");
         }
-        return b.append("\nafter/before: the after's IOPS over the before's in the same round; A/A: the after again over the after,"
-                + " its floor a bootstrap of their IOPS per interval (fio's log); ns/I/O: task-clock of the fio command over its I/Os, median over"
+        return b.append("\nafter/before: the after's IOPS over the before's in the same round, the geometric mean over rounds with its 95%"
+                + " interval; A/A: the after again over the after, estimated the same way (its interval should hold 1); ns/I/O: task-clock of the fio command over its I/Os, median over"
                 + " rounds; Δ: before − after, per round, median [min–max]; switch ops per I/O: the switch's counter over I/Os × N"
                 + " (at the before it should be K, at an after that skips the operation 0).\n\n").toString();
     }
@@ -68,7 +68,7 @@ final class LabKernelText {
         StringBuilder b = new StringBuilder();
         for (Count c : s.counts()) {
             b.append("N = ").append(c.n()).append(": writer a over writer b with the switch at the after ")
-                    .append(Headline.cell(c.ratio(), floor(c))).append(", at the before ").append(Fmt.spread(c.before(), 2))
+                    .append(Parts.ratioCell(c.ratio())).append(", at the before ").append(Fmt.spread(c.before(), 2))
                     .append("x; A/A ").append(aa(c)).append(".\n\n| round | before a/b | after a/b | A/A a/b | root share before |"
                             + " root share after |\n|---:|---:|---:|---:|---:|---:|\n");
             for (Round r : c.rounds()) {
@@ -105,8 +105,8 @@ final class LabKernelText {
                     .append(" if an I/O's time is its CPU (the CPU-bound assumption). ");
         }
         if (one.n() == 1 && one.ratio() != null) {
-            b.append("Measured at N = 1: ").append(Headline.cell(one.ratio(), floor(one))).append(one.floor() == null
-                    ? " (no A/A floor in this run)" : one.floor().resolves(one.ratio().median()) ? ", outside its floor" : "").append('.');
+            b.append("Measured at N = 1: ").append(Parts.ratioCell(one.ratio())).append(one.floor() == null
+                    ? " (no A/A in this run)" : "").append('.');
         }
         return b.append("\n\n").toString();
     }
@@ -147,18 +147,13 @@ final class LabKernelText {
                 + LabKernelPart.MODEL + "-rR-tT.json`): " + m.fact("what") + ", at a base of " + m.fact("base_ns") + " ns per I/O" + user
                 + ", the after's task-clock per I/O at N = 1 above (split " + m.fact("split") + "), on " + m.fact("threads")
                 + " threads (the guest's CPUs), " + m.fact("rounds") + " rounds, each with the after's A/A: after/before "
-                + Headline.cell(m.ratio(), m.floor() == null ? null : m.floor().floor())
-                + (m.floor() == null ? " (no A/A floor)" : m.floor().resolves(m.ratio().median()) ? " (floor " + m.floor().format() + ")" : "")
-                + (one.n() == 1 && one.ratio() != null ? "; the lab kernel measured " + Headline.cell(one.ratio(), floor(one)) + " at N = 1"
+                + Parts.ratioCell(m.ratio()) + (m.floor() == null ? " (no A/A)" : "")
+                + (one.n() == 1 && one.ratio() != null ? "; the lab kernel measured " + Parts.ratioCell(one.ratio()) + " at N = 1"
                 : "") + ".\n\n";
     }
 
-    private static Double floor(Count c) {
-        return c.floor() == null ? null : c.floor().floor();
-    }
-
     private static String aa(Count c) {
-        return c.aa() == null ? "—" : Fmt.spread(c.aa(), 3) + "x (" + (c.floor() == null ? "no floor" : c.floor().format()) + ")";
+        return c.aa() == null ? "—" : c.aa().format(3) + "x" + (c.floor() != null && c.floor().failed() ? " (excludes 1)" : "");
     }
 
     private static String ns(Double v) {

@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Verdict;
 import lab.analysis.chart.BarChart;
 import lab.analysis.fidelity.RoundRatio;
 
@@ -155,7 +157,7 @@ public final class Notebook {
                 .append(machine(m)).append(". Regenerate this notebook, its charts and summary.json from `raw/` ")
                 .append("alone (offline, byte-identical): `./lab notebook results/").append(id).append("`.\n\n");
         if (!isCompare(outs)) {
-            b.append(headlines(outs, lineup, headlineCharts, "Data: `" + m.path("command").asText("./lab pair") + "`; chart: `./lab notebook results/"
+            b.append(headlines(outs, lineup, headlineCharts, order(run, outs.keySet()), "Data: `" + m.path("command").asText("./lab pair") + "`; chart: `./lab notebook results/"
                     + id + "`"));
         }
         steps(run, b);
@@ -199,13 +201,16 @@ public final class Notebook {
 
     /**
      * The first screen: one row per section that ran (the fixes in the table's order, then the
-     * lab's own calibrations), seed | model raw | model calibrated | predicted | kernel | floor,
-     * each with its spread; the fixes that did not run in one line below; the estimator, said once;
-     * then one chart per row with those figures side by side.
+     * lab's own calibrations), seed | model raw | model calibrated | predicted | kernel | A/A, each
+     * figure with its 95% interval and the interval's verdict at the run's target; a warning under
+     * the table for every A/A whose interval leaves out 1 (the method's self-test failed); the fixes
+     * that did not run in one line below; the estimator, said once; then one chart per row with
+     * those figures side by side.
      */
-    private static String headlines(Map<String, SectionOutput> outs, Lineup lineup, Map<String, String> charts, String commands) {
+    private static String headlines(Map<String, SectionOutput> outs, Lineup lineup, Map<String, String> charts, String order,
+                                    String commands) {
         StringBuilder b = new StringBuilder("## Headlines\n\n");
-        b.append("| fix | metric | seed | model raw | model calibrated | predicted | kernel | noise floor |\n")
+        b.append("| fix | metric | seed | model raw | model calibrated | predicted | kernel | A/A control |\n")
                 .append("|---|---|---:|---:|---:|---:|---:|---:|\n");
         List<String> ran = new ArrayList<>();
         for (Fix f : lineup.fixes()) {
@@ -215,30 +220,43 @@ public final class Notebook {
         }
         outs.keySet().stream().filter(id -> !ran.contains(id) && !id.equals("compare")).forEach(ran::add);
         List<String> figures = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
         for (String id : ran) {
             @SuppressWarnings("unchecked")
             Map<String, Object> h = (Map<String, Object>) outs.get(id).summary().get("headline");
             if (h == null) {
                 continue;
             }
-            Double floor = h.get("noise_floor") instanceof Number n ? n.doubleValue() : null;
-            Stats.Spread raw = spread(h.containsKey("jvm_raw") ? h.get("jvm_raw") : h.get("jvm"));
-            Stats.Spread cal = spread(h.get("jvm_calibrated"));
-            Stats.Spread kernel = spread(h.containsKey("kernel_spread") && h.get("kernel_spread") != null ? h.get("kernel_spread") : h.get("kernel"));
+            double target = h.get("target") instanceof Number n ? n.doubleValue() : Verdict.target(false);
+            Estimate raw = Estimate.fromJson(h.get("jvm_raw"));
+            Estimate cal = Estimate.fromJson(h.get("jvm_calibrated"));
+            Estimate kernel = Estimate.fromJson(h.get("kernel_estimate"));
+            Estimate aa = Estimate.fromJson(h.get("aa"));
             String kernelNote = h.get("kernel_note") instanceof String k ? k : null;
             b.append("| `").append(id).append("` | ").append(h.get("metric")).append(" | ").append(cell(h.get("seed"))).append(" | ")
-                    .append(Headline.cell(raw, h.get("noise_floor_raw") instanceof Number n ? n.doubleValue() : floor)).append(" | ").append(Headline.cell(cal, floor)).append(" | ")
+                    .append(raw == null ? cell(h.get("jvm")) : Headline.cell(raw, target)).append(" | ")
+                    .append(Headline.cell(cal, target)).append(" | ")
                     .append(cell(h.get("predicted"))).append(" | ")
-                    .append(kernelCell(kernel, kernelNote, h.get("noise_floor_kernel") instanceof Number n ? n.doubleValue() : null)).append(" | ")
-                    .append(floor == null ? "—" : String.format(java.util.Locale.ROOT, "±%.1f%%", 100 * floor)).append(" |\n");
-            if (raw != null || cal != null || kernel != null) {
+                    .append(kernelCell(kernel, h.get("kernel"), kernelNote, target)).append(" | ")
+                    .append(aaCell(aa, h.get("noise_floor"))).append(" |\n");
+            if (aa != null && aa.excludes(1)) {
+                failed.add("`" + id + "` (" + aa.format(3) + ")");
+            }
+            Estimate kernelBar = kernel != null ? kernel : h.get("kernel") instanceof Number n
+                    ? new Estimate(n.doubleValue(), Double.NaN, Double.NaN, 1, Double.NaN) : null;
+            if (raw != null || cal != null || kernelBar != null) {
                 String name = "headline-" + id + ".svg";
-                charts.put(name, headlineChart(id, h, raw, cal, kernel));
+                charts.put(name, headlineChart(id, h, raw, cal, kernelBar, aa));
                 figures.add("![" + id + ": seed, model and kernel side by side](charts/" + name + ")");
             }
         }
         if (ran.isEmpty()) {
             b.append("| — | nothing ran in this run | | | | | | |\n");
+        }
+        if (!failed.isEmpty()) {
+            b.append("\n**The A/A control failed** for ").append(String.join(", ", failed)).append(": the base against a copy of itself"
+                    + " has an interval that leaves out 1, so this run has drift or a position effect the balanced order did not cancel;"
+                    + " read its figures with that in mind, or run it again.\n");
         }
         List<String> notRun = new ArrayList<>();
         List<String> notModelled = new ArrayList<>();
@@ -254,38 +272,79 @@ public final class Notebook {
         }
         String estimator = ran.stream().map(id -> outs.get(id).estimator()).filter(e -> e != null).findFirst()
                 .filter(e -> ran.stream().allMatch(id -> e.equals(outs.get(id).estimator()))).orElse(RoundRatio.DESCRIPTION);
-        b.append("\n").append(estimator).append("\n\n");
+        b.append("\n").append(estimator).append(order.isEmpty() ? "" : " " + order).append("\n\n");
         figures.forEach(f -> b.append(f).append("\n\n").append(commands).append("\n\n"));
         return b.toString();
     }
 
     /**
-     * The kernel's cell: "— (why)" where the kernel has no figure of the fix's; its figure, "within
-     * noise" against the floor of its own A/A where it has one, with its source beside it.
+     * How the run ordered its variants within a round, from the files it has: a seeded random order
+     * balanced over rounds where each fix's {@code raw/<fix>/rounds.tsv} records it; where none
+     * does, the run predates it and ran its variants in the same order every round, which the
+     * notebook says, since a position effect cannot then be told from a difference.
      */
-    private static String kernelCell(Stats.Spread kernel, String note, Double floor) {
-        if (kernel == null) {
-            return note == null ? "—" : "— (" + note + ")";
+    static String order(RunDir run, java.util.Set<String> fixes) {
+        List<String> with = new ArrayList<>();
+        List<String> without = new ArrayList<>();
+        for (String f : fixes) {
+            Path dir = run.raw().resolve(f);
+            if (!Files.isDirectory(dir) || f.equals("compare")) {
+                continue;
+            }
+            (Files.exists(dir.resolve("rounds.tsv")) ? with : without).add("`" + f + "`");
         }
-        return Headline.cell(kernel, floor) + (note == null ? "" : " (" + note + ")");
+        StringBuilder b = new StringBuilder();
+        if (!with.isEmpty()) {
+            b.append("Order: ").append(String.join(", ", with)).append(" ran its variants in a seeded random order per round,"
+                    + " balanced so each takes each position equally often (`raw/<fix>/rounds.tsv`).");
+        }
+        if (!without.isEmpty()) {
+            b.append(b.isEmpty() ? "" : " ").append("Order: ").append(String.join(", ", without)).append(" predates the random order"
+                    + " and ran its variants in the same order every round (its A/A copy last), so a position effect there cannot be"
+                    + " told from a difference; its A/A shows what one would do to a copy of the base.");
+        }
+        return b.toString();
     }
 
-    private static String headlineChart(String id, Map<String, Object> h, Stats.Spread raw, Stats.Spread cal, Stats.Spread kernel) {
+    /**
+     * The kernel's cell: "— (why)" where the kernel has no figure of the fix's; its estimate and
+     * verdict where it has one (a bare figure where the section gave no interval), with its source.
+     */
+    private static String kernelCell(Estimate kernel, Object bare, String note, double target) {
+        String fig = kernel != null ? Headline.cell(kernel, target) : bare instanceof Number n ? Fmt.ratio(n.doubleValue()) : null;
+        if (fig == null) {
+            return note == null ? "—" : "— (" + note + ")";
+        }
+        return fig + (note == null ? "" : " (" + note + ")");
+    }
+
+    /** The A/A's estimate, flagged where its interval leaves out 1; a bare floor where a section gave only that. */
+    private static String aaCell(Estimate aa, Object floor) {
+        if (aa != null) {
+            return aa.format(3) + "x" + (aa.excludes(1) ? " **excludes 1**" : aa.hasInterval() ? "" : " (one round)");
+        }
+        return floor instanceof Number f ? String.format(java.util.Locale.ROOT, "±%.1f%%", 100 * f.doubleValue()) : "—";
+    }
+
+    private static String headlineChart(String id, Map<String, Object> h, Estimate raw, Estimate cal, Estimate kernel, Estimate aa) {
         List<BarChart.Bar> bars = new ArrayList<>();
         bars.add(h.get("seed") instanceof Number n ? BarChart.Bar.of(n.doubleValue()) : BarChart.Bar.missing());
-        for (Stats.Spread s : new Stats.Spread[] {raw, cal}) {
-            bars.add(s == null ? BarChart.Bar.missing() : BarChart.Bar.of(s.median(), s.min(), s.max()));
+        for (Estimate s : new Estimate[] {raw, cal}) {
+            bars.add(bar(s));
         }
         bars.add(h.get("predicted") instanceof Number n ? BarChart.Bar.of(n.doubleValue()) : BarChart.Bar.missing());
-        bars.add(kernel == null ? BarChart.Bar.missing() : BarChart.Bar.of(kernel.median(), kernel.min(), kernel.max()));
-        BarChart c = new BarChart(id + ": seed, model raw, calibrated, predicted, kernel", "ratio (x)")
+        bars.add(bar(kernel));
+        BarChart c = new BarChart(id + ": seed, model raw, calibrated, predicted, kernel (95% intervals)", "ratio (x)")
                 .categories(List.of("seed", "model raw", "model calibrated", "predicted", "kernel")).series(id, bars)
                 .referenceLine(1.0, "1.0 = no change");
-        if (h.get("noise_floor") instanceof Number f && f.doubleValue() > 0) {
-            String band = String.format(java.util.Locale.ROOT, "noise floor ±%.1f%%", 100 * f.doubleValue());
-            c.referenceLine(1 + f.doubleValue(), band).referenceLine(1 - f.doubleValue(), "");
+        if (aa != null && aa.hasInterval()) {
+            c.referenceLine(aa.hi(), "A/A 95% interval").referenceLine(aa.lo(), "");
         }
         return c.toSvg();
+    }
+
+    private static BarChart.Bar bar(Estimate e) {
+        return e == null ? BarChart.Bar.missing() : e.hasInterval() ? BarChart.Bar.of(e.value(), e.lo(), e.hi()) : BarChart.Bar.of(e.value());
     }
 
     /** A summary figure as a spread: a {median, min, max, rounds} map, or a bare number (one value). */

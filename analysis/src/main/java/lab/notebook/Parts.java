@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.chart.LineChart;
 import lab.analysis.compare.Comparison;
 import lab.analysis.JmhSweep;
@@ -37,20 +38,18 @@ public final class Parts {
 
     /**
      * One LKP row in the notebook's estimator: the base's and candidate's iterations at
-     * {@code threads} (means ± stddev), and the change in ns per op from the median of the
-     * per-round ratios, marked within noise against {@code floor} (null: no A/A in the run);
+     * {@code threads} (means ± stddev), and the change in ns per op from the geometric mean of the
+     * per-round ratios, marked within noise where the ratio's own interval holds 1;
      * null when a side is missing.
      */
-    public static LkpTable.Row lkpRow(String metric, JmhSweep s, Map<String, String> base, Map<String, String> cand, int threads,
-                                      NoiseFloor floor) {
+    public static LkpTable.Row lkpRow(String metric, JmhSweep s, Map<String, String> base, Map<String, String> cand, int threads) {
         List<Double> a = s.samples(base, threads);
         List<Double> c = s.samples(cand, threads);
-        Stats.Spread r = RoundRatio.of(s, base, cand, threads);
+        Estimate r = RoundRatio.of(s, base, cand, threads);
         if (a.isEmpty() || c.isEmpty() || r == null) {
             return null;
         }
-        return new LkpTable.Row(metric, new Sample(a), new Sample(c), 100 * (1 / r.median() - 1),
-                floor != null && !floor.resolves(r.median()));
+        return new LkpTable.Row(metric, new Sample(a), new Sample(c), 100 * (1 / r.value() - 1), r.hasInterval() && !r.excludes(1));
     }
 
     /** One LKP block of {@link #lkpRow}s, {@code `BASE` -> `CAND`[ (NOTE)]:} and the table; "" when there are no rows. */
@@ -105,13 +104,18 @@ public final class Parts {
     }
 
     /**
-     * A ratio in the notebook's estimator, {@code median [min–max]x}, or "within noise (floor ±X%)"
-     * when {@code floor} (null: no A/A in the run) swallows it; "n/a" when there is none.
+     * A ratio in the notebook's estimator, {@code value [lo–hi]x}, marked "(holds 1)" where its own
+     * interval holds 1 (no effect resolved); "n/a" when there is none.
      */
-    public static String ratioCell(Stats.Spread r, NoiseFloor floor) {
+    public static String ratioCell(Estimate r) {
         if (r == null) {
             return "n/a";
         }
-        return floor != null && !floor.resolves(r.median()) ? floor.withinNoise() : Fmt.spread(r, 2) + "x";
+        return r.format(2) + "x" + (r.hasInterval() && !r.excludes(1) ? " (holds 1)" : "");
+    }
+
+    /** An estimate as summary.json writes it ({@code value, ci95, rounds}); null for none. */
+    public static Map<String, Object> json(Estimate e) {
+        return e == null ? null : e.json();
     }
 }

@@ -5,6 +5,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.fidelity.LineCost;
 import lab.analysis.fidelity.LineCounts;
 import lab.analysis.fidelity.NoiseFloor;
@@ -34,19 +35,13 @@ import lab.analysis.fidelity.SharedLineModel;
  * @param costs      the cost sweep
  * @param gapNs      the calibrated base: added to each one-thread time, and the gap operations are priced at
  * @param hz         ticks per second for per-tick operations; 0 for a model without a clock
- * @param commonBase the variant whose one-thread time every variant starts from, where the raw
- *                   model's one-thread times cannot tell the variants apart (their A/A floor
- *                   exceeds what differs: then a difference between them is noise, and only the
- *                   counted operations separate the variants); null: each its own
+ * @param commonBase the variant whose one-thread time T every variant starts from (the
+ *                   README's formula has one T): the variants then differ only by their counted
+ *                   operations, not by one-thread times taken from different rounds' medians,
+ *                   whose differences are noise of the size of the effect
  */
 public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map<String, String>> key,
                          Function<String, LineCounts.Entry> counts, LineCost costs, long gapNs, int hz, String commonBase) {
-
-    /** Each variant from its own one-thread time. */
-    public Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map<String, String>> key,
-                      Function<String, LineCounts.Entry> counts, LineCost costs, long gapNs, int hz) {
-        this(calibrated, raw, key, counts, costs, gapNs, hz, null);
-    }
 
     /** The pseudo-kind visits are priced under. */
     public static final String VISIT = "visit";
@@ -142,26 +137,28 @@ public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map
     }
 
     /** The calibrated measurement of the same ratio, the run's estimator. */
-    public Stats.Spread measured(String base, String cand, int n) {
+    public Estimate measured(String base, String cand, int n) {
         return RoundRatio.of(calibrated, key.apply(base), key.apply(cand), n);
     }
 
     /**
      * Whether the prediction agrees with the measurement, and if not which term is missing: inside
-     * the measurement's range widened by the floor it agrees; below it the measured gain is larger
-     * than the counted operations explain (a cost the counts miss, or c underpriced at this gap);
-     * above it the counted operations cost less in the run than c says (c overpriced, or operations
-     * that contend less than a shared line).
+     * the measurement's 95% interval it agrees; below it the measured gain is larger than the
+     * counted operations explain (a cost the counts miss, or c underpriced at this gap); above it
+     * the counted operations cost less in the run than c says (c overpriced, or operations that
+     * contend less than a shared line). With one round there is no interval to judge by.
      */
-    public static String verdict(Double predicted, Stats.Spread measured, NoiseFloor floor) {
+    public static String verdict(Double predicted, Estimate measured) {
         if (predicted == null || measured == null) {
             return "n/a";
         }
-        double slack = floor == null ? 0 : floor.floor();
-        if (predicted >= measured.min() - slack && predicted <= measured.max() + slack) {
+        if (!measured.hasInterval()) {
+            return "one round: no interval to judge by";
+        }
+        if (predicted >= measured.lo() && predicted <= measured.hi()) {
             return "agrees";
         }
-        return predicted < measured.min()
+        return predicted < measured.lo()
                 ? "predicts less than measured: a cost the counts miss, or c underpriced at this gap"
                 : "predicts more than measured: c overpriced at this gap, or counted operations that contend less than a shared line";
     }
@@ -200,23 +197,22 @@ public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map
         return !pairs.isEmpty() && byVisits(pairs.getFirst().base());
     }
 
-    /** One comparison the notebook predicts: base and candidate variant, a label, the floor of the measurement. */
-    public record Pair(String base, String cand, String label, NoiseFloor floor) {}
+    /** One comparison the notebook predicts: base and candidate variant, a label. */
+    public record Pair(String base, String cand, String label) {}
 
     /**
      * The prediction table at {@code n} threads: per pair, the calibrated measurement (the
-     * estimator, floor-checked), the prediction, and the verdict; then the costs it used.
+     * estimator, with its interval), the prediction, and the verdict; then the costs it used.
      */
     public String table(java.util.List<Pair> pairs, int n) {
         StringBuilder b = new StringBuilder("| comparison, " + n + (n == 1 ? " thread" : " threads")
                 + " | measured, calibrated | predicted | |\n|---|---:|---:|---|\n");
         for (Pair p : pairs) {
-            Stats.Spread m = measured(p.base(), p.cand(), n);
+            Estimate m = measured(p.base(), p.cand(), n);
             Double pr = predict(p.base(), p.cand(), n);
-            String cell = m == null ? "n/a" : p.floor() != null && !p.floor().resolves(m.median())
-                    ? p.floor().withinNoise() : Fmt.spread(m, 3) + "x";
+            String cell = m == null ? "n/a" : m.format(3) + "x" + (m.hasInterval() && !m.excludes(1) ? " (holds 1)" : "");
             b.append("| ").append(p.label()).append(" | ").append(cell).append(" | ")
-                    .append(pr == null ? "n/a" : Fmt.f(pr, 3) + "x").append(" | ").append(verdict(pr, m, p.floor())).append(" |\n");
+                    .append(pr == null ? "n/a" : Fmt.f(pr, 3) + "x").append(" | ").append(verdict(pr, m)).append(" |\n");
         }
         b.append("\nWith, per I/O: ");
         java.util.List<String> parts = new java.util.ArrayList<>();

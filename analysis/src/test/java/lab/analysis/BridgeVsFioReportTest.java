@@ -42,33 +42,34 @@ class BridgeVsFioReportTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> q = (Map<String, Object>) r.summary().get("q32/bridge");
         assertEquals(2, q.get("reps"));
-        assertEquals(1.0, (double) q.get("iops_ratio_median"), 1e-9);
-        assertEquals(0.5, (double) q.get("iops_ratio_min"), 1e-9);
-        assertEquals(1.5, (double) q.get("iops_ratio_max"), 1e-9);
+        lab.analysis.estimate.Estimate e = lab.analysis.estimate.Estimator.of(java.util.List.of(0.5, 1.5));
+        assertEquals(e.json(), q.get("iops_ratio"), "the geometric mean of 0.5 and 1.5 with its interval");
+        assertTrue(((String) q.get("iops_verdict")).startsWith("inconclusive"), q.toString());
         assertEquals(1.25, (double) q.get("cpu_ratio_median"), 1e-9);
         @SuppressWarnings("unchecked")
         Map<String, Object> c1 = (Map<String, Object>) r.summary().get("q32/bridge-c1");
-        assertEquals(1.5, (double) c1.get("iops_ratio_median"), 1e-9);
+        assertEquals(1.5, (double) ((Map<?, ?>) c1.get("iops_ratio")).get("value"), 1e-9);
         String md = r.markdown("bench");
         assertTrue(md.contains("| io_uring iodepth 32 | bridge | 2 |"), md);
-        assertTrue(md.contains("| 1.00 [0.50–1.50] |"), md);
+        assertTrue(md.contains("| " + lab.analysis.estimate.Verdict.cell(e, 0.05) + " |"), md);
         // whole command: fio 3 s / 1M I/O = 3.0 s/M; bridge 6 s / 0.5M = 12.0 s/M (rep 1 only)
         assertTrue(md.contains("| 3.0 / 12.0 |"), md);
-        assertTrue(md.contains("| 1.50 [1.50–1.50] | 0.50 / 0.50 | 1.00 [1.00–1.00] | 3.0 / - |"), md);
+        assertTrue(md.contains("| 1.50x (inconclusive: one round, its spread between rounds unknown (3 or more rounds give an"
+                + " interval)) | 0.50 / 0.50 | 1.00x (inconclusive: one round"), md);
         assertTrue(md.contains("Reproduce: `bench`"), md);
     }
 
     /**
-     * fio's second run in each repetition is the A/A: the row's floor is its farthest repetition
-     * from 1, a bridge ratio inside it is printed as within noise, one outside it as a ratio, and
-     * the A/A is no bridge variant.
+     * fio's second run in each repetition is the A/A, estimated as every ratio is; a bridge ratio
+     * is judged by its own interval: an effect where it leaves out 1, parity where it lies inside
+     * ±5%; the A/A is no bridge variant.
      */
     @Test
     void theAaControlSetsEachRowsFloor() throws Exception {
         write("rows.tsv", "near\tnear fio\nfar\tfar from fio\n");
-        double[] aa = {1.02, 0.96, 1.01};      // floor: 4%
-        double[] near = {0.98, 0.97, 1.01};    // median 0.98: inside
-        double[] far = {0.90, 0.88, 0.93};     // median 0.90: outside
+        double[] aa = {1.02, 0.96, 1.01};
+        double[] near = {0.995, 0.99, 1.005};  // parity within ±5%
+        double[] far = {0.90, 0.88, 0.93};     // an effect: its interval leaves out 1
         for (int rep = 1; rep <= 3; rep++) {
             for (String row : new String[] {"near", "far"}) {
                 write(row + "-r" + rep + "-fio.json", run(100_000, 1_000_000, 50, 0));
@@ -80,19 +81,22 @@ class BridgeVsFioReportTest {
         BridgeVsFioReport r = BridgeVsFioReport.read(raw);
         assertEquals(java.util.List.of("bridge"), r.tools("near"));
         assertTrue(r.hasAa());
-        assertEquals(0.04, r.iopsFloor("near").floor(), 1e-9);
+        lab.analysis.estimate.Estimate aaE = lab.analysis.estimate.Estimator.of(java.util.List.of(1.02, 0.96, 1.01));
+        assertEquals(aaE.reach(), r.iopsFloor("near").floor(), 1e-9);
         assertEquals(0.0, r.cpuFloor("near").floor(), 1e-9);
         @SuppressWarnings("unchecked")
         Map<String, Object> n = (Map<String, Object>) r.summary().get("near/bridge");
-        assertEquals(true, n.get("iops_within_noise"));
+        assertEquals("no effect larger than ±5%", n.get("iops_verdict"));
         assertEquals(3, n.get("aa_reps"));
-        assertEquals(1.01, (double) n.get("aa_iops_ratio_median"), 1e-9);
+        assertEquals(aaE.json(), n.get("aa_iops_ratio"));
         @SuppressWarnings("unchecked")
         Map<String, Object> f = (Map<String, Object>) r.summary().get("far/bridge");
-        assertEquals(false, f.get("iops_within_noise"));
+        assertEquals("effect", f.get("iops_verdict"));
         String md = r.markdown("bench");
-        assertTrue(md.contains("| near fio | bridge | 3 | 100000 | 98000 | within noise (floor ±4.0%) | 1.01 [0.96–1.02], floor ±4.0% |"), md);
-        assertTrue(md.contains("| far from fio | bridge | 3 | 100000 | 90000 | 0.90 [0.88–0.93] | 1.01 [0.96–1.02], floor ±4.0% |"), md);
+        String aaCell = aaE.format(2) + " |";
+        assertTrue(md.contains("| near fio | bridge | 3 | 100000 | 99500 | " + lab.analysis.estimate.Verdict.cell(
+                lab.analysis.estimate.Estimator.of(java.util.List.of(0.995, 0.99, 1.005)), 0.05) + " | " + aaCell), md);
+        assertTrue(md.contains("| far from fio | bridge | 3 | 100000 | 90000 | 0.90 [0.84–0.97]x | " + aaCell), md);
         assertTrue(md.contains("then fio again"), md);
     }
 
@@ -106,7 +110,7 @@ class BridgeVsFioReportTest {
         assertTrue(!r.hasAa() && r.iopsFloor("q") == null);
         String md = r.markdown("bench");
         assertTrue(md.contains("(ABBA)") && !md.contains("A/A"), md);
-        assertTrue(md.contains("| q | bridge | 1 | 100 | 100 | 1.00 [1.00–1.00] | 100.00 / 100.00 |"), md);
+        assertTrue(md.contains("| q | bridge | 1 | 100 | 100 | 1.00x (inconclusive: one round"), md);
     }
 
     @Test

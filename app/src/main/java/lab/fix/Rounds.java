@@ -29,6 +29,11 @@ public final class Rounds {
         return round % 2 == 0 ? items.reversed() : items;
     }
 
+    /** The most threads of a sweep: where a headline is measured. */
+    public static int most(List<Integer> threads) {
+        return threads.stream().mapToInt(Integer::intValue).max().orElse(1);
+    }
+
     /** The default sweep: 1..cores. */
     public static List<Integer> defaultThreads() {
         int n = Runtime.getRuntime().availableProcessors();

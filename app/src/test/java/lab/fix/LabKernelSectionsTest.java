@@ -75,10 +75,10 @@ class LabKernelSectionsTest {
         Map<String, Object> h = headline(with);
         assertEquals(share ? 2.0 : 1014 / 1000.0, ((Number) h.get("kernel")).doubleValue(), 1e-3);
         String note = (String) h.get("kernel_note");
-        // a share has no intervals: its floor is its A/A's farthest round from 1 (0 in these files)
-        assertTrue(note.startsWith("lab kernel 6.1.0-lab+, " + fix + " switch " + (share ? "0 vs 1, tcg, N=1; floor ±0.0%" : "1 vs 0, tcg,"
-                + " N=1; floor ±")), note);
-        assertTrue(h.get("noise_floor_kernel") instanceof Number, h.toString());
+        // the A/A over rounds: exactly 1 in these files
+        assertTrue(note.startsWith("lab kernel 6.1.0-lab+, " + fix + " switch " + (share ? "0 vs 1" : "1 vs 0") + ", tcg, N=1; A/A 1.000"
+                + " [1.000–1.000]"), note);
+        assertTrue(h.get("aa_kernel") instanceof Map<?, ?> aa && "holds 1".equals(aa.get("self_test")), h.toString());
         assertTrue(with.summary().get("lab_kernel") instanceof Map, with.summary().toString());
         if (!share) {
             assertTrue(sub.contains("| 16 | "), sub);
@@ -103,13 +103,13 @@ class LabKernelSectionsTest {
         Fixes.notebook(run);
         String md = Files.readString(run.resolve("NOTEBOOK.md"));
         assertTrue(md.contains("\n## The lab kernel's overhead\n\n"), md);
-        assertTrue(md.contains("lab / debian: 0.80 [0.80–0.80]x; the A/A"), md);
-        // 20% fewer IOPS against a floor of about 1%: said, with by how much
-        assertTrue(md.contains(" Not within the floor: the lab kernel did 20.0% fewer IOPS than Debian's here, "), md);
+        assertTrue(md.contains("lab / debian: 0.800 [0.800–0.800]x; the A/A"), md);
+        // 20% fewer IOPS every round: an interval that leaves out 1, said with by how much
+        assertTrue(md.contains(" Its interval leaves out 1: the lab kernel did 20.0% fewer IOPS than Debian's here "), md);
         assertTrue(md.indexOf("## The lab kernel's overhead") < md.indexOf("## Gaps"), md);
-        assertTrue(md.contains(" | 1.01 [1.01–1.01]x (lab kernel 6.1.0-lab+, zram-init-lock switch 1 vs 0, tcg, N=1; floor ±"), md);
+        assertTrue(md.contains(" | 1.01 [1.01–1.01]x (lab kernel 6.1.0-lab+, zram-init-lock switch 1 vs 0, tcg, N=1; A/A 1.000"), md);
         JsonNode s = JSON.readTree(run.resolve("summary.json").toFile());
-        assertEquals(0.8, s.path("lab_kernel_overhead").path("ratio").path("median").asDouble(), 1e-9);
+        assertEquals(0.8, s.path("lab_kernel_overhead").path("ratio").path("value").asDouble(), 1e-6);
         assertEquals(1.014, s.path("fixes").path("zram-init-lock").path("headline").path("kernel").asDouble(), 1e-3);
         assertEquals(2, s.path("fixes").path("zram-init-lock").path("lab_kernel").path("counts").size());
     }

@@ -39,9 +39,9 @@ public final class LkpTable {
      * The legend of blocks whose {@code %change} comes from a notebook's one estimator
      * ({@link #block(String, String, List, boolean)}).
      */
-    static final String ESTIMATOR_LEGEND = "`%change`: the change in the row's metric, from the notebook's estimator (the median"
-        + " of the per-round ratios, or per repetition where the notebook says so), not from the means; `~` marks a change inside the run's noise floor (its A/A control),"
-        + " which is no finding; `± N%` stddev of the iterations (or repetitions) as a percent of their mean, shown when N >= 1 and there"
+    static final String ESTIMATOR_LEGEND = "`%change`: the change in the row's metric, from the notebook's estimator (the geometric"
+        + " mean of the per-round ratios, or per repetition where the notebook says so), not from the means; `~` marks a change whose"
+        + " 95% interval holds 0, which is no finding; `± N%` stddev of the iterations (or repetitions) as a percent of their mean, shown when N >= 1 and there"
         + " are 2+ of them; means: integers from 1000, two decimals from 1, three significant digits below.";
 
     /** One row whose change is given: a notebook's estimator, not the means (see {@link #ESTIMATOR_LEGEND}). */

@@ -4,55 +4,43 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
 import lab.analysis.JmhSweep;
-import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
 
 /**
- * The smallest effect a run can resolve, from its A/A control: the base variant against a copy
- * of itself ({@code ID~aa}), measured in every round exactly like the other variants. The
- * estimator ({@link RoundRatio}) of the A/A is bootstrapped: each round's two trials have their
- * measured iterations resampled with replacement, the per-round ratio of their means is
- * recomputed, and the median over rounds taken, {@value #RESAMPLES} times with a fixed seed (so
- * a notebook regenerates byte-identically). The floor is the farther of the 2.5th and 97.5th
- * percentiles from 1: an observed ratio closer to 1 than that is within noise at 95%. A
- * systematic A/A offset (an order effect) widens the floor, as it should.
+ * The run's A/A control, the method's self-test: the base variant against a copy of itself
+ * ({@code ID~aa}), measured in every round exactly like the other variants, estimated as every
+ * ratio is ({@link RoundRatio}: per-round ratios, their geometric mean and 95% interval over
+ * rounds). Its interval should hold 1; where it does not, the run has drift or a position effect
+ * the balanced order did not cancel, and the first screen says so. Its reach (the interval's
+ * farther end from 1) is what the notebook still calls the run's noise floor, for orientation;
+ * verdicts come from each ratio's own interval, never from this floor.
  *
- * <p>The bootstrap sees the iterations of each trial; JVM-to-JVM variance enters only through
- * forks and rounds, which is why more forks, not more iterations, lower a floor that matters.
+ * <p>The interval is over rounds, so round-to-round and JVM-to-JVM noise are in it: a floor from
+ * the iterations inside each trial (the lab's first method) left them out and was several times
+ * too narrow ({@code EstimatorCoverageTest}).
  *
- * @param floor    relative half-width, e.g. 0.031 for ±3.1%
- * @param aa       the A/A's own estimate, median [min–max] of per-round ratios
- * @param rounds   rounds that had both trials
+ * @param floor  the A/A interval's reach from 1, e.g. 0.031 for ±3.1% (NaN with one round)
+ * @param aa     the A/A's own estimate
+ * @param rounds rounds that had both trials
  */
-public record NoiseFloor(double floor, Stats.Spread aa, int rounds) {
-    static final int RESAMPLES = 2000;
-    private static final long SEED = 0x5EEDF100L;
+public record NoiseFloor(double floor, Estimate aa, int rounds) {
 
-    /** The floor of {@code base} against {@code control} at {@code threads}; null when no round has both. */
+    /** The A/A of {@code base} against {@code control} at {@code threads}; null when no round has both. */
     public static NoiseFloor of(JmhSweep s, Map<String, String> base, Map<String, String> control, int threads) {
-        List<double[]> a = new ArrayList<>();
-        List<double[]> b = new ArrayList<>();
-        Map<Integer, double[]> byRoundA = iterations(s, base, threads);
-        Map<Integer, double[]> byRoundB = iterations(s, control, threads);
-        byRoundA.forEach((round, xs) -> {
-            double[] ys = byRoundB.get(round);
-            if (ys != null) {
-                a.add(xs);
-                b.add(ys);
-            }
-        });
-        if (a.isEmpty()) {
-            return null;
-        }
-        Stats.Spread observed = RoundRatio.of(s, base, control, threads);
-        return of(a, b, observed);
+        return of(RoundRatio.of(s, base, control, threads));
+    }
+
+    /** The A/A from its estimate; null for none. */
+    public static NoiseFloor of(Estimate aa) {
+        return aa == null ? null : new NoiseFloor(aa.reach(), aa, aa.rounds());
     }
 
     /**
-     * The floor from each round's iterations of the base ({@code a}) and of its copy ({@code b}),
-     * for a control that is no JMH sweep's (an experiment's sub-windows, say): the A/A's estimate is
-     * the per-round ratio of the means of {@code a} over those of {@code b}; null for no round.
+     * The A/A from each round's iterations of the base ({@code a}) and of its copy ({@code b}),
+     * for a control that is no JMH sweep's (an experiment's sub-windows, say): each round's ratio
+     * is the ratio of the means; null for no round.
      */
     public static NoiseFloor ofIterations(List<double[]> a, List<double[]> b) {
         if (a.size() != b.size()) {
@@ -65,71 +53,34 @@ public record NoiseFloor(double floor, Stats.Spread aa, int rounds) {
             }
             perRound.add(mean(a.get(r)) / mean(b.get(r)));
         }
-        return perRound.isEmpty() ? null : of(a, b, Stats.spread(perRound));
-    }
-
-    /** The floor from each round's iterations of the base ({@code a}) and of its copy ({@code b}). */
-    static NoiseFloor of(List<double[]> a, List<double[]> b, Stats.Spread observed) {
-        SplittableRandom rnd = new SplittableRandom(SEED);
-        double[] medians = new double[RESAMPLES];
-        List<Double> perRound = new ArrayList<>(a.size());
-        for (int i = 0; i < RESAMPLES; i++) {
-            perRound.clear();
-            for (int r = 0; r < a.size(); r++) {
-                perRound.add(resampledMean(a.get(r), rnd) / resampledMean(b.get(r), rnd));
-            }
-            medians[i] = Stats.median(perRound);
-        }
-        java.util.Arrays.sort(medians);
-        double lo = medians[(int) Math.floor(0.025 * (RESAMPLES - 1))];
-        double hi = medians[(int) Math.ceil(0.975 * (RESAMPLES - 1))];
-        return new NoiseFloor(Math.max(Math.abs(lo - 1), Math.abs(hi - 1)), observed, a.size());
+        return of(Estimator.of(perRound));
     }
 
     private static double mean(double[] xs) {
         return java.util.Arrays.stream(xs).average().orElseThrow();
     }
 
-    private static double resampledMean(double[] xs, SplittableRandom rnd) {
-        double sum = 0;
-        for (int i = 0; i < xs.length; i++) {
-            sum += xs[rnd.nextInt(xs.length)];
-        }
-        return sum / xs.length;
+    /** Whether the A/A's interval leaves out 1: the run's self-test failed (drift or position bias). */
+    public boolean failed() {
+        return aa.excludes(1);
     }
 
-    private static Map<Integer, double[]> iterations(JmhSweep s, Map<String, String> params, int threads) {
-        Map<Integer, double[]> out = new java.util.TreeMap<>();
-        for (JmhSweep.Cell c : s.cells()) {
-            if (c.threads() == threads && params.entrySet().stream().allMatch(e -> e.getValue().equals(c.params().get(e.getKey())))) {
-                List<Double> v = c.result().samples().isEmpty() ? List.of(c.result().score()) : c.result().samples();
-                out.put(c.round(), v.stream().mapToDouble(Double::doubleValue).toArray());
-            }
-        }
-        return out;
-    }
-
-    /** Whether {@code ratio} lies outside the floor: a difference this run resolves. */
-    public boolean resolves(double ratio) {
-        return Math.abs(ratio - 1) > floor;
-    }
-
-    /** {@code ±X.X%}. */
+    /** {@code ±X.X%}, or {@code n/a (one round)}. */
     public String format() {
         return format(floor);
     }
 
-    /** What a notebook prints for a ratio this floor swallows: {@code within noise (floor ±X.X%)}. */
+    /** What a notebook prints beside a ratio whose own interval holds 1: {@code within noise (A/A ±X.X%)}. */
     public String withinNoise() {
         return withinNoise(floor);
     }
 
-    /** {@link #withinNoise()} for a floor known only as its relative half-width. */
+    /** {@link #withinNoise()} for a floor known only as its reach. */
     public static String withinNoise(double floor) {
-        return "within noise (floor " + format(floor) + ")";
+        return "within noise (A/A " + format(floor) + ")";
     }
 
     private static String format(double floor) {
-        return String.format(Locale.ROOT, "±%.1f%%", 100 * floor);
+        return Double.isFinite(floor) ? String.format(Locale.ROOT, "±%.1f%%", 100 * floor) : "n/a (one round)";
     }
 }

@@ -3,32 +3,35 @@ package lab.analysis.fidelity;
 import java.util.List;
 import java.util.Map;
 import lab.analysis.JmhSweep;
-import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
 
 /**
  * The lab's one estimator of a comparison: the ratio is taken within each round (both variants
- * measured in the same round, interleaved, so drift between rounds does not enter it), and the
- * run reports the median [min–max] of the per-round ratios. Every ratio a notebook prints, in
- * its headline, tables, LKP blocks and summary.json, is this one; {@link #DESCRIPTION} says so
- * once per notebook.
+ * measured in the same round, in a random balanced order, so drift between rounds does not enter
+ * it), and the run reports the geometric mean of the per-round ratios with its 95% interval over
+ * rounds ({@link Estimator}). Every ratio a notebook prints, in its headline, tables, LKP blocks
+ * and summary.json, is this one; {@link #DESCRIPTION} says so once per notebook.
  */
 public final class RoundRatio {
     private RoundRatio() {}
 
     public static final String DESCRIPTION = "Estimator, everywhere in this notebook: a ratio is taken within each round "
-            + "(the two variants measured in the same round, interleaved; throughput of the candidate over the base's, i.e. "
-            + "the base's ns per op over the candidate's), and reported as the median [min–max] of the per-round ratios (one "
-            + "round: the ratio alone). A difference smaller than the run's noise floor (its A/A control: the base against a "
-            + "copy of itself, interleaved like the rest) prints as \"within noise\", never as a finding.";
+            + "(the two variants measured in the same round, interleaved; throughput of the "
+            + "candidate over the base's, i.e. the base's ns per op over the candidate's), and reported as the geometric mean of "
+            + "the per-round ratios with its 95% confidence interval, `value [lo–hi]`: Student's t over the rounds' log ratios, "
+            + "each round's ratio carrying the noise of its forks and iterations (one round: the ratio alone, no interval). The "
+            + "verdict is the interval's own: an effect where it leaves out 1, \"no effect larger than ±Y\" where it lies inside"
+            + " ±Y (Y: ±5% quick, ±2% full), else inconclusive, with the rounds that would resolve it. The A/A control (the base"
+            + " against a copy of itself, interleaved like the rest) is the method's self-test: its interval should hold 1.";
 
     /** Candidate throughput over base throughput in each round that has both: score(base) / score(candidate). */
     public static List<Double> values(JmhSweep s, Map<String, String> base, Map<String, String> cand, int threads) {
         return s.perRound(base, cand, threads, (b, c) -> b / c);
     }
 
-    /** {@link #values} as median [min–max]; null when no round has both. */
-    public static Stats.Spread of(JmhSweep s, Map<String, String> base, Map<String, String> cand, int threads) {
-        List<Double> v = values(s, base, cand, threads);
-        return v.isEmpty() ? null : Stats.spread(v);
+    /** {@link #values} as an estimate with its interval; null when no round has both. */
+    public static Estimate of(JmhSweep s, Map<String, String> base, Map<String, String> cand, int threads) {
+        return Estimator.ratio(s.scoresByRound(base, threads), s.scoresByRound(cand, threads));
     }
 }

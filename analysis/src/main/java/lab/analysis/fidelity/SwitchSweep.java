@@ -5,14 +5,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
 import lab.analysis.parse.LabAb;
 import lab.analysis.parse.LabAb.Trial;
 
 /**
  * A fix's "before" behind a runtime switch of the lab kernel, measured A/B per round over counts
  * N (the switch's shared operations per site): per N, the after/before ratio in the notebook's
- * estimator (per round, then median [min–max]), the A/A (the after value against itself) with
- * its bootstrap floor, each variant's CPU per I/O and their difference Δ(N); across N, the
+ * estimator (per round, then the geometric mean with its 95% interval over rounds), the A/A (the
+ * after value against itself) estimated the same way, each variant's CPU per I/O and their difference Δ(N); across N, the
  * least-squares slope of Δ over the shared operations added per I/O (K·N), and what it implies
  * for the seed's single operation (N = 1) if an I/O's time is its CPU.
  *
@@ -27,12 +29,12 @@ public final class SwitchSweep {
     /**
      * One count N. {@code ratio}: after/before (a share: the after's share); {@code before},
      * {@code after}: the variants' metric; {@code aa}: aa/after per round; {@code floor}: the
-     * bootstrap of the after's and the A/A's intervals (null without lab-iter.tsv);
+     * A/A as a {@link NoiseFloor} (its interval over rounds: boots and rounds are the top level here);
      * {@code nsBefore}, {@code nsAfter}: median CPU ns per I/O; {@code delta}: before − after per
      * round; {@code opsBefore}, {@code opsAfter}: the switch's counter per I/O and per unit of N.
      * Any of them null where the rounds lack the trials.
      */
-    public record Count(int n, Stats.Spread ratio, Stats.Spread before, Stats.Spread after, Stats.Spread aa, NoiseFloor floor,
+    public record Count(int n, Estimate ratio, Stats.Spread before, Stats.Spread after, Estimate aa, NoiseFloor floor,
                         Double nsBefore, Double nsAfter, Stats.Spread delta, Stats.Spread opsBefore, Stats.Spread opsAfter,
                         List<Round> rounds) {}
 
@@ -70,16 +72,12 @@ public final class SwitchSweep {
         for (Trial t : ab.trials()) {
             byCount.computeIfAbsent(t.count(), c -> new TreeMap<>()).computeIfAbsent(t.round(), r -> new TreeMap<>()).put(t.variant(), t);
         }
-        Map<String, List<Double>> iters = new TreeMap<>();
-        for (LabAb.Iteration i : ab.iterations()) {
-            iters.computeIfAbsent(i.count() + "/" + i.round() + "/" + i.variant(), x -> new ArrayList<>()).add(i.metric());
-        }
         List<Count> counts = new ArrayList<>();
-        byCount.forEach((n, rounds) -> counts.add(count(n, rounds, iters, share)));
+        byCount.forEach((n, rounds) -> counts.add(count(n, rounds, share)));
         return new SwitchSweep(share, k, List.copyOf(counts));
     }
 
-    private static Count count(int n, Map<Integer, Map<String, Trial>> byRound, Map<String, List<Double>> iters, boolean share) {
+    private static Count count(int n, Map<Integer, Map<String, Trial>> byRound, boolean share) {
         List<Round> rounds = new ArrayList<>();
         List<Double> ratio = new ArrayList<>();
         List<Double> before = new ArrayList<>();
@@ -90,8 +88,6 @@ public final class SwitchSweep {
         List<Double> delta = new ArrayList<>();
         List<Double> opsB = new ArrayList<>();
         List<Double> opsA = new ArrayList<>();
-        List<double[]> floorA = new ArrayList<>();
-        List<double[]> floorB = new ArrayList<>();
         byRound.forEach((r, v) -> {
             Round x = new Round(r, v.get(LabAb.BEFORE), v.get(LabAb.AFTER), v.get(LabAb.AA), v.get(LabAb.DEFAULT));
             rounds.add(x);
@@ -118,32 +114,12 @@ public final class SwitchSweep {
             }
             if (x.after() != null && x.aa() != null && x.after().metric() > 0) {
                 aa.add(x.aa().metric() / x.after().metric());
-                List<Double> ia = iters.get(n + "/" + r + "/" + LabAb.AFTER);
-                List<Double> ib = iters.get(n + "/" + r + "/" + LabAb.AA);
-                if (ia != null && ib != null) {
-                    floorA.add(ia.stream().mapToDouble(Double::doubleValue).toArray());
-                    floorB.add(ib.stream().mapToDouble(Double::doubleValue).toArray());
-                }
             }
         });
-        return new Count(n, spread(ratio), spread(before), spread(after), spread(aa),
-                floor(floorA, floorB, aa), median(nsB), median(nsA), spread(delta),
+        Estimate aaEstimate = Estimator.of(aa);
+        return new Count(n, Estimator.of(ratio), spread(before), spread(after), aaEstimate,
+                NoiseFloor.of(aaEstimate), median(nsB), median(nsA), spread(delta),
                 spread(opsB), spread(opsA), List.copyOf(rounds));
-    }
-
-    /**
-     * The floor of one count: the bootstrap of the after's and the A/A's intervals, widened to the
-     * A/A's farthest round from 1 where that is farther. Each trial is its own fio run (a guest
-     * under TCG above all), so trials differ by more than a trial's intervals do, and only the
-     * A/A's own rounds see that; null without an A/A.
-     */
-    static NoiseFloor floor(List<double[]> a, List<double[]> b, List<Double> aa) {
-        if (aa.isEmpty()) {
-            return null;
-        }
-        double far = aa.stream().mapToDouble(x -> Math.abs(x - 1)).max().orElse(0);
-        NoiseFloor boot = a.isEmpty() ? null : NoiseFloor.ofIterations(a, b);
-        return boot != null && boot.floor() >= far ? boot : new NoiseFloor(far, Stats.spread(aa), aa.size());
     }
 
     /** A trial's CPU per I/O, where it has one (0: the trial's CPU was not measured, as for a share's writers). */

@@ -91,32 +91,16 @@ class FidelityMathTest {
     }
 
     @Test
-    void aaOfIdenticalTrialsGivesASmallFloorAndANoisyOneAWideFloor() {
-        double[] quiet = {100, 101, 99, 100, 100.5, 99.5};
-        NoiseFloor calm = NoiseFloor.of(List.of(quiet, quiet), List.of(quiet.clone(), quiet.clone()), Stats.spread(List.of(1.0, 1.0)));
-        assertTrue(calm.floor() < 0.01, "iterations within ±1%: floor " + calm.floor());
-        double[] loud = {80, 120, 95, 130, 70, 105};
-        NoiseFloor wide = NoiseFloor.of(List.of(loud), List.of(loud.clone()), Stats.spread(List.of(1.0)));
-        assertTrue(wide.floor() > 0.1, "iterations ±25%: floor " + wide.floor());
-        assertTrue(wide.resolves(1.5) && !wide.resolves(1.05));
-        assertEquals(calm.floor(), NoiseFloor.of(List.of(quiet, quiet), List.of(quiet.clone(), quiet.clone()),
-                Stats.spread(List.of(1.0, 1.0))).floor(), "a fixed seed: the same floor every time");
-        assertFalse(calm.format().isEmpty());
-        assertNotNull(calm.aa());
-    }
-
-    @Test
     void aFloorFromPerRoundIterationsTakesTheAaFromTheRoundsMeans() {
-        // round 1: a's mean 100, b's 80 -> 1.25; round 2: a's 90, b's 100 -> 0.9: the A/A is 1.075 [0.9–1.25]
+        // round 1: a's mean 100, b's 80 -> 1.25; round 2: a's 90, b's 100 -> 0.9: the A/A is their geometric mean, 1.061
         List<double[]> a = List.of(new double[] {90, 110}, new double[] {90, 90});
         List<double[]> b = List.of(new double[] {80, 80}, new double[] {95, 105});
         NoiseFloor f = NoiseFloor.ofIterations(a, b);
-        assertEquals(1.075, f.aa().median(), 1e-12);
-        assertEquals(0.9, f.aa().min(), 1e-12);
-        assertEquals(1.25, f.aa().max(), 1e-12);
+        assertEquals(Math.sqrt(1.25 * 0.9), f.aa().value(), 1e-12);
         assertEquals(2, f.rounds());
-        assertEquals(NoiseFloor.of(a, b, f.aa()).floor(), f.floor(), "the same bootstrap as a JMH control's");
-        assertTrue(f.floor() >= 0.075, "an A/A 7.5% off 1 is inside its own floor: " + f.floor());
+        assertEquals(lab.analysis.estimate.Estimator.of(List.of(1.25, 0.9)).reach(), f.floor(), 1e-12, "the rounds' interval, not the iterations'");
+        assertTrue(f.floor() > 0.25, "two rounds 1.25 and 0.9 apart: a wide interval (t with 1 df): " + f.floor());
+        assertFalse(f.failed(), "its interval holds 1");
         assertNull(NoiseFloor.ofIterations(List.of(), List.of()), "no round: no floor");
         assertThrows(IllegalArgumentException.class, () -> NoiseFloor.ofIterations(a, List.of(b.getFirst())));
         assertThrows(IllegalArgumentException.class, () -> NoiseFloor.ofIterations(List.of(new double[0]), List.of(new double[] {1})));

@@ -75,10 +75,11 @@ class RoundRatioTest {
         assertEquals(3, v.size());
         v.forEach(x -> assertEquals(1.1, x, 1e-12));
         var r = RoundRatio.of(s, BASE, CAND, 2);
-        assertEquals(1.1, r.median(), 1e-12);
-        assertEquals(1.1, r.min(), 1e-12);
-        assertEquals(1.1, r.max(), 1e-12);
-        assertEquals(3, r.n());
+        assertEquals(1.1, r.value(), 1e-12);
+        assertEquals(1.1, r.lo(), 1e-12, "the same ratio every round: a zero-width interval");
+        assertEquals(1.1, r.hi(), 1e-12);
+        assertEquals(3, r.rounds());
+        assertTrue(r.excludes(1));
         // the pooled medians would mix rounds: median(100, 101, 120) / median(90.9, 91.8, 109.1) = 101 / 91.8 ≈ 1.100, but
         // the mixed-round ratio 120 / 90.9 (round 2's base over round 1's candidate) is 1.32: never formed
         assertNull(RoundRatio.of(s, BASE, Map.of("variant", "none"), 2), "no round has both: no ratio");
@@ -86,22 +87,34 @@ class RoundRatioTest {
     }
 
     @Test
-    void theFloorOfTheControlResolvesTheCandidateAndShrinksWithQuieterIterations() throws IOException {
+    void theAaIsTheControlsRoundsNotItsIterations() throws IOException {
         JmhSweep s = sweep(0.01);
         NoiseFloor f = NoiseFloor.of(s, BASE, AA, 2);
         assertEquals(3, f.rounds());
-        assertEquals(1.0, f.aa().median(), 1e-12, "the control's own estimate: the same ns each round");
-        assertTrue(f.floor() > 0 && f.floor() < 0.02, f.toString());
-        assertTrue(f.resolves(1.1), "10% is beyond a floor of about a percent");
-        assertFalse(f.resolves(1 + f.floor() / 2), "half the floor is within noise");
-        NoiseFloor loud;
+        assertEquals(1.0, f.aa().value(), 1e-12, "the control's own estimate: the same ns each round");
+        assertEquals(0.0, f.floor(), 1e-12, "identical round means: the A/A's interval is 1 exactly, whatever the iterations");
         try (var files = Files.list(dir)) {
             for (Path p : files.toList()) {
                 Files.delete(p);
             }
         }
-        loud = NoiseFloor.of(sweep(0.08), BASE, AA, 2);
-        assertTrue(loud.floor() > 3 * f.floor(), loud + " against " + f);
+        NoiseFloor loud = NoiseFloor.of(sweep(0.08), BASE, AA, 2);
+        assertEquals(f.floor(), loud.floor(), 1e-12, "louder iterations with the same round means: the same A/A");
         assertNull(NoiseFloor.of(s, BASE, Map.of("variant", "none"), 2), "no control in the run: no floor");
+    }
+
+    @Test
+    void anAaThatMovesFromRoundToRoundWidensItsInterval() throws IOException {
+        double[] aa = {1.03, 0.98, 1.01};
+        double[] base = {100, 120, 101};
+        for (int r = 1; r <= 3; r++) {
+            double b = base[r - 1];
+            Files.writeString(dir.resolve("s-r" + r + "-t2.json"), JSON.writeValueAsString(List.of(
+                    entry("a", b, b), entry("a~aa", b / aa[r - 1], b / aa[r - 1]))));
+        }
+        NoiseFloor f = NoiseFloor.of(JmhSweep.read(dir, "s", e -> { throw new AssertionError(e); }), BASE, AA, 2);
+        assertEquals(lab.analysis.estimate.Estimator.of(List.of(1.03, 0.98, 1.01)).reach(), f.floor(), 1e-12);
+        assertTrue(f.floor() > 0.05, "±2.5% between rounds at 2 df: " + f.floor());
+        assertFalse(f.failed());
     }
 }

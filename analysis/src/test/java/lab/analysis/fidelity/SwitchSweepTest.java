@@ -30,17 +30,19 @@ class SwitchSweepTest {
     }
 
     @Test
-    void perCountTheRatioIsAfterOverBeforeOfTheSameRoundMedianOverRounds() throws Exception {
+    void perCountTheRatioIsAfterOverBeforeOfTheSameRoundEstimatedOverRounds() throws Exception {
         SwitchSweep s = sweep(3, 1, 4, 16, 64);
         assertEquals(List.of(1, 4, 16, 64), s.counts().stream().map(SwitchSweep.Count::n).toList());
         for (SwitchSweep.Count c : s.counts()) {
             int n = c.n();
-            // round 2's before is exactly CPU-bound: the median; rounds 1 and 3 are 0.1% off either way
-            assertEquals((NS_AFTER + delta(n)) / NS_AFTER, c.ratio().median(), 1e-6);
-            assertEquals(afterIops(3) / beforeIops(n, 3), c.ratio().min(), 1e-9);
-            assertEquals(afterIops(1) / beforeIops(n, 1), c.ratio().max(), 1e-9);
-            assertEquals(3, c.ratio().n());
-            assertEquals(1.0, c.aa().median(), 1e-12);
+            // the geometric mean of the rounds' after/before, its interval from their spread
+            List<Double> per = List.of(afterIops(1) / beforeIops(n, 1), afterIops(2) / beforeIops(n, 2), afterIops(3) / beforeIops(n, 3));
+            lab.analysis.estimate.Estimate want = lab.analysis.estimate.Estimator.of(per);
+            assertEquals(want.value(), c.ratio().value(), 1e-9);
+            assertEquals(want.lo(), c.ratio().lo(), 1e-9);
+            assertEquals(want.hi(), c.ratio().hi(), 1e-9);
+            assertEquals(3, c.ratio().rounds());
+            assertEquals(1.0, c.aa().value(), 1e-12);
             assertEquals(NS_AFTER + delta(n), c.nsBefore(), 1e-3);
             assertEquals(NS_AFTER, c.nsAfter(), 1e-3);
             assertEquals(delta(n), c.delta().median(), 1e-3);
@@ -96,36 +98,12 @@ class SwitchSweepTest {
     }
 
     @Test
-    void theFloorIsTheBootstrapOfTheAftersAndTheAAsIntervalsPerRound() throws Exception {
+    void theAaIsEstimatedOverRoundsAsEveryRatioIs() throws Exception {
         SwitchSweep.Count c = sweep(3, 4).counts().getFirst();
-        List<double[]> a = new ArrayList<>();
-        List<double[]> b = new ArrayList<>();
-        for (int r = 1; r <= 3; r++) {
-            double m = afterIops(r);
-            double[] it = {m * 0.99, m, m * 1.01};
-            a.add(it);
-            b.add(it.clone());
-        }
-        NoiseFloor expected = NoiseFloor.ofIterations(a, b);
-        assertEquals(expected.floor(), c.floor().floor(), 1e-6);
-        assertTrue(c.floor().floor() > 0.001 && c.floor().floor() < 0.02, "a 1% interval spread gives a floor below 2%: " + c.floor());
-        assertTrue(c.floor().resolves(c.ratio().median()), "Δ(4) = 21 ns on 400 is 5%, outside the floor");
-        Files.delete(dir.resolve(LabAb.ITERATIONS));
-        NoiseFloor rounds = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, 2.0).counts().getFirst().floor();
-        assertEquals(0.0, rounds.floor(), 1e-12, "without intervals, the A/A's rounds alone (identical here)");
-    }
-
-    @Test
-    void theFloorWidensToTheAAsFarthestRoundWhenTrialsDifferMoreThanTheirIntervals() {
-        List<double[]> a = List.of(new double[] {100, 101, 99}, new double[] {100, 100, 100});
-        List<double[]> b = List.of(new double[] {100, 101, 99}, new double[] {100, 100, 101});
-        NoiseFloor boot = NoiseFloor.ofIterations(a, b);
-        NoiseFloor f = SwitchSweep.floor(a, b, List.of(1.0, 0.92));
-        assertTrue(boot.floor() < 0.02, "the intervals alone: " + boot);
-        assertEquals(0.08, f.floor(), 1e-9);
-        assertEquals(0.96, f.aa().median(), 1e-9);
-        assertEquals(boot.floor(), SwitchSweep.floor(a, b, List.of(1.0, 1.0)).floor(), 1e-12, "the bootstrap where it is wider");
-        assertNull(SwitchSweep.floor(List.of(), List.of(), List.of()));
+        assertEquals(3, c.floor().rounds());
+        assertEquals(0.0, c.floor().floor(), 1e-12, "the fixture's A/A is the after again in every round: its interval is 1 exactly");
+        assertTrue(c.ratio().excludes(1), "Δ(4) = 21 ns on 400 is 5%: its interval leaves out 1");
+        assertFalse(c.floor().failed());
     }
 
     @Test
@@ -134,12 +112,12 @@ class SwitchSweepTest {
         SwitchSweep s = SwitchSweep.of(LabAb.read(dir).orElseThrow(), true, 1.0);
         assertTrue(s.share());
         SwitchSweep.Count c = s.headline();
-        assertEquals(2.0, c.ratio().median(), 1e-9);
-        assertEquals(1.95, c.ratio().min(), 1e-9);
+        assertTrue(c.ratio().value() > 1.95 && c.ratio().value() < 2.05, c.ratio().toString());
+        assertTrue(c.ratio().lo() <= 2.0 && c.ratio().hi() >= 1.95, c.ratio().toString());
         assertEquals(1.0, c.before().median(), 1e-9);
-        assertEquals(1.0, c.aa().median(), 1e-9);
+        assertEquals(1.0, c.aa().value(), 1e-9);
         assertNotNull(c.floor());
-        assertFalse(c.floor().resolves(1.0));
+        assertFalse(c.floor().failed());
         assertEquals(3, c.rounds().size());
         assertEquals("100", c.rounds().getFirst().before().extra().get("root_pct"));
     }

@@ -15,6 +15,8 @@ import java.util.function.ToDoubleFunction;
 import lab.analysis.FioResults;
 import lab.analysis.MalformedResultException;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
 import lab.fix.dmblkcgclone.DmBlkcgClone.Weights;
 import lab.fix.dmblkcgclone.DmBlkcgCloneRaw.KernelRow;
 import lab.jobspec.report.FioJob;
@@ -161,9 +163,9 @@ final class DmBlkcgCloneKernel {
         return cells.getOrDefault(c, Map.of());
     }
 
-    /** a's bandwidth over b's within each round of {@code c}, median [min–max]; null where none. */
-    Stats.Spread ratio(Cell c) {
-        return Parts.spread(runs(c).values().stream().map(Run::ratio).toList());
+    /** a's bandwidth over b's within each round of {@code c}, estimated over rounds; null where none. */
+    Estimate ratio(Cell c) {
+        return Estimator.of(runs(c).values().stream().map(Run::ratio).filter(x -> x > 0 && Double.isFinite(x)).toList());
     }
 
     private double median(Cell c, ToDoubleFunction<Run> f) {
@@ -180,7 +182,7 @@ final class DmBlkcgCloneKernel {
     }
 
     /** The headline cell's a/b ratio ({@link #headlineCell}): the headline's kernel figure; null where the run has none. */
-    Stats.Spread figure() {
+    Estimate figure() {
         Cell c = headlineCell();
         return c == null ? null : ratio(c);
     }
@@ -306,8 +308,8 @@ final class DmBlkcgCloneKernel {
         List<Cell> out = new ArrayList<>();
         cells.forEach((c, rounds) -> {
             double root = median(c, Run::chargedRoot);
-            Stats.Spread r = ratio(c);
-            if (c.weights().equals(w) && r != null && root <= 0.01 && !check(r.median(), w).equals("held")) {
+            Estimate r = ratio(c);
+            if (c.weights().equals(w) && r != null && root <= 0.01 && !check(r.value(), w).equals("held")) {
                 out.add(c);
             }
         });
@@ -358,19 +360,19 @@ final class DmBlkcgCloneKernel {
                 .append("|---|---|---|---|---:|---|---:|---:|---|---:|\n");
         Map<String, Object> js = new LinkedHashMap<>();
         cells.forEach((c, rounds) -> {
-            Stats.Spread r = ratio(c);
+            Estimate r = ratio(c);
             double a = median(c, Run::chargedA);
             double bb = median(c, Run::chargedB);
             double root = median(c, Run::chargedRoot);
             b.append("| ").append(c.env()).append(" | ").append(c.stack()).append(" | ").append(c.path()).append(" | ")
-                    .append(c.weights()).append(" | ").append(Fmt.spread(r, 2)).append("x | ").append(check(r.median(), c.weights()))
+                    .append(c.weights()).append(" | ").append(r.format(2)).append("x | ").append(check(r.value(), c.weights()))
                     .append(" | ").append(Fmt.f(median(c, Run::aBw) / (1 << 20), 1)).append(" | ")
                     .append(Fmt.f(median(c, Run::bBw) / (1 << 20), 1)).append(" | ")
                     .append(Double.isNaN(a) ? "—" : pct(a) + " / " + pct(bb) + " / " + pct(root)).append(" | ").append(rounds.size())
                     .append(" |\n");
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("ratio", Parts.json(r));
-            m.put("weights", check(r.median(), c.weights()));
+            m.put("weights", check(r.value(), c.weights()));
             m.put("a_mib_per_sec", median(c, Run::aBw) / (1 << 20));
             m.put("b_mib_per_sec", median(c, Run::bBw) / (1 << 20));
             m.put("charged_a", Double.isNaN(a) ? null : a);

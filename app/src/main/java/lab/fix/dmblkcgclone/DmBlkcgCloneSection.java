@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.fidelity.NoiseFloor;
 import lab.engine.bench.DmBlkcgClone.Config;
 import lab.fix.dmblkcgclone.DmBlkcgClone.Weights;
@@ -51,7 +52,7 @@ final class DmBlkcgCloneSection implements Section {
         ModelRuns cal = new ModelRuns(DmBlkcgCloneRaw.rounds(run, dir, DmBlkcgCloneRaw.CALIBRATED));
         DmBlkcgCloneKernel kernel = DmBlkcgCloneKernel.read(run, dir.resolve(DmBlkcgCloneRaw.KERNEL));
         Page page = Page.of(run, ID).text("## " + ID + ": " + FIX.title() + "\n\n" + seed());
-        Headline head = Headline.of(FIX);
+        Headline head = Headline.of(FIX, run);
         Map<String, Object> jvm = new LinkedHashMap<>();
         NoiseFloor rawFloor = raw.floor(HEAD_STACK, HEAD_PATH);
         NoiseFloor calFloor = cal.floor(HEAD_STACK, HEAD_PATH);
@@ -86,10 +87,10 @@ final class DmBlkcgCloneSection implements Section {
 
     /** The headline; {@code lab}: the lab kernel's switch gives the kernel figure (else today's kernel does). */
     private static Headline headline(Headline head, ModelRuns raw, ModelRuns cal, DmBlkcgCloneKernel kernel, boolean lab) {
-        Stats.Spread kfig = kernel.figure();
-        Stats.Spread lostRaw = raw.ratio(LOST, HEAD);
-        Stats.Spread lostCal = cal.ratio(LOST, HEAD);
-        Stats.Spread lost = lostCal != null ? lostCal : lostRaw;
+        Estimate kfig = kernel.figure();
+        Estimate lostRaw = raw.ratio(LOST, HEAD);
+        Estimate lostCal = cal.ratio(LOST, HEAD);
+        Estimate lost = lostCal != null ? lostCal : lostRaw;
         return head.metric("bandwidth of the writer at blkio.weight 1000 over the one at 500, a thin volume, buffered writes, with the"
                         + " fix (`" + TRANSFER + "`) (seed: dd on LVM-thin, 29.9 / 15.6 MB/s; JVM: one writer per cgroup, bs=1M, BFQ)")
                 .kernel(kfig, kfig == null ? kernel.whyNoFigure() : null)
@@ -99,7 +100,7 @@ final class DmBlkcgCloneSection implements Section {
                         + (lab ? "the lab kernel's switch at the after (kernel_note)" : "today's kernel, which has the fix, "
                         + (kernel.headlineCell() != null && kernel.headlineCell().env().equals(DmBlkcgCloneKernel.NATIVE) ? "natively"
                         : "in the guest VM") + " (kernel_environment)"))
-                .extra("jvm_lost", lost == null ? null : lost.median())
+                .extra("jvm_lost", lost == null ? null : lost.value())
                 .extra("jvm_lost_raw", Parts.json(lostRaw))
                 .extra("jvm_lost_calibrated", Parts.json(lostCal))
                 .extra("kernel_environment", kfig == null ? null : kernel.headlineEnvironment());
@@ -234,9 +235,9 @@ final class DmBlkcgCloneSection implements Section {
     private static String variants(ModelRuns m, Point p) {
         List<String> out = new ArrayList<>();
         for (String v : VARIANTS) {
-            Stats.Spread s = m.ratio(v, p);
+            Estimate s = m.ratio(v, p);
             if (s != null) {
-                out.add("`" + v + "` " + Fmt.spread(s, 2) + "x");
+                out.add("`" + v + "` " + s.format(2) + "x");
             }
         }
         return out.isEmpty() ? null : String.join(", ", out);
@@ -250,10 +251,10 @@ final class DmBlkcgCloneSection implements Section {
         List<String> cells = new ArrayList<>();
         boolean v1Lost = false;
         for (DmBlkcgCloneKernel.Cell c : kernel.cells()) {
-            Stats.Spread r = kernel.ratio(c);
+            Estimate r = kernel.ratio(c);
             if (c.weights().equals(SEED_WEIGHTS) && r != null) {
-                String check = DmBlkcgCloneKernel.check(r.median(), SEED_WEIGHTS);
-                cells.add(c.env() + " " + c.stack() + " " + c.path() + " " + Fmt.spread(r, 2) + "x (" + check + ")");
+                String check = DmBlkcgCloneKernel.check(r.value(), SEED_WEIGHTS);
+                cells.add(c.env() + " " + c.stack() + " " + c.path() + " " + r.format(2) + "x (" + check + ")");
                 v1Lost |= c.env().equals(DmBlkcgCloneKernel.NATIVE) && c.path().equals(BUFFERED) && check.startsWith("lost");
             }
         }

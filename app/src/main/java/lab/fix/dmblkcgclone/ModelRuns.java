@@ -10,6 +10,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
 import lab.analysis.fidelity.NoiseFloor;
 import lab.engine.bench.DmBlkcgClone.Config;
 import lab.engine.bench.DmBlkcgClone.Result;
@@ -93,9 +95,9 @@ final class ModelRuns {
         return Parts.spread(v);
     }
 
-    /** Writer a's bandwidth over writer b's in each round's window, median [min–max]; null where none. */
-    Stats.Spread ratio(String variant, Point p) {
-        return spread(variant, p, Result::ratio);
+    /** Writer a's bandwidth over writer b's in each round's window, estimated over rounds; null where none. */
+    Estimate ratio(String variant, Point p) {
+        return Estimator.of(byRound(variant, p).values().stream().map(Result::ratio).filter(x -> x > 0 && Double.isFinite(x)).toList());
     }
 
     /** The convergence time (ms from the start) of the rounds that converged; null where none did. */

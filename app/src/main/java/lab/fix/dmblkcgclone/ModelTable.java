@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.chart.LineChart;
 import lab.analysis.fidelity.NoiseFloor;
 import lab.engine.bench.DmBlkcgClone.Result;
@@ -24,10 +25,10 @@ final class ModelTable {
 
     /** The check at {@code p}: {@code transfer} within {@link DmBlkcgClone#WITHIN} of the weights' ratio, {@code lost} of 1. */
     static boolean holds(ModelRuns m, Point p) {
-        Stats.Spread lost = m.ratio(LOST, p);
-        Stats.Spread transfer = m.ratio(TRANSFER, p);
-        return lost != null && transfer != null && Math.abs(transfer.median() / p.weights().ratio() - 1) <= WITHIN
-                && Math.abs(lost.median() - 1) <= WITHIN;
+        Estimate lost = m.ratio(LOST, p);
+        Estimate transfer = m.ratio(TRANSFER, p);
+        return lost != null && transfer != null && Math.abs(transfer.value() / p.weights().ratio() - 1) <= WITHIN
+                && Math.abs(lost.value() - 1) <= WITHIN;
     }
 
     /** The check in words: "yes", or why not, read from the charges. */
@@ -35,19 +36,19 @@ final class ModelTable {
         if (holds(m, p)) {
             return p.weights().a() == p.weights().b() ? "yes (equal weights: 1:1 either way)" : "yes";
         }
-        Stats.Spread lost = m.ratio(LOST, p);
-        Stats.Spread transfer = m.ratio(TRANSFER, p);
+        Estimate lost = m.ratio(LOST, p);
+        Estimate transfer = m.ratio(TRANSFER, p);
         if (lost == null || transfer == null) {
             return "n/a";
         }
         StringBuilder b = new StringBuilder("no: ");
-        if (Math.abs(lost.median() - 1) > WITHIN && "by task".equals(how(m, LOST, p))) {
+        if (Math.abs(lost.value() - 1) > WITHIN && "by task".equals(how(m, LOST, p))) {
             b.append("`" + LOST + "` keeps the weights too, its bios charged by task (the writer's own thread submits each clone)");
-        } else if (Math.abs(transfer.median() / p.weights().ratio() - 1) > WITHIN && rootShare(m, TRANSFER, p) >= 1 - Charges.CLEAR) {
+        } else if (Math.abs(transfer.value() / p.weights().ratio() - 1) > WITHIN && rootShare(m, TRANSFER, p) >= 1 - Charges.CLEAR) {
             b.append("`" + TRANSFER + "` loses them too, every byte charged to the root group (a kernel thread, the pool's worker,"
                     + " submits the bios, and they carry no association to copy)");
         } else {
-            b.append("`" + LOST + "` " + Fmt.f(lost.median(), 2) + ", `" + TRANSFER + "` " + Fmt.f(transfer.median(), 2));
+            b.append("`" + LOST + "` " + Fmt.f(lost.value(), 2) + ", `" + TRANSFER + "` " + Fmt.f(transfer.value(), 2));
         }
         return b.toString();
     }
@@ -95,7 +96,7 @@ final class ModelTable {
                 + "|---|---|---|---:|---:|---:|---|---|---|---|\n");
         for (Point p : m.points()) {
             b.append("| ").append(p.stack()).append(" | ").append(p.path()).append(" | ").append(p.weights()).append(" | ")
-                    .append(Parts.ratioCell(m.ratio(LOST, p), floor)).append(" | ").append(Parts.ratioCell(m.ratio(TRANSFER, p), floor))
+                    .append(Parts.ratioCell(m.ratio(LOST, p))).append(" | ").append(Parts.ratioCell(m.ratio(TRANSFER, p)))
                     .append(" | ").append(Fmt.f(p.weights().ratio(), 2)).append("x | ").append(check(m, p)).append(" | ")
                     .append(converge(m, LOST, p)).append(" / ").append(converge(m, TRANSFER, p)).append(" | ")
                     .append(charged(m, LOST, p)).append(" | ").append(charged(m, TRANSFER, p)).append(" |\n");
@@ -153,8 +154,8 @@ final class ModelTable {
             for (String v : VARIANTS) {
                 Double pr = raw.predicted(v, p);
                 List<Charges> cs = raw.charges(v, p);
-                b.append(' ').append(predicted(pr)).append(" | ").append(Parts.ratioCell(raw.ratio(v, p), rawFloor)).append(" | ")
-                        .append(cal.isEmpty() ? "—" : Parts.ratioCell(cal.ratio(v, p), calFloor)).append(" | ")
+                b.append(' ').append(predicted(pr)).append(" | ").append(Parts.ratioCell(raw.ratio(v, p))).append(" | ")
+                        .append(cal.isEmpty() ? "—" : Parts.ratioCell(cal.ratio(v, p))).append(" | ")
                         .append(pct(ModelRuns.median(cs, Charges::ownA))).append(" / ").append(pct(ModelRuns.median(cs, Charges::ownB)))
                         .append(" |");
                 Map<String, Object> x = new LinkedHashMap<>();

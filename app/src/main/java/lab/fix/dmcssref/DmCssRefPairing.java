@@ -19,6 +19,10 @@ import lab.fix.GuestModel;
 import lab.fix.JmhOptions;
 import lab.fix.Pairing;
 import lab.fix.Rounds;
+import lab.fix.Trials;
+import lab.fix.Adaptive;
+import java.util.function.Function;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import lab.notebook.KernelRuns;
 import org.openjdk.jmh.runner.options.TimeValue;
 
@@ -77,22 +81,46 @@ final class DmCssRefPairing implements Pairing {
         String[] depths = DEPTHS.stream().map(String::valueOf).toArray(String[]::new);
         Rounds.interleave(sweep(c.threads()), c.rounds(), (r, t) -> {
             c.progress().printf("lab: dm-css-ref round %d/%d, %d thread(s)%n", r, c.rounds(), t);
-            run(JmhOptions.of(DmCssRefRaw.BENCHMARK, c.quick()).threads(t).param("variant", variants.toArray(String[]::new))
-                    .param("depth", depths).param("device", "ram").param("inject", "none").param("baseNs", "0"),
+            Trials.run(c, DmCssRefRaw.TABLE, r, t, variants, v -> JmhOptions.of(DmCssRefRaw.BENCHMARK, c.quick()).threads(t)
+                    .param("variant", v).param("depth", depths).param("device", "ram").param("inject", "none").param("baseNs", "0"),
                     DmCssRefRaw.table(c.raw(), r, t));
             run(JmhOptions.of(DmCssRefRaw.BENCHMARK, c.quick()).threads(t).param("variant", NONE)
                     .param("depth", depths).param("device", "ram").param("inject", SEED_INJECT).param("baseNs", "0"),
                     DmCssRefRaw.inject(c.raw(), r, t));
             if (cal != null) {
-                run(JmhOptions.of(DmCssRefRaw.BENCHMARK, c.quick(), CALIBRATED_FORKS).threads(t)
-                        .param("variant", variants.toArray(String[]::new)).param("depth", Integer.toString(SEED_DEPTH))
-                        .param("device", "ram").param("inject", "none").param("baseNs", Long.toString(cal.deviceNs()))
-                        .param("userNs", Long.toString(cal.userNs())),
-                        DmCssRefRaw.calibrated(c.raw(), r, t));
+                Trials.run(c, DmCssRefRaw.CALIBRATED, r, t, variants, calibrated(c, cal, t), DmCssRefRaw.calibrated(c.raw(), r, t));
             }
         });
+        Adaptive.run(c, headline(c, cal, variants));
         CostSweep.run(c, DmCssRefRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs(),
                 cal == null ? null : new long[] {cal.deviceNs(), cal.userNs()});
+    }
+
+    /** One variant of the calibrated table at the seed's depth, at {@code t} threads. */
+    private static Function<String, ChainedOptionsBuilder> calibrated(Ctx c, Calibration cal, int t) {
+        return v -> JmhOptions.of(DmCssRefRaw.BENCHMARK, c.quick(), CALIBRATED_FORKS).threads(t).param("variant", v)
+                .param("depth", Integer.toString(SEED_DEPTH)).param("device", "ram").param("inject", "none")
+                .param("baseNs", Long.toString(cal.deviceNs())).param("userNs", Long.toString(cal.userNs()));
+    }
+
+    /**
+     * The headline's cell for adaptive rounds: the seed's contrast, `atomic-cmpxchg` over `atomic`
+     * (kernel (5) over (4)), at the seed's depth and the most threads, calibrated where the run has
+     * a calibration, else raw; `percpu` (today's, the contrast beside it) and its A/A copy run with them.
+     */
+    static Adaptive.Cell headline(Ctx c, Calibration cal, List<String> all) {
+        int t = Rounds.most(c.threads());
+        List<String> variants = all.stream().filter(v -> !v.equals(NONE)).toList();
+        String depth = Integer.toString(SEED_DEPTH);
+        if (cal != null) {
+            return new Adaptive.Cell(DmCssRefRaw.CALIBRATED, DmCssRefRaw.CALIBRATED, t, "variant", variants,
+                    Map.of("depth", depth, "baseNs", Long.toString(cal.deviceNs()), "userNs", Long.toString(cal.userNs())),
+                    CMPXCHG, ATOMIC, PERCPU, CONTROL, calibrated(c, cal, t), r -> DmCssRefRaw.calibrated(c.raw(), r, t));
+        }
+        return new Adaptive.Cell(DmCssRefRaw.TABLE, DmCssRefRaw.TABLE, t, "variant", variants, Map.of("depth", depth),
+                CMPXCHG, ATOMIC, PERCPU, CONTROL, v -> JmhOptions.of(DmCssRefRaw.BENCHMARK, c.quick()).threads(t).param("variant", v)
+                        .param("depth", depth).param("device", "ram").param("inject", "none").param("baseNs", "0"),
+                r -> DmCssRefRaw.table(c.raw(), r, t));
     }
 
     /**

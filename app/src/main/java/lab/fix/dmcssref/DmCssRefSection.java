@@ -58,7 +58,7 @@ final class DmCssRefSection implements Section {
         String cores = run.manifest().path("cores").asText("?");
         Page page = Page.of(run, ID).text("## dm-css-ref: " + FIX.title() + "\n\n" + seed());
         Map<String, Object> jvm = new LinkedHashMap<>();
-        Headline head = Headline.of(FIX);
+        Headline head = Headline.of(FIX, run);
         int t = table.isEmpty() ? 1 : table.threadCounts().last();
         if (!table.isEmpty()) {
             Map<String, Object> raw = new LinkedHashMap<>();
@@ -70,7 +70,8 @@ final class DmCssRefSection implements Section {
                     .text(allocation(table, t));
             jvm.put("raw", raw);
             NoiseFloor f = StackTable.floor(table, SEED_DEPTH, t);
-            head.raw(StackTable.slowdown(table, CMPXCHG, PERCPU, SEED_DEPTH, t)).floor(f).rawFloor(f);
+            head.raw(StackTable.slowdown(table, CMPXCHG, ATOMIC, SEED_DEPTH, t)).floor(f).rawFloor(f)
+                    .extra("jvm_raw_vs_percpu", Parts.json(StackTable.slowdown(table, CMPXCHG, PERCPU, SEED_DEPTH, t)));
             page.text(StackTable.depthTable(table, jvm)).chart("dm-css-ref-depth.svg", StackTable.depthChart(table), "ns per I/O by depth");
             if (!inject.isEmpty()) {
                 page.text(StackTable.injected(table, inject, jvm));
@@ -96,13 +97,14 @@ final class DmCssRefSection implements Section {
         Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
         lab.ifPresent(l -> page.text(l.text(head)).put("lab_kernel", l.summary()));
         page.put("jvm", jvm.isEmpty() ? null : jvm);
-        head.metric("time with / time without the css atomic: `atomic-cmpxchg` / `percpu`, dm-linear x"
-                        + SEED_DEPTH + " (seed: kernel (5) / (4), 12 jobs on 12 cores; JVM: " + t + (t == 1 ? " thread" : " threads")
-                        + " on " + cores + " cores)")
+        head.metric("time with / time without one more atomic on the css count per clone: `atomic-cmpxchg` / `atomic`, dm-linear x"
+                        + SEED_DEPTH + ", the seed's contrast (seed: kernel (5) / (4), 12 jobs on 12 cores; JVM: " + t + (t == 1 ? " thread"
+                        : " threads") + " on " + cores + " cores; `atomic-cmpxchg` / `percpu` beside it in summary.json)")
                 .kernel(null, "today's kernel takes the css reference per-cpu and cannot switch it; its runs measure a dm layer and a"
                         + " child cgroup per I/O (in the section)")
-                .note("jvm: `atomic-cmpxchg` / `percpu` at depth " + SEED_DEPTH + " and the most threads, calibrated where the run has a"
-                        + " calibration, else raw; implied_op_ns: what one shared-line operation must cost for the seed's 1.74x between"
+                .note("jvm: `atomic-cmpxchg` / `atomic` (the seed's (5) / (4)) at depth " + SEED_DEPTH + " and the most threads,"
+                        + " calibrated where the run has a calibration, else raw; jvm_*_vs_percpu: `atomic-cmpxchg` / `percpu`, today's css"
+                        + " against the seed's worst; implied_op_ns: what one shared-line operation must cost for the seed's 1.74x between"
                         + " its kernels (5) and (4), `atomic-cmpxchg` and `atomic` here");
         return Optional.of(page.build(lab.map(l -> l.onto(head)).orElse(head).toMap()));
     }
@@ -159,7 +161,8 @@ final class DmCssRefSection implements Section {
                 + " in the ram disk, " + cal.userNs() + " in the worker between I/Os), depth " + SEED_DEPTH, c));
         jvm.put("calibrated", c);
         NoiseFloor floor = StackTable.floor(calibrated, SEED_DEPTH, t);
-        head.calibrated(StackTable.slowdown(calibrated, CMPXCHG, PERCPU, SEED_DEPTH, t)).floor(floor)
+        head.calibrated(StackTable.slowdown(calibrated, CMPXCHG, ATOMIC, SEED_DEPTH, t)).floor(floor)
+                .extra("jvm_calibrated_vs_percpu", Parts.json(StackTable.slowdown(calibrated, CMPXCHG, PERCPU, SEED_DEPTH, t)))
                 .base((double) cal.baseNs(), cal.kernelSource());
         LineCounts counts = LineCounts.read(dir);
         LineCost costs = CostSweep.read(dir, DmCssRefRaw.COSTS, run::gap);
@@ -168,27 +171,27 @@ final class DmCssRefSection implements Section {
         }
         Map<String, String> point = Map.of("depth", Integer.toString(SEED_DEPTH), "inject", "none");
         Prediction p = new Prediction(calibrated, raw.where("baseNs", "0", "0"), v -> key(v, SEED_DEPTH), v -> counts.get(v, point),
-                costs, cal.baseNs(), 0);
+                costs, cal.baseNs(), 0, ATOMIC);
         b.append(p.byVisits(ATOMIC)
-                ? "Predicted from the shared lines: each variant's one-thread time (the calibrated base plus the raw model's one-thread"
-                + " ns) and its visits per I/O to the cgroup's css count as counted in the model (a visit: the operations on the line"
+                ? "Predicted from the shared lines: one one-thread time T for every variant, `atomic`'s (the calibrated base plus the raw model's one-thread"
+                + " ns) and each variant's visits per I/O to the cgroup's css count as counted in the model (a visit: the operations on the line"
                 + " between two stretches of the I/O's work, back to back: the submitter's `tryget` with every clone's `get` and the"
                 + " seed's probes on the way down, every `put` on the way up; the disk's work and the worker's lie between them), and"
                 + " what one visit costs here at the I/O's rhythm (the cost sweep, same run: an RMW pair per visit with the same work"
                 + " between pairs; on two cores a line is paid for once per visit, by its first operation). The seed's figure is"
                 + " between its kernels (5) and (4), `atomic-cmpxchg` and `atomic` here, which is where the implied cost comes from:\n\n"
-                : "Predicted from the shared lines: each variant's one-thread time (the calibrated base plus the raw model's one-thread"
-                + " ns), its operations per I/O on the cgroup's css count as counted in the model (per bio of the stack: the"
+                : "Predicted from the shared lines: one one-thread time T for every variant, `atomic`'s (the calibrated base plus the raw model's one-thread"
+                + " ns), each variant's operations per I/O on the cgroup's css count as counted in the model (per bio of the stack: the"
                 + " submitter's `tryget` a `cas`, each clone's `get` and each bio's `put` an `rmw`, the seed's probes a `cas` each),"
                 + " and what one such operation costs here at this gap (the cost sweep, same run). The seed's figure is between its"
                 + " kernels (5) and (4), `atomic-cmpxchg` and `atomic` here, which is where the implied cost comes from:\n\n");
         Map<String, Object> pj = p.report(b, List.of(
-                new Prediction.Pair(CMPXCHG, ATOMIC, "the seed's pair: `atomic` / `atomic-cmpxchg` (kernel (4) over (5))", floor),
-                new Prediction.Pair(CMPXCHG, PERCPU, "the headline: `percpu` / `atomic-cmpxchg`", floor),
-                new Prediction.Pair(ATOMIC, PERCPU, "Tejun's fix: `percpu` / `atomic`", floor)),
+                new Prediction.Pair(CMPXCHG, ATOMIC, "the seed's pair, the headline: `atomic` / `atomic-cmpxchg` (kernel (4) over (5))"),
+                new Prediction.Pair(CMPXCHG, PERCPU, "beside it: `percpu` / `atomic-cmpxchg`"),
+                new Prediction.Pair(ATOMIC, PERCPU, "Tejun's fix: `percpu` / `atomic`")),
                 CMPXCHG, ATOMIC, t, SEED_SLOWDOWN, SEED_WORKERS, "The seed ran 12 jobs on 12 cores, where twelve threads, not "
                         + t + ", meet on the css count's line.", head);
-        Double predicted = p.predict(CMPXCHG, PERCPU, t);
+        Double predicted = p.predict(CMPXCHG, ATOMIC, t);
         head.predicted(predicted);
         pj.put("headline_predicted", predicted);
         b.append(impliedPerOperation(p, counts.get(CMPXCHG, point), counts.get(ATOMIC, point), t, head, pj));

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
 import lab.analysis.chart.LineChart;
 import lab.analysis.fidelity.NoiseFloor;
 import lab.analysis.fidelity.RoundRatio;
@@ -28,8 +30,8 @@ final class StackTable {
         return NoiseFloor.of(s, key(PERCPU, depth), key(CONTROL, depth), t);
     }
 
-    /** time(variant) / time(base) per round, median [min–max]: above 1, {@code variant} is slower. */
-    static Stats.Spread slowdown(JmhSweep s, String variant, String base, int depth, int t) {
+    /** time(variant) / time(base) per round, their geometric mean with its 95% interval: above 1, {@code variant} is slower. */
+    static Estimate slowdown(JmhSweep s, String variant, String base, int depth, int t) {
         return RoundRatio.of(s, key(variant, depth), key(base, depth), t);
     }
 
@@ -44,29 +46,32 @@ final class StackTable {
      */
     static String slowdownTable(JmhSweep s, int depth, String label, Map<String, Object> out) {
         StringBuilder b = new StringBuilder("| threads | " + String.join(" | ", VARIANTS.stream().map(v -> "`" + v + "` ns/op").toList())
-                + " | `atomic` / `percpu` | `atomic-cmpxchg` / `percpu` | `percpu` / `none` | A/A floor |\n|---:|"
-                + "---:|".repeat(VARIANTS.size() + 4) + "\n");
+                + " | `atomic-cmpxchg` / `atomic` (the seed's) | `atomic` / `percpu` | `atomic-cmpxchg` / `percpu` | `percpu` / `none`"
+                + " | A/A |\n|---:|" + "---:|".repeat(VARIANTS.size() + 5) + "\n");
         for (int t : s.threadCounts()) {
             NoiseFloor f = floor(s, depth, t);
-            Stats.Spread atomic = slowdown(s, ATOMIC, PERCPU, depth, t);
-            Stats.Spread cmpxchg = slowdown(s, CMPXCHG, PERCPU, depth, t);
-            Stats.Spread percpu = slowdown(s, PERCPU, NONE, depth, t);
+            Estimate seed = slowdown(s, CMPXCHG, ATOMIC, depth, t);
+            Estimate atomic = slowdown(s, ATOMIC, PERCPU, depth, t);
+            Estimate cmpxchg = slowdown(s, CMPXCHG, PERCPU, depth, t);
+            Estimate percpu = slowdown(s, PERCPU, NONE, depth, t);
             b.append("| ").append(t);
             for (String v : VARIANTS) {
                 b.append(" | ").append(ns(s, v, depth, t));
             }
-            b.append(" | ").append(Parts.ratioCell(atomic, f)).append(" | ").append(Parts.ratioCell(cmpxchg, f)).append(" | ")
-                    .append(Parts.ratioCell(percpu, f)).append(" | ").append(f == null ? "—" : f.format()).append(" |\n");
+            b.append(" | ").append(Parts.ratioCell(seed)).append(" | ").append(Parts.ratioCell(atomic)).append(" | ").append(Parts.ratioCell(cmpxchg)).append(" | ")
+                    .append(Parts.ratioCell(percpu)).append(" | ").append(f == null ? "—" : Parts.ratioCell(f.aa())).append(" |\n");
             Map<String, Object> row = new LinkedHashMap<>();
+            row.put("atomic_cmpxchg_vs_atomic", Parts.json(seed));
             row.put("atomic_vs_percpu", Parts.json(atomic));
             row.put("atomic_cmpxchg_vs_percpu", Parts.json(cmpxchg));
             row.put("percpu_vs_none", Parts.json(percpu));
-            row.put("percpu_within_noise_of_none", percpu == null || f == null ? null : !f.resolves(percpu.median()));
-            row.put("noise_floor", f == null ? null : f.floor());
+            row.put("percpu_within_noise_of_none", percpu == null || !percpu.hasInterval() ? null : !percpu.excludes(1));
+            row.put("aa", f == null ? null : Parts.json(f.aa()));
             out.put(Integer.toString(t), row);
         }
-        return "**" + label + "**: ns per op per thread (median [min–max] over rounds) and slow-downs, time over `percpu`'s"
-                + " (today's css) within each round:\n\n" + b + '\n';
+        return "**" + label + "**: ns per op per thread (median [min–max] over rounds) and slow-downs within each round (the"
+                + " seed's contrast, kernel (5) over (4), first; then each against `percpu`, today's css), each the geometric mean with"
+                + " its 95% interval over rounds, \"(holds 1)\" where the interval holds 1:\n\n" + b + '\n';
     }
 
     /** Least-squares slope of y over x ({@link Stats#line}); NaN without two distinct x. */
@@ -180,8 +185,8 @@ final class StackTable {
                         r.add(w / o);
                     }
                 });
-                Stats.Spread sp = Parts.spread(r);
-                b.append(' ').append(Parts.ratioCell(sp, floor(table, d, t))).append(" |");
+                Estimate sp = Estimator.of(r);
+                b.append(' ').append(Parts.ratioCell(sp)).append(" |");
                 byT.put(Integer.toString(t), Parts.json(sp));
             }
             b.append('\n');

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
 import lab.notebook.Parts;
@@ -23,14 +24,15 @@ final class AccountingFidelity {
     static String text(JmhSweep s, int t, IostatsKernel k, Map<String, Object> out) {
         StringBuilder b = new StringBuilder("### Fidelity: the cost of accounting, model against kernel\n\n"
                 + "The model's prediction is `lazy-ticks` (today's accounting) against `iostats=0` (none), bios to the whole disk, HZ "
-                + HZ + ", " + SLOTS + " slots, at its highest thread count; the kernel's is iostats=1 against iostats=0. Ratios and "
-                + "differences are taken within a round, then median [min–max]. The model's ns are per I/O per thread (wall time of a "
+                + HZ + ", " + SLOTS + " slots, at its highest thread count; the kernel's is iostats=1 against iostats=0. Ratios are "
+                + "taken within a round, then their geometric mean with its 95% interval; differences within a round, then median"
+                + " [min–max]. The model's ns are per I/O per thread (wall time of a "
                 + "busy thread); the kernel's are task-clock per I/O.\n\n"
                 + "| side | condition | throughput with / without accounting | ns per I/O: with − without |\n|---|---|---:|---:|\n");
-        Stats.Spread ratio = s.isEmpty() ? null : roundRatio(s, key(OFF, "disk"), key(LAZY, "disk"), t);
+        Estimate ratio = s.isEmpty() ? null : roundRatio(s, key(OFF, "disk"), key(LAZY, "disk"), t);
         Stats.Spread ns = s.isEmpty() ? null : Parts.spread(s.perRound(key(LAZY, "disk"), key(OFF, "disk"), t, (lazy, off) -> lazy - off));
         b.append("| JVM model | `lazy-ticks` vs `iostats=0`, whole disk, ").append(s.isEmpty() ? "not in this run" : t + (t == 1 ? " thread" : " threads")).append(" | ")
-                .append(ratio == null ? "n/a" : Fmt.spread(ratio, 3) + "x").append(" | ").append(Fmt.spread(ns, 1)).append(" |\n");
+                .append(ratio == null ? "n/a" : ratio.format(3) + "x").append(" | ").append(Fmt.spread(ns, 1)).append(" |\n");
         out.put("jvm_throughput_ratio", Parts.json(ratio));
         out.put("jvm_ns_per_io", Parts.json(ns));
         IostatsKernel.Group head = k.headlineGroup();

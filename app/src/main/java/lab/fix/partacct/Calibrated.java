@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.fidelity.Calibration;
 import lab.analysis.fidelity.LineCost;
 import lab.analysis.fidelity.LineCounts;
@@ -42,7 +43,7 @@ final class Calibrated {
         b.append(VariantTable.table(calibrated, cores, "JVM model, calibrated (+" + cal.baseNs() + " ns per I/O): each variant's"
                 + " throughput and its ratio to `atomic`"));
         NoiseFloor floor = VariantTable.floor(calibrated, "disk", t);
-        Stats.Spread headline = VariantTable.roundRatio(calibrated, VariantTable.key(BASE, "disk"), VariantTable.key(FOUR, "disk"), t);
+        Estimate headline = VariantTable.roundRatio(calibrated, VariantTable.key(BASE, "disk"), VariantTable.key(FOUR, "disk"), t);
         head.calibrated(headline).floor(floor).base((double) cal.baseNs(), cal.kernelSource());
         jvm.put("calibrated", VariantTable.summary(calibrated));
         LineCounts counts = LineCounts.read(dir);
@@ -51,21 +52,21 @@ final class Calibrated {
             return b.append("No shared-line counts or cost sweep in this run: no prediction.\n\n").toString();
         }
         Prediction p = new Prediction(calibrated, raw, v -> VariantTable.key(v, "disk"), v -> counts.get(v, Map.of("target", "disk")),
-                costs, cal.baseNs(), Integer.parseInt(HZ));
+                costs, cal.baseNs(), Integer.parseInt(HZ), BASE);
         b.append(p.byVisits(BASE)
-                ? "Predicted from the shared lines (bios to the whole disk): each variant's one-thread time (the calibrated base plus the raw"
-                + " model's one-thread ns), its visits per I/O to the partition's hot line as counted in the model (a visit: the"
+                ? "Predicted from the shared lines (bios to the whole disk): one one-thread time T for every variant, `atomic`'s (the calibrated base plus the raw"
+                + " model's one-thread ns), each variant's visits per I/O to the partition's hot line as counted in the model (a visit: the"
                 + " operations of the start accounting, or of the end, back to back; the device's work and the submitter's part of the"
                 + " base lie between them), and what one visit costs here at that rhythm (the cost sweep, same run: an RMW pair per"
                 + " visit with the same work between pairs; on two cores a line is paid for once per visit, by its first operation);"
                 + " the per-tick operations at the variant's measured I/O rate, each priced as an operation (a `store` to a shared word"
                 + " as an RMW):\n\n"
-                : "Predicted from the shared lines (bios to the whole disk): each variant's one-thread time (the calibrated base plus the raw model's one-thread ns), its shared-line"
+                : "Predicted from the shared lines (bios to the whole disk): one one-thread time T for every variant, `atomic`'s (the calibrated base plus the raw model's one-thread ns), each variant's shared-line"
                 + " operations per I/O as counted in the model (per tick ones at its measured I/O rate), and what one such"
                 + " operation costs here at this gap (the cost sweep, same run; a `store` to a shared word is priced as an RMW):\n\n");
-        Map<String, Object> pj = p.report(b, List.of(new Prediction.Pair(BASE, TWO, "patches 1-2 (`percpu-ref` / `atomic`)", floor),
-                new Prediction.Pair(BASE, FOUR, "all four (`percpu-ref+percpu-inflight` / `atomic`)", floor),
-                new Prediction.Pair(BASE, LAZY, "today (`lazy-ticks` / `atomic`)", floor)), BASE, FOUR, t, SEED_FOUR, null,
+        Map<String, Object> pj = p.report(b, List.of(new Prediction.Pair(BASE, TWO, "patches 1-2 (`percpu-ref` / `atomic`)"),
+                new Prediction.Pair(BASE, FOUR, "all four (`percpu-ref+percpu-inflight` / `atomic`)"),
+                new Prediction.Pair(BASE, LAZY, "today (`lazy-ticks` / `atomic`)")), BASE, FOUR, t, SEED_FOUR, null,
                 "The seed ran on a dual-socket machine with more CPUs, where a line crossing sockets costs several times what it"
                         + " costs between two cores of one VM.", head);
         jvm.put("prediction", pj);

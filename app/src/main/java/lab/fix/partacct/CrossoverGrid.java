@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.chart.LineChart;
 import lab.notebook.Fmt;
 import lab.notebook.Parts;
@@ -27,7 +28,7 @@ record CrossoverGrid(JmhSweep s, int t, List<String> hzs, List<String> slots) {
                 s.values("slots").stream().sorted(numeric).toList());
     }
 
-    Stats.Spread ratio(String hz, String slots) {
+    Estimate ratio(String hz, String slots) {
         return roundRatio(s, gridKey(TWO, hz, slots), gridKey(FOUR, hz, slots), t);
     }
 
@@ -35,38 +36,38 @@ record CrossoverGrid(JmhSweep s, int t, List<String> hzs, List<String> slots) {
     String stops(String hz) {
         String prev = null;
         for (int i = 0; i < slots.size(); i++) {
-            Stats.Spread r = ratio(hz, slots.get(i));
+            Estimate r = ratio(hz, slots.get(i));
             if (r == null) {
                 continue;
             }
-            if (r.median() <= 1.0) {
+            if (r.value() <= 1.0) {
                 String s = i == 0 || prev == null
-                        ? "never beats it: " + Fmt.ratio(r.median()) + " already at " + slots.get(i) + " slots"
-                        : "stops beating it at " + slots.get(i) + " slots (" + Fmt.ratio(r.median()) + "; it beat it at " + prev + ")";
-                if (r.max() > 1.0 && r.n() > 1) {
-                    s += "; within noise: the rounds' range reaches " + Fmt.ratio(r.max());
+                        ? "never beats it: " + Fmt.ratio(r.value()) + " already at " + slots.get(i) + " slots"
+                        : "stops beating it at " + slots.get(i) + " slots (" + Fmt.ratio(r.value()) + "; it beat it at " + prev + ")";
+                if (r.hasInterval() && r.hi() > 1.0) {
+                    s += "; within noise: its 95% interval reaches " + Fmt.ratio(r.hi());
                 }
                 for (String later : slots.subList(i + 1, slots.size())) {
-                    Stats.Spread l = ratio(hz, later);
-                    if (l != null && l.median() > 1.0) {
-                        s += "; yet it beats it at " + later + " slots (" + Fmt.ratio(l.median())
+                    Estimate l = ratio(hz, later);
+                    if (l != null && l.value() > 1.0) {
+                        s += "; yet it beats it at " + later + " slots (" + Fmt.ratio(l.value())
                                 + "): the ratio does not fall with the slots, so this is no crossing, read it as noise";
                         break;
                     }
                 }
                 return s;
             }
-            prev = slots.get(i) + " slots, " + Fmt.ratio(r.median());
+            prev = slots.get(i) + " slots, " + Fmt.ratio(r.value());
         }
-        Stats.Spread last = ratio(hz, slots.getLast());
+        Estimate last = ratio(hz, slots.getLast());
         return "none up to " + slots.getLast() + " slots: all four beat the first two at every slot count measured"
-                + (last == null ? "" : " (" + Fmt.ratio(last.median()) + " at " + slots.getLast() + ")");
+                + (last == null ? "" : " (" + Fmt.ratio(last.value()) + " at " + slots.getLast() + ")");
     }
 
     Integer stopsAt(String hz) {
         for (String sl : slots) {
-            Stats.Spread r = ratio(hz, sl);
-            if (r != null && r.median() <= 1.0) {
+            Estimate r = ratio(hz, sl);
+            if (r != null && r.value() <= 1.0) {
                 return Integer.parseInt(sl);
             }
         }
@@ -76,7 +77,7 @@ record CrossoverGrid(JmhSweep s, int t, List<String> hzs, List<String> slots) {
     String text() {
         StringBuilder b = new StringBuilder("All four patches over the first two (`" + FOUR + "` / `" + TWO + "` total throughput), "
                 + "bios to the partition (two sums per tick: the partition and part0), " + t + (t == 1 ? " thread" : " threads")
-                + ", median [min–max] of per-round ratios; above 1.00x the per-cpu in-flight counters still win, below it "
+                + ", the geometric mean of per-round ratios with its 95% interval; above 1.00x the per-cpu in-flight counters still win, below it "
                 + "the sum has eaten their gain:\n\n| HZ |");
         slots.forEach(sl -> b.append(' ').append(sl).append(" slots |"));
         b.append("\n|---:|");
@@ -85,12 +86,12 @@ record CrossoverGrid(JmhSweep s, int t, List<String> hzs, List<String> slots) {
         for (String hz : hzs) {
             b.append("| ").append(hz).append(" |");
             for (String sl : slots) {
-                Stats.Spread r = ratio(hz, sl);
-                b.append(' ').append(r == null ? "n/a" : Fmt.spread(r, 2) + "x").append(" |");
+                Estimate r = ratio(hz, sl);
+                b.append(' ').append(r == null ? "n/a" : r.format(2) + "x").append(" |");
             }
             b.append('\n');
         }
-        b.append("\nWhere all four stop beating the first two (the smallest slot count whose median ratio is at or below 1.00x):\n\n");
+        b.append("\nWhere all four stop beating the first two (the smallest slot count whose estimate is at or below 1.00x):\n\n");
         for (String hz : hzs) {
             b.append("- HZ ").append(hz).append(": ").append(stops(hz)).append('\n');
         }
@@ -104,9 +105,10 @@ record CrossoverGrid(JmhSweep s, int t, List<String> hzs, List<String> slots) {
         for (String hz : hzs) {
             List<LineChart.Point> pts = new ArrayList<>();
             for (String sl : slots) {
-                Stats.Spread r = ratio(hz, sl);
+                Estimate r = ratio(hz, sl);
                 if (r != null) {
-                    pts.add(LineChart.Point.of(Integer.parseInt(sl), r.median(), r.min(), r.max()));
+                    pts.add(r.hasInterval() ? LineChart.Point.of(Integer.parseInt(sl), r.value(), r.lo(), r.hi())
+                            : LineChart.Point.of(Integer.parseInt(sl), r.value(), r.value(), r.value()));
                 }
             }
             if (!pts.isEmpty()) {

@@ -20,6 +20,10 @@ import lab.fix.GuestModel;
 import lab.fix.JmhOptions;
 import lab.fix.Pairing;
 import lab.fix.Rounds;
+import lab.fix.Trials;
+import lab.fix.Adaptive;
+import java.util.function.Function;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import lab.notebook.KernelRuns;
 import org.openjdk.jmh.runner.options.TimeValue;
 
@@ -81,19 +85,15 @@ final class PartAcctPairing implements Pairing {
         variants.add(Variants.control(BASE)); // the A/A: the noise floor of this run
         Rounds.interleave(sweep(c.threads()), c.rounds(), (r, t) -> {
             c.progress().printf("lab: part-acct round %d/%d, %d thread(s)%n", r, c.rounds(), t);
-            run(JmhOptions.of(PartAcctRaw.IO, c.quick()).threads(t).param("variant", variants.toArray(String[]::new))
-                    .param("target", TARGETS.toArray(String[]::new)).param("hz", HZ).param("slots", SLOTS)
-                    .param("baseNs", "0"), PartAcctRaw.table(c.raw(), r, t));
+            Trials.run(c, PartAcctRaw.TABLE, r, t, variants, raw(c, t, TARGETS.toArray(String[]::new)), PartAcctRaw.table(c.raw(), r, t));
             if (cal != null) {
-                run(JmhOptions.of(PartAcctRaw.IO, c.quick(), CALIBRATED_FORKS).threads(t).param("variant", variants.toArray(String[]::new))
-                        .param("target", "disk").param("hz", HZ).param("slots", SLOTS)
-                        .param("baseNs", Long.toString(cal.deviceNs())).param("userNs", Long.toString(cal.userNs())),
-                        PartAcctRaw.calibrated(c.raw(), r, t));
+                Trials.run(c, PartAcctRaw.CALIBRATED, r, t, variants, calibrated(c, cal, t), PartAcctRaw.calibrated(c.raw(), r, t));
             }
             run(JmhOptions.of(PartAcctRaw.IO, c.quick()).threads(t).param("variant", TWO, FOUR)
                     .param("target", "part").param("hz", gridHz(c.quick())).param("slots", gridSlots(c.quick()))
                     .param("baseNs", "0"), PartAcctRaw.grid(c.raw(), r, t));
         });
+        Adaptive.run(c, headline(c, cal));
         CostSweep.run(c, PartAcctRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs(),
                 cal == null ? null : new long[] {cal.deviceNs(), cal.userNs()});
         for (int r = 1; r <= c.rounds(); r++) {
@@ -101,6 +101,36 @@ final class PartAcctPairing implements Pairing {
             run(JmhOptions.of(PartAcctRaw.SUM, c.quick()).threads(1).param("slots", sumSlots(c.quick())),
                     PartAcctRaw.sum(c.raw(), r));
         }
+    }
+
+    /** One variant of the raw table over {@code targets} at {@code t} threads. */
+    private static Function<String, ChainedOptionsBuilder> raw(Ctx c, int t, String... targets) {
+        return v -> JmhOptions.of(PartAcctRaw.IO, c.quick()).threads(t).param("variant", v).param("target", targets)
+                .param("hz", HZ).param("slots", SLOTS).param("baseNs", "0");
+    }
+
+    /** One variant of the calibrated table (the whole disk) at {@code t} threads. */
+    private static Function<String, ChainedOptionsBuilder> calibrated(Ctx c, Calibration cal, int t) {
+        return v -> JmhOptions.of(PartAcctRaw.IO, c.quick(), CALIBRATED_FORKS).threads(t).param("variant", v).param("target", "disk")
+                .param("hz", HZ).param("slots", SLOTS).param("baseNs", Long.toString(cal.deviceNs()))
+                .param("userNs", Long.toString(cal.userNs()));
+    }
+
+    /**
+     * The headline's cell for adaptive rounds: all four patches against before, `atomic` over
+     * `percpu-inflight`, the whole disk, the most threads, calibrated where the run has a
+     * calibration, else raw; the first two patches (`percpu-ref`) and the A/A copy run with them.
+     */
+    static Adaptive.Cell headline(Ctx c, Calibration cal) {
+        int t = Rounds.most(c.threads());
+        List<String> variants = List.of(BASE, TWO, FOUR, Variants.control(BASE));
+        if (cal != null) {
+            return new Adaptive.Cell(PartAcctRaw.CALIBRATED, PartAcctRaw.CALIBRATED, t, "variant", variants,
+                    Map.of("target", "disk", "baseNs", Long.toString(cal.deviceNs()), "userNs", Long.toString(cal.userNs())),
+                    BASE, FOUR, BASE, Variants.control(BASE), calibrated(c, cal, t), r -> PartAcctRaw.calibrated(c.raw(), r, t));
+        }
+        return new Adaptive.Cell(PartAcctRaw.TABLE, PartAcctRaw.TABLE, t, "variant", variants, Map.of("target", "disk", "baseNs", "0"),
+                BASE, FOUR, BASE, Variants.control(BASE), raw(c, t, "disk"), r -> PartAcctRaw.table(c.raw(), r, t));
     }
 
     /**
@@ -159,7 +189,7 @@ final class PartAcctPairing implements Pairing {
     /** One flamegraph per variant at the highest thread count, bios to the whole disk, HZ 1000, 64 slots. */
     @Override
     public void flamegraphs(Ctx c) throws Exception {
-        int t = c.threads().stream().mapToInt(Integer::intValue).max().orElse(1);
+        int t = Rounds.most(c.threads());
         for (String v : VARIANTS) {
             JmhFlamegraph.record(JmhOptions.of(PartAcctRaw.IO, true).threads(t).param("variant", v).param("target", "disk")
                     .param("hz", HZ).param("slots", SLOTS)

@@ -57,7 +57,7 @@ final class PartAcctSection implements Section {
         Page page = Page.of(run, ID).text("## part-acct: " + FIX.title() + "\n\n" + seed(FIX));
         Map<String, Object> jvm = new LinkedHashMap<>();
         int tableT = 0;
-        Headline head = Headline.of(FIX);
+        Headline head = Headline.of(FIX, run);
         if (!table.isEmpty()) {
             tableT = table.threadCounts().last();
             page.text(VariantTable.table(table, cores, "JVM model, raw: each variant's throughput and its ratio to `atomic` (HZ "

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.chart.LineChart;
 import lab.analysis.compare.LkpTable;
 import lab.analysis.fidelity.NoiseFloor;
@@ -38,8 +39,8 @@ final class VariantTable {
         return Map.of("variant", variant, "target", "part", "hz", hz, "slots", slots);
     }
 
-    /** Candidate throughput over base throughput, per round: score(base) / score(candidate). */
-    static Stats.Spread roundRatio(JmhSweep s, Map<String, String> base, Map<String, String> cand, int t) {
+    /** Candidate throughput over base throughput, per round, estimated over rounds: score(base) / score(candidate). */
+    static Estimate roundRatio(JmhSweep s, Map<String, String> base, Map<String, String> cand, int t) {
         return RoundRatio.of(s, base, cand, t);
     }
 
@@ -59,8 +60,8 @@ final class VariantTable {
         StringBuilder b = new StringBuilder("### " + heading + "\n\n"
                 + "Threads " + s.threadCounts().first() + ".." + s.threadCounts().last() + " on " + cores + " cores. "
                 + "Total I/O per second of all threads, and that over `atomic`'s at the same thread count (the estimator), "
-                + (aa ? "checked against the noise floor of `atomic` against a copy of itself at that target and thread count"
-                        : "with no A/A control in this run (so no noise floor)")
+                + (aa ? "each with its 95% interval over rounds, beside the A/A (`atomic` against a copy of itself at that target and"
+                        + " thread count)" : "each with its 95% interval over rounds; no A/A control in this run")
                 + ". B/op: JMH's GC profiler.\n\n"
                 + "| target | threads | variant | M I/O/s | / atomic | ns per I/O per thread | B/op |\n|---|---:|---|---:|---:|---:|---:|\n");
         for (String target : TARGETS) {
@@ -70,8 +71,8 @@ final class VariantTable {
                     if (s.samples(key(v, target), t).isEmpty()) {
                         continue;
                     }
-                    String ratio = v.equals(BASE) ? (f == null ? "—" : "— (A/A " + Fmt.spread(f.aa(), 3) + "x, floor " + f.format() + ")")
-                            : Parts.ratioCell(roundRatio(s, key(BASE, target), key(v, target), t), f);
+                    String ratio = v.equals(BASE) ? (f == null ? "—" : "— (A/A " + Parts.ratioCell(f.aa()) + ")")
+                            : Parts.ratioCell(roundRatio(s, key(BASE, target), key(v, target), t));
                     double bytes = s.bytesPerOp(key(v, target), t);
                     b.append("| ").append(target).append(" | ").append(t).append(" | `").append(v).append("` | ")
                             .append(Fmt.spread(throughput(s, key(v, target), t), 2)).append(" | ").append(ratio).append(" | ")
@@ -91,21 +92,21 @@ final class VariantTable {
         int lo = s.threadCounts().first();
         int hi = s.threadCounts().last();
         StringBuilder b = new StringBuilder("The per-cpu variants' gain over `atomic` from " + lo + " to " + hi + " threads "
-                + "(medians of per-round ratios):\n\n");
+                + "(geometric means of per-round ratios):\n\n");
         for (String target : TARGETS) {
             for (String v : List.of(TWO, FOUR, LAZY)) {
-                Stats.Spread a = roundRatio(s, key(BASE, target), key(v, target), lo);
-                Stats.Spread z = roundRatio(s, key(BASE, target), key(v, target), hi);
+                Estimate a = roundRatio(s, key(BASE, target), key(v, target), lo);
+                Estimate z = roundRatio(s, key(BASE, target), key(v, target), hi);
                 if (a == null || z == null) {
                     continue;
                 }
-                String trend = Fmt.ratio(z.median()).equals(Fmt.ratio(a.median())) ? "unchanged at this precision"
-                        : z.median() > a.median() ? "grows" : "shrinks";
-                boolean overlap = z.min() <= a.max() && a.min() <= z.max();
-                b.append("- ").append(target).append(", `").append(v).append("`: ").append(Fmt.ratio(a.median())).append(" at ")
-                        .append(lo).append(lo == 1 ? " thread" : " threads").append(" -> ").append(Fmt.ratio(z.median())).append(" at ")
+                String trend = Fmt.ratio(z.value()).equals(Fmt.ratio(a.value())) ? "unchanged at this precision"
+                        : z.value() > a.value() ? "grows" : "shrinks";
+                boolean overlap = a.hasInterval() && z.hasInterval() && z.lo() <= a.hi() && a.lo() <= z.hi();
+                b.append("- ").append(target).append(", `").append(v).append("`: ").append(Fmt.ratio(a.value())).append(" at ")
+                        .append(lo).append(lo == 1 ? " thread" : " threads").append(" -> ").append(Fmt.ratio(z.value())).append(" at ")
                         .append(hi).append(" threads: ").append(trend)
-                        .append(overlap && s.rounds() > 1 ? " (the rounds' ranges overlap: within noise)" : "").append('\n');
+                        .append(overlap ? " (the two 95% intervals overlap: within noise)" : "").append('\n');
             }
         }
         return b.append('\n').toString();
@@ -127,7 +128,7 @@ final class VariantTable {
         for (String v : VARIANTS.subList(1, VARIANTS.size())) {
             List<LkpTable.Row> rows = new ArrayList<>();
             for (String target : TARGETS) {
-                rows.add(Parts.lkpRow("ns_per_io." + target, s, key(BASE, target), key(v, target), t, floor(s, target, t)));
+                rows.add(Parts.lkpRow("ns_per_io." + target, s, key(BASE, target), key(v, target), t));
             }
             String block = Parts.lkpRows(BASE, v, null, rows);
             any |= !block.isEmpty();

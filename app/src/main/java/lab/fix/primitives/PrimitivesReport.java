@@ -4,6 +4,8 @@ import java.io.IOException;
 import lab.analysis.JmhSweep;
 import lab.analysis.MalformedResultException;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -85,6 +87,16 @@ public final class PrimitivesReport {
      * below 1 means the threads together do less than one thread alone.
      */
     public Stats.Spread scaling(String primitive, int threads) {
+        List<Double> ratios = scalings(primitive, threads);
+        return ratios.isEmpty() ? null : Stats.spread(ratios);
+    }
+
+    /** {@link #scaling} as an estimate with its 95% interval over rounds; null without a round at both. */
+    public Estimate scalingEstimate(String primitive, int threads) {
+        return Estimator.of(scalings(primitive, threads));
+    }
+
+    private List<Double> scalings(String primitive, int threads) {
         Map<Integer, Double> one = scoresByRound(primitive, 1);
         Map<Integer, Double> at = scoresByRound(primitive, threads);
         List<Double> ratios = new ArrayList<>();
@@ -94,7 +106,7 @@ public final class PrimitivesReport {
                 ratios.add(threads * base / e.getValue());
             }
         }
-        return ratios.isEmpty() ? null : Stats.spread(ratios);
+        return ratios;
     }
 
     private Map<Integer, Double> scoresByRound(String primitive, int threads) {

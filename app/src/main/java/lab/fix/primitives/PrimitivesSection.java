@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import lab.analysis.MalformedResultException;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.chart.BarChart;
 import lab.analysis.chart.LineChart;
 import lab.engine.sync.PrimitiveKind;
@@ -69,7 +70,7 @@ final class PrimitivesSection implements Section {
         Page page = Page.of(run, "primitives").text("## primitives: calibration\n\n"
                 + "What one shared cache line costs on this machine, primitive by primitive, and what one real I/O "
                 + "costs, so each fix's figures can be read against both. No seed: the lab's own calibration.\n\n");
-        Stats.Spread jvmHeadline = null;
+        Estimate jvmHeadline = null;
         int maxT = 1;
         if (report != null) {
             maxT = report.threadCounts().last();
@@ -79,8 +80,7 @@ final class PrimitivesSection implements Section {
             for (String[] p : PAIRS) {
                 List<LkpTable.Row> rows = new ArrayList<>();
                 for (int t : report.threadCounts()) {
-                    rows.add(Parts.lkpRow("ns_per_pair." + t + "t", report.sweep(), Map.of("primitive", p[0]), Map.of("primitive", p[1]), t,
-                            null));
+                    rows.add(Parts.lkpRow("ns_per_pair." + t + "t", report.sweep(), Map.of("primitive", p[0]), Map.of("primitive", p[1]), t));
                 }
                 page.text(Parts.lkpRows(p[0], p[1], p[2], rows));
             }
@@ -88,12 +88,12 @@ final class PrimitivesSection implements Section {
                     .chart("primitives-sweep.svg", sweepChart(report), "total throughput by threads");
             if (maxT > 1) {
                 page.chart("primitives-scaling.svg", scalingChart(report, maxT), "scaling at " + maxT + " threads");
-                jvmHeadline = report.scaling(PrimitiveKind.ATOMIC_REFCOUNT.id(), maxT);
+                jvmHeadline = report.scalingEstimate(PrimitiveKind.ATOMIC_REFCOUNT.id(), maxT);
             }
             page.put("jvm", report.summary());
         }
         page.text(flamegraphs(page));
-        Stats.Spread kernelHeadline = null;
+        Estimate kernelHeadline = null;
         if (!kernel.isEmpty()) {
             page.text("### Kernel: today's zram, per I/O\n\n" + ZramFloor.kernelIntro(kernel) + kernel.table() + '\n')
                     .text(ZramFloor.counterNote(kernel)).text(KernelRuns.flamegraphs(run, dir.resolve("kernel")));
@@ -107,11 +107,11 @@ final class PrimitivesSection implements Section {
             page.text("### Kernel: today's zram, per I/O\n\nNot in this run: " + ZramFloor.kernelSkipReason(run) + "\n\n");
             page.put("kernel", null);
         }
-        return Optional.of(page.build(headline(jvmHeadline, kernelHeadline, maxT)));
+        return Optional.of(page.build(headline(run, jvmHeadline, kernelHeadline, maxT)));
     }
 
-    private static Map<String, Object> headline(Stats.Spread jvm, Stats.Spread kernel, int t) {
-        return Headline.of(Primitives.FIX).metric("total throughput at " + t + " threads over 1 thread").raw(jvm).kernel(kernel, null)
+    private static Map<String, Object> headline(RunDir run, Estimate jvm, Estimate kernel, int t) {
+        return Headline.of(Primitives.FIX, run).metric("total throughput at " + t + " threads over 1 thread").raw(jvm).kernel(kernel, null)
                 .note("at " + t + " threads: JVM = one shared atomic (atomic-refcount) total throughput over 1 thread;"
                         + " kernel = zram 4k randread (fio, psync) total IOPS at " + t + " jobs over 1 job; no A/A control: the"
                         + " lab's own calibration compares thread counts, not variants")

@@ -1,5 +1,6 @@
 package lab.fix.primitives;
 
+import lab.analysis.estimate.Estimate;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +74,7 @@ final class ZramFloor {
     }
 
     /** fio randread IOPS at T jobs over 1 job, or null when the run lacks either. */
-    static lab.analysis.Stats.Spread kernelScaling(KernelRuns k, int t) {
+    static Estimate kernelScaling(KernelRuns k, int t) {
         Double one = null;
         Double at = null;
         for (KernelRuns.Row r : k.rows()) {
@@ -84,7 +85,7 @@ final class ZramFloor {
                 at = r.iops();
             }
         }
-        return one == null || at == null || t == 1 ? null : new lab.analysis.Stats.Spread(at / one, at / one, at / one, 1);
+        return one == null || at == null || t == 1 ? null : lab.analysis.estimate.Estimator.of(List.of(at / one));
     }
 
     static String kernelSkipReason(RunDir run) throws IOException {

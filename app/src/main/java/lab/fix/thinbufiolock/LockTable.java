@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.chart.LineChart;
 import lab.analysis.fidelity.NoiseFloor;
 import lab.analysis.fidelity.RoundRatio;
@@ -42,8 +43,8 @@ final class LockTable {
         return NoiseFloor.of(s, key(MUTEX, cache), key(CONTROL, cache), t);
     }
 
-    /** Throughput of {@code c}'s candidate over its base per round, median [min–max]: the base's ns per op over the candidate's. */
-    static Stats.Spread ratio(JmhSweep s, Comparison c, String cache, int t) {
+    /** Throughput of {@code c}'s candidate over its base per round, estimated over rounds: the base's ns per op over the candidate's. */
+    static Estimate ratio(JmhSweep s, Comparison c, String cache, int t) {
         return RoundRatio.of(s, key(c.base(), cache), key(c.cand(), cache), t);
     }
 
@@ -59,7 +60,7 @@ final class LockTable {
     static String table(JmhSweep s, JmhSweep linear, String cache, String label, Map<String, Object> out) {
         StringBuilder b = new StringBuilder("| threads | " + String.join(" | ", VARIANTS.stream().map(v -> "`" + v + "` ns/op").toList())
                 + " | dm-linear ns/op | " + String.join(" | ", COMPARISONS.stream().map(Comparison::label).toList())
-                + " | A/A floor |\n|---:|" + "---:|".repeat(VARIANTS.size() + 1 + COMPARISONS.size() + 1) + "\n");
+                + " | A/A |\n|---:|" + "---:|".repeat(VARIANTS.size() + 1 + COMPARISONS.size() + 1) + "\n");
         for (int t : s.threadCounts()) {
             NoiseFloor f = floor(s, cache, t);
             b.append("| ").append(t);
@@ -69,17 +70,18 @@ final class LockTable {
             b.append(" | ").append(linear == null ? "—" : ns(linear, linear(), t));
             Map<String, Object> row = new LinkedHashMap<>();
             for (Comparison c : COMPARISONS) {
-                Stats.Spread r = ratio(s, c, cache, t);
-                b.append(" | ").append(Parts.ratioCell(r, f));
+                Estimate r = ratio(s, c, cache, t);
+                b.append(" | ").append(Parts.ratioCell(r));
                 row.put(c.json(), Parts.json(r));
-                row.put(c.json() + "_within_noise", r == null || f == null ? null : !f.resolves(r.median()));
+                row.put(c.json() + "_within_noise", r == null || !r.hasInterval() ? null : !r.excludes(1));
             }
-            b.append(" | ").append(f == null ? "—" : f.format()).append(" |\n");
-            row.put("noise_floor", f == null ? null : f.floor());
+            b.append(" | ").append(f == null ? "—" : Parts.ratioCell(f.aa())).append(" |\n");
+            row.put("aa", f == null ? null : Parts.json(f.aa()));
             out.put(Integer.toString(t), row);
         }
         return "**" + label + "**: ns per op per thread (median [min–max] over rounds) and throughput ratios within each round"
-                + " (the base's ns per op over the candidate's; above 1 the candidate is faster):\n\n" + b + '\n';
+                + " (the base's ns per op over the candidate's; above 1 the candidate is faster), each the geometric mean with its 95%"
+                + " interval over rounds:\n\n" + b + '\n';
     }
 
     /** Total throughput by threads with the whole tree cached, one series per variant and dm-linear. */

@@ -19,6 +19,9 @@ import lab.fix.GuestModel;
 import lab.fix.JmhOptions;
 import lab.fix.Pairing;
 import lab.fix.Rounds;
+import lab.fix.Trials;
+import lab.fix.Adaptive;
+import java.util.function.Function;
 import lab.notebook.KernelRuns;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -82,17 +85,44 @@ final class ThinBufioLockPairing implements Pairing {
         String[] linear = {MUTEX};
         Rounds.interleave(sweep(c.threads()), c.rounds(), (r, t) -> {
             c.progress().printf("lab: %s round %d/%d, %d thread(s)%n", ID, r, c.rounds(), t);
-            run(options(JmhOptions.of(ThinBufioLockRaw.BENCHMARK, c.quick()).threads(t), thin, THIN, CACHES.toArray(String[]::new))
-                    .param("baseNs", "0"), ThinBufioLockRaw.file(c.raw(), ThinBufioLockRaw.TABLE, r, t));
+            Trials.run(c, ThinBufioLockRaw.TABLE, r, t, variants, v -> options(JmhOptions.of(ThinBufioLockRaw.BENCHMARK, c.quick())
+                    .threads(t), new String[] {v}, THIN, CACHES.toArray(String[]::new)).param("baseNs", "0"),
+                    ThinBufioLockRaw.file(c.raw(), ThinBufioLockRaw.TABLE, r, t));
             run(options(JmhOptions.of(ThinBufioLockRaw.BENCHMARK, c.quick()).threads(t), linear, LINEAR, WHOLE).param("baseNs", "0"),
                     ThinBufioLockRaw.file(c.raw(), ThinBufioLockRaw.LINEAR, r, t));
             if (cal != null) {
-                run(calibrated(options(JmhOptions.of(ThinBufioLockRaw.BENCHMARK, c.quick(), CALIBRATED_FORKS).threads(t), thin, THIN,
-                        WHOLE), cal), ThinBufioLockRaw.file(c.raw(), ThinBufioLockRaw.CALIBRATED, r, t));
+                Trials.run(c, ThinBufioLockRaw.CALIBRATED, r, t, variants, calibratedOne(c, cal, t),
+                        ThinBufioLockRaw.file(c.raw(), ThinBufioLockRaw.CALIBRATED, r, t));
             }
         });
+        Adaptive.run(c, headline(c, cal, variants));
         CostSweep.run(c, ThinBufioLockRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs(),
                 cal == null ? null : new long[] {cal.deviceNs(), cal.userNs()});
+    }
+
+    /** One variant of the calibrated table (thin, the whole btree cached) at {@code t} threads. */
+    private static Function<String, ChainedOptionsBuilder> calibratedOne(Ctx c, Calibration cal, int t) {
+        return v -> calibrated(options(JmhOptions.of(ThinBufioLockRaw.BENCHMARK, c.quick(), CALIBRATED_FORKS).threads(t),
+                new String[] {v}, THIN, WHOLE), cal);
+    }
+
+    /**
+     * The headline's cell for adaptive rounds: `mutex` over `rwsem-walk` (the seed's fix), thin,
+     * the whole btree cached, the most threads, calibrated where the run has a calibration, else
+     * raw; every variant and the A/A copy run with them, as the table shows them all.
+     */
+    static Adaptive.Cell headline(Ctx c, Calibration cal, List<String> variants) {
+        int t = Rounds.most(c.threads());
+        if (cal != null) {
+            return new Adaptive.Cell(ThinBufioLockRaw.CALIBRATED, ThinBufioLockRaw.CALIBRATED, t, "variant", variants,
+                    Map.of("target", THIN, "cache", WHOLE, "baseNs", Long.toString(cal.deviceNs()), "userNs", Long.toString(cal.userNs())),
+                    MUTEX, WALK, MUTEX, CONTROL, calibratedOne(c, cal, t),
+                    r -> ThinBufioLockRaw.file(c.raw(), ThinBufioLockRaw.CALIBRATED, r, t));
+        }
+        return new Adaptive.Cell(ThinBufioLockRaw.TABLE, ThinBufioLockRaw.TABLE, t, "variant", variants,
+                Map.of("target", THIN, "cache", WHOLE, "baseNs", "0"), MUTEX, WALK, MUTEX, CONTROL,
+                v -> options(JmhOptions.of(ThinBufioLockRaw.BENCHMARK, c.quick()).threads(t), new String[] {v}, THIN, WHOLE)
+                        .param("baseNs", "0"), r -> ThinBufioLockRaw.file(c.raw(), ThinBufioLockRaw.TABLE, r, t));
     }
 
     /** {@code o} over {@code variants} on {@code target} at {@code caches}. */

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.fidelity.Calibration;
 import lab.analysis.fidelity.LineCost;
 import lab.analysis.fidelity.LineCounts;
@@ -54,7 +55,7 @@ final class ThinBufioLockSection implements Section {
         String cores = run.manifest().path("cores").asText("?");
         Page page = Page.of(run, ID).text("## thin-bufio-lock: " + FIX.title() + "\n\n" + seed());
         Map<String, Object> jvm = new LinkedHashMap<>();
-        Headline head = Headline.of(FIX);
+        Headline head = Headline.of(FIX, run);
         int t = table.isEmpty() ? 1 : table.threadCounts().last();
         if (!table.isEmpty()) {
             Map<String, Object> raw = new LinkedHashMap<>();
@@ -174,7 +175,7 @@ final class ThinBufioLockSection implements Section {
                 + " seed's figure is `" + WALK + "` over `" + MUTEX + "`, which is where the implied cost comes from:\n\n");
         List<Prediction.Pair> pairs = LockTable.COMPARISONS.stream()
                 .map(x -> new Prediction.Pair(x.base(), x.cand(), x.label() + (x == LockTable.HEADLINE ? " (the seed's, the headline)"
-                        : ""), floor)).toList();
+                        : ""))).toList();
         Map<String, Object> pj = p.report(b, pairs, MUTEX, WALK, t, SEED_SPEEDUP, SEED_JOBS, "The seed ran " + SEED_JOBS
                 + " psync jobs (its machine's cores unstated), where up to twelve threads, not " + t + ", meet on the client lock's line.",
                 head);
@@ -214,7 +215,7 @@ final class ThinBufioLockSection implements Section {
      */
     private static String sideBySide(JmhSweep raw, JmhSweep calibrated, Prediction p, Map<String, Object> jvm) {
         StringBuilder b = new StringBuilder("Raw, calibrated and predicted side by side (whole tree cached; throughput of the candidate"
-                + " over the base; raw and calibrated each checked against their own A/A floor; the prediction as below):\n\n"
+                + " over the base; raw and calibrated each with its 95% interval over rounds; the prediction as below):\n\n"
                 + "| threads | comparison | raw | calibrated | predicted |\n|---:|---|---:|---:|---:|\n");
         Map<String, Object> out = new LinkedHashMap<>();
         for (int t : calibrated.threadCounts()) {
@@ -222,11 +223,11 @@ final class ThinBufioLockSection implements Section {
             NoiseFloor cf = LockTable.floor(calibrated, WHOLE, t);
             Map<String, Object> row = new LinkedHashMap<>();
             for (LockTable.Comparison c : LockTable.COMPARISONS) {
-                Stats.Spread r = LockTable.ratio(raw, c, WHOLE, t);
-                Stats.Spread k = LockTable.ratio(calibrated, c, WHOLE, t);
+                Estimate r = LockTable.ratio(raw, c, WHOLE, t);
+                Estimate k = LockTable.ratio(calibrated, c, WHOLE, t);
                 Double pr = p == null ? null : p.predict(c.base(), c.cand(), t);
-                b.append("| ").append(t).append(" | ").append(c.label()).append(" | ").append(Parts.ratioCell(r, rf)).append(" | ")
-                        .append(Parts.ratioCell(k, cf)).append(" | ").append(pr == null ? "n/a" : Fmt.f(pr, 3) + "x").append(" |\n");
+                b.append("| ").append(t).append(" | ").append(c.label()).append(" | ").append(Parts.ratioCell(r)).append(" | ")
+                        .append(Parts.ratioCell(k)).append(" | ").append(pr == null ? "n/a" : Fmt.f(pr, 3) + "x").append(" |\n");
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("raw", Parts.json(r));
                 m.put("calibrated", Parts.json(k));

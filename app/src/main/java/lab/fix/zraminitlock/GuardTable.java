@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.chart.LineChart;
 import lab.analysis.compare.LkpTable;
 import lab.analysis.fidelity.NoiseFloor;
@@ -38,7 +39,7 @@ final class GuardTable {
     }
 
     /** The guard's throughput over rwsem's: the estimator, per round score(rwsem) / score(guard). */
-    static Stats.Spread ratio(JmhSweep s, String guard, String rw, String p, int t) {
+    static Estimate ratio(JmhSweep s, String guard, String rw, String p, int t) {
         return RoundRatio.of(s, key(BASE, rw, p), key(guard, rw, p), t);
     }
 
@@ -63,9 +64,9 @@ final class GuardTable {
                     NoiseFloor f = floor(s, rw, p, t);
                     b.append("| ").append(rw).append(" | ").append(p).append(" | ").append(t).append(" |");
                     for (String g : GUARDS.subList(1, GUARDS.size())) {
-                        b.append(' ').append(Parts.ratioCell(ratio(s, g, rw, p, t), f)).append(" |");
+                        b.append(' ').append(Parts.ratioCell(ratio(s, g, rw, p, t))).append(" |");
                     }
-                    b.append(' ').append(f == null ? "—" : Fmt.spread(f.aa(), 3) + "x (" + f.format() + ")").append(" | ")
+                    b.append(' ').append(f == null ? "—" : Parts.ratioCell(f.aa())).append(" | ")
                             .append(Fmt.f(Stats.median(base.values()), 0)).append(" |\n");
                 }
             }
@@ -77,14 +78,15 @@ final class GuardTable {
     static String seedVsModel(JmhSweep s, int t) {
         StringBuilder b = new StringBuilder("The seed's table beside the raw model's (zero pages, as the seed ran; " + t
                 + " threads; SRCU throughput over rwsem's as a change, in the notebook's estimator):\n\n"
-                + "| rw | seed: SRCU vs rwsem | model raw: SRCU vs rwsem | A/A floor |\n|---|---:|---:|---:|\n");
+                + "| rw | seed: SRCU vs rwsem | model raw: SRCU vs rwsem, 95% interval | A/A |\n|---|---:|---:|---:|\n");
         for (String rw : RWS) {
-            Stats.Spread r = ratio(s, SRCU, rw, SEED_PATTERN, t);
+            Estimate r = ratio(s, SRCU, rw, SEED_PATTERN, t);
             NoiseFloor f = floor(s, rw, SEED_PATTERN, t);
-            String model = r == null ? "n/a" : f != null && !f.resolves(r.median()) ? "within noise"
-                    : String.format(Locale.ROOT, "%+.1f%% [%+.1f%% – %+.1f%%]", 100 * (r.median() - 1), 100 * (r.min() - 1), 100 * (r.max() - 1));
+            String model = r == null ? "n/a" : !r.hasInterval() ? String.format(Locale.ROOT, "%+.1f%% (one round)", 100 * (r.value() - 1))
+                    : String.format(Locale.ROOT, "%+.1f%% [%+.1f%% – %+.1f%%]", 100 * (r.value() - 1), 100 * (r.lo() - 1), 100 * (r.hi() - 1))
+                    + (r.excludes(1) ? "" : " (holds 0)");
             b.append("| ").append(rw).append(" | ").append(String.format(Locale.ROOT, "%+.2f%%", SEED_PCT.get(rw)))
-                    .append(" | ").append(model).append(" | ").append(f == null ? "—" : f.format()).append(" |\n");
+                    .append(" | ").append(model).append(" | ").append(f == null ? "—" : Parts.ratioCell(f.aa())).append(" |\n");
         }
         return b.append("\nRaw, a model I/O on a zero page costs tens of ns, the kernel's microseconds: the same guard is a far larger ")
                 .append("share of the model's I/O. The calibrated model below puts the kernel's cost per I/O back.\n\n").toString();
@@ -96,25 +98,24 @@ final class GuardTable {
             return "";
         }
         StringBuilder b = new StringBuilder("Where \"marginal\" stops being marginal (srcu's throughput more than "
-                + Math.round(MARGINAL * 100) + "% from rwsem's, beyond the noise floor):\n\n");
+                + Math.round(MARGINAL * 100) + "% from rwsem's, its interval leaving out 1):\n\n");
         for (String rw : s.values("rw")) {
             for (String p : s.values("pattern")) {
                 String first = null;
                 Double most = null;
                 int mostAt = 0;
                 for (int t : s.threadCounts()) {
-                    Stats.Spread r = ratio(s, SRCU, rw, p, t);
+                    Estimate r = ratio(s, SRCU, rw, p, t);
                     if (r == null) {
                         continue;
                     }
-                    NoiseFloor f = floor(s, rw, p, t);
-                    boolean beyond = f == null || f.resolves(r.median());
-                    if (first == null && beyond && Math.abs(r.median() - 1) > MARGINAL) {
+                    boolean beyond = !r.hasInterval() || r.excludes(1);
+                    if (first == null && beyond && Math.abs(r.value() - 1) > MARGINAL) {
                         first = String.format(Locale.ROOT, "srcu first differs by more than %d%% at %d threads (%s)",
-                                Math.round(MARGINAL * 100), t, Fmt.spread(r, 2) + "x");
+                                Math.round(MARGINAL * 100), t, r.format(2) + "x");
                     }
-                    if (most == null || Math.abs(r.median() - 1) > Math.abs(most - 1)) {
-                        most = r.median();
+                    if (most == null || Math.abs(r.value() - 1) > Math.abs(most - 1)) {
+                        most = r.value();
                         mostAt = t;
                     }
                 }
@@ -162,13 +163,13 @@ final class GuardTable {
                         if (!v.isEmpty()) {
                             Map<String, Object> m = new LinkedHashMap<>();
                             m.put("ns_per_op_median", Stats.median(v.values()));
-                            Stats.Spread r = ratio(s, g, rw, p, t);
+                            Estimate r = ratio(s, g, rw, p, t);
                             m.put("throughput_vs_rwsem", Parts.json(r));
-                            m.put("within_noise", r == null || f == null ? null : !f.resolves(r.median()));
+                            m.put("within_noise", r == null || !r.hasInterval() ? null : !r.excludes(1));
                             row.put(g, m);
                         }
                     }
-                    row.put("noise_floor", f == null ? null : f.floor());
+                    row.put("aa", f == null ? null : Parts.json(f.aa()));
                     byT.put(Integer.toString(t), row);
                 }
                 out.put(rw + "/" + p, byT);
@@ -185,7 +186,7 @@ final class GuardTable {
             List<LkpTable.Row> rows = new ArrayList<>();
             for (String rw : s.values("rw")) {
                 for (String p : s.values("pattern")) {
-                    rows.add(Parts.lkpRow("ns_per_io." + rw + "." + p, s, key(BASE, rw, p), key(g, rw, p), t, floor(s, rw, p, t)));
+                    rows.add(Parts.lkpRow("ns_per_io." + rw + "." + p, s, key(BASE, rw, p), key(g, rw, p), t));
                 }
             }
             b.append(Parts.lkpRows(BASE, g, null, rows));

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.fidelity.Calibration;
 import lab.analysis.fidelity.LineCost;
 import lab.analysis.fidelity.LineCounts;
@@ -49,21 +50,21 @@ final class SeedPoint {
         }
         b.append("SRCU against rwsem at the seed's point (randrw, zero pages, LZO-RLE), each guard beside a copy of rwsem (the A/A);"
                 + " ns per op per thread, median [min–max] over rounds:\n\n"
-                + "| model | threads | rwsem ns/op | srcu ns/op | srcu / rwsem | A/A: rwsem / rwsem (floor) |\n|---|---:|---:|---:|---:|---:|\n");
+                + "| model | threads | rwsem ns/op | srcu ns/op | srcu / rwsem | A/A: rwsem / rwsem |\n|---|---:|---:|---:|---:|---:|\n");
         Map<String, Object> byBase = new LinkedHashMap<>();
         for (String base : bases) {
             JmhSweep s = all.where("baseNs", base, "0");
             String label = base.equals("0") ? "raw" : "calibrated (+" + base + " ns)";
             Map<String, Object> byT = new LinkedHashMap<>();
             for (int t : s.threadCounts()) {
-                Stats.Spread r = RoundRatio.of(s, GuardTable.seedKey(BASE), GuardTable.seedKey(SRCU), t);
+                Estimate r = RoundRatio.of(s, GuardTable.seedKey(BASE), GuardTable.seedKey(SRCU), t);
                 NoiseFloor f = NoiseFloor.of(s, GuardTable.seedKey(BASE), GuardTable.seedKey(CONTROL), t);
                 b.append("| ").append(label).append(" | ").append(t).append(" | ").append(ns(s, BASE, t)).append(" | ")
-                        .append(ns(s, SRCU, t)).append(" | ").append(Parts.ratioCell(r, f)).append(" | ")
-                        .append(f == null ? "—" : Fmt.spread(f.aa(), 3) + "x (" + f.format() + ")").append(" |\n");
+                        .append(ns(s, SRCU, t)).append(" | ").append(Parts.ratioCell(r)).append(" | ")
+                        .append(f == null ? "—" : Parts.ratioCell(f.aa())).append(" |\n");
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("srcu_vs_rwsem", Parts.json(r));
-                row.put("noise_floor", f == null ? null : f.floor());
+                row.put("aa", f == null ? null : Parts.json(f.aa()));
                 byT.put(Integer.toString(t), row);
                 if (t == ht) {
                     if (base.equals("0")) {
@@ -93,11 +94,11 @@ final class SeedPoint {
         JmhSweep calibrated = all.where("baseNs", bases.get(1), "0");
         NoiseFloor floor = NoiseFloor.of(calibrated, GuardTable.seedKey(BASE), GuardTable.seedKey(CONTROL), ht);
         Prediction p = new Prediction(calibrated, all.where("baseNs", "0", "0"), GuardTable::seedKey, g -> counts.get(g, Map.of("rw", SEED_RW, "pattern", SEED_PATTERN)),
-                costs, cal.baseNs(), 0);
-        b.append("Predicted from the shared lines: each guard's one-thread time (the calibrated base plus the raw model's one-thread ns), its shared-line operations per I/O as"
+                costs, cal.baseNs(), 0, BASE);
+        b.append("Predicted from the shared lines: one one-thread time T for every guard, `rwsem`'s (the calibrated base plus the raw model's one-thread ns), each variant's shared-line operations per I/O as"
                 + " counted in the model (the guard's own and the data path's: zero-page writes bump `same_pages` and `pages_stored`),"
                 + " and what one such operation costs here at this gap (the cost sweep, same run):\n\n");
-        jvm.put("prediction", p.report(b, List.of(new Prediction.Pair(BASE, SRCU, "SRCU / rwsem, randrw, zero pages", floor)), BASE, SRCU,
+        jvm.put("prediction", p.report(b, List.of(new Prediction.Pair(BASE, SRCU, "SRCU / rwsem, randrw, zero pages")), BASE, SRCU,
                 ht, FIX.seedValue(), SEED_WORKERS, "The seed ran 4 workers on a 4-CPU machine, where four threads, not two, meet on"
                         + " the rwsem's line.", head));
         return b.toString();

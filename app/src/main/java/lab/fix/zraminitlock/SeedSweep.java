@@ -62,7 +62,7 @@ record SeedSweep(double target, int threads, int forks, int maxRounds, List<Roun
     /** The sweep in words: rounds, floor per round, why it stopped and, if short of the target, what reaching it would take. */
     String describe() {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "The seed sweep ran %d round(s) of %d fork(s) per trial, "
-                + "%.0f s each; the A/A floor at %d threads after each round: ", rounds.size(), forks, secondsPerRound(), threads));
+                + "%.0f s each; the A/A floor at %d threads after each round, as the run computed it then: ", rounds.size(), forks, secondsPerRound(), threads));
         b.append(String.join(", ", rounds.stream().map(r -> r.floor() == null ? "n/a"
                 : String.format(Locale.ROOT, "±%.1f%%", 100 * r.floor())).toList()));
         b.append(String.format(Locale.ROOT, ". It sought a floor below the seed's effect (±%.1f%%) and stopped at the %s",

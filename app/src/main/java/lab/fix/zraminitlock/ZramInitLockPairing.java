@@ -23,6 +23,7 @@ import lab.fix.GuestModel;
 import lab.fix.JmhOptions;
 import lab.fix.Pairing;
 import lab.fix.Rounds;
+import lab.fix.Trials;
 import lab.notebook.KernelRuns;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -103,22 +104,23 @@ final class ZramInitLockPairing implements Pairing {
         guards.add(CONTROL);
         Rounds.interleave(sweep(c.threads()), c.rounds(), (r, t) -> {
             c.progress().printf("lab: zram-init-lock round %d/%d, %d thread(s)%n", r, c.rounds(), t);
-            table(c, guards, t, ZramInitLockRaw.lzo(c.raw(), r, t),
+            table(c, r, guards, t, ZramInitLockRaw.lzo(c.raw(), r, t),
                     c.quick() ? new String[] {SEED_PATTERN, DataPattern.COMPRESSIBLE50.id()} : DataPattern.ids().toArray(String[]::new),
                     "lzo-rle");
             if (!c.quick()) {
-                table(c, guards, t, ZramInitLockRaw.lz4(c.raw(), r, t), new String[] {DataPattern.COMPRESSIBLE50.id()}, "lz4");
+                table(c, r, guards, t, ZramInitLockRaw.lz4(c.raw(), r, t), new String[] {DataPattern.COMPRESSIBLE50.id()}, "lz4");
             }
         });
         seedSweep(c, cal);
         CostSweep.run(c, ZramInitLockRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs());
     }
 
-    private static void table(Ctx c, List<String> guards, int threads, Path out, String[] patterns, String compressor) throws Exception {
-        ChainedOptionsBuilder o = JmhOptions.of(ZramInitLockRaw.BENCHMARK, c.quick()).threads(threads)
-                .param("guard", guards.toArray(String[]::new)).param("rw", RWS.toArray(String[]::new))
-                .param("pattern", patterns).param("compressor", compressor).param("baseNs", "0");
-        new Runner(JmhOptions.toJson(o, out).build()).run();
+    private static void table(Ctx c, int round, List<String> guards, int threads, Path out, String[] patterns, String compressor)
+            throws Exception {
+        Trials.run(c, compressor.equals("lz4") ? ZramInitLockRaw.LZ4 : ZramInitLockRaw.LZO, round, threads, guards,
+                g -> JmhOptions.of(ZramInitLockRaw.BENCHMARK, c.quick()).threads(threads).param("guard", g)
+                        .param("rw", RWS.toArray(String[]::new)).param("pattern", patterns).param("compressor", compressor)
+                        .param("baseNs", "0"), out);
     }
 
     /**
@@ -141,18 +143,18 @@ final class ZramInitLockPairing implements Pairing {
             long start = System.nanoTime();
             for (int t : r % 2 == 0 ? threads.reversed() : threads) {
                 c.progress().printf("lab: zram-init-lock seed sweep round %d (at most %d), %d thread(s)%n", r, maxRounds, t);
-                ChainedOptionsBuilder o = (c.quick() ? JmhOptions.of(ZramInitLockRaw.BENCHMARK, true)
-                        : JmhOptions.of(ZramInitLockRaw.BENCHMARK, forks, 2, 500, 5, 500)).threads(t)
-                        .param("guard", BASE, SRCU, CONTROL).param("rw", SEED_RW).param("pattern", SEED_PATTERN)
-                        .param("compressor", "lzo-rle").param("baseNs", bases);
-                new Runner(JmhOptions.toJson(o, ZramInitLockRaw.seed(c.raw(), r, t)).build()).run();
+                int n = t;
+                Trials.run(c, ZramInitLockRaw.SEED, r, t, List.of(BASE, SRCU, CONTROL), g -> (c.quick()
+                        ? JmhOptions.of(ZramInitLockRaw.BENCHMARK, true) : JmhOptions.of(ZramInitLockRaw.BENCHMARK, forks, 2, 500, 5, 500))
+                        .threads(n).param("guard", g).param("rw", SEED_RW).param("pattern", SEED_PATTERN)
+                        .param("compressor", "lzo-rle").param("baseNs", bases), ZramInitLockRaw.seed(c.raw(), r, t));
             }
             JmhSweep s = JmhSweep.read(c.raw(), ZramInitLockRaw.SEED, e -> {}).where("baseNs", base, "0");
             NoiseFloor f = NoiseFloor.of(s, GuardTable.seedKey(BASE), GuardTable.seedKey(CONTROL), ht);
-            log.add(new SeedSweep.Round(r, f == null ? null : f.floor(), (System.nanoTime() - start) / 1e9));
+            log.add(new SeedSweep.Round(r, f == null || !Double.isFinite(f.floor()) ? null : f.floor(), (System.nanoTime() - start) / 1e9));
             c.progress().printf("lab: zram-init-lock seed sweep: A/A floor after round %d: %s (the seed's effect: %.1f%%)%n", r,
                     f == null ? "n/a" : f.format(), 100 * target);
-            if (r >= c.rounds() && f != null && f.floor() < target) {
+            if (r >= c.rounds() && f != null && Double.isFinite(f.floor()) && f.floor() < target) {
                 stopped = SeedSweep.REACHED;
                 break;
             }

@@ -46,7 +46,7 @@ final class ZramInitLockSection implements Section {
         KernelRuns kernel = KernelRuns.read(run, dir.resolve("kernel"));
         Page page = Page.of(run, ID).text("## zram-init-lock: " + FIX.title() + "\n\n" + seedTable());
         String cores = run.manifest().path("cores").asText("?");
-        Headline head = Headline.of(FIX);
+        Headline head = Headline.of(FIX, run);
         Map<String, Object> jvm = new LinkedHashMap<>();
         int ht = ZramInitLockPairing.headlineThreads(lzo.isEmpty() ? List.of(1) : lzo.threadCounts(), run.manifest().path("cores").asInt(0));
         if (!lzo.isEmpty()) {

@@ -73,9 +73,10 @@ class ChargesTest {
         ModelRuns m = new ModelRuns(Map.of(1, Fixture.round(1, 1000), 2, Fixture.round(2, 1000)));
         Point head = new Point("thin", "buffered", new Weights(1000, 500));
         // transfer 2.0 then 1.9; lost 1.0 then 1.02
-        assertEquals(1.95, m.ratio("transfer", head).median(), 1e-6);
-        assertEquals(1.90, m.ratio("transfer", head).min(), 1e-6);
-        assertEquals(1.01, m.ratio("lost", head).median(), 1e-6);
+        assertEquals(Math.sqrt(2.0 * 1.9), m.ratio("transfer", head).value(), 1e-6);
+        assertEquals(2, m.ratio("transfer", head).rounds());
+        assertTrue(m.ratio("transfer", head).lo() < 1.9 && m.ratio("transfer", head).hi() > 2.0, "two rounds: t with 1 df");
+        assertEquals(Math.sqrt(1.0 * 1.02), m.ratio("lost", head).value(), 1e-6);
         assertEquals(10, m.convergeMs("transfer", head).median(), "a linear timeline is at its ratio from the first sample");
         assertEquals(8, m.points().size(), "linear1 and thin x direct and buffered x 1000:500 and 500:500");
         assertEquals(new Point("linear1", "direct", new Weights(1000, 500)), m.points().getFirst());
@@ -89,8 +90,8 @@ class ChargesTest {
         assertEquals(40 * MIB, spans.get(4)[1]);
         NoiseFloor f = m.floor("thin", "buffered");
         assertEquals(2, f.rounds());
-        assertEquals(1.0, f.aa().median(), 1e-9, "b's jitter sums to nothing over the window");
-        assertTrue(f.floor() > 0.001 && f.floor() < 0.03, "spans ±2%: floor " + f.floor());
+        assertEquals(1.0, f.aa().value(), 1e-9, "b's jitter sums to nothing over the window");
+        assertEquals(0.0, f.floor(), 1e-9, "the same window mean in both rounds: the A/A over rounds is 1 exactly, whatever the spans");
         assertNull(m.floor("linear2", "buffered"), "no control there");
     }
 }

@@ -57,7 +57,8 @@ class DmCssRefSectionTest {
 
     private static double ns(String v, int d, int t, int r) {
         double jitter = v.endsWith("~aa") ? (r == 1 ? 1.02 : 0.98) : 1; // the A/A: ±2% around percpu
-        return (50 + r + d * LAYER.get(v)[t - 1]) * jitter;
+        double layer = v.startsWith("percpu") && r == 2 ? 19.95 : LAYER.get(v)[t - 1]; // percpu's layer 20.1 then 19.95 ns: around none's
+        return (50 + r + d * layer) * jitter;
     }
 
     private void kernelRun(String name, double nsPerIo) throws IOException {
@@ -104,37 +105,43 @@ class DmCssRefSectionTest {
     }
 
     @Test
-    void theHeadlineIsCmpxchgOverPercpuAtTheSeedsDepthAndMostThreads() throws IOException {
+    void theHeadlineIsTheSeedsContrastCmpxchgOverAtomicWithPercpuBeside() throws IOException {
         notebook();
         JsonNode fix = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref");
         JsonNode h = fix.path("headline");
-        // depth 5, 2 threads: (51 + 600) / (51 + 100.5) = 4.2970, (52 + 600) / (52 + 100.5) = 4.2754; median of two: their mean
-        assertEquals((651 / 151.5 + 652 / 152.5) / 2, h.path("jvm_raw").path("median").asDouble(), 1e-9);
+        // depth 5, 2 threads, kernel (5) over (4): (51 + 600) / (51 + 300), (52 + 600) / (52 + 300); their geometric mean
+        assertEquals(Math.sqrt(651 / 351.0 * 652 / 352.0), h.path("jvm_raw").path("value").asDouble(), 1e-6);
+        assertEquals(2, h.path("jvm_raw").path("ci95").size());
+        // beside it, over today's percpu: (51 + 600) / (51 + 100.5), (52 + 600) / (52 + 99.75)
+        assertEquals(Math.sqrt(651 / 151.5 * 652 / 151.75), h.path("jvm_raw_vs_percpu").path("value").asDouble(), 1e-6);
+        assertTrue(h.path("metric").asText().contains("`atomic-cmpxchg` / `atomic`"), h.toString());
         assertEquals(1.74, h.path("seed").asDouble(), 1e-9);
         assertTrue(h.path("kernel").isNull());
         assertTrue(h.path("kernel_note").asText().contains("cannot switch it"), h.toString());
-        double floor = h.path("noise_floor").asDouble();
-        assertTrue(floor > 0.002 && floor < 0.03, "the A/A's ±2% jitter gives a floor, percpu/none's 0.33% lies inside it: " + h);
+        // the A/A: percpu over its copy, 1/1.02 then 1/0.98: two rounds, t with 1 df
+        assertEquals(lab.analysis.estimate.Estimator.of(List.of(1 / 1.02, 1 / 0.98)).reach(), h.path("noise_floor").asDouble(), 1e-6);
+        assertEquals("holds 1", h.path("aa").path("self_test").asText());
     }
 
     @Test
     void percpuIsWithinNoiseOfNoneAndTheAtomicsFallBehind() throws IOException {
+        // percpu over none: 151.5 / 151 then 151.75 / 152, either side of 1: its interval holds 1
         String md = notebook();
         JsonNode rows = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref").path("jvm").path("raw");
         for (String t : List.of("1", "2")) {
             assertTrue(rows.path(t).path("percpu_within_noise_of_none").asBoolean(), rows.toString());
         }
         // atomic / percpu grows with threads: (51 + 150) / (51 + 100.5) at 1 thread, (51 + 300) / 151.5 at 2
-        assertTrue(rows.path("2").path("atomic_vs_percpu").path("median").asDouble()
-                > rows.path("1").path("atomic_vs_percpu").path("median").asDouble());
-        assertTrue(md.contains("within noise (floor"), md);
+        assertTrue(rows.path("2").path("atomic_vs_percpu").path("value").asDouble()
+                > rows.path("1").path("atomic_vs_percpu").path("value").asDouble());
+        assertTrue(md.contains("x (holds 1) |"), md);
     }
 
     @Test
     void theDepthSweepGivesEachVariantsCostPerLayer() throws IOException {
         String md = notebook();
         JsonNode layers = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref").path("jvm").path("ns_per_layer");
-        assertEquals(20.1, layers.path("1").path("percpu").path("median").asDouble(), 1e-9);
+        assertEquals((20.1 + 19.95) / 2, layers.path("1").path("percpu").path("median").asDouble(), 1e-9);
         assertEquals(120, layers.path("2").path("atomic-cmpxchg").path("median").asDouble(), 1e-9);
         assertEquals(20, layers.path("2").path("none").path("median").asDouble(), 1e-9);
         assertTrue(md.contains("### The cost of a dm layer"), md);
@@ -144,8 +151,8 @@ class DmCssRefSectionTest {
     void theInjectedExperimentIsSetAgainstTheSameStackWithoutIt() throws IOException {
         String md = notebook();
         JsonNode inj = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref").path("jvm").path("injected_vs_none");
-        assertEquals(1.5, inj.path("5").path("2").path("median").asDouble(), 1e-9);
-        assertEquals(1.0, inj.path("0").path("1").path("median").asDouble(), 1e-9);
+        assertEquals(1.5, inj.path("5").path("2").path("value").asDouble(), 1e-9);
+        assertEquals(1.0, inj.path("0").path("1").path("value").asDouble(), 1e-9);
         assertTrue(md.contains("`inject=clone:cmpxchg,end_io:cmpxchg`"), md);
         assertTrue(md.contains("\n| 5 | 1.50 [1.50–1.50]x | 1.50 [1.50–1.50]x |\n"), "one row per depth: " + md);
     }
@@ -251,9 +258,9 @@ class DmCssRefSectionTest {
         JsonNode h = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref").path("headline");
         assertEquals(2700, h.path("base_ns").asDouble(), 1e-9);
         assertEquals(k.source(), h.path("base_source").asText());
-        // calibrated, depth 5, 2 threads: (2700 + 51 + 600) / (2700 + 51 + 100.5) and (2700 + 52 + 600) / (2700 + 52 + 100.5)
-        assertEquals((3351 / 2851.5 + 3352 / 2852.5) / 2, h.path("jvm_calibrated").path("median").asDouble(), 1e-9);
-        assertEquals(h.path("jvm_calibrated").path("median").asDouble(), h.path("jvm").asDouble(), 1e-12);
+        // calibrated, depth 5, 2 threads, (5) over (4): (2700 + 51 + 600) / (2700 + 51 + 300) and (2700 + 52 + 600) / (2700 + 52 + 300)
+        assertEquals(Math.sqrt(3351 / 3051.0 * 3352 / 3052.0), h.path("jvm_calibrated").path("value").asDouble(), 1e-6);
+        assertEquals(h.path("jvm_calibrated").path("value").asDouble(), h.path("jvm").asDouble(), 1e-6);
         assertTrue(h.path("kernel").isNull());
         assertTrue(h.path("kernel_note").asText().contains("cannot switch it"), h.toString());
         assertTrue(md.contains("+2700 ns per I/O: 2088 in the ram disk, 612 in the worker"), md);

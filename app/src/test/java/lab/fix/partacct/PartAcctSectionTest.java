@@ -185,13 +185,17 @@ class PartAcctSectionTest {
         String md = notebook();
         // disk, 2 threads, atomic: 2e3/200 = 10.00 and 2e3/210 = 9.52 M I/O/s, median 9.76; ns 200 and 210
         assertTrue(md.contains("| disk | 2 | `atomic` | 9.76 [9.52–10.00] | — | 205.0 [200.0–210.0] | 0.020 |"), md);
-        // all four: 200/160 = 1.25 and 210/152 = 1.38, median 1.32; 12.50 and 13.16 M I/O/s; no A/A in the fixture: no floor
-        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | 12.83 [12.50–13.16] | 1.32 [1.25–1.38]x | 156.0 [152.0–160.0] | 0.020 |"), md);
-        assertTrue(md.contains("with no A/A control in this run (so no noise floor)"), md);
+        // all four: 200/160 = 1.25 and 210/152 = 1.38, their geometric mean 1.31, t over 2 rounds: an interval holding 1;
+        // 12.50 and 13.16 M I/O/s; no A/A in the fixture
+        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | 12.83 [12.50–13.16] | 1.31 [0.70–2.48]x (holds 1) | 156.0"
+                + " [152.0–160.0] | 0.020 |"), md);
+        assertTrue(md.contains("each with its 95% interval over rounds; no A/A control in this run"), md);
         // partition rows are the disk ones x 1.2 in ns: 114 and 115.2 ns, 8.77 and 8.68 M I/O/s; 120/114 and 122.4/115.2
-        assertTrue(md.contains("| part | 1 | `percpu-ref` | 8.73 [8.68–8.77] | 1.06 [1.05–1.06]x |"), md);
-        // the gain grows from 1 thread (100/90, 102/92: 1.11) to 2 (1.32)
-        assertTrue(md.contains("- disk, `percpu-ref+percpu-inflight`: 1.11x at 1 thread -> 1.32x at 2 threads: grows"), md);
+        assertTrue(md.contains("| part | 1 | `percpu-ref` | 8.73 [8.68–8.77] | " + lab.analysis.estimate.Estimator.of(List.of(120 / 114.0,
+                122.4 / 115.2)).format(2) + "x (holds 1) |"), md);
+        // the gain grows from 1 thread (100/90, 102/92: 1.11) to 2 (1.31), the two intervals overlapping
+        assertTrue(md.contains("- disk, `percpu-ref+percpu-inflight`: 1.11x at 1 thread -> 1.31x at 2 threads: grows (the two 95% intervals"
+                + " overlap: within noise)"), md);
         assertTrue(md.contains("The hot path is not allocation-free: `lazy-ticks` (part, 24.0 B/op)"), md);
         assertTrue(md.contains("![disk thread sweep](charts/part-acct-sweep-disk.svg)"));
         assertTrue(md.contains("`atomic` -> `percpu-ref+percpu-inflight`:"), "LKP blocks");
@@ -200,8 +204,9 @@ class PartAcctSectionTest {
     @Test
     void theCrossoverSaysWhereAllFourStopBeatingTheFirstTwoPerHz() throws IOException {
         String md = notebook();
-        assertTrue(md.contains("| 1000 | 1.20 [1.20–1.20]x | 1.02 [0.99–1.05]x | 0.92 [0.90–0.94]x |"), md);
-        assertTrue(md.contains("- HZ 1000: stops beating it at 256 slots (0.92x; it beat it at 16 slots, 1.02x)\n"), md);
+        assertTrue(md.contains("| 1000 | 1.20 [1.20–1.20]x | 1.02 [0.70–1.48]x | 0.92 [0.70–1.21]x |"), md);
+        assertTrue(md.contains("- HZ 1000: stops beating it at 256 slots (0.92x; it beat it at 16 slots, 1.02x); within noise: its 95% interval"
+                + " reaches 1.21x\n"), md);
         assertTrue(md.contains("- HZ 100: none up to 256 slots: all four beat the first two at every slot count measured (1.10x at 256)\n"), md);
         assertTrue(md.contains("![all four over the first two by slots and HZ](charts/part-acct-crossover.svg)"));
         String svg = Files.readString(run.resolve("charts/part-acct-crossover.svg"));
@@ -275,7 +280,8 @@ class PartAcctSectionTest {
     void theFidelityRowAndTheHeadlineAreTheHandComputedNumbers() throws IOException {
         String md = notebook();
         // model: lazy 150 vs off 120 (r1), 140 vs 126 (r2): throughput 0.800 and 0.900, ns 30 and 14
-        assertTrue(md.contains("| JVM model | `lazy-ticks` vs `iostats=0`, whole disk, 2 threads | 0.850 [0.800–0.900]x | 22.0 [14.0–30.0] |"), md);
+        assertTrue(md.contains("| JVM model | `lazy-ticks` vs `iostats=0`, whole disk, 2 threads | "
+                + lab.analysis.estimate.Estimator.of(List.of(0.8, 0.9)).format(3) + "x | 22.0 [14.0–30.0] |"), md);
         // no null_blk (the guest was skipped): the headline's kernel row is loop's whole disk, 100k / 110k in both rounds
         assertTrue(md.contains("| kernel | zram (native), disk, 2 jobs, fio | 0.820 [0.800–0.840]x | 1125 [1000–1250] |"), md);
         assertTrue(md.contains("| **kernel** | loop (native), disk, 2 jobs, fio | 0.909 [0.909–0.909]x |"), md);
@@ -284,9 +290,11 @@ class PartAcctSectionTest {
         assertEquals(1.15, h.path("seed").asDouble(), 1e-12);
         assertEquals(1.08, h.path("seed_first_two").asDouble(), 1e-12);
         // no calibration in this fixture: jvm is the raw figure
-        assertEquals((200.0 / 160 + 210.0 / 152) / 2, h.path("jvm").asDouble(), 1e-12);
-        assertEquals(1.25, h.path("jvm_raw").path("min").asDouble(), 1e-12);
-        assertEquals(210.0 / 152, h.path("jvm_raw").path("max").asDouble(), 1e-12);
+        lab.analysis.estimate.Estimate raw = lab.analysis.estimate.Estimator.of(List.of(200.0 / 160, 210.0 / 152));
+        assertEquals(raw.value(), h.path("jvm").asDouble(), 1e-6);
+        assertEquals(raw.lo(), h.path("jvm_raw").path("ci95").get(0).asDouble(), 1e-6);
+        assertEquals(raw.hi(), h.path("jvm_raw").path("ci95").get(1).asDouble(), 1e-6);
+        assertTrue(h.path("verdict").asText().startsWith("inconclusive: about "), h.toString());
         assertTrue(h.path("jvm_calibrated").isNull() && h.path("predicted").isNull() && h.path("noise_floor").isNull(), h.toString());
         // today's kernel cannot switch the patches off: no kernel figure, the reason and the accounting cost in the note
         assertTrue(h.path("kernel").isNull(), h.toString());
@@ -296,7 +304,8 @@ class PartAcctSectionTest {
         assertEquals("ratio", h.path("unit").asText());
         assertEquals("loop/disk/j2/fio", f.path("fidelity").path("kernel_row").asText());
         assertTrue(md.contains("| `part-acct` | all four patches / before, total throughput (seed: fio randread over null_blk, dual socket; JVM: bios"
-                + " to the whole disk, HZ 1000, 64 slots, 2 threads on 2 cores) | 1.15x | 1.32 [1.25–1.38]x | — | — | — (today's kernel has every"
+                + " to the whole disk, HZ 1000, 64 slots, 2 threads on 2 cores) | 1.15x | 1.31 [0.70–2.48]x (inconclusive: about 50 more round(s)"
+                + " would resolve ±2%) | — | — | — (today's kernel has every"
                 + " patch and cannot switch them off;"), md);
         assertTrue(md.contains("![part-acct: seed, model and kernel side by side](charts/headline-part-acct.svg)"), md);
     }
@@ -447,7 +456,7 @@ class PartAcctSectionTest {
         String md = notebook();
         assertTrue(md.contains("less the model's own 80.0 ns (lazy-ticks, test); of it 200 ns (the tool's user share of the kernel's CPU, 18.5%)"
                 + " spent by the submitting thread between a completion and its next submission, the other 800 ns in the device's submit."), md);
-        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | 1.78 [1.77–1.79] | 1.07 [1.07–1.07]x |"), md);
+        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | 1.78 [1.77–1.79] | 1.07 [1.07–1.08]x |"), md);
     }
 
     @Test
@@ -457,34 +466,35 @@ class PartAcctSectionTest {
         assertTrue(md.contains("Calibration: 1000 ns of uncontended CPU per model I/O: the kernel's 1080 ns of task-clock per I/O (loop (native),"
                 + " test) less the model's own 80.0 ns (lazy-ticks, test). The raw model's I/O costs 80.0 ns, the kernel's 1080: uncalibrated,"
                 + " the same shared line weighs 14 times more"), md);
-        // all four over atomic at 2 threads: 1200/1120 = 1.0714 and 1210/1130 = 1.0708, median 1.0711
-        double calibrated = (1200.0 / 1120 + 1210.0 / 1130) / 2;
-        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | 1.78 [1.77–1.79] | 1.07 [1.07–1.07]x |"), md);
+        // all four over atomic at 2 threads: 1200/1120 = 1.0714 and 1210/1130 = 1.0708, their geometric mean
+        double calibrated = Math.sqrt(1200.0 / 1120 * 1210.0 / 1130);
+        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | 1.78 [1.77–1.79] | 1.07 [1.07–1.08]x |"), md);
         // per I/O at 2 threads, a tick's store at the variant's rate (2e9 / median ns): atomic 1000 x 1205 / 2e9, all four 1000 x 1125 / 2e9
         double storeAtomic = 1000 * 1205 / 2e9;
         double storeFour = 1000 * 1125 / 2e9;
-        // one thread: the base and the raw model's one-thread ns, atomic 1000 + 101 (100 and 102), all four 1000 + 91 (90, 92);
-        // every kind costs 10 ns more at 2 threads than at 1, at the 1000 ns gap; atomic: cas 1 + rmw 3 + the store
-        double predicted = (1101 + 10 * (4 + storeAtomic)) / (1091 + 10 * storeFour);
-        assertTrue(md.contains("| all four (`percpu-ref+percpu-inflight` / `atomic`) | 1.071 [1.071–1.071]x | " + Fmt.f(predicted, 3)
+        // one T for every variant, atomic's: the base and its raw one-thread ns, 1000 + 101 (100 and 102); every kind costs
+        // 10 ns more at 2 threads than at 1, at the 1000 ns gap; atomic: cas 1 + rmw 3 + the store
+        double predicted = (1101 + 10 * (4 + storeAtomic)) / (1101 + 10 * storeFour);
+        assertTrue(md.contains("| all four (`percpu-ref+percpu-inflight` / `atomic`) | 1.071 [1.067–1.075]x | " + Fmt.f(predicted, 3)
                 + "x | predicts less than measured"), md);
         // c = T (R - 1) / (m_before - R m_after), T = 1101 (atomic, 1 thread), R = 1.15
         double implied = 1101 * 0.15 / ((4 + storeAtomic) - 1.15 * storeFour);
         assertTrue(md.contains("one shared-line operation would have to cost " + Fmt.f(implied, 1) + " ns more than a private one. Here, at 2"
                 + " threads and a gap of 1000 ns, a `rmw` costs 10.0 ns more."), md);
         JsonNode h = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("headline");
-        assertEquals(calibrated, h.path("jvm").asDouble(), 1e-12);
-        assertEquals(calibrated, h.path("jvm_calibrated").path("median").asDouble(), 1e-12);
-        assertEquals((200.0 / 160 + 210.0 / 152) / 2, h.path("jvm_raw").path("median").asDouble(), 1e-12);
+        assertEquals(calibrated, h.path("jvm").asDouble(), 1e-6);
+        assertEquals(calibrated, h.path("jvm_calibrated").path("value").asDouble(), 1e-6);
+        assertEquals(Math.sqrt(200.0 / 160 * 210.0 / 152), h.path("jvm_raw").path("value").asDouble(), 1e-6);
+        assertEquals("effect", h.path("verdict").asText());
         assertEquals(predicted, h.path("predicted").asDouble(), 1e-12);
         assertEquals(implied, h.path("implied_op_ns").asDouble(), 1e-9);
         assertEquals(10.0, h.path("measured_op_ns").asDouble(), 1e-12);
         assertEquals(1000.0, h.path("base_ns").asDouble(), 0);
         assertEquals("loop (native), test", h.path("base_source").asText());
-        // the A/A: atomic against its copy, the same ns each round, iterations 1% apart: a floor of about a percent, resolving 1.07
-        double floor = h.path("noise_floor").asDouble();
-        assertTrue(floor > 0.001 && floor < 0.03, h.toString());
-        assertTrue(md.contains("| disk | 2 | `atomic` | 1.66 [1.65–1.67] | — (A/A 1.000 [1.000–1.000]x, floor ±"), md);
+        // the A/A: atomic against its copy, the same ns each round: its interval is 1 exactly, whatever the iterations
+        assertEquals(0.0, h.path("noise_floor").asDouble(), 1e-12, h.toString());
+        assertEquals("holds 1", h.path("aa").path("self_test").asText());
+        assertTrue(md.contains("| disk | 2 | `atomic` | 1.66 [1.65–1.67] | — (A/A 1.00 [1.00–1.00]x (holds 1)) |"), md);
     }
 
     /**
@@ -519,8 +529,8 @@ class PartAcctSectionTest {
         String md = notebook();
         double storeAtomic = 1000 * 1205 / 2e9;
         double storeFour = 1000 * 1125 / 2e9;
-        double predicted = (1101 + 50 * 2 + 10 * storeAtomic) / (1091 + 10 * storeFour);
-        assertTrue(md.contains("| all four (`percpu-ref+percpu-inflight` / `atomic`) | 1.071 [1.071–1.071]x | " + Fmt.f(predicted, 3)
+        double predicted = (1101 + 50 * 2 + 10 * storeAtomic) / (1101 + 10 * storeFour);
+        assertTrue(md.contains("| all four (`percpu-ref+percpu-inflight` / `atomic`) | 1.071 [1.067–1.075]x | " + Fmt.f(predicted, 3)
                 + "x |"), md);
         assertTrue(md.contains("`atomic` 1101.0 ns at 1 thread (the base and the raw model's), " + Fmt.f(storeAtomic, 3) + " store + 2.000 visit"), md);
         assertTrue(md.contains("Extra ns per shared-line visit or operation at 2 threads over 1, a visit at the I/O's rhythm (800 ns of work after one"

@@ -197,11 +197,12 @@ class ThinBufioLockSectionTest {
         String md = notebook();
         JsonNode h = fix().path("headline");
         assertEquals(1.55, h.path("seed").asDouble(), 1e-9);
-        // raw, whole tree, 2 threads: mutex 100 + r + 120, rwsem-walk 100 + r + 25: 221 / 126 and 222 / 127, the median their mean
-        assertEquals((221 / 126.0 + 222 / 127.0) / 2, h.path("jvm_raw").path("median").asDouble(), 1e-9);
+        // raw, whole tree, 2 threads: mutex 100 + r + 120, rwsem-walk 100 + r + 25: 221 / 126 and 222 / 127, their geometric mean
+        assertEquals(Math.sqrt(221 / 126.0 * 222 / 127.0), h.path("jvm_raw").path("value").asDouble(), 1e-6);
         // calibrated: 1100 + r + 300 over 1100 + r + 10
-        assertEquals((1401 / 1111.0 + 1402 / 1112.0) / 2, h.path("jvm_calibrated").path("median").asDouble(), 1e-9);
-        assertEquals(h.path("jvm_calibrated").path("median").asDouble(), h.path("jvm").asDouble(), 1e-12);
+        assertEquals(Math.sqrt(1401 / 1111.0 * 1402 / 1112.0), h.path("jvm_calibrated").path("value").asDouble(), 1e-6);
+        assertEquals(h.path("jvm_calibrated").path("value").asDouble(), h.path("jvm").asDouble(), 1e-6);
+        assertEquals("effect", h.path("verdict").asText());
         // predicted: one one-thread time for both, mutex's 1000 + 121.5 (rwsem-walk's 106.5 is not used: the raw one-thread
         // difference is taken for noise); mutex 10 mutex + 1 rwsem-read per I/O, rwsem-walk 2 mutex + 2 rwsem-read; 40 and 30 ns
         // more each at 2 threads
@@ -218,30 +219,30 @@ class ThinBufioLockSectionTest {
         assertTrue(h.path("kernel").isNull());
         assertTrue(h.path("kernel_note").asText().contains("6.1's dm-bufio is the before"), h.toString());
         assertTrue(h.path("metric").asText().contains("2 threads, the most here"), h.toString());
-        double floor = h.path("noise_floor").asDouble();
-        assertTrue(floor > 0.005 && floor < 0.03, "the A/A's ±2% gives the floor: " + h);
+        assertEquals(lab.analysis.estimate.Estimator.of(List.of(1 / 1.02, 1 / 0.98)).reach(), h.path("noise_floor").asDouble(), 1e-6,
+                "the A/A's ±2% over two rounds gives the floor: " + h);
         assertTrue(md.contains("| `thin-bufio-lock` | throughput `rwsem-walk` / `mutex`"), "a row of the headline table: " + md);
         assertTrue(md.contains("+1000 ns per I/O: 800 in the ram disk, 200 in the worker"), md);
     }
 
     @Test
-    void aRatioInsideTheFloorPrintsWithinNoiseAndOneOutsideItDoesNot() throws IOException {
+    void aRatioWhoseIntervalHoldsOnePrintsSoAndOneThatLeavesItOutDoesNot() throws IOException {
         String md = notebook();
         JsonNode jvm = fix().path("jvm");
-        // calibrated, 2 threads: striped and rwsem-walk both 1100 + r + 10: 1.00x, inside the A/A's ±2%
+        // calibrated, 2 threads: striped and rwsem-walk both 1100 + r + 10: 1.00x every round, an interval holding 1
         JsonNode cal2 = jvm.path("calibrated").path("2");
-        assertEquals(1.0, cal2.path("striped_vs_rwsem_walk").path("median").asDouble(), 1e-12);
+        assertEquals(1.0, cal2.path("striped_vs_rwsem_walk").path("value").asDouble(), 1e-12);
         assertTrue(cal2.path("striped_vs_rwsem_walk_within_noise").asBoolean(), cal2.toString());
         assertFalse(cal2.path("rwsem_walk_vs_mutex_within_noise").asBoolean(), cal2.toString());
         // raw, 1 thread: striped and rwsem-walk both 100 + r + 5: 1.00x, inside; at 2 threads 126/111 and 127/112 resolve
         JsonNode raw = jvm.path("raw").path("whole");
         assertTrue(raw.path("1").path("striped_vs_rwsem_walk_within_noise").asBoolean(), raw.toString());
         assertFalse(raw.path("2").path("striped_vs_rwsem_walk_within_noise").asBoolean(), raw.toString());
-        assertEquals((126 / 111.0 + 127 / 112.0) / 2, raw.path("2").path("striped_vs_rwsem_walk").path("median").asDouble(), 1e-9);
-        assertTrue(md.contains("within noise (floor ±"), md);
-        // the side-by-side row: raw resolved, calibrated within noise, the prediction (both 2 mutex + 2 rwsem-read + holds)
+        assertEquals(Math.sqrt(126 / 111.0 * 127 / 112.0), raw.path("2").path("striped_vs_rwsem_walk").path("value").asDouble(), 1e-6);
+        assertTrue(md.contains("x (holds 1)"), md);
+        // the side-by-side row: raw resolved, calibrated holding 1, the prediction (both 2 mutex + 2 rwsem-read + holds)
         String row = md.lines().filter(l -> l.startsWith("| 2 | `striped` / `rwsem-walk` |")).findFirst().orElse("");
-        assertTrue(row.contains("1.13 [1.13–1.14]x | within noise (floor ±"), row);
+        assertTrue(row.contains(lab.analysis.estimate.Estimator.of(List.of(126 / 111.0, 127 / 112.0)).format(2) + "x | 1.00 [1.00–1.00]x (holds 1) |"), row);
     }
 
     @Test
@@ -249,7 +250,7 @@ class ThinBufioLockSectionTest {
         String md = notebook();
         JsonNode small = fix().path("jvm").path("raw").path("small");
         // small cache, 2 threads: mutex 200 + r + 120 over rwsem-walk 200 + r + 25
-        assertEquals((321 / 226.0 + 322 / 227.0) / 2, small.path("2").path("rwsem_walk_vs_mutex").path("median").asDouble(), 1e-9);
+        assertEquals(Math.sqrt(321 / 226.0 * 322 / 227.0), small.path("2").path("rwsem_walk_vs_mutex").path("value").asDouble(), 1e-6);
         assertTrue(md.contains("**raw, cache small (fewer buffers than the btree"), md);
         assertTrue(md.contains("| 2 | 221.5 [221.0–222.0] | 181.5 [181.0–182.0] | 126.5 [126.0–127.0] | 111.5 [111.0–112.0] | 61.5 [61.0–62.0] |"),
                 "ns per variant and dm-linear at 2 threads, whole tree: " + md);
@@ -409,7 +410,7 @@ class ThinBufioLockSectionTest {
         JsonNode h = fix().path("headline");
         assertEquals(2889, h.path("base_ns").asDouble(), 1e-9);
         assertEquals(k.source(), h.path("base_source").asText());
-        assertEquals((1401 / 1111.0 + 1402 / 1112.0) / 2, h.path("jvm_calibrated").path("median").asDouble(), 1e-9);
+        assertEquals(Math.sqrt(1401 / 1111.0 * 1402 / 1112.0), h.path("jvm_calibrated").path("value").asDouble(), 1e-6);
         assertEquals((3010.5 + 10 * 40 + 1 * 30) / (3010.5 + 2 * 40 + 2 * 30), h.path("predicted").asDouble(), 1e-9);
         assertTrue(h.path("kernel").isNull());
     }

@@ -126,17 +126,18 @@ class ZramInitLockSectionTest {
     }
 
     @Test
-    void theGuardTableIsTheEstimatorCheckedAgainstEachRowsFloor() throws IOException {
+    void theGuardTableIsTheEstimatorWithEachRatiosOwnInterval() throws IOException {
         String md = notebook();
-        // randrw zero, 2 threads: srcu 100/95 = 1.053 and 110/104 = 1.058, median 1.055; atomic-ref and none cost what rwsem
-        // does: within the floor; the A/A is exactly 1 each round
-        assertTrue(md.contains("| randrw | zero | 2 | 1.06 [1.05–1.06]x | within noise (floor ±"), md);
-        assertTrue(md.contains("| 1.000 [1.000–1.000]x (±"), md);
-        // randread: srcu 1.002x, inside the floor of iterations 1% apart
-        assertTrue(md.contains("| randread | zero | 2 | within noise (floor ±"), md);
-        // the seed's table on zero pages: randrw +5.5% [+5.3% – +5.8%], randread within noise, randwrite not run
-        assertTrue(md.contains("| randrw | +2.30% | +5.5% [+5.3% – +5.8%] | ±"), md);
-        assertTrue(md.contains("| randread | -0.63% | within noise | ±"), md);
+        // randrw zero, 2 threads: srcu 100/95 = 1.053 and 110/104 = 1.058, their geometric mean with t over 2 rounds; atomic-ref
+        // and none cost what rwsem does, exactly, each round: their intervals hold 1; the A/A is exactly 1 each round
+        assertEquals("1.06 [1.02–1.09]", lab.analysis.estimate.Estimator.of(List.of(100 / 95.0, 110 / 104.0)).format(2));
+        assertTrue(md.contains("| randrw | zero | 2 | 1.06 [1.02–1.09]x | 1.00 [1.00–1.00]x (holds 1) |"), md);
+        assertTrue(md.contains("| 1.00 [1.00–1.00]x (holds 1) | 105 |"), md);
+        // randread: srcu 1.002x in both rounds: a tiny interval that leaves out 1, so it is printed as an effect
+        assertTrue(md.contains("| randread | zero | 2 | 1.00 [1.00–1.00]x | n/a | n/a |"), md);
+        // the seed's table on zero pages: randrw +5.5% [+2.3% – +8.8%], randread +0.2%, randwrite not run
+        assertTrue(md.contains("| randrw | +2.30% | +5.5% [+2.3% – +8.8%] | 1.00 [1.00–1.00]x (holds 1) |"), md);
+        assertTrue(md.contains("| randread | -0.63% | +0.2% [+0.2% – +0.2%] |"), md);
         assertTrue(md.contains("| randwrite | +1.24% | n/a | — |"), md);
         assertFalse(md.contains("NaN"), md);
     }
@@ -145,19 +146,23 @@ class ZramInitLockSectionTest {
     void theSeedPointIsRawAndCalibratedAndTheSweepSaysWhatALowerFloorTakes() throws IOException {
         String md = notebook();
         assertTrue(md.contains("Calibration: 3000 ns of uncontended CPU per model I/O: the kernel's 3050 ns"), md);
-        // calibrated, 2 threads: 3100/3080 and 3110/3090, median 1.0065: inside a floor of about a percent
-        double calibrated = (3100.0 / 3080 + 3110.0 / 3090) / 2;
+        // calibrated, 2 threads: 3100/3080 and 3110/3090, 1.0065 both: a narrow interval that leaves out 1, so an effect
+        lab.analysis.estimate.Estimate calibrated = lab.analysis.estimate.Estimator.of(List.of(3100.0 / 3080, 3110.0 / 3090));
         JsonNode h = headline();
-        assertEquals(calibrated, h.path("jvm").asDouble(), 1e-12);
-        assertEquals((100.0 / 95 + 110.0 / 104) / 2, h.path("jvm_raw").path("median").asDouble(), 1e-12);
-        double floor = h.path("noise_floor").asDouble();
-        assertTrue(floor > calibrated - 1 && floor < 0.03, h.toString());
-        assertTrue(md.contains("| calibrated (+3000 ns) | 2 | 3105.0 [3100.0–3110.0] | 3085.0 [3080.0–3090.0] | within noise (floor ±"), md);
+        assertEquals(calibrated.value(), h.path("jvm").asDouble(), 1e-12);
+        assertEquals(calibrated.lo(), h.path("jvm_calibrated").path("ci95").get(0).asDouble(), 1e-6);
+        assertEquals(calibrated.hi(), h.path("jvm_calibrated").path("ci95").get(1).asDouble(), 1e-6);
+        assertEquals("effect", h.path("verdict").asText());
+        assertEquals(lab.analysis.estimate.Estimator.of(List.of(100 / 95.0, 110 / 104.0)).value(), h.path("jvm_raw").path("value").asDouble(),
+                1e-6);
+        assertEquals(0.0, h.path("noise_floor").asDouble(), 1e-12, "the fixture's A/A is exactly 1 every round");
+        assertEquals("holds 1", h.path("aa").path("self_test").asText(), h.toString());
+        assertTrue(md.contains("| calibrated (+3000 ns) | 2 | 3105.0 [3100.0–3110.0] | 3085.0 [3080.0–3090.0] | 1.01 [1.01–1.01]x |"), md);
         assertTrue(md.contains("| `zram-init-lock` | SRCU / rwsem throughput, randrw, zero pages (the seed's job; seed: 4 workers on 4 CPUs;"
-                + " here: 2 threads on 2 cores) | 1.02x | 1.06 [1.05–1.06]x | within noise (floor ±"), md);
+                + " here: 2 threads on 2 cores) | 1.02x | 1.06 [1.02–1.09]x | 1.01 [1.01–1.01]x |"), md);
         // the sweep: 2 rounds of 105 s, floor 4%; (0.04 / 0.023)^2 x 2 = 6.05, so 7 rounds, 5 more x 105 s = 8.75 min
-        assertTrue(md.contains("The seed sweep ran 2 round(s) of 3 fork(s) per trial, 105 s each; the A/A floor at 2 threads after each"
-                + " round: ±5.0%, ±4.0%. It sought a floor below the seed's effect (±2.3%) and stopped at the round limit (2); a floor of"
+        assertTrue(md.contains("The seed sweep ran 2 round(s) of 3 fork(s) per trial, 105 s each; the A/A floor at 2 threads after each round, as the run"
+                + " computed it then: ±5.0%, ±4.0%. It sought a floor below the seed's effect (±2.3%) and stopped at the round limit (2); a floor of"
                 + " ±2.3% would take about 7 rounds (9 min more at this pace)"), md);
         assertTrue(h.path("kernel").isNull() && h.path("kernel_note").asText().startsWith("today's kernel has no init_lock"), h.toString());
     }
@@ -165,14 +170,13 @@ class ZramInitLockSectionTest {
     @Test
     void thePredictionAndTheImpliedCostAreTheHandComputedNumbers() throws IOException {
         String md = notebook();
-        // one thread: the base and the raw one-thread ns, rwsem 3000 + 60, srcu 3000 + the median of 60 x 95/100 and 60 x 104/110;
-        // at the 3000 ns gap every kind costs 5 ns more at 2 threads than at 1: rwsem 1 rwsem-read + 2 rmw, srcu 2 rmw
-        double srcu1 = 3000 + (60 * 0.95 + 60 * 104 / 110.0) / 2;
-        double predicted = (3060 + 5 * 3.0) / (srcu1 + 5 * 2.0);
+        // one T for both guards, rwsem's: the base and its raw one-thread ns, 3000 + 60; at the 3000 ns gap every kind costs
+        // 5 ns more at 2 threads than at 1: rwsem 1 rwsem-read + 2 rmw, srcu 2 rmw
+        double predicted = (3060 + 5 * 3.0) / (3060 + 5 * 2.0);
         JsonNode h = headline();
         assertEquals(predicted, h.path("predicted").asDouble(), 1e-12);
-        assertTrue(md.contains("| SRCU / rwsem, randrw, zero pages | within noise (floor ±"), md);
-        assertTrue(md.contains("| " + Fmt.f(predicted, 3) + "x | agrees |"), md);
+        assertTrue(md.contains("| SRCU / rwsem, randrw, zero pages | 1.006 [1.006–1.007]x | " + Fmt.f(predicted, 3) + "x | predicts less"
+                + " than measured"), md);
         // c = T (R - 1) / (m_before - R m_after): 3060 x 0.023 / (3 - 1.023 x 2); the kind the fix removed: rwsem-read, 5 ns here
         double implied = 3060 * 0.023 / (3 - 1.023 * 2);
         assertEquals(implied, h.path("implied_op_ns").asDouble(), 1e-9);
