@@ -26,7 +26,7 @@ import java.util.OptionalDouble;
  */
 public record JmhResult(String benchmark, String mode, int threads, Map<String, String> params,
                         double score, double scoreError, String unit, List<Double> samples,
-                        Map<String, Metric> secondary) {
+                        Map<String, Metric> secondary, List<Integer> forks) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -38,14 +38,45 @@ public record JmhResult(String benchmark, String mode, int threads, Map<String, 
      *
      * @param samples the per-iteration values of all forks, from {@code rawData}
      */
-    public record Metric(double score, double scoreError, String unit, List<Double> samples) {
+    public record Metric(double score, double scoreError, String unit, List<Double> samples, List<Integer> forks) {
         public Metric {
             samples = List.copyOf(samples);
+            forks = List.copyOf(forks);
         }
     }
 
     public JmhResult {
         secondary = Collections.unmodifiableMap(new LinkedHashMap<>(secondary));
+        forks = List.copyOf(forks);
+    }
+
+    /** A result whose samples are one fork's (the signature before forks were kept apart). */
+    public JmhResult(String benchmark, String mode, int threads, Map<String, String> params,
+                     double score, double scoreError, String unit, List<Double> samples, Map<String, Metric> secondary) {
+        this(benchmark, mode, threads, params, score, scoreError, unit, samples, secondary, List.of(samples.size()));
+    }
+
+    /**
+     * The mean of each fork's measured iterations ({@code rawData} per fork), in fork order; one
+     * mean, the score, where the file had no iterations.
+     */
+    public List<Double> forkMeans() {
+        if (samples.isEmpty()) {
+            return List.of(score);
+        }
+        List<Double> out = new ArrayList<>();
+        int at = 0;
+        for (int n : forks) {
+            double sum = 0;
+            for (int i = at; i < at + n; i++) {
+                sum += samples.get(i);
+            }
+            if (n > 0) {
+                out.add(sum / n);
+            }
+            at += n;
+        }
+        return out;
     }
 
     /** A result without secondary metrics (the signature before they were read). */
@@ -116,7 +147,7 @@ public record JmhResult(String benchmark, String mode, int threads, Map<String, 
         Metric primary = metric(file, name + " primaryMetric", pm);
         return new JmhResult(name, b.path("mode").asText(), b.get("threads").asInt(), params,
                 primary.score(), primary.scoreError(), primary.unit(), primary.samples(),
-                secondaries(file, name, b.get("secondaryMetrics")));
+                secondaries(file, name, b.get("secondaryMetrics")), primary.forks());
     }
 
     private static Map<String, Metric> secondaries(Path file, String benchmark, JsonNode node)
@@ -141,9 +172,11 @@ public record JmhResult(String benchmark, String mode, int threads, Map<String, 
     /** score, scoreError (NaN when missing), scoreUnit and the flattened rawData of one metric object. */
     private static Metric metric(Path file, String where, JsonNode m) throws MalformedResultException {
         List<Double> samples = new ArrayList<>();
+        List<Integer> forks = new ArrayList<>();
         JsonNode raw = m.get("rawData");
         if (raw != null) {
             for (JsonNode fork : raw) {
+                forks.add(fork.size());
                 for (JsonNode v : fork) {
                     samples.add(number(file, where + ".rawData", v));
                 }
@@ -152,7 +185,7 @@ public record JmhResult(String benchmark, String mode, int threads, Map<String, 
         JsonNode err = m.get("scoreError");
         double scoreError = err == null || err.isNull() ? Double.NaN : number(file, where + ".scoreError", err);
         return new Metric(number(file, where + ".score", m.get("score")), scoreError,
-                m.path("scoreUnit").asText(), samples);
+                m.path("scoreUnit").asText(), samples, forks);
     }
 
     /** A JSON number, or one of the strings JMH writes for non-finite doubles. */

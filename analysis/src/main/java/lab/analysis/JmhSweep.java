@@ -128,6 +128,41 @@ public final class JmhSweep {
         return out;
     }
 
+    /**
+     * The variant's fork-to-fork coefficient of variation at {@code threads}: within each round, the
+     * standard deviation of its forks' means over their mean, the median over rounds; where each
+     * trial has one fork, the rounds' scores stand for forks (each round is a fresh JVM). NaN with
+     * fewer than two forks and two rounds.
+     */
+    public double forkCv(Map<String, String> params, int threads) {
+        List<Double> within = new ArrayList<>();
+        List<Double> scores = new ArrayList<>();
+        for (Cell c : cells) {
+            if (c.threads() == threads && c.matches(params)) {
+                List<Double> m = c.result().forkMeans();
+                scores.add(c.result().score());
+                if (m.size() >= 2) {
+                    within.add(cv(m));
+                }
+            }
+        }
+        if (!within.isEmpty()) {
+            return Stats.median(within);
+        }
+        return scores.size() >= 2 ? cv(scores) : Double.NaN;
+    }
+
+    /** Whether the matching cells' trials ran two or more forks each. */
+    public boolean multiFork(Map<String, String> params, int threads) {
+        return cells.stream().anyMatch(c -> c.threads() == threads && c.matches(params) && c.result().forkMeans().size() >= 2);
+    }
+
+    private static double cv(List<Double> xs) {
+        double mean = xs.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double ss = xs.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum();
+        return Math.sqrt(ss / (xs.size() - 1)) / mean;
+    }
+
     /** Median B/op (JMH -prof gc) of the matching cells at {@code threads}; NaN when not measured. */
     public double bytesPerOp(Map<String, String> params, int threads) {
         List<Double> b = new ArrayList<>();

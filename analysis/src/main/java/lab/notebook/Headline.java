@@ -20,7 +20,9 @@ import lab.results.RunDir;
  * {@code kernel_estimate}: {@code {value, ci95: [lo, hi], rounds}}; {@code predicted};
  * {@code implied_op_ns} (the cost per shared-line operation the seed's figure implies) beside
  * {@code measured_op_ns} (measured here); {@code base_ns} and {@code base_source} (the
- * calibration); {@code aa} (the A/A of the headline's figure, with its {@code ci95}, and
+ * calibration) with {@code base_ns_ci95} (its 95% interval over the kernel's rounds) and
+ * {@code predicted_range} (the prediction at the two ends of that interval, all else held: the
+ * calibration's share of the prediction's uncertainty, not yet c's or the counts'); {@code aa} (the A/A of the headline's figure, with its {@code ci95}, and
  * {@code self_test}: whether its interval holds 1) and, where the raw figure or the kernel's has
  * its own, {@code aa_raw}, {@code aa_kernel}; {@code noise_floor} (the A/A interval's reach from
  * 1, for orientation only: verdicts come from each figure's own interval); {@code kernel_note}.
@@ -41,6 +43,8 @@ public final class Headline {
     private Double measuredOpNs;
     private Double baseNs;
     private String baseSource;
+    private double[] baseInterval;
+    private double[] predictedRange;
     private String note;
     private final Map<String, Object> extra = new LinkedHashMap<>();
 
@@ -78,6 +82,15 @@ public final class Headline {
         return this;
     }
     public Headline base(Double ns, String source) { this.baseNs = ns; this.baseSource = source; return this; }
+    /** The calibration's base, its source and its 95% interval over the kernel's rounds. */
+    public Headline base(lab.analysis.fidelity.Calibration cal) {
+        this.baseInterval = cal.baseInterval();
+        return base((double) cal.baseNs(), cal.kernelSource());
+    }
+    /** The calibration's base interval, ns; null where the run has none. */
+    public double[] baseInterval() { return baseInterval; }
+    /** The prediction at the two ends of the base's interval, the rest held (null: none). */
+    public Headline predictedRange(double[] range) { this.predictedRange = range; return this; }
     /** The calibration's base, ns of uncontended CPU per I/O; null where the section has none. */
     public Double baseNs() { return baseNs; }
     /** The prediction from counted shared-line operations, where the section made one (null: none yet). */
@@ -104,11 +117,13 @@ public final class Headline {
         h.put("jvm_raw", raw == null ? null : raw.json());
         h.put("jvm_calibrated", calibrated == null ? null : calibrated.json());
         h.put("predicted", predicted);
+        h.put("predicted_range", predictedRange == null ? null : java.util.List.of(predictedRange[0], predictedRange[1]));
         h.put("kernel_estimate", kernel == null ? null : kernel.json());
         h.put("kernel_note", kernelNote);
         h.put("implied_op_ns", impliedOpNs);
         h.put("measured_op_ns", measuredOpNs);
         h.put("base_ns", baseNs);
+        h.put("base_ns_ci95", baseInterval == null ? null : java.util.List.of(Math.round(baseInterval[0]), Math.round(baseInterval[1])));
         h.put("base_source", baseSource);
         h.put("aa", aa(floor));
         if (rawFloor != null && rawFloor != floor) {

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import lab.analysis.Stats;
+import lab.analysis.estimate.AdaptiveLog;
 import lab.analysis.estimate.Estimate;
 import lab.analysis.estimate.Verdict;
 import lab.analysis.chart.BarChart;
@@ -236,7 +237,10 @@ public final class Notebook {
             b.append("| `").append(id).append("` | ").append(h.get("metric")).append(" | ").append(cell(h.get("seed"))).append(" | ")
                     .append(raw == null ? cell(h.get("jvm")) : Headline.cell(raw, target)).append(" | ")
                     .append(Headline.cell(cal, target)).append(" | ")
-                    .append(cell(h.get("predicted"))).append(" | ")
+                    .append(cell(h.get("predicted"))).append(h.get("predicted_range") instanceof List<?> pr && pr.size() == 2
+                            && pr.get(0) instanceof Number plo && pr.get(1) instanceof Number phi
+                            ? String.format(java.util.Locale.ROOT, " (%.2f–%.2f across the base's interval)", plo.doubleValue(),
+                            phi.doubleValue()) : "").append(" | ")
                     .append(kernelCell(kernel, h.get("kernel"), kernelNote, target)).append(" | ")
                     .append(aaCell(aa, h.get("noise_floor"))).append(" |\n");
             if (aa != null && aa.excludes(1)) {
@@ -281,7 +285,8 @@ public final class Notebook {
      * How the run ordered its variants within a round, from the files it has: a seeded random order
      * balanced over rounds where each fix's {@code raw/<fix>/rounds.tsv} records it; where none
      * does, the run predates it and ran its variants in the same order every round, which the
-     * notebook says, since a position effect cannot then be told from a difference.
+     * notebook says, since a position effect cannot then be told from a difference; and what each
+     * fix's adaptive headline rounds did, where the run has them.
      */
     static String order(RunDir run, java.util.Set<String> fixes) {
         List<String> with = new ArrayList<>();
@@ -302,6 +307,21 @@ public final class Notebook {
             b.append(b.isEmpty() ? "" : " ").append("Order: ").append(String.join(", ", without)).append(" predates the random order"
                     + " and ran its variants in the same order every round (its A/A copy last), so a position effect there cannot be"
                     + " told from a difference; its A/A shows what one would do to a copy of the base.");
+        }
+        List<String> adaptive = new ArrayList<>();
+        for (String f : fixes) {
+            try {
+                AdaptiveLog log = AdaptiveLog.read(run.raw().resolve(f));
+                if (log != null) {
+                    adaptive.add(log.describe(f));
+                }
+            } catch (IOException e) {
+                run.gap(run.raw().resolve(f).resolve(AdaptiveLog.FILE), "not readable (" + e.getMessage().lines().findFirst().orElse("")
+                        + ")");
+            }
+        }
+        if (!adaptive.isEmpty()) {
+            b.append(b.isEmpty() ? "" : " ").append("Adaptive rounds (`raw/<fix>/adaptive.json`): ").append(String.join(" ", adaptive));
         }
         return b.toString();
     }

@@ -114,6 +114,32 @@ public final class Parts {
         return r.format(2) + "x" + (r.hasInterval() && !r.excludes(1) ? " (holds 1)" : "");
     }
 
+    /**
+     * The model's own noise, one line: each variant's fork-to-fork CV at {@code t} threads
+     * ({@link JmhSweep#forkCv}), and into {@code out} by variant; "" where no variant has two forks
+     * or two rounds.
+     */
+    public static String forkCv(JmhSweep s, List<String> variants, java.util.function.Function<String, Map<String, String>> key, int t,
+                                Map<String, Object> out) {
+        List<String> parts = new java.util.ArrayList<>();
+        boolean forks = false;
+        for (String v : variants) {
+            double cv = s.forkCv(key.apply(v), t);
+            if (Double.isFinite(cv)) {
+                parts.add("`" + v + "` " + Fmt.f(100 * cv, 1) + "%");
+                out.put(v, cv);
+                forks |= s.multiFork(key.apply(v), t);
+            }
+        }
+        if (parts.isEmpty()) {
+            return "";
+        }
+        return "The model's own noise at " + t + (t == 1 ? " thread" : " threads") + ", each variant's fork-to-fork CV ("
+                + (forks ? "the spread of its forks' means within a round over their mean, the median over rounds" : "one fork per"
+                + " trial: the spread of its rounds' scores, each a fresh JVM, over their mean") + "): " + String.join(", ", parts)
+                + ".\n\n";
+    }
+
     /** An estimate as summary.json writes it ({@code value, ci95, rounds}); null for none. */
     public static Map<String, Object> json(Estimate e) {
         return e == null ? null : e.json();

@@ -67,8 +67,13 @@ public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map
      * (of {@link #commonBase} where there is one); NaN if absent.
      */
     public double oneThread(String variant) {
+        return oneThread(variant, gapNs);
+    }
+
+    /** {@link #oneThread(String)} at another base, {@code baseNs}. */
+    double oneThread(String variant, double baseNs) {
         Map<Integer, Double> v = raw.scoresByRound(key.apply(commonBase == null ? variant : commonBase), 1);
-        return v.isEmpty() ? Double.NaN : gapNs + Stats.median(v.values());
+        return v.isEmpty() ? Double.NaN : baseNs + Stats.median(v.values());
     }
 
     /**
@@ -116,8 +121,16 @@ public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map
 
     /** Predicted throughput of {@code cand} over {@code base} at {@code n}; null when a figure is missing. */
     public Double predict(String base, String cand, int n) {
-        double tb = oneThread(base);
-        double tc = oneThread(cand);
+        return predict(base, cand, n, gapNs);
+    }
+
+    /**
+     * The prediction with T at another base, {@code baseNs} (the operations still priced at the
+     * run's gap): how much of the prediction's uncertainty the calibration's interval carries.
+     */
+    public Double predict(String base, String cand, int n, double baseNs) {
+        double tb = oneThread(base, baseNs);
+        double tc = oneThread(cand, baseNs);
         Map<String, Double> mb = ops(base, n);
         Map<String, Double> mc = ops(cand, n);
         if (!Double.isFinite(tb) || !Double.isFinite(tc) || mb == null || mc == null || costs == null || costs.isEmpty()) {
@@ -258,6 +271,10 @@ public record Prediction(JmhSweep calibrated, JmhSweep raw, Function<String, Map
         double implied = implied(seedRatio, base, cand, n);
         double measured = kind == null ? Double.NaN : extra(kind, n);
         head.predicted(predicted).implied(finite(implied), finite(measured));
+        double[] bi = head.baseInterval();
+        Double atLo = bi == null ? null : predict(base, cand, n, bi[0]);
+        Double atHi = bi == null ? null : predict(base, cand, n, bi[1]);
+        head.predictedRange(atLo == null || atHi == null ? null : new double[] {Math.min(atLo, atHi), Math.max(atLo, atHi)});
         boolean visits = byVisits(base);
         String unit = visits ? "visit to a shared line" : "shared-line operation";
         b.append("What the seed implies: for `").append(cand).append("` to gain ").append(Fmt.ratio(seedRatio)).append(" over `")

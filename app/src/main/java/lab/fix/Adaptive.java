@@ -1,9 +1,6 @@
 package lab.fix;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,6 +9,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import lab.analysis.JmhSweep;
+import lab.analysis.estimate.AdaptiveLog;
 import lab.analysis.estimate.Estimate;
 import lab.analysis.estimate.Estimator;
 import lab.analysis.estimate.Verdict;
@@ -20,25 +18,21 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 /**
  * Adaptive rounds for a fix's headline cell: after the run's rounds, {@code pair} adds rounds of
  * the headline's trial alone (its variants and the A/A copy, in the balanced random order of
- * {@link Trials}) until the headline ratio's 95% interval is within the run's target (±5% quick,
- * ±2% full: {@link Verdict#target}), or its time budget ends, or the round limit; and writes which
- * to {@code raw/<fix>/adaptive.json}, with the interval after each round. A quick run spends its
+ * {@link Trials}, balanced over the added rounds by themselves) until the headline ratio's 95%
+ * interval settles its verdict at the run's target (±5% quick, ±2% full: {@link Verdict#target}):
+ * it leaves out 1, or lies inside ±target; or until its time budget ends, or the round limit; and writes which
+ * to {@code raw/<fix>/adaptive.json} ({@link AdaptiveLog}), with the interval after each round. A quick run spends its
  * budget here, on the figure the first screen shows, not on one round more of every cell.
  */
 public final class Adaptive {
     private Adaptive() {}
 
-    public static final String FILE = "adaptive.json";
-    public static final String REACHED = "reached";
-    public static final String BUDGET = "budget";
-    public static final String LIMIT = "limit";
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** Seconds of headline rounds a quick and a full run may add, and the most rounds in all. */
     static final long QUICK_BUDGET_S = 240;
     static final long FULL_BUDGET_S = 1500;
-    static final int QUICK_MAX_ROUNDS = 12;
-    static final int FULL_MAX_ROUNDS = 16;
+    static final int QUICK_MAX_ROUNDS = 24;
+    static final int FULL_MAX_ROUNDS = 24;
 
     /**
      * The headline's cell: its trial (as in rounds.tsv) and file prefix, thread count, the
@@ -50,48 +44,42 @@ public final class Adaptive {
                        String base, String cand, String aaBase, String aaCopy,
                        Function<String, ChainedOptionsBuilder> options, IntFunction<Path> file) {}
 
-    /** One round's state: the headline ratio's and the A/A's estimates after it, and how long the round took. */
-    public record Round(int round, Map<String, Object> ratio, Map<String, Object> aa, Double halfWidth, double seconds) {}
-
-    /** What the rounds did. */
-    public record Log(String trial, int threads, double target, long budgetS, int maxRounds, List<Round> rounds, String stopped) {}
-
     /** Adds headline rounds after round {@code c.rounds()}, as the class says. */
     public static void run(Pairing.Ctx c, Cell cell) throws Exception {
         double target = Verdict.target(c.quick());
         long budget = c.quick() ? QUICK_BUDGET_S : FULL_BUDGET_S;
         int max = Math.max(c.rounds(), c.quick() ? QUICK_MAX_ROUNDS : FULL_MAX_ROUNDS);
         long t0 = System.nanoTime();
-        List<Round> log = new ArrayList<>();
+        List<AdaptiveLog.Round> log = new ArrayList<>();
         Estimate e = ratio(c.raw(), cell, cell.base(), cell.cand());
         String stopped = null;
         for (int r = c.rounds() + 1; ; r++) {
-            if (e != null && e.rounds() >= 3 && e.halfWidth() <= target) {
-                stopped = REACHED;
+            if (e != null && e.rounds() >= 3 && Verdict.of(e, target) != Verdict.INCONCLUSIVE) {
+                stopped = AdaptiveLog.REACHED;
                 break;
             }
             if (r > max) {
-                stopped = LIMIT;
+                stopped = AdaptiveLog.LIMIT;
                 break;
             }
             if ((System.nanoTime() - t0) / 1e9 >= budget) {
-                stopped = BUDGET;
+                stopped = AdaptiveLog.BUDGET;
                 break;
             }
             long s = System.nanoTime();
             c.progress().printf("lab: %s headline round %d (at most %d, %d s budget left), %d thread(s): interval %s, target %s%n",
                     c.raw().getFileName(), r, max, Math.max(0, budget - (s - t0) / 1_000_000_000L), cell.threads(),
                     e == null ? "n/a" : e.format(3), Verdict.pct(target));
-            Trials.run(c, cell.trial(), r, cell.threads(), cell.variants(), cell.options(), cell.file().apply(r));
+            Trials.run(c, cell.trial(), r, r - c.rounds(), cell.threads(), cell.variants(), cell.options(), cell.file().apply(r));
             e = ratio(c.raw(), cell, cell.base(), cell.cand());
             Estimate aa = ratio(c.raw(), cell, cell.aaBase(), cell.aaCopy());
-            log.add(new Round(r, e == null ? null : e.json(), aa == null ? null : aa.json(),
+            log.add(new AdaptiveLog.Round(r, e == null ? null : e.json(), aa == null ? null : aa.json(),
                     e == null || !e.hasInterval() ? null : e.halfWidth(), (System.nanoTime() - s) / 1e9));
         }
         c.progress().printf("lab: %s headline: %s after %d round(s) (%s)%n", c.raw().getFileName(), e == null ? "n/a" : e.format(3),
-                e == null ? 0 : e.rounds(), stopped.equals(REACHED) ? "within " + Verdict.pct(target)
-                        : stopped.equals(BUDGET) ? "time budget of " + budget + " s spent" : "round limit " + max);
-        JSON.writeValue(c.raw().resolve(FILE).toFile(), new Log(cell.trial(), cell.threads(), target, budget, max, log, stopped));
+                e == null ? 0 : e.rounds(), stopped.equals(AdaptiveLog.REACHED) ? Verdict.words(e, target)
+                        : stopped.equals(AdaptiveLog.BUDGET) ? "time budget of " + budget + " s spent" : "round limit " + max);
+        new AdaptiveLog(cell.trial(), cell.threads(), target, budget, max, log, stopped).write(c.raw());
     }
 
     /** The headline cell's ratio {@code score(base) / score(cand)} over the rounds written so far. */
@@ -104,11 +92,5 @@ public final class Adaptive {
         Map<String, String> k = new HashMap<>(cell.fixed());
         k.put(cell.param(), v);
         return k;
-    }
-
-    /** The log a run wrote, or null (a run made before adaptive rounds). */
-    public static Log read(Path fixRaw) throws IOException {
-        Path f = fixRaw.resolve(FILE);
-        return Files.exists(f) ? JSON.readValue(f.toFile(), Log.class) : null;
     }
 }

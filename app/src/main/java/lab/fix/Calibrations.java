@@ -31,9 +31,19 @@ public final class Calibrations {
      * the share of it spent outside the device (NaN: the fix spends all of its base in the device;
      * see {@link Calibration}).
      */
-    public record KernelFigure(double nsPerIo, String source, double userShare) {
+    public record KernelFigure(double nsPerIo, String source, double userShare, double lo, double hi) {
         public KernelFigure(double nsPerIo, String source) {
             this(nsPerIo, source, Double.NaN);
+        }
+
+        public KernelFigure(double nsPerIo, String source, double userShare) {
+            this(nsPerIo, source, userShare, Double.NaN, Double.NaN);
+        }
+
+        /** The median of the rounds' {@code ns} with the 95% interval of their estimate (NaN ends with one round). */
+        public static KernelFigure of(List<Double> ns, String source, double userShare) {
+            lab.analysis.estimate.Estimate e = lab.analysis.estimate.Estimator.of(ns);
+            return new KernelFigure(lab.analysis.Stats.median(ns), source, userShare, e.lo(), e.hi());
         }
     }
 
@@ -67,7 +77,7 @@ public final class Calibrations {
         Path pre = c.raw().resolve(PRERUN);
         new Runner(JmhOptions.toJson(preRun, pre).build()).run();
         List<JmhResult> r = JmhResult.read(pre);
-        Calibration cal = Calibration.of(k.nsPerIo(), k.userShare(), k.source(), r.getFirst().score(), modelSource);
+        Calibration cal = Calibration.of(k.nsPerIo(), k.userShare(), k.source(), r.getFirst().score(), modelSource, k.lo(), k.hi());
         cal.write(c.raw());
         c.progress().println("lab: " + id + ": calibrated base " + cal.describe());
         return cal;
@@ -89,7 +99,7 @@ public final class Calibrations {
                 KernelFigure k = pick.from(KernelRuns.read(RunDir.open(run), kdir));
                 if (k != null) {
                     return new KernelFigure(k.nsPerIo(), k.source() + "; taken from the committed run " + run.getFileName()
-                            + ", as this run's kernel side did not run", k.userShare());
+                            + ", as this run's kernel side did not run", k.userShare(), k.lo(), k.hi());
                 }
             }
         }

@@ -153,11 +153,13 @@ public final class EmulationProbe {
         String source = what.apply(k.env().getOrDefault("environment", "native"), ns.size());
         EmulationProbe probe = of(k);
         Stats.Spread factor = probe.factor();
+        lab.analysis.estimate.Estimate e = lab.analysis.estimate.Estimator.of(ns);
         if (probe.emulated() && factor != null) {
+            // the interval: the rounds' own, each end divided by the probe's farther end (both uncertainties, conservatively)
             return new Calibrations.KernelFigure(Stats.median(ns) / factor.median(), source + " (" + Math.round(Stats.median(ns))
-                    + " ns emulated), divided by " + text(factor), userShare);
+                    + " ns emulated), divided by " + text(factor), userShare, e.lo() / factor.max(), e.hi() / factor.min());
         }
         return new Calibrations.KernelFigure(Stats.median(ns), probe.emulated() ? source + "; emulated and no probe to scale it by:"
-                + " an upper bound" : source, userShare);
+                + " an upper bound" : source, userShare, e.lo(), e.hi());
     }
 }

@@ -67,8 +67,18 @@ public final class Trials {
      */
     public static void run(Pairing.Ctx c, String trial, int round, int threads, List<String> variants,
                            Function<String, ChainedOptionsBuilder> options, Path out) throws Exception {
-        long seed = seed(c, trial, threads);
-        List<String> order = order(variants, round, seed);
+        run(c, trial, round, round, threads, variants, options, out);
+    }
+
+    /**
+     * {@link #run(Pairing.Ctx, String, int, int, List, Function, Path)} ordered as round
+     * {@code orderRound} of a sequence of its own (a run's added headline rounds, with fewer
+     * variants than its table's, are balanced among themselves).
+     */
+    public static void run(Pairing.Ctx c, String trial, int round, int orderRound, int threads, List<String> variants,
+                           Function<String, ChainedOptionsBuilder> options, Path out) throws Exception {
+        long seed = seed(c, trial + (orderRound == round ? "" : "/added"), threads);
+        List<String> order = order(variants, orderRound, seed);
         ArrayNode merged = JSON.createArrayNode();
         for (int pos = 0; pos < order.size(); pos++) {
             String v = order.get(pos);

@@ -65,6 +65,28 @@ public record Estimate(double value, double lo, double hi, int rounds, double sd
         return 10_000;
     }
 
+    /**
+     * The rounds this figure's spread says would settle its verdict at {@code y} if the estimate
+     * held: an interval narrow enough to leave out 1, or to fit inside {@code [1 - y, 1 + y]},
+     * whichever needs fewer; {@code -1} where it cannot say (one round).
+     */
+    public int roundsToResolve(double y) {
+        if (rounds < 2 || !Double.isFinite(sdLog)) {
+            return -1;
+        }
+        double off = Math.abs(Math.log(value));
+        double h = Math.max(off, Math.log1p(y) - off);
+        if (!(h > 0)) {
+            return 10_000;
+        }
+        for (int n = 2; n <= 10_000; n++) {
+            if (Estimator.t975(n - 1) * sdLog / Math.sqrt(n) < h) {
+                return n;
+            }
+        }
+        return 10_000;
+    }
+
     /** {@code value [lo–hi]} with {@code digits} decimals; the value alone with one round. */
     public String format(int digits) {
         String f = "%." + digits + "f";

@@ -32,14 +32,18 @@ public enum Verdict {
         };
     }
 
-    /** Why an interval does not settle the question, and what would. */
+    /**
+     * Why an interval does not settle the question, and what would: the rounds its spread says
+     * would narrow it enough, if the estimate held, to leave out 1 or to fit inside ±y
+     * ({@link Estimate#roundsToResolve}).
+     */
     static String inconclusive(Estimate e, double y) {
         if (!e.hasInterval()) {
             return "inconclusive: one round, its spread between rounds unknown (3 or more rounds give an interval)";
         }
-        int need = e.roundsFor(y);
+        int need = e.roundsToResolve(y);
         int more = Math.max(1, need - e.rounds());
-        return String.format(Locale.ROOT, "inconclusive: about %d more round(s) would resolve %s", more, pct(y));
+        return String.format(Locale.ROOT, "inconclusive at %s: about %d more round(s) would resolve it", pct(y), more);
     }
 
     /** {@code ±5%}, {@code ±2%}, {@code ±2.5%}. */

@@ -29,8 +29,11 @@ import java.nio.file.Path;
  * @param kernelSource  which run: device, native or guest, tool, jobs (or the committed run it was taken from)
  * @param modelNsPerIo  the model's own ns per I/O without base (its uncontended cost), subtracted
  * @param modelSource   which model run: variant, threads, the pre-run's file
+ * @param kernelLo      the kernel figure's 95% interval, lower end (0: none)
+ * @param kernelHi      its upper end (0: none)
  */
-public record Calibration(long baseNs, long userNs, double kernelNsPerIo, String kernelSource, double modelNsPerIo, String modelSource) {
+public record Calibration(long baseNs, long userNs, double kernelNsPerIo, String kernelSource, double modelNsPerIo, String modelSource,
+                          double kernelLo, double kernelHi) {
     public static final String FILE = "calibration.json";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -39,9 +42,28 @@ public record Calibration(long baseNs, long userNs, double kernelNsPerIo, String
      * {@code userShare} (NaN: none) of its CPU per I/O outside the device, never more than the base.
      */
     public static Calibration of(double kernelNsPerIo, double userShare, String kernelSource, double modelNsPerIo, String modelSource) {
+        return of(kernelNsPerIo, userShare, kernelSource, modelNsPerIo, modelSource, Double.NaN, Double.NaN);
+    }
+
+    /** {@link #of(double, double, String, double, String)} with the kernel figure's 95% interval (NaN: none). */
+    public static Calibration of(double kernelNsPerIo, double userShare, String kernelSource, double modelNsPerIo, String modelSource,
+                                 double kernelLo, double kernelHi) {
         long base = Math.max(0, Math.round(kernelNsPerIo - modelNsPerIo));
         long user = Double.isFinite(userShare) && userShare > 0 ? Math.min(base, Math.round(kernelNsPerIo * userShare)) : 0;
-        return new Calibration(base, user, kernelNsPerIo, kernelSource, modelNsPerIo, modelSource);
+        return new Calibration(base, user, kernelNsPerIo, kernelSource, modelNsPerIo, modelSource,
+                Double.isFinite(kernelLo) ? kernelLo : 0, Double.isFinite(kernelHi) ? kernelHi : 0); // 0: no interval, in the JSON
+    }
+
+    /**
+     * The base's 95% interval, {@code [lo, hi]} ns, from the kernel figure's over its rounds (the
+     * probe's range too where the figure was scaled by it), less the model's own ns; null where the
+     * run has none (one round, or a calibration written before intervals, whose ends read as 0).
+     */
+    public double[] baseInterval() {
+        if (!(kernelLo > 0) || !(kernelHi > 0) || !Double.isFinite(kernelLo) || !Double.isFinite(kernelHi)) {
+            return null;
+        }
+        return new double[] {Math.max(0, kernelLo - modelNsPerIo), Math.max(0, kernelHi - modelNsPerIo)};
     }
 
     /** ns of the base the device spends in its submit: the base less the submitter's. */
@@ -62,6 +84,8 @@ public record Calibration(long baseNs, long userNs, double kernelNsPerIo, String
     public String describe() {
         return String.format(java.util.Locale.ROOT, "%d ns of uncontended CPU per model I/O: the kernel's %.0f ns of task-clock"
                 + " per I/O (%s) less the model's own %.1f ns (%s)", baseNs, kernelNsPerIo, kernelSource, modelNsPerIo, modelSource)
+                + (baseInterval() == null ? "" : String.format(java.util.Locale.ROOT, "; the base's 95%% interval over the kernel's"
+                + " rounds %.0f–%.0f ns", baseInterval()[0], baseInterval()[1]))
                 + (userNs == 0 ? "" : String.format(java.util.Locale.ROOT, "; of it %d ns (the tool's user share of the kernel's"
                 + " CPU, %.1f%%) spent by the submitting thread between a completion and its next submission, the other %d ns"
                 + " in the device's submit", userNs, 100.0 * userNs / kernelNsPerIo, deviceNs()));

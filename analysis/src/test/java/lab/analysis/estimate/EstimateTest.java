@@ -55,7 +55,20 @@ class EstimateTest {
         assertTrue(h <= Math.log1p(0.02), "at " + n + " rounds: " + h);
         double before = Estimator.t975(n - 2) * e.sdLog() / Math.sqrt(n - 1);
         assertTrue(before > Math.log1p(0.02), "one round fewer would do: " + before);
-        assertTrue(Verdict.words(e, 0.02).contains("about " + (n - 3) + " more round(s)"), Verdict.words(e, 0.02));
+        assertTrue(Verdict.words(e, 0.02).equals("inconclusive at ±2%: about " + (e.roundsToResolve(0.02) - 3) + " more round(s) would"
+                + " resolve it"), Verdict.words(e, 0.02));
+    }
+
+    @Test
+    void anIntervalNarrowerThanTheTargetCanStillBeInconclusiveAndSaysWhatWouldSettleIt() {
+        // 1.036 with a ±4.8% interval: holds 1, reaches past 1.05; settling it means leaving out 1 (half-width < 3.5%)
+        Estimate e = new Estimate(1.036, 0.988, 1.086, 12, Math.log(1.086 / 0.988) / 2 * Math.sqrt(12) / Estimator.t975(11));
+        assertTrue(e.halfWidth() < 0.05);
+        assertEquals(Verdict.INCONCLUSIVE, Verdict.of(e, 0.05));
+        int n = e.roundsToResolve(0.05);
+        assertTrue(Estimator.t975(n - 1) * e.sdLog() / Math.sqrt(n) < Math.log(1.036), "at " + n + " rounds the interval leaves out 1");
+        assertTrue(Estimator.t975(n - 2) * e.sdLog() / Math.sqrt(n - 1) >= Math.log(1.036), "one round fewer would not");
+        assertTrue(n > 12);
     }
 
     @Test

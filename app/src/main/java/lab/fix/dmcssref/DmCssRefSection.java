@@ -159,11 +159,16 @@ final class DmCssRefSection implements Section {
         Map<String, Object> c = new LinkedHashMap<>();
         b.append(StackTable.slowdownTable(calibrated, SEED_DEPTH, "calibrated (+" + cal.baseNs() + " ns per I/O: " + cal.deviceNs()
                 + " in the ram disk, " + cal.userNs() + " in the worker between I/Os), depth " + SEED_DEPTH, c));
+        Map<String, Object> cv = new LinkedHashMap<>();
+        List<String> all = new ArrayList<>(VARIANTS);
+        all.add(CONTROL);
+        b.append(Parts.forkCv(calibrated, all, v -> key(v, SEED_DEPTH), t, cv));
+        c.put("fork_cv", cv.isEmpty() ? null : cv);
         jvm.put("calibrated", c);
         NoiseFloor floor = StackTable.floor(calibrated, SEED_DEPTH, t);
         head.calibrated(StackTable.slowdown(calibrated, CMPXCHG, ATOMIC, SEED_DEPTH, t)).floor(floor)
                 .extra("jvm_calibrated_vs_percpu", Parts.json(StackTable.slowdown(calibrated, CMPXCHG, PERCPU, SEED_DEPTH, t)))
-                .base((double) cal.baseNs(), cal.kernelSource());
+                .base(cal);
         LineCounts counts = LineCounts.read(dir);
         LineCost costs = CostSweep.read(dir, DmCssRefRaw.COSTS, run::gap);
         if (counts == null || costs.isEmpty()) {

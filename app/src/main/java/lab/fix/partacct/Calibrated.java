@@ -44,8 +44,14 @@ final class Calibrated {
                 + " throughput and its ratio to `atomic`"));
         NoiseFloor floor = VariantTable.floor(calibrated, "disk", t);
         Estimate headline = VariantTable.roundRatio(calibrated, VariantTable.key(BASE, "disk"), VariantTable.key(FOUR, "disk"), t);
-        head.calibrated(headline).floor(floor).base((double) cal.baseNs(), cal.kernelSource());
-        jvm.put("calibrated", VariantTable.summary(calibrated));
+        head.calibrated(headline).floor(floor).base(cal);
+        Map<String, Object> cv = new java.util.LinkedHashMap<>();
+        List<String> all = new java.util.ArrayList<>(VARIANTS);
+        all.add(lab.engine.bench.Variants.control(BASE));
+        b.append(Parts.forkCv(calibrated, all, v -> VariantTable.key(v, "disk"), t, cv));
+        Map<String, Object> summary = VariantTable.summary(calibrated);
+        summary.put("fork_cv", cv.isEmpty() ? null : cv);
+        jvm.put("calibrated", summary);
         LineCounts counts = LineCounts.read(dir);
         LineCost costs = CostSweep.read(dir, PartAcctRaw.COSTS, run::gap);
         if (counts == null || costs.isEmpty()) {

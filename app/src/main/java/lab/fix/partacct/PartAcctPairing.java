@@ -167,7 +167,7 @@ final class PartAcctPairing implements Pairing {
                     case KVM -> "null_blk in the guest VM (KVM: virtualised, not emulated)";
                     case GUEST -> "null_blk in the guest VM";
                 };
-                return new Calibrations.KernelFigure(Stats.median(ns), where + ", whole disk, fio psync 4k randread, 1 job,"
+                return Calibrations.KernelFigure.of(ns, where + ", whole disk, fio psync 4k randread, 1 job,"
                         + " queue/iostats=1, median of " + ns.size() + " round(s)", user.isEmpty() ? Double.NaN : Stats.median(user));
             }
         }

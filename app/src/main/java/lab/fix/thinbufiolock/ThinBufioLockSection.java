@@ -5,6 +5,7 @@ import static lab.fix.thinbufiolock.ThinBufioLock.*;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,10 +150,15 @@ final class ThinBufioLockSection implements Section {
         Map<String, Object> c = new LinkedHashMap<>();
         b.append(LockTable.table(calibrated, null, WHOLE, "calibrated (+" + cal.baseNs() + " ns per I/O: " + cal.deviceNs()
                 + " in the ram disk, " + cal.userNs() + " in the worker between I/Os), whole tree cached", c));
+        Map<String, Object> cv = new LinkedHashMap<>();
+        List<String> all = new ArrayList<>(VARIANTS);
+        all.add(CONTROL);
+        b.append(Parts.forkCv(calibrated, all, v -> key(v, WHOLE), t, cv));
+        c.put("fork_cv", cv.isEmpty() ? null : cv);
         jvm.put("calibrated", c);
         NoiseFloor floor = LockTable.floor(calibrated, WHOLE, t);
         head.calibrated(LockTable.ratio(calibrated, LockTable.HEADLINE, WHOLE, t)).floor(floor)
-                .base((double) cal.baseNs(), cal.kernelSource());
+                .base(cal);
         JmhSweep scored = JmhSweep.read(dir, ThinBufioLockRaw.COSTS, run::gap);
         JmhSweep timed = JmhSweep.read(dir, CostSweep.timedPrefix(ThinBufioLockRaw.COSTS), run::gap);
         LineCost costs = LineCost.of(scored, timed, CostSweep.PROBES);

@@ -70,7 +70,7 @@ final class SeedPoint {
                     if (base.equals("0")) {
                         head.raw(r).floor(f).rawFloor(f);
                     } else {
-                        head.calibrated(r).floor(f).base((double) cal.baseNs(), cal.kernelSource());
+                        head.calibrated(r).floor(f).base(cal);
                     }
                 }
             }
@@ -78,6 +78,11 @@ final class SeedPoint {
         }
         jvm.put("seed_point", byBase);
         b.append('\n');
+        if (bases.size() >= 2) {
+            Map<String, Object> cv = new LinkedHashMap<>();
+            b.append(Parts.forkCv(all.where("baseNs", bases.get(1), "0"), List.of(BASE, SRCU, CONTROL), GuardTable::seedKey, ht, cv));
+            jvm.put("seed_point_fork_cv", cv.isEmpty() ? null : cv);
+        }
         SeedSweep sweep = SeedSweep.read(dir);
         if (sweep != null) {
             b.append(sweep.describe()).append("\n\n");

@@ -173,8 +173,8 @@ final class ZramInitLockPairing implements Pairing {
                 ns.add(row.taskClockNsPerIo());
             }
         }
-        return ns.isEmpty() ? null : new Calibrations.KernelFigure(Stats.median(ns),
-                "zram (native), randrw on zero pages (the seed's job), fio psync 4k, 1 job, task-clock under perf stat");
+        return ns.isEmpty() ? null : Calibrations.KernelFigure.of(ns,
+                "zram (native), randrw on zero pages (the seed's job), fio psync 4k, 1 job, task-clock under perf stat", Double.NaN);
     }
 
     /** One flamegraph per guard at the highest thread count, on the seed's job (randrw, zero pages). */

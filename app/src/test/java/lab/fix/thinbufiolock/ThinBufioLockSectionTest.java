@@ -149,7 +149,7 @@ class ThinBufioLockSectionTest {
                 write(raw.resolve("thin-costs-visits-r" + r + "-t" + t + ".json"), pairs);
             }
         }
-        new Calibration(1000, 200, 1121, "thin over brd, test", 121, "striped, test").write(raw);
+        new Calibration(1000, 200, 1121, "thin over brd, test", 121, "striped, test", 0, 0).write(raw);
         List<SharedLineCounts> counts = new ArrayList<>();
         for (String cache : List.of("whole", "small")) {
             double nodes = cache.equals("whole") ? 4 : 5; // node reads per walk; a get and a release each
