@@ -30,7 +30,7 @@ public final class Adaptive {
 
     /** Seconds of headline rounds a quick and a full run may add, and the most rounds in all. */
     static final long QUICK_BUDGET_S = 240;
-    static final long FULL_BUDGET_S = 1500;
+    static final long FULL_BUDGET_S = 900;
     static final int QUICK_MAX_ROUNDS = 24;
     static final int FULL_MAX_ROUNDS = 24;
 
@@ -52,18 +52,10 @@ public final class Adaptive {
         long t0 = System.nanoTime();
         List<AdaptiveLog.Round> log = new ArrayList<>();
         Estimate e = ratio(c.raw(), cell, cell.base(), cell.cand());
-        String stopped = null;
+        String stopped;
         for (int r = c.rounds() + 1; ; r++) {
-            if (e != null && e.rounds() >= 3 && Verdict.of(e, target) != Verdict.INCONCLUSIVE) {
-                stopped = AdaptiveLog.REACHED;
-                break;
-            }
-            if (r > max) {
-                stopped = AdaptiveLog.LIMIT;
-                break;
-            }
-            if ((System.nanoTime() - t0) / 1e9 >= budget) {
-                stopped = AdaptiveLog.BUDGET;
+            stopped = stop(e, target, r, max, (System.nanoTime() - t0) / 1e9, budget);
+            if (stopped != null) {
                 break;
             }
             long s = System.nanoTime();
@@ -80,6 +72,21 @@ public final class Adaptive {
                 e == null ? 0 : e.rounds(), stopped.equals(AdaptiveLog.REACHED) ? Verdict.words(e, target)
                         : stopped.equals(AdaptiveLog.BUDGET) ? "time budget of " + budget + " s spent" : "round limit " + max);
         new AdaptiveLog(cell.trial(), cell.threads(), target, budget, max, log, stopped).write(c.raw());
+    }
+
+    /**
+     * Whether to add round {@code next}: null to add it; else why not: the verdict at
+     * {@code target} settled (three rounds at least, so that an interval means something), the
+     * round limit {@code max}, or the budget spent.
+     */
+    static String stop(Estimate e, double target, int next, int max, double elapsedS, long budgetS) {
+        if (e != null && e.rounds() >= 3 && Verdict.of(e, target) != Verdict.INCONCLUSIVE) {
+            return AdaptiveLog.REACHED;
+        }
+        if (next > max) {
+            return AdaptiveLog.LIMIT;
+        }
+        return elapsedS >= budgetS ? AdaptiveLog.BUDGET : null;
     }
 
     /** The headline cell's ratio {@code score(base) / score(cand)} over the rounds written so far. */

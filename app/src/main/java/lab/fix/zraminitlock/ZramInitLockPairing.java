@@ -8,10 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import lab.analysis.JmhSweep;
-import lab.analysis.Stats;
 import lab.analysis.fidelity.Calibration;
-import lab.analysis.fidelity.NoiseFloor;
 import lab.engine.bench.ZramCounts;
 import lab.engine.count.SharedLineCounts;
 import lab.engine.load.DataPattern;
@@ -24,8 +21,9 @@ import lab.fix.JmhOptions;
 import lab.fix.Pairing;
 import lab.fix.Rounds;
 import lab.fix.Trials;
+import lab.fix.Adaptive;
+import java.util.function.Function;
 import lab.notebook.KernelRuns;
-import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
@@ -37,18 +35,16 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *   <li>the guard table: guard and the A/A control x rw x pattern x threads (the sweep always
  *       includes 4, the seed's worker count), raw; quick: patterns zero (the seed's) and
  *       compressible50, full: every pattern, and LZ4 on compressible50;</li>
- *   <li>the seed sweep: rwsem, srcu and the control at the seed's point (randrw, zero pages), raw
+ *   <li>the seed point: rwsem, srcu and the control at the seed's point (randrw, zero pages), raw
  *       and calibrated, at one thread and the headline's, {@value #FULL_FORKS} forks per trial in
- *       a full run, rounds added until the A/A floor is below the seed's effect or
- *       {@value #MAX_ROUNDS} rounds ({@link SeedSweep});</li>
+ *       a full run, then adaptive rounds of its headline cell ({@link lab.fix.Adaptive}; runs made
+ *       before them have a seed sweep of their own, {@link SeedSweep}, which the notebook still reads);</li>
  *   <li>the shared-line counts of every guard at the seed's point and the cost sweep of their kinds.</li>
  * </ul>
  */
 final class ZramInitLockPairing implements Pairing {
-    /** Forks per trial of the full seed sweep: JVM-to-JVM variance is part of the noise, so forks, not iterations. */
+    /** Forks per trial of the full seed point: JVM-to-JVM variance is part of the noise, so forks, not iterations. */
     static final int FULL_FORKS = 3;
-    /** The full seed sweep's round limit. */
-    static final int MAX_ROUNDS = 8;
 
     @Override
     public String fixId() { return ID; }
@@ -85,8 +81,8 @@ final class ZramInitLockPairing implements Pairing {
 
     @Override
     public String jmhSettings(boolean quick) {
-        return JmhOptions.describe(quick) + "; the seed sweep " + (quick ? "the same" : FULL_FORKS + " forks per trial, "
-                + "rounds added up to " + MAX_ROUNDS + " until the A/A floor is below the seed's effect");
+        return JmhOptions.describe(quick) + "; the seed point " + (quick ? "the same" : FULL_FORKS + " forks per trial")
+                + ", its headline cell given adaptive rounds until its verdict settles";
     }
 
     @Override
@@ -125,8 +121,9 @@ final class ZramInitLockPairing implements Pairing {
 
     /**
      * The seed's point, rwsem against srcu and the control, raw and calibrated, at one thread and
-     * the headline's; round after round (the thread counts interleaved as {@link Rounds} does) until
-     * the calibrated A/A floor at the headline's thread count is below the seed's effect, or the limit.
+     * the headline's, for the run's rounds (the thread counts interleaved as {@link Rounds} does);
+     * then the headline cell (calibrated where the run has a calibration, at the headline's thread
+     * count) gets adaptive rounds ({@link Adaptive}) until its verdict settles, as every fix's does.
      */
     private static void seedSweep(Ctx c, Calibration cal) throws Exception {
         int cores = Runtime.getRuntime().availableProcessors();
@@ -134,32 +131,24 @@ final class ZramInitLockPairing implements Pairing {
         List<Integer> threads = ht == 1 ? List.of(1) : List.of(1, ht);
         String base = cal == null ? "0" : Long.toString(cal.baseNs());
         String[] bases = cal == null ? new String[] {"0"} : new String[] {"0", base};
-        int forks = c.quick() ? 1 : FULL_FORKS;
-        int maxRounds = c.quick() ? c.rounds() : Math.max(MAX_ROUNDS, c.rounds());
-        double target = Math.abs(FIX.seedValue() - 1);
-        List<SeedSweep.Round> log = new ArrayList<>();
-        String stopped = SeedSweep.LIMIT;
-        for (int r = 1; r <= maxRounds; r++) {
-            long start = System.nanoTime();
-            for (int t : r % 2 == 0 ? threads.reversed() : threads) {
-                c.progress().printf("lab: zram-init-lock seed sweep round %d (at most %d), %d thread(s)%n", r, maxRounds, t);
-                int n = t;
-                Trials.run(c, ZramInitLockRaw.SEED, r, t, List.of(BASE, SRCU, CONTROL), g -> (c.quick()
-                        ? JmhOptions.of(ZramInitLockRaw.BENCHMARK, true) : JmhOptions.of(ZramInitLockRaw.BENCHMARK, forks, 2, 500, 5, 500))
-                        .threads(n).param("guard", g).param("rw", SEED_RW).param("pattern", SEED_PATTERN)
-                        .param("compressor", "lzo-rle").param("baseNs", bases), ZramInitLockRaw.seed(c.raw(), r, t));
-            }
-            JmhSweep s = JmhSweep.read(c.raw(), ZramInitLockRaw.SEED, e -> {}).where("baseNs", base, "0");
-            NoiseFloor f = NoiseFloor.of(s, GuardTable.seedKey(BASE), GuardTable.seedKey(CONTROL), ht);
-            log.add(new SeedSweep.Round(r, f == null || !Double.isFinite(f.floor()) ? null : f.floor(), (System.nanoTime() - start) / 1e9));
-            c.progress().printf("lab: zram-init-lock seed sweep: A/A floor after round %d: %s (the seed's effect: %.1f%%)%n", r,
-                    f == null ? "n/a" : f.format(), 100 * target);
-            if (r >= c.rounds() && f != null && Double.isFinite(f.floor()) && f.floor() < target) {
-                stopped = SeedSweep.REACHED;
-                break;
-            }
-        }
-        new SeedSweep(target, ht, forks, maxRounds, log, stopped).write(c.raw());
+        Rounds.interleave(threads, c.rounds(), (r, t) -> {
+            c.progress().printf("lab: zram-init-lock seed point round %d/%d, %d thread(s)%n", r, c.rounds(), t);
+            Trials.run(c, ZramInitLockRaw.SEED, r, t, SEED_GUARDS, seedOptions(c, t, bases), ZramInitLockRaw.seed(c.raw(), r, t));
+        });
+        Adaptive.run(c, new Adaptive.Cell(ZramInitLockRaw.SEED, ZramInitLockRaw.SEED, ht, "guard", SEED_GUARDS,
+                Map.of("rw", SEED_RW, "pattern", SEED_PATTERN, "baseNs", base), BASE, SRCU, BASE, CONTROL,
+                seedOptions(c, ht, new String[] {base}), r -> ZramInitLockRaw.seed(c.raw(), r, ht)));
+    }
+
+    /** The seed point's guards: rwsem, srcu and rwsem's A/A copy. */
+    private static final List<String> SEED_GUARDS = List.of(BASE, SRCU, CONTROL);
+
+    /** One guard at the seed's point at {@code t} threads and {@code bases}: {@value #FULL_FORKS} forks in a full run. */
+    private static Function<String, ChainedOptionsBuilder> seedOptions(Ctx c, int t, String[] bases) {
+        return g -> (c.quick() ? JmhOptions.of(ZramInitLockRaw.BENCHMARK, true)
+                : JmhOptions.of(ZramInitLockRaw.BENCHMARK, FULL_FORKS, 2, 500, 5, 500))
+                .threads(t).param("guard", g).param("rw", SEED_RW).param("pattern", SEED_PATTERN)
+                .param("compressor", "lzo-rle").param("baseNs", bases);
     }
 
     /**

@@ -1,0 +1,29 @@
+package lab.fix;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.List;
+import lab.analysis.estimate.AdaptiveLog;
+import lab.analysis.estimate.Estimator;
+import org.junit.jupiter.api.Test;
+
+/** When the headline's adaptive rounds stop: the verdict settled, the round limit, the budget; and not before three rounds. */
+class AdaptiveTest {
+    @Test
+    void anEffectOrANoEffectStopsTheRoundsAnInconclusiveIntervalDoesNot() {
+        assertEquals(AdaptiveLog.REACHED, Adaptive.stop(Estimator.of(List.of(1.10, 1.11, 1.12)), 0.05, 4, 24, 10, 240),
+                "an interval that leaves out 1");
+        assertEquals(AdaptiveLog.REACHED, Adaptive.stop(Estimator.of(List.of(0.999, 1.0, 1.001)), 0.05, 4, 24, 10, 240),
+                "an interval inside ±5%");
+        assertNull(Adaptive.stop(Estimator.of(List.of(0.95, 1.06, 1.01)), 0.05, 4, 24, 10, 240), "holds 1, reaches past ±5%");
+        assertNull(Adaptive.stop(Estimator.of(List.of(1.10, 1.11)), 0.05, 3, 24, 10, 240), "two rounds are too few to stop on");
+        assertNull(Adaptive.stop(null, 0.05, 2, 24, 0, 240), "no estimate yet");
+    }
+
+    @Test
+    void theLimitAndTheBudgetStopAnUnsettledInterval() {
+        assertEquals(AdaptiveLog.LIMIT, Adaptive.stop(Estimator.of(List.of(0.95, 1.06, 1.01)), 0.05, 25, 24, 10, 240));
+        assertEquals(AdaptiveLog.BUDGET, Adaptive.stop(Estimator.of(List.of(0.95, 1.06, 1.01)), 0.05, 5, 24, 240, 240));
+    }
+}
