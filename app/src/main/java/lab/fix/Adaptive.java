@@ -19,8 +19,8 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
  * Adaptive rounds for a fix's headline cell: after the run's rounds, {@code pair} adds rounds of
  * the headline's trial alone (its variants and the A/A copy, in the balanced random order of
  * {@link Trials}, balanced over the added rounds by themselves) until the headline ratio's 95%
- * interval settles its verdict at the run's target (±5% quick, ±2% full: {@link Verdict#target}):
- * it leaves out 1, or lies inside ±target; or until its time budget ends, or the round limit; and writes which
+ * interval is within the run's target (half-width ±5% quick, ±2% full: {@link Verdict#target}),
+ * or its time budget ends, or the round limit; and writes which
  * to {@code raw/<fix>/adaptive.json} ({@link AdaptiveLog}), with the interval after each round. A quick run spends its
  * budget here, on the figure the first screen shows, not on one round more of every cell.
  */
@@ -75,12 +75,15 @@ public final class Adaptive {
     }
 
     /**
-     * Whether to add round {@code next}: null to add it; else why not: the verdict at
-     * {@code target} settled (three rounds at least, so that an interval means something), the
-     * round limit {@code max}, or the budget spent.
+     * Whether to add round {@code next}: null to add it; else why not: the interval's half-width
+     * within {@code target} (three rounds at least, so that an interval means something), the round
+     * limit {@code max}, or the budget spent. The rule is the interval's width, not its verdict:
+     * stopping at the first round whose interval leaves out 1 would, over many runs, find effects
+     * that are not there (optional stopping); a width fixed in advance does not look at where the
+     * interval lies.
      */
     static String stop(Estimate e, double target, int next, int max, double elapsedS, long budgetS) {
-        if (e != null && e.rounds() >= 3 && Verdict.of(e, target) != Verdict.INCONCLUSIVE) {
+        if (e != null && e.rounds() >= 3 && e.halfWidth() <= target) {
             return AdaptiveLog.REACHED;
         }
         if (next > max) {

@@ -42,7 +42,7 @@ public record AdaptiveLog(String trial, int threads, double target, long budgetS
     public String describe(String fix) {
         Estimate last = rounds.isEmpty() ? null : Estimate.fromJson(rounds.getLast().ratio());
         String why = switch (stopped) {
-            case REACHED -> "its verdict settled, " + (last == null ? "by the run's own rounds" : Verdict.words(last, target));
+            case REACHED -> "its interval within the target" + (last == null ? " with the run's own rounds" : "; " + Verdict.words(last, target));
             case BUDGET -> "the time budget (" + budgetS + " s) spent";
             default -> "the round limit (" + maxRounds + ")";
         };
