@@ -122,9 +122,9 @@ final class BridgeVsFioSection implements Section {
 
     /** The estimator of a run made before the A/A control. */
     static final String ESTIMATOR_NO_AA = "Estimator, everywhere in this notebook: a ratio is taken within each repetition (fio and the"
-            + " bridge run the same job back to back on the same device) and reported as the median [min–max] over repetitions (one"
-            + " repetition: the ratio alone). This calibration of the bridge has no A/A control, so no noise floor: read the"
-            + " repetitions' range.";
+            + " bridge run the same job back to back on the same device) and reported as the geometric mean over repetitions with its"
+            + " 95% interval (one repetition: the ratio alone). This calibration of the bridge has no A/A control, so nothing tests"
+            + " the method itself here.";
 
     /** This notebook's estimator: per repetition, not per round, with fio against itself as the A/A. */
     static final String ESTIMATOR = "Estimator, everywhere in this notebook: a ratio is taken within each repetition (fio and the"

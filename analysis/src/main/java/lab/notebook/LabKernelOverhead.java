@@ -21,8 +21,8 @@ import lab.results.RunDir;
  * at its default, the same short fio job, boots interleaved per round, two repetitions per boot
  * ({@code raw/lab-kernel/overhead.tsv} and {@code overhead.txt}, from {@code lab-kernel.sh
  * overhead}). The ratio is lab over debian IOPS of the same round (each boot's repetitions
- * averaged), median [min–max]; the A/A is the second repetition over the first within a boot,
- * and the floor its farthest round from 1.
+ * averaged), the rounds' geometric mean with its 95% interval, judged at ±5%; the A/A is the second
+ * repetition over the first within a boot, estimated the same way.
  */
 public final class LabKernelOverhead {
     static final List<String> COLUMNS = List.of("round", "slot", "kernel", "rep", "ios", "runtime_s", "iops", "task_clock_ns",

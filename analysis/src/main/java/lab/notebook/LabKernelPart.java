@@ -35,8 +35,8 @@ public final class LabKernelPart {
     public static final String MODEL_FACTS = "model-guest.txt";
 
     /**
-     * The model at the guest's CPU per I/O: {@code ratio} after/before per round, median [min–max]
-     * (throughput, the estimator of every ratio here), {@code floor} its A/A (the after against its
+     * The model at the guest's CPU per I/O: {@code ratio} after/before per round, its geometric mean
+     * and 95% interval (throughput, the estimator of every ratio here), {@code floor} its A/A (the after against its
      * control), {@code facts} what ran.
      */
     public record GuestModelFigure(Estimate ratio, NoiseFloor floor, Map<String, String> facts) {

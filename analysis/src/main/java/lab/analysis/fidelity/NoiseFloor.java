@@ -70,16 +70,6 @@ public record NoiseFloor(double floor, Estimate aa, int rounds) {
         return format(floor);
     }
 
-    /** What a notebook prints beside a ratio whose own interval holds 1: {@code within noise (A/A ±X.X%)}. */
-    public String withinNoise() {
-        return withinNoise(floor);
-    }
-
-    /** {@link #withinNoise()} for a floor known only as its reach. */
-    public static String withinNoise(double floor) {
-        return "within noise (A/A " + format(floor) + ")";
-    }
-
     private static String format(double floor) {
         return Double.isFinite(floor) ? String.format(Locale.ROOT, "±%.1f%%", 100 * floor) : "n/a (one round)";
     }

@@ -67,7 +67,7 @@ public final class DmBlkcgClone implements FixUnit {
 
     /** A transfer ratio within this of the weights' ratio, a lost one within this of 1: the check. */
     static final double WITHIN = 0.10;
-    /** The A/A control's sub-windows: the window cut into spans of this many ms, each an iteration of the bootstrap. */
+    /** The A/A control's sub-windows: the window cut into spans of this many ms (the round's a/b is their sums'). */
     static final long SUBWINDOW_MS = 100;
 
     /** The experiment's timing, ms: ramp before the window, the window. */

@@ -139,10 +139,11 @@ final class DmBlkcgCloneSection implements Section {
                 + " and the cgroup's flusher, a kernel thread, writes them back in bios associated with the cgroup. Each measurement:"
                 + " " + c.rampMs() + " ms of ramp, then the bytes each writer wrote in a " + c.runMs() + " ms window (direct: completed;"
                 + " buffered: dirtied, what dd counts); " + raw.rounds() + " round(s), both variants in each, their order alternating."
-                + " The ratio is a's bandwidth over b's in each round's window, median [min–max] over rounds; the A/A control is `"
-                + TRANSFER + "` at " + EQUAL + " on " + HEAD_STACK + ", " + HEAD_PATH + ", its window cut into " + SUBWINDOW_MS
-                + " ms spans (a's bytes and b's in each the two trials' iterations), bootstrapped: floor "
-                + (floor == null ? "n/a (no control in this run)" : floor.format()) + "; a ratio inside it prints \"within noise\"."
+                + " The ratio is a's bandwidth over b's in each round's window, the geometric mean over rounds with its 95% interval;"
+                + " the A/A control is `" + TRANSFER + "` at " + EQUAL + " on " + HEAD_STACK + ", " + HEAD_PATH + ", the window's"
+                + " a/b in each round, estimated the same way: "
+                + (floor == null ? "n/a (no control in this run)" : Parts.ratioCell(floor.aa())) + "; a ratio whose interval holds 1"
+                + " prints \"(holds 1)\"."
                 + " Convergence: the first sample (every " + lab.engine.bench.DmBlkcgClone.SAMPLE_MS + " ms) from which the cumulative"
                 + " ratio stays within " + Math.round(100 * lab.engine.bench.DmBlkcgClone.CONVERGED) + "% of the window's. Charged:"
                 + " the share of the bytes the disk served in the window that BFQ charged to a, to b and to the root group, and how"
@@ -180,9 +181,9 @@ final class DmBlkcgCloneSection implements Section {
                     .append(String.join(", ", QUICK_WEIGHTS.stream().map(Weights::toString).toList())).append(", ").append(cal.rounds())
                     .append(" round(s); the model's two writers together reached ")
                     .append(Fmt.spread(cal.totalMibPerSec(TRANSFER, HEAD), 0)).append(" MiB/s of it at ").append(HEAD.stack()).append(", ")
-                    .append(HEAD.path()).append(", ").append(HEAD.weights()).append("; A/A floor ")
-                    .append(calFloor == null ? "n/a" : calFloor.format()).append(" (the raw model's ")
-                    .append(rawFloor == null ? "n/a" : rawFloor.format()).append(", each ratio checked against its own). ");
+                    .append(HEAD.path()).append(", ").append(HEAD.weights()).append("; A/A ")
+                    .append(calFloor == null ? "n/a" : Parts.ratioCell(calFloor.aa())).append(" (the raw model's ")
+                    .append(rawFloor == null ? "n/a" : Parts.ratioCell(rawFloor.aa())).append(", each ratio with its own interval). ");
             head.calibrated(cal.ratio(TRANSFER, HEAD)).floor(calFloor).base(null, "the disk's bandwidth, "
                     + Fmt.f(cal.bandwidths().getFirst(), 1) + " MiB/s: " + (bw == null ? "the kernel's" : bw.source()));
             jvm.put("calibrated_mib_per_sec", cal.bandwidths().getFirst());

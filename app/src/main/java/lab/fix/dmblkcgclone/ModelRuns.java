@@ -22,7 +22,7 @@ import lab.notebook.Parts;
 /**
  * One set of the model's rounds (raw or calibrated: {@code model-rK.json} or
  * {@code calibrated-rK.json}), looked up by point (stack, path, weights) and variant: the a/b ratio
- * per round in the notebook's estimator (each measurement's window, median [min–max] over rounds),
+ * per round in the notebook's estimator (each measurement's window; the rounds' geometric mean and 95% interval),
  * the convergence times, where the disk charged the bytes and what that predicts ({@link Charges}),
  * and the A/A floor of a point from its 500:500 {@code transfer} measurements' sub-windows.
  */
