@@ -165,6 +165,67 @@ public final class BridgeVsFioReport {
         return perRep(row, tool, (b, f) -> ((double) b.ctx() / b.ios()) / ((double) f.ctx() / f.ios()));
     }
 
+    /**
+     * One LKP row of {@code metric} ("iops", "job_cpu_s_per_million_io", "context_switches_per_io"):
+     * the means ± stddev of fio and {@code tool}, and the change from the per-repetition ratios'
+     * estimate, within noise where its interval holds 1; null where a side is missing.
+     */
+    public lab.analysis.compare.LkpTable.Row lkpRow(String metric, String row, String tool) {
+        List<Double> base = switch (metric) {
+            case "iops" -> iops(row, "fio");
+            case "job_cpu_s_per_million_io" -> cpuPerMillion(row, "fio");
+            default -> ctxPerIo(row, "fio");
+        };
+        List<Double> cand = switch (metric) {
+            case "iops" -> iops(row, tool);
+            case "job_cpu_s_per_million_io" -> cpuPerMillion(row, tool);
+            default -> ctxPerIo(row, tool);
+        };
+        List<Double> ratios = switch (metric) {
+            case "iops" -> iopsRatios(row, tool);
+            case "job_cpu_s_per_million_io" -> cpuRatios(row, tool);
+            default -> ctxRatios(row, tool);
+        };
+        List<Double> positive = ratios.stream().filter(x -> x > 0 && Double.isFinite(x)).toList();
+        if (base.isEmpty() || cand.isEmpty() || positive.isEmpty()) {
+            return null;
+        }
+        Estimate e = Estimator.of(positive);
+        return new lab.analysis.compare.LkpTable.Row(metric, new lab.analysis.compare.Sample(base), new lab.analysis.compare.Sample(cand),
+                100 * (e.value() - 1), e.hasInterval() && !e.excludes(1));
+    }
+
+    /** {@code tool}'s IOPS over fio's per repetition, estimated over repetitions; null where none. */
+    public Estimate iopsRatio(String row, String tool) {
+        List<Double> r = iopsRatios(row, tool).stream().filter(x -> x > 0 && Double.isFinite(x)).toList();
+        return Estimator.of(r);
+    }
+
+    /** The headline's bridge / fio IOPS: the median over rows and tools of each one's estimate; null for none. */
+    public Double iopsAcrossRows() {
+        List<Double> v = new ArrayList<>();
+        for (String row : rows().keySet()) {
+            for (String tool : tools(row)) {
+                Estimate e = iopsRatio(row, tool);
+                if (e != null) {
+                    v.add(e.value());
+                }
+            }
+        }
+        return v.isEmpty() ? null : Stats.median(v);
+    }
+
+    /** The median of the rows' A/A reaches from 1 (IOPS), for orientation; null in a run without the A/A. */
+    public Double floorAcrossRows() {
+        List<Double> v = new ArrayList<>();
+        for (String row : rows().keySet()) {
+            if (iopsFloor(row) != null) {
+                v.add(iopsFloor(row).floor());
+            }
+        }
+        return v.isEmpty() ? null : Stats.median(v);
+    }
+
     /** The bridge variants run for {@code row} ({@code bridge}, {@code bridge-c1}, ...). */
     public List<String> tools(String row) {
         return runs.getOrDefault(row, Map.of()).values().stream().flatMap(m -> m.keySet().stream())

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import lab.analysis.BridgeVsFioReport;
 import lab.analysis.MalformedResultException;
-import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.chart.BarChart;
 import lab.analysis.compare.LkpTable;
 import lab.analysis.compare.Sample;
@@ -51,52 +51,38 @@ final class BridgeVsFioSection implements Section {
         for (String row : r.rows().keySet()) {
             for (String tool : r.tools(row)) {
                 List<LkpTable.Row> rows = new ArrayList<>();
-                add(rows, "iops", r.iops(row, "fio"), r.iops(row, tool), r.iopsRatios(row, tool));
-                add(rows, "job_cpu_s_per_million_io", r.cpuPerMillion(row, "fio"), r.cpuPerMillion(row, tool), r.cpuRatios(row, tool));
-                add(rows, "context_switches_per_io", r.ctxPerIo(row, "fio"), r.ctxPerIo(row, tool), r.ctxRatios(row, tool));
+                for (String metric : List.of("iops", "job_cpu_s_per_million_io", "context_switches_per_io")) {
+                    LkpTable.Row x = r.lkpRow(metric, row, tool);
+                    if (x != null) {
+                        rows.add(x);
+                    }
+                }
                 if (!rows.isEmpty()) {
                     md.append(r.rows().get(row)).append(":\n\n").append(LkpTable.block("fio", tool, rows, true)).append('\n');
                 }
-                List<Double> ratio = r.iopsRatios(row, tool);
+                Estimate ratio = r.iopsRatio(row, tool);
                 names.add(row + " " + tool);
-                if (ratio.isEmpty()) {
-                    bars.add(BarChart.Bar.missing());
-                } else {
-                    Stats.Spread s = Stats.spread(ratio);
-                    bars.add(BarChart.Bar.of(s.median(), s.min(), s.max()));
-                }
+                bars.add(ratio == null ? BarChart.Bar.missing() : ratio.hasInterval() ? BarChart.Bar.of(ratio.value(), ratio.lo(), ratio.hi())
+                        : BarChart.Bar.of(ratio.value()));
             }
         }
         md.append(LkpTable.estimatorLegend()).append('\n');
         Map<String, String> charts = new LinkedHashMap<>();
-        charts.put("bridge-vs-fio-iops.svg", new BarChart("The bridge's IOPS over fio's, per row (median, min–max of repetitions)", "bridge / fio IOPS")
+        charts.put("bridge-vs-fio-iops.svg", new BarChart("The bridge's IOPS over fio's, per row (the estimate and its 95% interval over repetitions)", "bridge / fio IOPS")
                 .categories(names).series("bridge / fio", bars).referenceLine(1.0, "1.0 = fio").toSvg());
         md.append("![bridge over fio IOPS](charts/bridge-vs-fio-iops.svg)\n\nData: `").append(data).append("`; chart: `")
                 .append(regen).append("`\n");
         md.append(flamegraphs(run));
         Map<String, Object> out = new LinkedHashMap<>();
         Map<String, Object> h = new LinkedHashMap<>();
-        h.put("metric", "bridge / fio IOPS, median over rows");
+        h.put("metric", "bridge / fio IOPS, the median over rows of each row's estimate");
         h.put("seed", null);
         h.put("jvm", null);
-        List<Double> medians = new ArrayList<>();
-        for (String row : r.rows().keySet()) {
-            for (String tool : r.tools(row)) {
-                if (!r.iopsRatios(row, tool).isEmpty()) {
-                    medians.add(Stats.median(r.iopsRatios(row, tool)));
-                }
-            }
-        }
-        h.put("kernel", medians.isEmpty() ? null : Stats.median(medians));
-        List<Double> floors = new ArrayList<>();
-        for (String row : r.rows().keySet()) {
-            if (r.iopsFloor(row) != null) {
-                floors.add(r.iopsFloor(row).floor());
-            }
-        }
-        if (!floors.isEmpty()) { // runs made before the A/A control keep the headline they had
-            h.put("noise_floor", Stats.median(floors));
-            h.put("noise_floor_kernel", Stats.median(floors));
+        h.put("kernel", r.iopsAcrossRows());
+        Double floor = r.floorAcrossRows();
+        if (floor != null) { // runs made before the A/A control keep the headline they had
+            h.put("noise_floor", floor);
+            h.put("noise_floor_kernel", floor);
         }
         h.put("unit", "ratio");
         out.put("headline", h);
@@ -109,15 +95,6 @@ final class BridgeVsFioSection implements Section {
     private static String flamegraphs(RunDir run) throws IOException {
         String links = run.htmlLinks(run.dir().resolve("flamegraphs"));
         return links.isEmpty() ? "" : "\nCPU flamegraphs of the bridge (async-profiler): " + links + ".\n";
-    }
-
-    /** One LKP row: the means ± stddev of each side, the change from the per-repetition ratios' estimate, marked where its interval holds 1. */
-    private static void add(List<LkpTable.Row> rows, String metric, List<Double> base, List<Double> cand, List<Double> ratios) {
-        List<Double> positive = ratios.stream().filter(x -> x > 0 && Double.isFinite(x)).toList();
-        if (!base.isEmpty() && !cand.isEmpty() && !positive.isEmpty()) {
-            lab.analysis.estimate.Estimate e = lab.analysis.estimate.Estimator.of(positive);
-            rows.add(new LkpTable.Row(metric, new Sample(base), new Sample(cand), 100 * (e.value() - 1), e.hasInterval() && !e.excludes(1)));
-        }
     }
 
     /** The estimator of a run made before the A/A control. */

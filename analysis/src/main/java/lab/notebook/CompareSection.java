@@ -136,7 +136,8 @@ final class CompareSection implements Section {
                     last = it.next();
                 }
                 maxT = last;
-                JsonNode v = last == null ? null : byT.path(last).path("throughput_vs_1_thread_median");
+                JsonNode v = last == null ? null : byT.path(last).has("throughput_vs_1_thread") ? byT.path(last).path("throughput_vs_1_thread").path("value")
+                        : byT.path(last).path("throughput_vs_1_thread_median");
                 bars.add(v == null || !v.isNumber() ? BarChart.Bar.missing() : BarChart.Bar.of(v.asDouble()));
             }
             series.put(e.getKey() + (maxT == null ? "" : " (" + maxT + "t)"), bars);

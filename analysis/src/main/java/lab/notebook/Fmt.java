@@ -22,6 +22,11 @@ public final class Fmt {
         return s.n() == 1 ? f(s.median(), digits) : s.format(digits);
     }
 
+    /** An estimate, {@code value [lo–hi]} over rounds (the value alone with one round); "—" for none. */
+    public static String est(lab.analysis.estimate.Estimate e, int digits) {
+        return e == null ? "—" : e.format(digits);
+    }
+
     /** Three significant digits below 1000, an integer above. */
     public static String sig(double v) {
         if (Double.isNaN(v)) {

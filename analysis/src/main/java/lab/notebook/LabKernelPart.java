@@ -8,11 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import lab.analysis.JmhSweep;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.Stats;
 import lab.analysis.estimate.Estimate;
 import lab.analysis.fidelity.NoiseFloor;
-import lab.analysis.fidelity.RoundRatio;
 import lab.analysis.fidelity.SwitchSweep;
 import lab.analysis.fidelity.SwitchSweep.Count;
 import lab.analysis.parse.LabAb;
@@ -74,7 +73,7 @@ public final class LabKernelPart {
             }
             Map<String, String> facts = KernelRuns.readEnv(dir.resolve(LabAb.FACTS));
             return Optional.of(new LabKernelPart(fix, facts, SwitchSweep.of(ab.get(), "share".equals(facts.get("metric")), k(facts)),
-                    model(run, dir)));
+                    readModel(run, dir)));
         } catch (Tsv.Malformed e) {
             run.gap(e.file(), "line " + e.line() + ": " + e.problem());
             return Optional.empty();
@@ -82,12 +81,12 @@ public final class LabKernelPart {
     }
 
     /** The model at the guest's CPU per I/O, where the run has it: null without its facts or its JMH files. */
-    private static GuestModelFigure model(RunDir run, Path dir) throws IOException {
+    private static GuestModelFigure readModel(RunDir run, Path dir) throws IOException {
         if (!Files.isRegularFile(dir.resolve(MODEL_FACTS))) {
             return null;
         }
         Map<String, String> f = KernelRuns.readEnv(dir.resolve(MODEL_FACTS));
-        JmhSweep s = JmhSweep.read(dir, MODEL, run::gap);
+        SweepEstimates s = SweepEstimates.read(dir, MODEL, run::gap);
         if (s.isEmpty() || !f.containsKey("param") || !f.containsKey("threads")) {
             run.gap(dir.resolve(MODEL_FACTS), s.isEmpty() ? "no " + MODEL + "-rR-tT.json beside it" : "no param or threads line");
             return null;
@@ -96,7 +95,7 @@ public final class LabKernelPart {
         int t = Integer.parseInt(f.get("threads").trim());
         Map<String, String> before = Map.of(param, f.get("before"));
         Map<String, String> after = Map.of(param, f.get("after"));
-        return new GuestModelFigure(RoundRatio.of(s, before, after, t), NoiseFloor.of(s, after, Map.of(param, f.get("control")), t), f);
+        return new GuestModelFigure(s.ratio(before, after, t), s.aa(after, Map.of(param, f.get("control")), t), f);
     }
 
     private static Double k(Map<String, String> facts) {

@@ -9,11 +9,7 @@ import lab.analysis.Stats;
 import lab.analysis.estimate.Estimate;
 import lab.analysis.chart.LineChart;
 import lab.analysis.compare.Comparison;
-import lab.analysis.JmhSweep;
 import lab.analysis.compare.LkpTable;
-import lab.analysis.compare.Sample;
-import lab.analysis.fidelity.NoiseFloor;
-import lab.analysis.fidelity.RoundRatio;
 
 /** The notebook parts every fix section draws on: LKP blocks, the thread-sweep chart, spreads in summary.json. */
 public final class Parts {
@@ -36,23 +32,7 @@ public final class Parts {
         return LkpTable.estimatorLegend() + '\n';
     }
 
-    /**
-     * One LKP row in the notebook's estimator: the base's and candidate's iterations at
-     * {@code threads} (means ± stddev), and the change in ns per op from the geometric mean of the
-     * per-round ratios, marked within noise where the ratio's own interval holds 1;
-     * null when a side is missing.
-     */
-    public static LkpTable.Row lkpRow(String metric, JmhSweep s, Map<String, String> base, Map<String, String> cand, int threads) {
-        List<Double> a = s.samples(base, threads);
-        List<Double> c = s.samples(cand, threads);
-        Estimate r = RoundRatio.of(s, base, cand, threads);
-        if (a.isEmpty() || c.isEmpty() || r == null) {
-            return null;
-        }
-        return new LkpTable.Row(metric, new Sample(a), new Sample(c), 100 * (1 / r.value() - 1), r.hasInterval() && !r.excludes(1));
-    }
-
-    /** One LKP block of {@link #lkpRow}s, {@code `BASE` -> `CAND`[ (NOTE)]:} and the table; "" when there are no rows. */
+    /** One LKP block of {@link lab.analysis.estimate.SweepEstimates#lkpRow}s, {@code `BASE` -> `CAND`[ (NOTE)]:} and the table; "" when there are no rows. */
     public static String lkpRows(String base, String cand, String note, List<LkpTable.Row> rows) {
         List<LkpTable.Row> present = rows.stream().filter(r -> r != null).toList();
         if (present.isEmpty()) {
@@ -91,11 +71,6 @@ public final class Parts {
         return m;
     }
 
-    /** {@code spread(v)}, or null for no values. */
-    public static Stats.Spread spread(List<Double> v) {
-        return v.isEmpty() ? null : Stats.spread(v);
-    }
-
     /** The calibration in words, and how much more a shared line weighs in the raw model's ratio than in the kernel's. */
     public static String calibration(lab.analysis.fidelity.Calibration cal) {
         return "Calibration: " + cal.describe() + ". The raw model's I/O costs " + Fmt.f(cal.modelNsPerIo(), 1) + " ns, the kernel's "
@@ -116,10 +91,10 @@ public final class Parts {
 
     /**
      * The model's own noise, one line: each variant's fork-to-fork CV at {@code t} threads
-     * ({@link JmhSweep#forkCv}), and into {@code out} by variant; "" where no variant has two forks
+     * ({@link lab.analysis.estimate.SweepEstimates#forkCv}), and into {@code out} by variant; "" where no variant has two forks
      * or two rounds.
      */
-    public static String forkCv(JmhSweep s, List<String> variants, java.util.function.Function<String, Map<String, String>> key, int t,
+    public static String forkCv(lab.analysis.estimate.SweepEstimates s, List<String> variants, java.util.function.Function<String, Map<String, String>> key, int t,
                                 Map<String, Object> out) {
         List<String> parts = new java.util.ArrayList<>();
         boolean forks = false;
@@ -138,6 +113,14 @@ public final class Parts {
                 + (forks ? "the spread of its forks' means within a round over their mean, the median over rounds" : "one fork per"
                 + " trial: the spread of its rounds' scores, each a fresh JVM, over their mean") + "): " + String.join(", ", parts)
                 + ".\n\n";
+    }
+
+    /** A chart point at {@code x} from an estimate: its value, and its interval where it has one; null for none. */
+    public static LineChart.Point point(double x, Estimate e) {
+        if (e == null) {
+            return null;
+        }
+        return e.hasInterval() ? LineChart.Point.of(x, e.value(), e.lo(), e.hi()) : LineChart.Point.of(x, e.value());
     }
 
     /** An estimate as summary.json writes it ({@code value, ci95, rounds}); null for none. */

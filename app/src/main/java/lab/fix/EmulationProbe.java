@@ -33,6 +33,9 @@ public final class EmulationProbe {
     private final Map<Integer, KernelRuns.Row> host = new TreeMap<>();
     private final Map<Integer, KernelRuns.Row> guest = new TreeMap<>();
 
+    /** Guest over host task-clock per I/O of the probe, per round, median [min–max]; null without both sides. */
+    private final Stats.Spread factor;
+
     private EmulationProbe(KernelRuns runs) {
         this.runs = runs;
         for (KernelRuns.Row row : runs.rows()) {
@@ -42,6 +45,14 @@ public final class EmulationProbe {
                 (m.group(1).equals("host") ? host : guest).put(Integer.parseInt(m.group(2)), row);
             }
         }
+        List<Double> f = new ArrayList<>();
+        guest.forEach((r, g) -> {
+            KernelRuns.Row h = host.get(r);
+            if (h != null) {
+                f.add(g.taskClockNsPerIo() / h.taskClockNsPerIo());
+            }
+        });
+        this.factor = f.isEmpty() ? null : Stats.spread(f);
     }
 
     /** The probe of a kernel folder's runs (none where they hold no probe rows). */
@@ -96,14 +107,7 @@ public final class EmulationProbe {
      * I/O, guest over host, per round): null where the run has no probe on both sides.
      */
     public Stats.Spread factor() {
-        List<Double> f = new ArrayList<>();
-        guest.forEach((r, g) -> {
-            KernelRuns.Row h = host.get(r);
-            if (h != null) {
-                f.add(g.taskClockNsPerIo() / h.taskClockNsPerIo());
-            }
-        });
-        return Parts.spread(f);
+        return factor;
     }
 
     /** The probe in words, for the notebook and the calibration's source. */
@@ -135,7 +139,7 @@ public final class EmulationProbe {
      * null where no row fits. {@code what} says which runs they are from the environment
      * ({@code env.txt}'s, "native" without) and how many rounds.
      */
-    public static Calibrations.KernelFigure figure(KernelRuns k, Predicate<KernelRuns.Row> pick, BiFunction<String, Integer, String> what) {
+    public static Calibrations.KernelFigure estimateKernelFigure(KernelRuns k, Predicate<KernelRuns.Row> pick, BiFunction<String, Integer, String> what) {
         List<Double> ns = new ArrayList<>();
         List<Double> user = new ArrayList<>();
         for (KernelRuns.Row row : k.rows()) {

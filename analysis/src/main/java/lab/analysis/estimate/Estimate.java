@@ -103,6 +103,11 @@ public record Estimate(double value, double lo, double hi, int rounds, double sd
         return m;
     }
 
+    /** One measured value, no rounds to spread it over: the value alone, no interval. */
+    public static Estimate single(double value) {
+        return new Estimate(value, Double.NaN, Double.NaN, 1, Double.NaN);
+    }
+
     /** {@code e} scaled: every end times {@code k} (an ns figure from a ratio, say). */
     public Estimate times(double k) {
         return new Estimate(value * k, lo * k, hi * k, rounds, sdLog);

@@ -66,6 +66,35 @@ public final class Estimator {
     }
 
     /**
+     * The estimate of a signed figure measured once per round (a slope, an ns difference): the
+     * arithmetic mean with Student's t interval on the values themselves ({@link Estimate#sdLog}
+     * NaN: such a figure has no verdict against 1); null for no rounds.
+     */
+    public static Estimate mean(Collection<Double> perRound) {
+        if (perRound.isEmpty()) {
+            return null;
+        }
+        int n = perRound.size();
+        double m = 0;
+        for (double v : perRound) {
+            if (!Double.isFinite(v)) {
+                throw new IllegalArgumentException("a per-round figure must be finite, not " + v);
+            }
+            m += v;
+        }
+        m /= n;
+        if (n == 1) {
+            return new Estimate(m, Double.NaN, Double.NaN, 1, Double.NaN);
+        }
+        double ss = 0;
+        for (double v : perRound) {
+            ss += (v - m) * (v - m);
+        }
+        double h = t975(n - 1) * Math.sqrt(ss / (n - 1)) / Math.sqrt(n);
+        return new Estimate(m, m - h, m + h, n, Double.NaN);
+    }
+
+    /**
      * The ratio {@code base / cand} of two figures measured in the same rounds (ns per op: the
      * candidate's throughput over the base's), from the rounds that have both; null when none has.
      */

@@ -128,7 +128,29 @@ final class DmBlkcgCloneKernel {
                 run.gap(e);
             }
         }
+        k.estimate();
         return k;
+    }
+
+    /** A cell's figures, made once when the side is read: a/b's estimate, and the charges and bandwidths (medians over rounds). */
+    private record Figures(Estimate ratio, double chargedA, double chargedB, double chargedRoot, double aBw, double bBw) {}
+
+    private final Map<Cell, Figures> figures = new TreeMap<>(Cell.ORDER);
+    /** The calibrated model's disk (MiB/s, the median over the base cell's rounds); NaN where the run has none. */
+    private double baseMib = Double.NaN;
+
+    private void estimate() {
+        cells.forEach((c, rounds) -> figures.put(c, new Figures(
+                Estimator.of(rounds.values().stream().map(Run::ratio).filter(x -> x > 0 && Double.isFinite(x)).toList()),
+                estimateMedian(rounds, Run::chargedA), estimateMedian(rounds, Run::chargedB), estimateMedian(rounds, Run::chargedRoot),
+                estimateMedian(rounds, Run::aBw), estimateMedian(rounds, Run::bBw))));
+        List<Double> mib = runs(BASE).values().stream().map(r -> (r.aBw() + r.bBw()) / (1 << 20)).toList();
+        baseMib = mib.isEmpty() ? Double.NaN : Stats.median(mib);
+    }
+
+    private static double estimateMedian(Map<Integer, Run> rounds, ToDoubleFunction<Run> f) {
+        List<Double> v = rounds.values().stream().map(f::applyAsDouble).filter(Double::isFinite).toList();
+        return v.isEmpty() ? Double.NaN : Stats.median(v);
     }
 
     /** The write bandwidth of a fio JSON file's jobs together, bytes/s; an error or no writes is malformed. */
@@ -165,12 +187,14 @@ final class DmBlkcgCloneKernel {
 
     /** a's bandwidth over b's within each round of {@code c}, estimated over rounds; null where none. */
     Estimate ratio(Cell c) {
-        return Estimator.of(runs(c).values().stream().map(Run::ratio).filter(x -> x > 0 && Double.isFinite(x)).toList());
+        Figures f = figures.get(c);
+        return f == null ? null : f.ratio();
     }
 
-    private double median(Cell c, ToDoubleFunction<Run> f) {
-        List<Double> v = runs(c).values().stream().map(f::applyAsDouble).filter(Double::isFinite).toList();
-        return v.isEmpty() ? Double.NaN : Stats.median(v);
+    /** One of {@code c}'s figures, the median over its rounds; NaN where the cell did not run. */
+    private double median(Cell c, ToDoubleFunction<Figures> f) {
+        Figures x = figures.get(c);
+        return x == null ? Double.NaN : f.applyAsDouble(x);
     }
 
     /**
@@ -264,12 +288,11 @@ final class DmBlkcgCloneKernel {
         if (base.isEmpty()) {
             return null;
         }
-        List<Double> mib = base.values().stream().map(r -> (r.aBw() + r.bBw()) / (1 << 20)).toList();
         String kernel = nativeFact("kernel");
         String device = nativeFact("bottom");
-        return new Bandwidth(Stats.median(mib), "today's kernel natively (" + (kernel == null ? "kernel not stated" : kernel) + ")"
+        return new Bandwidth(baseMib, "today's kernel natively (" + (kernel == null ? "kernel not stated" : kernel) + ")"
                 + (device == null ? ", a loop device" : ", " + device) + ": fio rw=write bs=1M direct=1, one job in each of two cgroups"
-                + " at blkio weights " + EQUAL + ", the two jobs' write bandwidths (fio's bw_bytes) summed, median of " + mib.size()
+                + " at blkio weights " + EQUAL + ", the two jobs' write bandwidths (fio's bw_bytes) summed, median of " + base.size()
                 + " round(s)");
     }
 
@@ -307,7 +330,7 @@ final class DmBlkcgCloneKernel {
     List<Cell> chargedButNotHeld(Weights w) {
         List<Cell> out = new ArrayList<>();
         cells.forEach((c, rounds) -> {
-            double root = median(c, Run::chargedRoot);
+            double root = median(c, Figures::chargedRoot);
             Estimate r = ratio(c);
             if (c.weights().equals(w) && r != null && root <= 0.01 && !check(r.value(), w).equals("held")) {
                 out.add(c);
@@ -361,20 +384,20 @@ final class DmBlkcgCloneKernel {
         Map<String, Object> js = new LinkedHashMap<>();
         cells.forEach((c, rounds) -> {
             Estimate r = ratio(c);
-            double a = median(c, Run::chargedA);
-            double bb = median(c, Run::chargedB);
-            double root = median(c, Run::chargedRoot);
+            double a = median(c, Figures::chargedA);
+            double bb = median(c, Figures::chargedB);
+            double root = median(c, Figures::chargedRoot);
             b.append("| ").append(c.env()).append(" | ").append(c.stack()).append(" | ").append(c.path()).append(" | ")
                     .append(c.weights()).append(" | ").append(r.format(2)).append("x | ").append(check(r.value(), c.weights()))
-                    .append(" | ").append(Fmt.f(median(c, Run::aBw) / (1 << 20), 1)).append(" | ")
-                    .append(Fmt.f(median(c, Run::bBw) / (1 << 20), 1)).append(" | ")
+                    .append(" | ").append(Fmt.f(median(c, Figures::aBw) / (1 << 20), 1)).append(" | ")
+                    .append(Fmt.f(median(c, Figures::bBw) / (1 << 20), 1)).append(" | ")
                     .append(Double.isNaN(a) ? "—" : pct(a) + " / " + pct(bb) + " / " + pct(root)).append(" | ").append(rounds.size())
                     .append(" |\n");
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("ratio", Parts.json(r));
             m.put("weights", check(r.value(), c.weights()));
-            m.put("a_mib_per_sec", median(c, Run::aBw) / (1 << 20));
-            m.put("b_mib_per_sec", median(c, Run::bBw) / (1 << 20));
+            m.put("a_mib_per_sec", median(c, Figures::aBw) / (1 << 20));
+            m.put("b_mib_per_sec", median(c, Figures::bBw) / (1 << 20));
             m.put("charged_a", Double.isNaN(a) ? null : a);
             m.put("charged_b", Double.isNaN(bb) ? null : bb);
             m.put("charged_root", Double.isNaN(root) ? null : root);

@@ -17,7 +17,6 @@ import lab.engine.bench.DmBlkcgClone.Config;
 import lab.engine.bench.DmBlkcgClone.Result;
 import lab.engine.bench.DmBlkcgClone.Sample;
 import lab.fix.dmblkcgclone.DmBlkcgClone.Weights;
-import lab.notebook.Parts;
 
 /**
  * One set of the model's rounds (raw or calibrated: {@code model-rK.json} or
@@ -47,8 +46,37 @@ final class ModelRuns {
     /** round -> the round's results. */
     private final Map<Integer, List<Result>> rounds;
 
+    /**
+     * One variant's figures at one point, made once when the runs are read: a/b's estimate, the
+     * convergence time and the total MiB/s (median [min–max] over rounds), and the charges' shares
+     * (medians over rounds; the prediction where every round's says the same).
+     */
+    record Figures(Estimate ratio, Stats.Spread convergeMs, Stats.Spread totalMibPerSec, Charges charged) {}
+
+    private final Map<String, Figures> figures = new TreeMap<>();
+    private final Map<String, NoiseFloor> floors = new TreeMap<>();
+
     ModelRuns(Map<Integer, List<Result>> rounds) {
         this.rounds = new TreeMap<>(rounds);
+        for (Point p : points()) {
+            for (String v : rounds.values().stream().flatMap(List::stream).map(r -> r.config().variant()).distinct().toList()) {
+                Map<Integer, Result> by = byRound(v, p);
+                if (by.isEmpty()) {
+                    continue;
+                }
+                List<Charges> cs = by.values().stream().map(Charges::of).toList();
+                List<Double> each = cs.stream().map(Charges::predicted).distinct().toList();
+                Charges med = new Charges(estimateMedian(cs, Charges::a), estimateMedian(cs, Charges::b), estimateMedian(cs, Charges::root),
+                        estimateMedian(cs, Charges::tagged), estimateMedian(cs, Charges::ownA), estimateMedian(cs, Charges::ownB), each.size() == 1 ? each.getFirst() : null);
+                figures.put(v + "@" + p, new Figures(Estimator.of(by.values().stream().map(Result::ratio).filter(x -> x > 0 && Double.isFinite(x)).toList()),
+                        estimateSpread(by, r -> r.convergeMs() < 0 ? Double.NaN : r.convergeMs()), estimateSpread(by, r -> r.mibPerSec(r.bytesA() + r.bytesB())), med));
+            }
+            floors.put(p.stack() + "/" + p.path(), estimateFloor(p.stack(), p.path()));
+        }
+    }
+
+    private Figures figures(String variant, Point p) {
+        return figures.get(variant + "@" + p);
     }
 
     boolean isEmpty() {
@@ -84,30 +112,33 @@ final class ModelRuns {
         return out;
     }
 
-    private Stats.Spread spread(String variant, Point p, ToDoubleFunction<Result> f) {
+    private static Stats.Spread estimateSpread(Map<Integer, Result> by, ToDoubleFunction<Result> f) {
         List<Double> v = new ArrayList<>();
-        for (Result r : byRound(variant, p).values()) {
+        for (Result r : by.values()) {
             double x = f.applyAsDouble(r);
             if (Double.isFinite(x)) {
                 v.add(x);
             }
         }
-        return Parts.spread(v);
+        return v.isEmpty() ? null : Stats.spread(v);
     }
 
     /** Writer a's bandwidth over writer b's in each round's window, estimated over rounds; null where none. */
     Estimate ratio(String variant, Point p) {
-        return Estimator.of(byRound(variant, p).values().stream().map(Result::ratio).filter(x -> x > 0 && Double.isFinite(x)).toList());
+        Figures f = figures(variant, p);
+        return f == null ? null : f.ratio();
     }
 
     /** The convergence time (ms from the start) of the rounds that converged; null where none did. */
     Stats.Spread convergeMs(String variant, Point p) {
-        return spread(variant, p, r -> r.convergeMs() < 0 ? Double.NaN : r.convergeMs());
+        Figures f = figures(variant, p);
+        return f == null ? null : f.convergeMs();
     }
 
     /** Both writers' MiB/s together in each round's window. */
     Stats.Spread totalMibPerSec(String variant, Point p) {
-        return spread(variant, p, r -> r.mibPerSec(r.bytesA() + r.bytesB()));
+        Figures f = figures(variant, p);
+        return f == null ? null : f.totalMibPerSec();
     }
 
     /** Failed I/Os over every round of the set. */
@@ -122,12 +153,18 @@ final class ModelRuns {
 
     /** The charges' prediction where every round's says the same, else null (none, or mixed). */
     Double predicted(String variant, Point p) {
-        List<Double> each = charges(variant, p).stream().map(Charges::predicted).distinct().toList();
-        return each.size() == 1 ? each.getFirst() : null;
+        Figures f = figures(variant, p);
+        return f == null ? null : f.charged().predicted();
+    }
+
+    /** The charges' shares of {@code variant} at {@code p}, each the median over rounds (NaN: none); null where not measured. */
+    Charges charged(String variant, Point p) {
+        Figures f = figures(variant, p);
+        return f == null ? null : f.charged();
     }
 
     /** Median over rounds of one share of the charges; NaN for none. */
-    static double median(List<Charges> cs, ToDoubleFunction<Charges> f) {
+    private static double estimateMedian(List<Charges> cs, ToDoubleFunction<Charges> f) {
         List<Double> v = cs.stream().map(f::applyAsDouble).filter(Double::isFinite).toList();
         return v.isEmpty() ? Double.NaN : Stats.median(v);
     }
@@ -139,6 +176,10 @@ final class ModelRuns {
      * has no such measurement or a window shorter than two spans.
      */
     NoiseFloor floor(String stack, String path) {
+        return floors.get(stack + "/" + path);
+    }
+
+    private NoiseFloor estimateFloor(String stack, String path) {
         List<double[]> a = new ArrayList<>();
         List<double[]> b = new ArrayList<>();
         for (Result r : byRound(TRANSFER, new Point(stack, path, EQUAL)).values()) {

@@ -59,7 +59,7 @@ final class ModelTable {
     }
 
     private static double rootShare(ModelRuns m, String variant, Point p) {
-        return ModelRuns.median(m.charges(variant, p), Charges::root);
+        return share(m, variant, p, Charges::root);
     }
 
     /** Where the disk charged {@code variant}'s bytes at {@code p}: "a 67% / b 33% / root 0%, tagged", medians over rounds. */
@@ -68,10 +68,16 @@ final class ModelTable {
         if (cs.isEmpty()) {
             return "—";
         }
-        double a = ModelRuns.median(cs, Charges::a);
-        double b = ModelRuns.median(cs, Charges::b);
+        double a = share(m, variant, p, Charges::a);
+        double b = share(m, variant, p, Charges::b);
         String how = cs.getFirst().how();
-        return pct(a) + " / " + pct(b) + " / " + pct(ModelRuns.median(cs, Charges::root)) + (how == null ? "" : ", " + how);
+        return pct(a) + " / " + pct(b) + " / " + pct(share(m, variant, p, Charges::root)) + (how == null ? "" : ", " + how);
+    }
+
+    /** One share of the charges of {@code variant} at {@code p}: the median over rounds the runs made; NaN where none. */
+    private static double share(ModelRuns m, String variant, Point p, java.util.function.ToDoubleFunction<Charges> f) {
+        Charges c = m.charged(variant, p);
+        return c == null ? Double.NaN : f.applyAsDouble(c);
     }
 
     private static String pct(double share) {
@@ -118,12 +124,12 @@ final class ModelTable {
         x.put("ratio", Parts.json(m.ratio(v, p)));
         x.put("converge_ms", Parts.json(m.convergeMs(v, p)));
         x.put("mib_per_sec", Parts.json(m.totalMibPerSec(v, p)));
-        x.put("charged_a", nullable(ModelRuns.median(cs, Charges::a)));
-        x.put("charged_b", nullable(ModelRuns.median(cs, Charges::b)));
-        x.put("charged_root", nullable(ModelRuns.median(cs, Charges::root)));
+        x.put("charged_a", nullable(share(m, v, p, Charges::a)));
+        x.put("charged_b", nullable(share(m, v, p, Charges::b)));
+        x.put("charged_root", nullable(share(m, v, p, Charges::root)));
         x.put("charged_how", cs.isEmpty() ? null : cs.getFirst().how());
-        x.put("own_a", nullable(ModelRuns.median(cs, Charges::ownA)));
-        x.put("own_b", nullable(ModelRuns.median(cs, Charges::ownB)));
+        x.put("own_a", nullable(share(m, v, p, Charges::ownA)));
+        x.put("own_b", nullable(share(m, v, p, Charges::ownB)));
         x.put("predicted", m.predicted(v, p));
         return x;
     }
@@ -156,7 +162,7 @@ final class ModelTable {
                 List<Charges> cs = raw.charges(v, p);
                 b.append(' ').append(predicted(pr)).append(" | ").append(Parts.ratioCell(raw.ratio(v, p))).append(" | ")
                         .append(cal.isEmpty() ? "—" : Parts.ratioCell(cal.ratio(v, p))).append(" | ")
-                        .append(pct(ModelRuns.median(cs, Charges::ownA))).append(" / ").append(pct(ModelRuns.median(cs, Charges::ownB)))
+                        .append(pct(share(raw, v, p, Charges::ownA))).append(" / ").append(pct(share(raw, v, p, Charges::ownB)))
                         .append(" |");
                 Map<String, Object> x = new LinkedHashMap<>();
                 x.put("predicted", pr);

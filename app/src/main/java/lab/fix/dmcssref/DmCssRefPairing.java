@@ -133,7 +133,7 @@ final class DmCssRefPairing implements Pairing {
      * one I/O's puts and the next one's gets meet the css line twice, as the kernel's do.
      */
     static Calibrations.KernelFigure kernelFigure(KernelRuns k) {
-        return EmulationProbe.figure(k, row -> {
+        return EmulationProbe.estimateKernelFigure(k, row -> {
             DmCssRefRaw.KernelRun run = DmCssRefRaw.KernelRun.parse(row.job());
             return run != null && run.depth() == SEED_DEPTH && run.cgroup().equals("root") && run.jobs() == 1;
         }, (env, rounds) -> "dm-linear x" + SEED_DEPTH + " over brd (" + env + "), fio psync randrw bs=512 direct, 1 job, root cgroup,"

@@ -10,13 +10,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import lab.analysis.JmhSweep;
-import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.chart.LineChart;
 import lab.analysis.fidelity.Calibration;
 import lab.analysis.fidelity.LineCost;
 import lab.analysis.fidelity.LineCounts;
 import lab.analysis.fidelity.NoiseFloor;
+import lab.analysis.fidelity.Prediction;
 import lab.analysis.fidelity.SharedLineModel;
 import lab.fix.CostSweep;
 import lab.notebook.Fmt;
@@ -25,7 +26,7 @@ import lab.notebook.KernelRuns;
 import lab.notebook.LabKernelPart;
 import lab.notebook.Page;
 import lab.notebook.Parts;
-import lab.notebook.Prediction;
+import lab.notebook.PredictionText;
 import lab.notebook.Section;
 import lab.notebook.SectionOutput;
 import lab.results.RunDir;
@@ -48,10 +49,10 @@ final class DmCssRefSection implements Section {
         if (!Files.isDirectory(dir)) {
             return Optional.empty();
         }
-        JmhSweep table = JmhSweep.read(dir, DmCssRefRaw.TABLE, run::gap);
-        JmhSweep inject = JmhSweep.read(dir, DmCssRefRaw.INJECT, run::gap);
+        SweepEstimates table = SweepEstimates.read(dir, DmCssRefRaw.TABLE, run::gap);
+        SweepEstimates inject = SweepEstimates.read(dir, DmCssRefRaw.INJECT, run::gap);
         Calibration cal = Calibration.read(dir);
-        JmhSweep calibrated = cal == null ? null : JmhSweep.read(dir, DmCssRefRaw.CALIBRATED, run::gap)
+        SweepEstimates calibrated = cal == null ? null : SweepEstimates.read(dir, DmCssRefRaw.CALIBRATED, run::gap)
                 .where("baseNs", Long.toString(cal.deviceNs()), "0").where("userNs", Long.toString(cal.userNs()), "0");
         KernelRuns kernelRuns = KernelRuns.read(run, dir.resolve("kernel"));
         DmKernel kernel = DmKernel.of(kernelRuns);
@@ -124,20 +125,13 @@ final class DmCssRefSection implements Section {
     }
 
     /** Total throughput by threads at the seed's depth, one series per variant. */
-    private static String sweepChart(JmhSweep s) {
+    private static String sweepChart(SweepEstimates s) {
         return Parts.sweepChart("dm-linear x" + SEED_DEPTH + ": total throughput by threads", "M I/Os per second (all threads)",
-                VARIANTS, s.threadCounts(), (v, n) -> {
-                    List<Double> x = new ArrayList<>(s.scoresByRound(key(v, SEED_DEPTH), n).values());
-                    if (x.isEmpty()) {
-                        return null;
-                    }
-                    Stats.Spread sp = Stats.spread(x);
-                    return LineChart.Point.of(n, n * 1e3 / sp.median(), n * 1e3 / sp.max(), n * 1e3 / sp.min());
-                });
+                VARIANTS, s.threadCounts(), (v, n) -> Parts.point(n, s.throughput(key(v, SEED_DEPTH), n)));
     }
 
     /** B/op of each variant at the seed's depth (JMH -prof gc): the hot path should allocate nothing. */
-    private static String allocation(JmhSweep s, int t) {
+    private static String allocation(SweepEstimates s, int t) {
         List<String> parts = new ArrayList<>();
         for (String v : VARIANTS) {
             double b = s.bytesPerOp(key(v, SEED_DEPTH), t);
@@ -147,7 +141,7 @@ final class DmCssRefSection implements Section {
                 + String.join(", ", parts) + ".\n\n";
     }
 
-    private static String calibrated(Calibration cal, JmhSweep calibrated, JmhSweep raw, Path dir, RunDir run, Headline head,
+    private static String calibrated(Calibration cal, SweepEstimates calibrated, SweepEstimates raw, Path dir, RunDir run, Headline head,
                                      Map<String, Object> jvm) throws IOException {
         StringBuilder b = new StringBuilder("### JVM model, calibrated to the device, and predicted from the css operations\n\n");
         if (cal == null || calibrated == null || calibrated.isEmpty()) {
@@ -190,7 +184,7 @@ final class DmCssRefSection implements Section {
                 + " submitter's `tryget` a `cas`, each clone's `get` and each bio's `put` an `rmw`, the seed's probes a `cas` each),"
                 + " and what one such operation costs here at this gap (the cost sweep, same run). The seed's figure is between its"
                 + " kernels (5) and (4), `atomic-cmpxchg` and `atomic` here, which is where the implied cost comes from:\n\n");
-        Map<String, Object> pj = p.report(b, List.of(
+        Map<String, Object> pj = PredictionText.report(p, b, List.of(
                 new Prediction.Pair(CMPXCHG, ATOMIC, "the seed's pair, the headline: `atomic` / `atomic-cmpxchg` (kernel (4) over (5))"),
                 new Prediction.Pair(CMPXCHG, PERCPU, "beside it: `percpu` / `atomic-cmpxchg`"),
                 new Prediction.Pair(ATOMIC, PERCPU, "Tejun's fix: `percpu` / `atomic`")),
@@ -234,23 +228,23 @@ final class DmCssRefSection implements Section {
     }
 
     /** Per layer and per cgroup, model beside kernel. */
-    private static String fidelity(JmhSweep table, DmKernel k, Map<String, Object> out) {
+    private static String fidelity(SweepEstimates table, DmKernel k, Map<String, Object> out) {
         StringBuilder b = new StringBuilder("### Fidelity: a dm layer, model against kernel\n\n");
         if (table.isEmpty()) {
             return b.append("No model table in this run.\n\n").toString();
         }
-        Stats.Spread model = StackTable.perLayer(table, PERCPU, 1);
-        List<Double> bare = new ArrayList<>(table.scoresByRound(key(PERCPU, 0), 1).values());
-        Stats.Spread kernel = k.perLayer("root", 1);
-        Stats.Spread share = k.perLayerShare("root", 1);
+        Estimate model = StackTable.perLayer(table, PERCPU, 1);
+        Estimate bare = table.ns(key(PERCPU, 0), 1);
+        var kernel = k.perLayer("root", 1);
+        var share = k.perLayerShare("root", 1);
         b.append("| side | a dm layer, ns per I/O (1 thread / job) | the bare device's I/O, ns | a layer / the bare I/O |\n|---|---:|---:|---:|\n")
-                .append("| JVM model, `percpu` (today), raw | ").append(model == null ? "—" : Fmt.spread(model, 1)).append(" | ")
-                .append(bare.isEmpty() ? "—" : Fmt.f(Stats.median(bare), 1)).append(" | ")
-                .append(model == null || bare.isEmpty() ? "—" : Fmt.f(100 * model.median() / Stats.median(bare), 0) + "%").append(" |\n")
+                .append("| JVM model, `percpu` (today), raw | ").append(Fmt.est(model, 1)).append(" | ")
+                .append(bare == null ? "—" : Fmt.f(bare.value(), 1)).append(" | ")
+                .append(model == null || bare == null ? "—" : Fmt.f(100 * model.value() / bare.value(), 0) + "%").append(" |\n")
                 .append("| kernel, root cgroup, fio").append(k.emulated() ? " (TCG: emulation speed)" : "").append(" | ")
-                .append(kernel == null ? "—" : Fmt.spread(kernel, 0)).append(" | ")
-                .append(k.ns(0, "root", 1) == null ? "—" : Fmt.f(k.ns(0, "root", 1).median(), 0)).append(" | ")
-                .append(share == null ? "—" : Fmt.f(100 * share.median(), 1) + "%").append(" |\n\n");
+                .append(Fmt.est(kernel, 0)).append(" | ")
+                .append(k.ns(0, "root", 1) == null ? "—" : Fmt.f(k.ns(0, "root", 1).value(), 0)).append(" | ")
+                .append(share == null ? "—" : Fmt.f(100 * share.value(), 1) + "%").append(" |\n\n");
         out.put("model_ns_per_layer_1t", Parts.json(model));
         b.append("The model's layer is the dm core's work alone (clone, table lookup under RCU, map, completion) on a bio whose"
                 + " device work is a 512-byte copy; the kernel's also pays `submit_bio_noacct` and its checks per layer, the bio's"

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
 import lab.fix.EmulationProbe;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
@@ -33,6 +35,12 @@ final class DmKernel {
     private final List<KernelRuns.Row> bridge = new ArrayList<>();
     /** The emulation probe, where the runs went to the guest VM (it scales them under TCG only). */
     private final EmulationProbe probe;
+    /** The figures ({@link #estimate}): by cell, by cgroup and jobs, by jobs. */
+    private final Map<String, Estimate> ns = new TreeMap<>();
+    private final Map<String, Estimate> iops = new TreeMap<>();
+    private final Map<String, Estimate> perLayer = new TreeMap<>();
+    private final Map<String, Estimate> perLayerShare = new TreeMap<>();
+    private final Map<Integer, Estimate> childCost = new TreeMap<>();
 
     private DmKernel(KernelRuns runs) {
         this.runs = runs;
@@ -53,6 +61,7 @@ final class DmKernel {
             jobs.add(k.jobs());
             depths.add(k.depth());
         }
+        estimate();
     }
 
     static DmKernel of(KernelRuns runs) {
@@ -76,53 +85,66 @@ final class DmKernel {
         return fio.getOrDefault(cell(depth, cg, j), Map.of());
     }
 
-    /** Task-clock ns per I/O of one cell over rounds. */
-    Stats.Spread ns(int depth, String cg, int j) {
-        return Parts.spread(rounds(depth, cg, j).values().stream().map(KernelRuns.Row::taskClockNsPerIo).filter(Double::isFinite).toList());
-    }
-
-    private Stats.Spread iops(int depth, String cg, int j) {
-        return Parts.spread(rounds(depth, cg, j).values().stream().map(KernelRuns.Row::iops).toList());
-    }
-
-    /** ns per dm layer: the slope of task-clock per I/O over depth, fitted per round. */
-    Stats.Spread perLayer(String cg, int j) {
-        Map<Integer, List<double[]>> byRound = new TreeMap<>();
-        for (int d : depths) {
-            rounds(d, cg, j).forEach((r, row) -> {
-                if (Double.isFinite(row.taskClockNsPerIo())) {
-                    byRound.computeIfAbsent(r, x -> new ArrayList<>()).add(new double[] {d, row.taskClockNsPerIo()});
+    /** Every figure of the tables, made once from the rows when the side is read. */
+    private void estimate() {
+        for (int j : jobs) {
+            for (String cg : List.of("root", "child")) {
+                for (int d : depths) {
+                    Map<Integer, KernelRuns.Row> r = rounds(d, cg, j);
+                    ns.put(cell(d, cg, j), Estimator.of(r.values().stream().map(KernelRuns.Row::taskClockNsPerIo)
+                            .filter(x -> Double.isFinite(x) && x > 0).toList()));
+                    iops.put(cell(d, cg, j), Estimator.of(r.values().stream().map(KernelRuns.Row::iops).filter(x -> x > 0).toList()));
+                }
+                Map<Integer, List<double[]>> byRound = new TreeMap<>();
+                for (int d : depths) {
+                    rounds(d, cg, j).forEach((r, row) -> {
+                        if (Double.isFinite(row.taskClockNsPerIo())) {
+                            byRound.computeIfAbsent(r, x -> new ArrayList<>()).add(new double[] {d, row.taskClockNsPerIo()});
+                        }
+                    });
+                }
+                List<Double> slopes = new ArrayList<>();
+                List<Double> shares = new ArrayList<>();
+                byRound.values().forEach(xy -> {
+                    Stats.Line l = xy.size() >= 2 ? Stats.line(xy) : null;
+                    if (l != null) {
+                        slopes.add(l.b());
+                        xy.stream().filter(p -> p[0] == 0).findFirst().ifPresent(p -> shares.add(l.b() / p[1]));
+                    }
+                });
+                perLayer.put(cg + "/" + j, Estimator.mean(slopes));
+                perLayerShare.put(cg + "/" + j, Estimator.mean(shares));
+            }
+            Map<Integer, KernelRuns.Row> child = rounds(SEED_DEPTH, "child", j);
+            List<Double> d = new ArrayList<>();
+            rounds(SEED_DEPTH, "root", j).forEach((r, root) -> {
+                KernelRuns.Row c = child.get(r);
+                if (c != null && Double.isFinite(c.taskClockNsPerIo()) && Double.isFinite(root.taskClockNsPerIo())) {
+                    d.add(c.taskClockNsPerIo() - root.taskClockNsPerIo());
                 }
             });
+            childCost.put(j, Estimator.mean(d));
         }
-        List<Double> slopes = new ArrayList<>();
-        byRound.values().forEach(xy -> {
-            if (xy.size() >= 2) {
-                slopes.add(StackTable.slope(xy));
-            }
-        });
-        return Parts.spread(slopes);
+    }
+
+    /** Task-clock ns per I/O of one cell: the geometric mean over rounds with its interval; null where none ran. */
+    Estimate ns(int depth, String cg, int j) {
+        return ns.get(cell(depth, cg, j));
+    }
+
+    /** ns per dm layer: the slope of task-clock per I/O over depth, fitted per round, the mean over rounds. */
+    Estimate perLayer(String cg, int j) {
+        return perLayer.get(cg + "/" + j);
     }
 
     /** A layer's cost as a share of the bare device's I/O (depth 0), per round: the one kernel figure that survives emulation. */
-    Stats.Spread perLayerShare(String cg, int j) {
-        Stats.Spread slope = perLayer(cg, j);
-        Stats.Spread d0 = ns(0, cg, j);
-        return slope == null || d0 == null ? null : new Stats.Spread(slope.median() / d0.median(), slope.min() / d0.median(),
-                slope.max() / d0.median(), slope.n());
+    Estimate perLayerShare(String cg, int j) {
+        return perLayerShare.get(cg + "/" + j);
     }
 
-    /** Child minus root, ns per I/O, per round, at {@code depth}. */
-    Stats.Spread childCost(int depth, int j) {
-        Map<Integer, KernelRuns.Row> child = rounds(depth, "child", j);
-        List<Double> d = new ArrayList<>();
-        rounds(depth, "root", j).forEach((r, root) -> {
-            KernelRuns.Row c = child.get(r);
-            if (c != null && Double.isFinite(c.taskClockNsPerIo()) && Double.isFinite(root.taskClockNsPerIo())) {
-                d.add(c.taskClockNsPerIo() - root.taskClockNsPerIo());
-            }
-        });
-        return Parts.spread(d);
+    /** Child minus root, ns per I/O, per round, at the seed's depth: the mean over rounds. */
+    Estimate childCost(int j) {
+        return childCost.get(j);
     }
 
     /** env.txt's {@code modules} (what the lab loaded for the runs), as a parenthesis after the environment; "" where absent. */
@@ -138,7 +160,7 @@ final class DmKernel {
                 .append(runs.env().getOrDefault("environment", "native")).append(modules()).append("; fio psync randrw bs=512 direct, ")
                 .append(runs.env().getOrDefault("runtime_s", "?")).append(" s per run, ").append(runs.env().getOrDefault("rounds", "?"))
                 .append(" rounds with the depths' order alternating; the child cgroup: ").append(runs.env().getOrDefault("cgroup", "?"))
-                .append(". Task-clock ns per I/O (perf stat; fio's whole process) and IOPS, median [min–max] over rounds:\n\n| depth |");
+                .append(". Task-clock ns per I/O (perf stat; fio's whole process) and IOPS, the geometric mean over rounds with its 95% interval (IOPS: the estimate):\n\n| depth |");
         List<String> cols = new ArrayList<>();
         for (int j : jobs) {
             for (String cg : List.of("root", "child")) {
@@ -151,30 +173,31 @@ final class DmKernel {
             b.append("| ").append(d).append(" |");
             for (int j : jobs) {
                 for (String cg : List.of("root", "child")) {
-                    Stats.Spread ns = ns(d, cg, j);
-                    Stats.Spread io = iops(d, cg, j);
-                    b.append(' ').append(ns == null ? "—" : Fmt.spread(ns, 0)).append(" | ").append(io == null ? "—" : Fmt.f(io.median(), 0)).append(" |");
+                    Estimate ns = ns(d, cg, j);
+                    Estimate io = iops.get(cell(d, cg, j));
+                    b.append(' ').append(Fmt.est(ns, 0)).append(" | ").append(io == null ? "—" : Fmt.f(io.value(), 0)).append(" |");
                 }
             }
             b.append('\n');
         }
         Map<String, Object> layer = new LinkedHashMap<>();
         b.append("\nPer dm layer (slope over depths ").append(depths.first()).append("..").append(depths.last())
-                .append(", fitted per round) and per child cgroup (child − root, per round, at the seed's depth ").append(SEED_DEPTH).append("):\n\n")
+                .append(", fitted per round) and per child cgroup (child − root, per round, at the seed's depth ").append(SEED_DEPTH)
+                .append("), each the mean over rounds with its 95% interval:\n\n")
                 .append("| cgroup, jobs | ns per layer | a layer / the bare brd I/O | child − root at depth ").append(SEED_DEPTH)
                 .append(", ns/I/O |\n|---|---:|---:|---:|\n");
         for (int j : jobs) {
             for (String cg : List.of("root", "child")) {
-                Stats.Spread p = perLayer(cg, j);
-                Stats.Spread share = perLayerShare(cg, j);
-                Stats.Spread child = cg.equals("root") ? childCost(SEED_DEPTH, j) : null;
+                Estimate p = perLayer(cg, j);
+                Estimate share = perLayerShare(cg, j);
+                Estimate child = cg.equals("root") ? childCost(j) : null;
                 b.append("| ").append(cg).append(", ").append(j).append(j == 1 ? " job" : " jobs").append(" | ")
-                        .append(p == null ? "—" : Fmt.spread(p, 0)).append(" | ")
-                        .append(share == null ? "—" : Fmt.f(100 * share.median(), 1) + "%").append(" | ")
-                        .append(cg.equals("root") ? (child == null ? "—" : Fmt.spread(child, 0)) : "").append(" |\n");
+                        .append(Fmt.est(p, 0)).append(" | ")
+                        .append(share == null ? "—" : Fmt.f(100 * share.value(), 1) + "%").append(" | ")
+                        .append(cg.equals("root") ? Fmt.est(child, 0) : "").append(" |\n");
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("ns_per_layer", Parts.json(p));
-                row.put("layer_share_of_bare_io", share == null ? null : share.median());
+                row.put("layer_share_of_bare_io", share == null ? null : share.value());
                 if (cg.equals("root")) {
                     row.put("child_minus_root_ns", Parts.json(child));
                 }
@@ -202,11 +225,11 @@ final class DmKernel {
         }
         if (factor != null) {
             out.put("emulation_factor", Parts.json(factor));
-            Stats.Spread p = perLayer("root", 1);
+            Estimate p = perLayer("root", 1);
             b.append("Scaled to the host by ").append(EmulationProbe.text(factor)).append(": a dm layer would cost about ")
-                    .append(p == null ? "—" : Fmt.f(p.median() / factor.median(), 0)).append(" ns and the seed's stack (depth ")
+                    .append(p == null ? "—" : Fmt.f(p.value() / factor.median(), 0)).append(" ns and the seed's stack (depth ")
                     .append(SEED_DEPTH).append(", root, 1 job) ").append(ns(SEED_DEPTH, "root", 1) == null ? "—"
-                            : Fmt.f(ns(SEED_DEPTH, "root", 1).median() / factor.median(), 0))
+                            : Fmt.f(ns(SEED_DEPTH, "root", 1).value() / factor.median(), 0))
                     .append(" ns per I/O natively; an estimate: emulation slows kernel code by different factors, and the probe's"
                             + " code (zram: lookup, decompression, copy) is not dm's.\n\n");
         }

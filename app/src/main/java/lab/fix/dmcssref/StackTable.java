@@ -6,13 +6,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import lab.analysis.JmhSweep;
-import lab.analysis.Stats;
-import lab.analysis.estimate.Estimate;
-import lab.analysis.estimate.Estimator;
 import lab.analysis.chart.LineChart;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.fidelity.NoiseFloor;
-import lab.analysis.fidelity.RoundRatio;
 import lab.notebook.Fmt;
 import lab.notebook.Parts;
 
@@ -26,25 +23,20 @@ final class StackTable {
     private StackTable() {}
 
     /** The A/A floor at {@code depth} and {@code t}: percpu against its copy; null without a control. */
-    static NoiseFloor floor(JmhSweep s, int depth, int t) {
-        return NoiseFloor.of(s, key(PERCPU, depth), key(CONTROL, depth), t);
+    static NoiseFloor floor(SweepEstimates s, int depth, int t) {
+        return s.aa(key(PERCPU, depth), key(CONTROL, depth), t);
     }
 
     /** time(variant) / time(base) per round, their geometric mean with its 95% interval: above 1, {@code variant} is slower. */
-    static Estimate slowdown(JmhSweep s, String variant, String base, int depth, int t) {
-        return RoundRatio.of(s, key(variant, depth), key(base, depth), t);
-    }
-
-    private static String ns(JmhSweep s, String v, int depth, int t) {
-        List<Double> x = new ArrayList<>(s.scoresByRound(key(v, depth), t).values());
-        return x.isEmpty() ? "—" : Fmt.spread(Parts.spread(x), 1);
+    static Estimate slowdown(SweepEstimates s, String variant, String base, int depth, int t) {
+        return s.ratio(key(variant, depth), key(base, depth), t);
     }
 
     /**
      * Per thread count at {@code depth}: ns per op of each variant, their slow-downs against percpu,
      * the floor; and whether percpu stays within noise of none.
      */
-    static String slowdownTable(JmhSweep s, int depth, String label, Map<String, Object> out) {
+    static String slowdownTable(SweepEstimates s, int depth, String label, Map<String, Object> out) {
         StringBuilder b = new StringBuilder("| threads | " + String.join(" | ", VARIANTS.stream().map(v -> "`" + v + "` ns/op").toList())
                 + " | `atomic-cmpxchg` / `atomic` (the seed's) | `atomic` / `percpu` | `atomic-cmpxchg` / `percpu` | `percpu` / `none`"
                 + " | A/A |\n|---:|" + "---:|".repeat(VARIANTS.size() + 5) + "\n");
@@ -56,7 +48,7 @@ final class StackTable {
             Estimate percpu = slowdown(s, PERCPU, NONE, depth, t);
             b.append("| ").append(t);
             for (String v : VARIANTS) {
-                b.append(" | ").append(ns(s, v, depth, t));
+                b.append(" | ").append(Fmt.est(s.ns(key(v, depth), t), 1));
             }
             b.append(" | ").append(Parts.ratioCell(seed)).append(" | ").append(Parts.ratioCell(atomic)).append(" | ").append(Parts.ratioCell(cmpxchg)).append(" | ")
                     .append(Parts.ratioCell(percpu)).append(" | ").append(f == null ? "—" : Parts.ratioCell(f.aa())).append(" |\n");
@@ -69,39 +61,27 @@ final class StackTable {
             row.put("aa", f == null ? null : Parts.json(f.aa()));
             out.put(Integer.toString(t), row);
         }
-        return "**" + label + "**: ns per op per thread (median [min–max] over rounds) and slow-downs within each round (the"
-                + " seed's contrast, kernel (5) over (4), first; then each against `percpu`, today's css), each the geometric mean with"
-                + " its 95% interval over rounds, \"(holds 1)\" where the interval holds 1:\n\n" + b + '\n';
+        return "**" + label + "**: ns per op per thread and slow-downs within each round (the"
+                + " seed's contrast, kernel (5) over (4), first; then each against `percpu`, today's css), each the geometric mean over"
+                + " rounds with its 95% interval, \"(holds 1)\" where the interval holds 1:\n\n" + b + '\n';
     }
 
-    /** Least-squares slope of y over x ({@link Stats#line}); NaN without two distinct x. */
-    static double slope(List<double[]> xy) {
-        Stats.Line l = Stats.line(xy);
-        return l == null ? Double.NaN : l.b();
-    }
-
-    /** ns per dm layer of {@code variant} at {@code t}: the slope over depths 0..5 of each round's ns per op; null without two depths. */
-    static Stats.Spread perLayer(JmhSweep s, String variant, int t) {
-        Map<Integer, List<double[]>> byRound = new LinkedHashMap<>();
+    /** ns per dm layer of {@code variant} at {@code t}: the slope over depths 0..5 of ns per op, fitted per round; null without two depths. */
+    static Estimate perLayer(SweepEstimates s, String variant, int t) {
+        Map<Double, Map<String, String>> byDepth = new LinkedHashMap<>();
         for (int d : DEPTHS) {
-            s.scoresByRound(key(variant, d), t).forEach((r, ns) -> byRound.computeIfAbsent(r, k -> new ArrayList<>()).add(new double[] {d, ns}));
+            byDepth.put((double) d, key(variant, d));
         }
-        List<Double> slopes = new ArrayList<>();
-        byRound.values().forEach(xy -> {
-            if (xy.size() >= 2) {
-                slopes.add(slope(xy));
-            }
-        });
-        return Parts.spread(slopes);
+        return s.slope(byDepth, t);
     }
 
     /** The depth sweep: ns per op by depth at one and the most threads, and each variant's cost per layer. */
-    static String depthTable(JmhSweep s, Map<String, Object> out) {
+    static String depthTable(SweepEstimates s, Map<String, Object> out) {
         int maxT = s.threadCounts().last();
         List<Integer> ts = maxT == 1 ? List.of(1) : List.of(1, maxT);
         StringBuilder b = new StringBuilder("### The cost of a dm layer (depth sweep, raw)\n\nns per op per thread by dm-linear depth"
-                + " (0: the ram disk alone), median over rounds; the last row is the slope, ns per layer, fitted per round over"
-                + " depths 0..5 (median [min–max]):\n\n| depth |");
+                + " (0: the ram disk alone), the geometric mean over rounds; the last row is the slope, ns per layer, fitted per round"
+                + " over depths 0..5 (the mean over rounds with its 95% interval):\n\n| depth |");
         for (int t : ts) {
             for (String v : VARIANTS) {
                 b.append(" `").append(v).append("` ").append(t).append("t |");
@@ -112,8 +92,8 @@ final class StackTable {
             b.append("| ").append(d).append(" |");
             for (int t : ts) {
                 for (String v : VARIANTS) {
-                    List<Double> x = new ArrayList<>(s.scoresByRound(key(v, d), t).values());
-                    b.append(' ').append(x.isEmpty() ? "—" : Fmt.f(Stats.median(x), 1)).append(" |");
+                    Estimate x = s.ns(key(v, d), t);
+                    b.append(' ').append(x == null ? "—" : Fmt.f(x.value(), 1)).append(" |");
                 }
             }
             b.append('\n');
@@ -123,8 +103,8 @@ final class StackTable {
         for (int t : ts) {
             Map<String, Object> byV = new LinkedHashMap<>();
             for (String v : VARIANTS) {
-                Stats.Spread p = perLayer(s, v, t);
-                b.append(' ').append(p == null ? "—" : Fmt.spread(p, 1)).append(" |");
+                Estimate p = perLayer(s, v, t);
+                b.append(' ').append(Fmt.est(p, 1)).append(" |");
                 byV.put(v, Parts.json(p));
             }
             layers.put(Integer.toString(t), byV);
@@ -138,17 +118,16 @@ final class StackTable {
     }
 
     /** ns per op over depth at the most threads, one series per variant. */
-    static String depthChart(JmhSweep s) {
+    static String depthChart(SweepEstimates s) {
         int t = s.threadCounts().last();
         LineChart c = new LineChart("ns per I/O by dm-linear depth, " + t + (t == 1 ? " thread" : " threads"), "dm-linear depth",
                 "ns per op per thread").yFromZero(true);
         for (String v : VARIANTS) {
             List<LineChart.Point> pts = new ArrayList<>();
             for (int d : DEPTHS) {
-                List<Double> x = new ArrayList<>(s.scoresByRound(key(v, d), t).values());
-                if (!x.isEmpty()) {
-                    Stats.Spread sp = Stats.spread(x);
-                    pts.add(LineChart.Point.of(d, sp.median(), sp.min(), sp.max()));
+                LineChart.Point p = Parts.point(d, s.ns(key(v, d), t));
+                if (p != null) {
+                    pts.add(p);
                 }
             }
             if (!pts.isEmpty()) {
@@ -162,7 +141,7 @@ final class StackTable {
      * The seed's experiment by hand ({@code inject=clone:cmpxchg,end_io:cmpxchg} on {@code none}) against {@code none}
      * in the same round: the slow-down by depth and threads, checked against the floor at that depth.
      */
-    static String injected(JmhSweep table, JmhSweep inj, Map<String, Object> out) {
+    static String injected(SweepEstimates table, SweepEstimates inj, Map<String, Object> out) {
         StringBuilder b = new StringBuilder("### The seed's experiment as an option: `inject=" + SEED_INJECT + "`\n\n"
                 + "What Mikulas Patocka added by hand, one no-op `cmpxchg` where each clone is made and one where it completes, is the"
                 + " job key `inject=" + SEED_INJECT + "` here (any job file, or `lab engine run --inject`); the injected points share"
@@ -176,16 +155,7 @@ final class StackTable {
             b.append("| ").append(d).append(" |");
             Map<String, Object> byT = new LinkedHashMap<>();
             for (int t : ts) {
-                Map<Integer, Double> with = inj.scoresByRound(DmCssRef.injected(d), t);
-                Map<Integer, Double> without = table.scoresByRound(key(NONE, d), t);
-                List<Double> r = new ArrayList<>();
-                with.forEach((round, w) -> {
-                    Double o = without.get(round);
-                    if (o != null) {
-                        r.add(w / o);
-                    }
-                });
-                Estimate sp = Estimator.of(r);
+                Estimate sp = inj.across(table, DmCssRef.injected(d), key(NONE, d), t, "with/without", (w, o) -> w / o, false);
                 b.append(' ').append(Parts.ratioCell(sp)).append(" |");
                 byT.put(Integer.toString(t), Parts.json(sp));
             }

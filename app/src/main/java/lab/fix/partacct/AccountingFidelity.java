@@ -6,7 +6,7 @@ import static lab.fix.partacct.VariantTable.roundRatio;
 
 import java.util.List;
 import java.util.Map;
-import lab.analysis.JmhSweep;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.Stats;
 import lab.analysis.estimate.Estimate;
 import lab.notebook.Fmt;
@@ -21,23 +21,23 @@ final class AccountingFidelity {
     private AccountingFidelity() {}
 
     /** The engine's predicted cost of accounting (lazy-ticks vs iostats=0) beside the kernel's measured iostats on/off. */
-    static String text(JmhSweep s, int t, IostatsKernel k, Map<String, Object> out) {
+    static String text(SweepEstimates s, int t, IostatsKernel k, Map<String, Object> out) {
         StringBuilder b = new StringBuilder("### Fidelity: the cost of accounting, model against kernel\n\n"
                 + "The model's prediction is `lazy-ticks` (today's accounting) against `iostats=0` (none), bios to the whole disk, HZ "
                 + HZ + ", " + SLOTS + " slots, at its highest thread count; the kernel's is iostats=1 against iostats=0. Ratios are "
-                + "taken within a round, then their geometric mean with its 95% interval; differences within a round, then median"
-                + " [min–max]. The model's ns are per I/O per thread (wall time of a "
+                + "taken within a round, then their geometric mean with its 95% interval; differences within a round, then their mean"
+                + " with its 95% interval. The model's ns are per I/O per thread (wall time of a "
                 + "busy thread); the kernel's are task-clock per I/O.\n\n"
                 + "| side | condition | throughput with / without accounting | ns per I/O: with − without |\n|---|---|---:|---:|\n");
         Estimate ratio = s.isEmpty() ? null : roundRatio(s, key(OFF, "disk"), key(LAZY, "disk"), t);
-        Stats.Spread ns = s.isEmpty() ? null : Parts.spread(s.perRound(key(LAZY, "disk"), key(OFF, "disk"), t, (lazy, off) -> lazy - off));
+        Estimate ns = s.isEmpty() ? null : s.perRound(key(LAZY, "disk"), key(OFF, "disk"), t, "lazy-off", (lazy, off) -> lazy - off);
         b.append("| JVM model | `lazy-ticks` vs `iostats=0`, whole disk, ").append(s.isEmpty() ? "not in this run" : t + (t == 1 ? " thread" : " threads")).append(" | ")
-                .append(ratio == null ? "n/a" : ratio.format(3) + "x").append(" | ").append(Fmt.spread(ns, 1)).append(" |\n");
+                .append(ratio == null ? "n/a" : ratio.format(3) + "x").append(" | ").append(Fmt.est(ns, 1)).append(" |\n");
         out.put("jvm_throughput_ratio", Parts.json(ratio));
         out.put("jvm_ns_per_io", Parts.json(ns));
         IostatsKernel.Group head = k.headlineGroup();
         for (IostatsKernel.Group g : k.groups().keySet()) {
-            Stats.Spread r = k.ratio(g);
+            Estimate r = k.ratio(g);
             if (r == null) {
                 continue;
             }
@@ -45,7 +45,7 @@ final class AccountingFidelity {
             b.append("| ").append(h ? "**kernel**" : "kernel").append(" | ").append(k.label(g.dev())).append(", ").append(g.target())
                     .append(", ").append(g.jobs()).append(g.jobs() == 1 ? " job, " : " jobs, ").append(g.tool())
                     .append(k.ignoresToggle(g) ? " (toggle ignored: not the accounting cost)" : "").append(" | ")
-                    .append(Fmt.spread(r, 3)).append("x | ").append(Fmt.spread(k.cost(g), 0)).append(" |\n");
+                    .append(r.format(3)).append("x | ").append(Fmt.est(k.cost(g), 0)).append(" |\n");
         }
         if (head != null) {
             out.put("kernel_row", head.name());
@@ -67,21 +67,21 @@ final class AccountingFidelity {
      * Why the ratios of the two sides differ even where the accounting costs the same: the I/O without accounting is a few ns
      * in the model and some µs in the kernel. Also where the model simplifies (the javadoc of jvm-engine's BlkAccount).
      */
-    static String readingBothSides(JmhSweep s, int t, IostatsKernel k, IostatsKernel.Group head) {
+    static String readingBothSides(SweepEstimates s, int t, IostatsKernel k, IostatsKernel.Group head) {
         StringBuilder b = new StringBuilder("**Reading the two sides.** ");
-        Stats.Spread modelBase = s.isEmpty() ? null : Parts.spread(List.copyOf(s.scoresByRound(key(OFF, "disk"), t).values()));
+        Estimate modelBase = s.isEmpty() ? null : s.ns(key(OFF, "disk"), t);
         // a native device's figure where there is one: in the guest VM (under TCG above all) the kernel's ns are not native ones
         IostatsKernel.Group base = k.groups().keySet().stream().filter(g -> (!g.dev().equals("nullb") || k.nullbNative())
                 && g.target().equals("disk")
                 && g.tool().equals("fio") && !k.ignoresToggle(g) && k.ratio(g) != null).reduce((x, y) -> y).orElse(head);
-        Stats.Spread kernelBase = base == null ? null : k.each(base, 0, KernelRuns.Row::taskClockNsPerIo);
+        Estimate kernelBase = base == null ? null : k.nsPerIo(base, 0);
         if (modelBase != null && kernelBase != null) {
-            b.append("Without accounting the model's I/O costs ").append(Fmt.f(modelBase.median(), 1))
+            b.append("Without accounting the model's I/O costs ").append(Fmt.f(modelBase.value(), 1))
                     .append(" ns per thread (a bio through the Gendisk to a null_blk that completes inline: no system call, no "
-                            + "request, no tag), the kernel's ").append(Fmt.f(kernelBase.median(), 0))
+                            + "request, no tag), the kernel's ").append(Fmt.f(kernelBase.value(), 0))
                     .append(" ns of task-clock (").append(k.label(base.dev())).append(", whole disk, fio, ").append(base.jobs())
                     .append(base.jobs() == 1 ? " job" : " jobs").append(": the read system call, blk-mq and the driver, fio itself included): the same "
-                            + "accounting work weighs about ").append(Fmt.f(kernelBase.median() / modelBase.median(), 0))
+                            + "accounting work weighs about ").append(Fmt.f(kernelBase.value() / modelBase.value(), 0))
                     .append(" times more in the model's ratio than in the kernel's, so set the ns columns side by side, not the "
                             + "ratios. ");
         }

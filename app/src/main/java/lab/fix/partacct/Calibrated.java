@@ -7,7 +7,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import lab.analysis.JmhSweep;
+import lab.analysis.estimate.SweepEstimates;
+import lab.analysis.fidelity.Prediction;
 import lab.analysis.Stats;
 import lab.analysis.estimate.Estimate;
 import lab.analysis.fidelity.Calibration;
@@ -18,7 +19,7 @@ import lab.fix.CostSweep;
 import lab.notebook.Fmt;
 import lab.notebook.Headline;
 import lab.notebook.Parts;
-import lab.notebook.Prediction;
+import lab.notebook.PredictionText;
 import lab.results.RunDir;
 
 /**
@@ -31,7 +32,7 @@ import lab.results.RunDir;
 final class Calibrated {
     private Calibrated() {}
 
-    static String text(Calibration cal, JmhSweep calibrated, JmhSweep raw, String cores, Path dir, RunDir run, Headline head, int tableT,
+    static String text(Calibration cal, SweepEstimates calibrated, SweepEstimates raw, String cores, Path dir, RunDir run, Headline head, int tableT,
                        Map<String, Object> jvm) throws IOException {
         StringBuilder b = new StringBuilder("### JVM model, calibrated to the device, and predicted from its shared lines\n\n");
         if (cal == null || calibrated == null || calibrated.isEmpty()) {
@@ -70,7 +71,7 @@ final class Calibrated {
                 : "Predicted from the shared lines (bios to the whole disk): one one-thread time T for every variant, `atomic`'s (the calibrated base plus the raw model's one-thread ns), each variant's shared-line"
                 + " operations per I/O as counted in the model (per tick ones at its measured I/O rate), and what one such"
                 + " operation costs here at this gap (the cost sweep, same run; a `store` to a shared word is priced as an RMW):\n\n");
-        Map<String, Object> pj = p.report(b, List.of(new Prediction.Pair(BASE, TWO, "patches 1-2 (`percpu-ref` / `atomic`)"),
+        Map<String, Object> pj = PredictionText.report(p, b, List.of(new Prediction.Pair(BASE, TWO, "patches 1-2 (`percpu-ref` / `atomic`)"),
                 new Prediction.Pair(BASE, FOUR, "all four (`percpu-ref+percpu-inflight` / `atomic`)"),
                 new Prediction.Pair(BASE, LAZY, "today (`lazy-ticks` / `atomic`)")), BASE, FOUR, t, SEED_FOUR, null,
                 "The seed ran on a dual-socket machine with more CPUs, where a line crossing sockets costs several times what it"

@@ -9,7 +9,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import lab.analysis.JmhSweep;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.Stats;
 import lab.analysis.estimate.Estimate;
 import lab.analysis.chart.LineChart;
@@ -21,8 +21,8 @@ import lab.notebook.Parts;
  * ({@code percpu-ref+percpu-inflight} / {@code percpu-ref} throughput) at the grid's highest thread
  * count, per HZ and slots, bios to the partition; where the sum stops the per-cpu counters winning.
  */
-record CrossoverGrid(JmhSweep s, int t, List<String> hzs, List<String> slots) {
-    static CrossoverGrid of(JmhSweep s) {
+record CrossoverGrid(SweepEstimates s, int t, List<String> hzs, List<String> slots) {
+    static CrossoverGrid of(SweepEstimates s) {
         Comparator<String> numeric = Comparator.comparingInt(Integer::parseInt);
         return new CrossoverGrid(s, s.threadCounts().last(), s.values("hz").stream().sorted(numeric).toList(),
                 s.values("slots").stream().sorted(numeric).toList());
@@ -137,21 +137,22 @@ record CrossoverGrid(JmhSweep s, int t, List<String> hzs, List<String> slots) {
     }
 
     /**
-     * The gain of all four over the first two at HZ 1000 and the fewest slots, per round: ns per I/O per thread
-     * saved, the I/O rate (all threads, per second) and their product, ns of CPU saved per second.
+     * The gain of all four over the first two at HZ 1000 and the fewest slots, each within a round and
+     * estimated over rounds: ns per I/O per thread saved, the I/O rate (all threads, per second) and
+     * their product, ns of CPU saved per second; null where no round has both.
      */
-    List<double[]> gain() {
+    Gain gain() {
         String hz = hzs.contains(HZ) ? HZ : hzs.getLast();
-        List<double[]> out = new ArrayList<>();
-        Map<Integer, Double> two = s.scoresByRound(gridKey(TWO, hz, slots.getFirst()), t);
-        Map<Integer, Double> four = s.scoresByRound(gridKey(FOUR, hz, slots.getFirst()), t);
-        two.forEach((round, ns2) -> {
-            Double ns4 = four.get(round);
-            if (ns4 != null) {
-                double rate = t * 1e9 / ns4;
-                out.add(new double[] {ns2 - ns4, rate, (ns2 - ns4) * rate});
-            }
-        });
-        return out;
+        Map<String, String> two = gridKey(TWO, hz, slots.getFirst());
+        Map<String, String> four = gridKey(FOUR, hz, slots.getFirst());
+        Estimate ns = s.perRound(two, four, t, "saved", (ns2, ns4) -> ns2 - ns4);
+        if (ns == null) {
+            return null;
+        }
+        Estimate rate = s.throughput(four, t);
+        return new Gain(ns, rate.times(1e6), s.perRound(two, four, t, "saved per second", (ns2, ns4) -> (ns2 - ns4) * t * 1e9 / ns4));
     }
+
+    /** {@link #gain}: ns per I/O saved, I/Os per second, ns of CPU saved per second. */
+    record Gain(Estimate nsPerIo, Estimate iosPerS, Estimate nsPerS) {}
 }

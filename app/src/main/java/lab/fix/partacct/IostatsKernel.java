@@ -15,6 +15,8 @@ import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
 import lab.notebook.Parts;
@@ -28,7 +30,16 @@ import lab.results.RunDir;
  * the native devices ({@code native (zram, loop, nullb)}), else in the guest VM (its accelerator in
  * {@code guest_environment}: emulated only under TCG).
  */
-record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> groups, Map<String, String> env) {
+record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> groups, Map<String, String> env,
+                     Map<IostatsKernel.Group, IostatsKernel.Figures> figures) {
+    /**
+     * A group's figures, made once when the side is read: IOPS and task-clock per I/O at iostats=1
+     * and =0 (geometric means over rounds), on over off IOPS within each round (its geometric mean),
+     * on minus off task-clock per I/O within each round (its mean), and to the partition over to the
+     * whole disk at iostats=1 and =0 (null where the run has no partition rows).
+     */
+    record Figures(Estimate iops1, Estimate iops0, Estimate ns1, Estimate ns0, Estimate ratio, Estimate cost, Estimate part1, Estimate part0) {}
+
     /** One device, target, numjobs and tool: the iostats=1 and =0 rows of each round. */
     record Group(String dev, String target, int jobs, String tool) {
         static final Comparator<Group> ORDER = Comparator.comparingInt((Group g) -> DEVICES.contains(g.dev()) ? DEVICES.indexOf(g.dev()) : DEVICES.size())
@@ -50,7 +61,42 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
             Group key = new Group(run.dev(), run.target(), run.jobs(), r.tool());
             g.computeIfAbsent(key, x -> new TreeMap<>()).computeIfAbsent(run.round(), x -> new KernelRuns.Row[2])[run.iostats()] = r;
         }
-        return new IostatsKernel(g, k.env());
+        Map<Group, Figures> f = new TreeMap<>(Group.ORDER);
+        g.forEach((key, rounds) -> f.put(key, estimate(g, key, rounds)));
+        return new IostatsKernel(g, k.env(), f);
+    }
+
+    private static Figures estimate(Map<Group, Map<Integer, KernelRuns.Row[]>> g, Group key, Map<Integer, KernelRuns.Row[]> rounds) {
+        java.util.function.BiFunction<Integer, ToDoubleFunction<KernelRuns.Row>, Estimate> each = (s, f) -> Estimator.of(rounds.values().stream()
+                .filter(r -> r[s] != null).map(r -> f.applyAsDouble(r[s])).filter(x -> x > 0 && Double.isFinite(x)).toList());
+        List<Double> ratio = new ArrayList<>();
+        List<Double> cost = new ArrayList<>();
+        rounds.values().forEach(r -> {
+            if (r[0] != null && r[1] != null) {
+                if (r[1].iops() > 0 && r[0].iops() > 0) {
+                    ratio.add(r[1].iops() / r[0].iops());
+                }
+                if (Double.isFinite(r[1].taskClockNsPerIo()) && Double.isFinite(r[0].taskClockNsPerIo())) {
+                    cost.add(r[1].taskClockNsPerIo() - r[0].taskClockNsPerIo());
+                }
+            }
+        });
+        Estimate[] part = new Estimate[2];
+        Map<Integer, KernelRuns.Row[]> disk = g.get(new Group(key.dev(), "disk", key.jobs(), key.tool()));
+        if (key.target().equals("part") && disk != null) {
+            for (int s : new int[] {1, 0}) {
+                List<Double> r = new ArrayList<>();
+                rounds.forEach((round, rows) -> {
+                    KernelRuns.Row[] d = disk.get(round);
+                    if (rows[s] != null && d != null && d[s] != null && rows[s].iops() > 0 && d[s].iops() > 0) {
+                        r.add(rows[s].iops() / d[s].iops());
+                    }
+                });
+                part[s] = Estimator.of(r);
+            }
+        }
+        return new Figures(each.apply(1, KernelRuns.Row::iops), each.apply(0, KernelRuns.Row::iops), each.apply(1, KernelRuns.Row::taskClockNsPerIo),
+                each.apply(0, KernelRuns.Row::taskClockNsPerIo), Estimator.of(ratio), Estimator.mean(cost), part[1], part[0]);
     }
 
     boolean isEmpty() {
@@ -101,25 +147,24 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
         return nullbWhere(env) == Where.NATIVE;
     }
 
-    /** {@code f} of the iostats=S row of each round that has one. */
-    Stats.Spread each(Group g, int iostats, ToDoubleFunction<KernelRuns.Row> f) {
-        return Parts.spread(groups.get(g).values().stream().filter(r -> r[iostats] != null).map(r -> f.applyAsDouble(r[iostats])).toList());
+    /** task-clock ns per I/O of the iostats=S rows: the geometric mean over rounds with its interval. */
+    Estimate nsPerIo(Group g, int iostats) {
+        return iostats == 1 ? figures.get(g).ns1() : figures.get(g).ns0();
     }
 
-    /** {@code f(on, off)} of each round that has both. */
-    Stats.Spread both(Group g, DoubleBinaryOperator f, ToDoubleFunction<KernelRuns.Row> field) {
-        return Parts.spread(groups.get(g).values().stream().filter(r -> r[0] != null && r[1] != null)
-                .map(r -> f.applyAsDouble(field.applyAsDouble(r[1]), field.applyAsDouble(r[0]))).toList());
+    /** IOPS of the iostats=S rows, estimated over rounds. */
+    Estimate iops(Group g, int iostats) {
+        return iostats == 1 ? figures.get(g).iops1() : figures.get(g).iops0();
     }
 
-    /** IOPS with iostats=1 over IOPS with iostats=0, per round. */
-    Stats.Spread ratio(Group g) {
-        return both(g, (on, off) -> on / off, KernelRuns.Row::iops);
+    /** IOPS with iostats=1 over IOPS with iostats=0 within each round, estimated over rounds; null where no round has both. */
+    Estimate ratio(Group g) {
+        return figures.get(g).ratio();
     }
 
-    /** task-clock ns per I/O with iostats=1 minus with iostats=0, per round: the measured accounting cost per I/O. */
-    Stats.Spread cost(Group g) {
-        return both(g, (on, off) -> on - off, KernelRuns.Row::taskClockNsPerIo);
+    /** task-clock ns per I/O with iostats=1 minus with iostats=0, per round, the mean: the measured accounting cost per I/O. */
+    Estimate cost(Group g) {
+        return figures.get(g).cost();
     }
 
     /** Whether some iostats=0 run of {@code g} still moved the target's /sys stat: the toggle did not take there. */
@@ -191,21 +236,21 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
                 .append(env.getOrDefault("kernel", "?")).append(env.containsKey("modules") ? " (modules: " + env.get("modules") + ")" : "")
                 .append(", ").append(env.getOrDefault("cores", "?")).append(" cores, ")
                 .append(env.getOrDefault("rounds", "?")).append(" round(s), `perf stat -r ").append(env.getOrDefault("perf_repeats", "1"))
-                .append("` per run. Median [min–max] over rounds; the on/off ratio and the cost are taken within a round. "
+                .append("` per run. Each figure the geometric mean over rounds with its 95% interval (the cost, a difference: the mean); the on/off ratio and the cost are taken within a round. "
                         + "kIOPS: thousands of I/O per second; task-clock counts the whole command.")
                 .append(env.containsKey("span") ? " Span read: " + env.get("span") + "." : "").append("\n\n")
                 .append("| device | target | jobs | tool | kIOPS iostats=1 | kIOPS iostats=0 | on / off | task-clock ns/I/O on | off | on − off |\n")
                 .append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
         List<String> stillCounted = new ArrayList<>();
         for (Group g : groups.keySet()) {
-            Stats.Spread r = ratio(g);
+            Estimate r = ratio(g);
             b.append("| ").append(label(g.dev())).append(" | ").append(g.target()).append(" | ").append(g.jobs()).append(" | ")
-                    .append(g.tool()).append(" | ").append(Fmt.spread(kiops(each(g, 1, KernelRuns.Row::iops)), 1)).append(" | ")
-                    .append(Fmt.spread(kiops(each(g, 0, KernelRuns.Row::iops)), 1)).append(" | ")
-                    .append(r == null ? "n/a" : Fmt.spread(r, 3) + "x").append(" | ")
-                    .append(Fmt.spread(each(g, 1, KernelRuns.Row::taskClockNsPerIo), 0)).append(" | ")
-                    .append(Fmt.spread(each(g, 0, KernelRuns.Row::taskClockNsPerIo), 0)).append(" | ")
-                    .append(Fmt.spread(cost(g), 0)).append(" |\n");
+                    .append(g.tool()).append(" | ").append(Fmt.est(kiops(iops(g, 1)), 1)).append(" | ")
+                    .append(Fmt.est(kiops(iops(g, 0)), 1)).append(" | ")
+                    .append(r == null ? "n/a" : r.format(3) + "x").append(" | ")
+                    .append(Fmt.est(nsPerIo(g, 1), 0)).append(" | ")
+                    .append(Fmt.est(nsPerIo(g, 0), 0)).append(" | ")
+                    .append(Fmt.est(cost(g), 0)).append(" |\n");
             if (ignoresToggle(g)) {
                 stillCounted.add(g.name());
             }
@@ -251,8 +296,8 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
         return parts.isEmpty() ? "on no device env.txt names" : String.join(", and ", parts);
     }
 
-    private static Stats.Spread kiops(Stats.Spread s) {
-        return s == null ? null : new Stats.Spread(s.median() / 1e3, s.min() / 1e3, s.max() / 1e3, s.n());
+    private static Estimate kiops(Estimate s) {
+        return s == null ? null : s.times(1e-3);
     }
 
     /** Partition over whole disk IOPS, per round, at iostats 1 and 0, for every device, numjobs and tool that has both. */
@@ -272,15 +317,8 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
                         + "| device | jobs | tool | part / disk, iostats=1 | part / disk, iostats=0 |\n|---|---:|---|---:|---:|\n");
             }
             b.append("| ").append(label(disk.dev())).append(" | ").append(disk.jobs()).append(" | ").append(disk.tool());
-            for (int s : new int[] {1, 0}) {
-                List<Double> r = new ArrayList<>();
-                groups.get(part).forEach((round, rows) -> {
-                    KernelRuns.Row[] d = groups.get(disk).get(round);
-                    if (rows[s] != null && d != null && d[s] != null) {
-                        r.add(rows[s].iops() / d[s].iops());
-                    }
-                });
-                b.append(" | ").append(r.isEmpty() ? "n/a" : Fmt.spread(Stats.spread(r), 3) + "x");
+            for (Estimate r : new Estimate[] {figures.get(part).part1(), figures.get(part).part0()}) {
+                b.append(" | ").append(r == null ? "n/a" : r.format(3) + "x");
             }
             b.append(" |\n");
         }
@@ -327,11 +365,11 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
         Map<String, Object> gs = new LinkedHashMap<>();
         for (Group g : groups.keySet()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("iops_iostats1", Parts.json(each(g, 1, KernelRuns.Row::iops)));
-            m.put("iops_iostats0", Parts.json(each(g, 0, KernelRuns.Row::iops)));
+            m.put("iops_iostats1", Parts.json(iops(g, 1)));
+            m.put("iops_iostats0", Parts.json(iops(g, 0)));
             m.put("on_over_off", Parts.json(ratio(g)));
-            m.put("task_clock_ns_per_io_iostats1", Parts.json(each(g, 1, KernelRuns.Row::taskClockNsPerIo)));
-            m.put("task_clock_ns_per_io_iostats0", Parts.json(each(g, 0, KernelRuns.Row::taskClockNsPerIo)));
+            m.put("task_clock_ns_per_io_iostats1", Parts.json(nsPerIo(g, 1)));
+            m.put("task_clock_ns_per_io_iostats0", Parts.json(nsPerIo(g, 0)));
             m.put("accounting_ns_per_io", Parts.json(cost(g)));
             gs.put(g.name(), m);
         }

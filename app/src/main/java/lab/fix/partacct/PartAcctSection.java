@@ -9,7 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import lab.analysis.JmhSweep;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.fidelity.Calibration;
 import lab.notebook.Fix;
 import lab.notebook.Headline;
@@ -42,14 +44,14 @@ final class PartAcctSection implements Section {
         if (!Files.isDirectory(dir)) {
             return Optional.empty();
         }
-        JmhSweep all = JmhSweep.read(dir, PartAcctRaw.TABLE, run::gap);
+        SweepEstimates all = SweepEstimates.read(dir, PartAcctRaw.TABLE, run::gap);
         Calibration cal = Calibration.read(dir);
-        JmhSweep table = all.where("baseNs", "0", "0");
-        JmhSweep calibrated = cal == null || cal.baseNs() == 0 ? null
-                : JmhSweep.read(dir, PartAcctRaw.CALIBRATED, run::gap).where("baseNs", Long.toString(cal.deviceNs()), "0")
+        SweepEstimates table = all.where("baseNs", "0", "0");
+        SweepEstimates calibrated = cal == null || cal.baseNs() == 0 ? null
+                : SweepEstimates.read(dir, PartAcctRaw.CALIBRATED, run::gap).where("baseNs", Long.toString(cal.deviceNs()), "0")
                         .where("userNs", Long.toString(cal.userNs()), "0");
-        JmhSweep grid = JmhSweep.read(dir, PartAcctRaw.GRID, run::gap);
-        JmhSweep sum = JmhSweep.read(dir, PartAcctRaw.SUM_FILES, run::gap);
+        SweepEstimates grid = SweepEstimates.read(dir, PartAcctRaw.GRID, run::gap);
+        SweepEstimates sum = SweepEstimates.read(dir, PartAcctRaw.SUM_FILES, run::gap);
         Path kdir = dir.resolve("kernel");
         KernelRuns kernelRuns = KernelRuns.read(run, kdir);
         IostatsKernel kernel = IostatsKernel.of(kernelRuns);
@@ -63,7 +65,7 @@ final class PartAcctSection implements Section {
             page.text(VariantTable.table(table, cores, "JVM model, raw: each variant's throughput and its ratio to `atomic` (HZ "
                     + HZ + ", " + SLOTS + " slots)") + VariantTable.growth(table));
             for (String target : TARGETS) {
-                if (!table.samples(VariantTable.key(BASE, target), tableT).isEmpty()) {
+                if (table.has(VariantTable.key(BASE, target), tableT)) {
                     page.chart("part-acct-sweep-" + target + ".svg", VariantTable.sweepChart(table, target), target + " thread sweep");
                 }
             }
@@ -100,7 +102,7 @@ final class PartAcctSection implements Section {
             jvm.put("extrapolated_crossover_slots", extrapolated);
         }
         page.text(kernel.text(run, kdir, kernelRuns));
-        Stats.Spread kernelAcct = kernel.headlineGroup() == null ? null : kernel.ratio(kernel.headlineGroup());
+        Estimate kernelAcct = kernel.headlineGroup() == null ? null : kernel.ratio(kernel.headlineGroup());
         Map<String, Object> fidelity = new LinkedHashMap<>();
         page.text(AccountingFidelity.text(table, tableT, kernel, fidelity));
         Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
@@ -138,10 +140,10 @@ final class PartAcctSection implements Section {
                 + " slots, highest thread count), one per variant: " + links + ".\n\n";
     }
 
-    private static Headline headline(Headline head, int t, Stats.Spread kernelAcct, IostatsKernel k, RunDir run) {
+    private static Headline headline(Headline head, int t, Estimate kernelAcct, IostatsKernel k, RunDir run) {
         IostatsKernel.Group g = k.headlineGroup();
         String acct = kernelAcct == null ? "no accounting on/off pair in this run"
-                : "accounting on/off (iostats=1 / iostats=0) is " + Fmt.spread(kernelAcct, 2) + "x on " + k.label(g.dev())
+                : "accounting on/off (iostats=1 / iostats=0) is " + kernelAcct.format(2) + "x on " + k.label(g.dev())
                         + " whole disk, fio, " + g.jobs() + (g.jobs() == 1 ? " job" : " jobs") + k.headlineNote();
         return head.metric("all four patches / before, total throughput (seed: fio randread over null_blk, dual socket; JVM: bios"
                         + " to the whole disk, HZ " + HZ + ", " + SLOTS + " slots, " + t + (t == 1 ? " thread" : " threads") + " on "

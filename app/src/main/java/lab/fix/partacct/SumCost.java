@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.chart.LineChart;
 import lab.notebook.Fmt;
 import lab.notebook.Parts;
@@ -23,41 +24,44 @@ import lab.notebook.Parts;
  * the gain of all four over the first two (an extrapolation).
  */
 final class SumCost {
-    private final Map<Integer, Stats.Spread> ns;
+    private final Map<Integer, Estimate> ns;
+    private final Fit fit;
 
-    private SumCost(Map<Integer, Stats.Spread> ns) {
+    private SumCost(Map<Integer, Estimate> ns, Fit fit) {
         this.ns = ns;
+        this.fit = fit;
     }
 
     /** The benchmark: ns per sum by slots, per round. */
-    static SumCost of(JmhSweep s) {
-        Map<Integer, Stats.Spread> ns = new TreeMap<>();
+    static SumCost of(SweepEstimates s) {
+        Map<Integer, Estimate> ns = new TreeMap<>();
         for (String sl : s.values("slots")) {
             for (int t : s.threadCounts()) {
-                List<Double> v = new ArrayList<>(s.scoresByRound(Map.of("slots", sl), t).values());
-                if (!v.isEmpty()) {
-                    ns.put(Integer.parseInt(sl), Stats.spread(v));
+                Estimate v = s.ns(Map.of("slots", sl), t);
+                if (v != null) {
+                    ns.put(Integer.parseInt(sl), v);
                 }
             }
         }
-        return new SumCost(ns);
+        List<double[]> xy = new ArrayList<>();
+        ns.forEach((slots, v) -> xy.add(new double[] {slots, v.value()}));
+        Stats.Line l = Stats.line(xy);
+        return new SumCost(ns, l == null ? null : new Fit(l.a(), l.b()));
     }
 
+    /** ns per sum ~ a + b * slots over the slots' estimates; null with fewer than two slot counts. */
     Fit fit() {
-        List<double[]> xy = new ArrayList<>();
-        ns.forEach((slots, v) -> xy.add(new double[] {slots, v.median()}));
-        Stats.Line l = Stats.line(xy);
-        return l == null ? null : new Fit(l.a(), l.b());
+        return fit;
     }
 
     String text() {
         StringBuilder b = new StringBuilder("The sum itself: one `part_in_flight()` over the slots, one thread "
-                + "(`PartInFlightSum`), ns per sum, median [min–max] over rounds:\n\n| slots | ns per sum | ns per slot |\n|---:|---:|---:|\n");
-        ns.forEach((sl, v) -> b.append("| ").append(sl).append(" | ").append(Fmt.spread(v, 1)).append(" | ")
-                .append(Fmt.f(v.median() / sl, 2)).append(" |\n"));
+                + "(`PartInFlightSum`), ns per sum, the geometric mean over rounds with its 95% interval:\n\n| slots | ns per sum | ns per slot |\n|---:|---:|---:|\n");
+        ns.forEach((sl, v) -> b.append("| ").append(sl).append(" | ").append(Fmt.est(v, 1)).append(" | ")
+                .append(Fmt.f(v.value() / sl, 2)).append(" |\n"));
         Fit f = fit();
         if (f != null) {
-            b.append("\nStraight-line fit over the medians: ns per sum ≈ ").append(Fmt.f(f.a(), 2)).append(" + ")
+            b.append("\nStraight-line fit over the estimates: ns per sum ≈ ").append(Fmt.f(f.a(), 2)).append(" + ")
                     .append(Fmt.f(f.b(), 3)).append(" x slots.\n");
         }
         return b.append('\n').toString();
@@ -66,7 +70,7 @@ final class SumCost {
     String chart() {
         LineChart c = new LineChart("one part_in_flight() sum: ns by possible CPUs summed", "slots", "ns per sum").log2X();
         List<LineChart.Point> pts = new ArrayList<>();
-        ns.forEach((sl, v) -> pts.add(LineChart.Point.of(sl, v.median(), v.min(), v.max())));
+        ns.forEach((sl, v) -> pts.add(Parts.point(sl, v)));
         c.series("measured", pts);
         Fit f = fit();
         if (f != null) {
@@ -78,7 +82,7 @@ final class SumCost {
     /** HZ x sums per tick x ns per sum, as a share of one CPU, per slots, HZ and target. */
     String cpuTable() {
         StringBuilder b = new StringBuilder("Jens's concern as CPU time: HZ x sums per tick (1 for a whole-disk bio: part0; 2 for "
-                + "a partition bio: the partition and part0) x ns per sum (median), as a share of one CPU, whatever the I/O rate "
+                + "a partition bio: the partition and part0) x ns per sum (the estimate), as a share of one CPU, whatever the I/O rate "
                 + "(the sum runs at most once per jiffy per partition):\n\n| slots |");
         for (int hz : HZS) {
             b.append(" HZ ").append(hz).append(" disk | HZ ").append(hz).append(" part |");
@@ -90,7 +94,7 @@ final class SumCost {
             b.append("| ").append(sl).append(" |");
             for (int hz : HZS) {
                 for (String target : TARGETS) {
-                    b.append(' ').append(pct(cpuShare(hz, SUMS_PER_TICK.get(target), v.median()))).append(" |");
+                    b.append(' ').append(pct(cpuShare(hz, SUMS_PER_TICK.get(target), v.value()))).append(" |");
                 }
             }
             b.append('\n');
@@ -109,7 +113,7 @@ final class SumCost {
         return out;
     }
 
-    /** ns per sum ~ a + b * slots, least squares over the per-slot medians. */
+    /** ns per sum ~ a + b * slots, least squares over the per-slot estimates. */
     record Fit(double a, double b) {
         double at(double slots) {
             return a + b * slots;
@@ -143,21 +147,21 @@ final class SumCost {
             return b.append("It needs both the grid and the sum benchmark, and this run lacks ").append(g == null ? "the grid" : "the sum")
                     .append(".\n\n").toString();
         }
-        List<double[]> gain = g.gain();
-        if (gain.isEmpty()) {
+        CrossoverGrid.Gain gain = g.gain();
+        if (gain == null) {
             return b.append("The grid has no HZ ").append(HZ).append(" cells at ").append(g.slots().getFirst())
                     .append(" slots for both variants.\n\n").toString();
         }
-        double gainNs = Stats.median(gain.stream().map(x -> x[0]).toList());
-        double rate = Stats.median(gain.stream().map(x -> x[1]).toList());
-        double perSecond = Stats.median(gain.stream().map(x -> x[2]).toList());
+        double gainNs = gain.nsPerIo().value();
+        double rate = gain.iosPerS().value();
+        double perSecond = gain.nsPerS().value();
         out.put("gain_ns_per_io", gainNs);
         out.put("ios_per_s", rate);
         out.put("gain_ns_per_s", perSecond);
         b.append("The gain of all four over the first two at HZ ").append(HZ).append(", ").append(g.slots().getFirst()).append(" slots, ")
                 .append(g.t()).append(" threads: ").append(Fmt.f(gainNs, 1)).append(" ns per I/O per thread at ")
                 .append(Fmt.f(rate / 1e6, 2)).append(" M I/O/s, i.e. the first two would spend ").append(Fmt.f(perSecond / 1e9, 2))
-                .append(" CPU-seconds a second more for all four's I/O rate (medians over rounds). The sum's cost per second, HZ x 2 (a partition bio) x (")
+                .append(" CPU-seconds a second more for all four's I/O rate (estimates over rounds). The sum's cost per second, HZ x 2 (a partition bio) x (")
                 .append(Fmt.f(fit.a(), 2)).append(" + ").append(Fmt.f(fit.b(), 3))
                 .append(" x slots) ns, equals that gain at slots = (gain / (HZ x 2) - a) / b:\n\n");
         if (perSecond <= 0) {

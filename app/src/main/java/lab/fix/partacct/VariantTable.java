@@ -7,13 +7,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import lab.analysis.JmhSweep;
-import lab.analysis.Stats;
-import lab.analysis.estimate.Estimate;
-import lab.analysis.chart.LineChart;
 import lab.analysis.compare.LkpTable;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.fidelity.NoiseFloor;
-import lab.analysis.fidelity.RoundRatio;
 import lab.engine.bench.Variants;
 import lab.notebook.Fmt;
 import lab.notebook.Parts;
@@ -40,22 +37,22 @@ final class VariantTable {
     }
 
     /** Candidate throughput over base throughput, per round, estimated over rounds: score(base) / score(candidate). */
-    static Estimate roundRatio(JmhSweep s, Map<String, String> base, Map<String, String> cand, int t) {
-        return RoundRatio.of(s, base, cand, t);
+    static Estimate roundRatio(SweepEstimates s, Map<String, String> base, Map<String, String> cand, int t) {
+        return s.ratio(base, cand, t);
     }
 
     /** Total throughput in M I/O/s per round: t * 1e3 / (ns per I/O per thread). */
-    static Stats.Spread throughput(JmhSweep s, Map<String, String> k, int t) {
-        return Parts.spread(s.scoresByRound(k, t).values().stream().map(ns -> t * 1e3 / ns).toList());
+    static Estimate throughput(SweepEstimates s, Map<String, String> k, int t) {
+        return s.throughput(k, t);
     }
 
     /** The A/A floor of {@code atomic} against its control copy, bios to {@code target} at {@code t}; null without the control. */
-    static NoiseFloor floor(JmhSweep s, String target, int t) {
-        return NoiseFloor.of(s, key(BASE, target), key(Variants.control(BASE), target), t);
+    static NoiseFloor floor(SweepEstimates s, String target, int t) {
+        return s.aa(key(BASE, target), key(Variants.control(BASE), target), t);
     }
 
     /** The variant table of {@code s} under {@code heading} (a level-3 heading without its hashes). */
-    static String table(JmhSweep s, String cores, String heading) {
+    static String table(SweepEstimates s, String cores, String heading) {
         boolean aa = floor(s, TARGETS.getFirst(), s.threadCounts().last()) != null;
         StringBuilder b = new StringBuilder("### " + heading + "\n\n"
                 + "Threads " + s.threadCounts().first() + ".." + s.threadCounts().last() + " on " + cores + " cores. "
@@ -68,15 +65,15 @@ final class VariantTable {
             for (int t : s.threadCounts()) {
                 NoiseFloor f = floor(s, target, t);
                 for (String v : VARIANTS) {
-                    if (s.samples(key(v, target), t).isEmpty()) {
+                    if (!s.has(key(v, target), t)) {
                         continue;
                     }
                     String ratio = v.equals(BASE) ? (f == null ? "—" : "— (A/A " + Parts.ratioCell(f.aa()) + ")")
                             : Parts.ratioCell(roundRatio(s, key(BASE, target), key(v, target), t));
                     double bytes = s.bytesPerOp(key(v, target), t);
                     b.append("| ").append(target).append(" | ").append(t).append(" | `").append(v).append("` | ")
-                            .append(Fmt.spread(throughput(s, key(v, target), t), 2)).append(" | ").append(ratio).append(" | ")
-                            .append(Fmt.spread(Parts.spread(new ArrayList<>(s.scoresByRound(key(v, target), t).values())), 1)).append(" | ")
+                            .append(Fmt.est(throughput(s, key(v, target), t), 2)).append(" | ").append(ratio).append(" | ")
+                            .append(Fmt.est(s.ns(key(v, target), t), 1)).append(" | ")
                             .append(Double.isNaN(bytes) ? "n/a" : Fmt.f(bytes, 3)).append(" |\n");
                 }
             }
@@ -85,7 +82,7 @@ final class VariantTable {
     }
 
     /** Whether each per-cpu variant's gain over atomic grows from the fewest threads to the most. */
-    static String growth(JmhSweep s) {
+    static String growth(SweepEstimates s) {
         if (s.threadCounts().size() < 2) {
             return "One thread count only: whether the gain grows with threads is not measured in this run.\n\n";
         }
@@ -112,23 +109,20 @@ final class VariantTable {
         return b.append('\n').toString();
     }
 
-    static String sweepChart(JmhSweep s, String target) {
+    static String sweepChart(SweepEstimates s, String target) {
         return Parts.sweepChart("part-acct model, bios to the " + (target.equals("disk") ? "whole disk" : "partition")
                 + ": total throughput by threads (HZ " + HZ + ", " + SLOTS + " slots)", "M I/O/s (all threads)", VARIANTS,
-                s.threadCounts(), (v, t) -> {
-                    Stats.Spread x = throughput(s, key(v, target), t);
-                    return x == null ? null : LineChart.Point.of(t, x.median(), x.min(), x.max());
-                });
+                s.threadCounts(), (v, t) -> Parts.point(t, throughput(s, key(v, target), t)));
     }
 
-    static String lkp(JmhSweep s, int t) {
+    static String lkp(SweepEstimates s, int t) {
         StringBuilder b = new StringBuilder("LKP layout: `atomic` (base) against each variant at " + t
                 + " threads, ns per I/O per thread (lower is better):\n\n");
         boolean any = false;
         for (String v : VARIANTS.subList(1, VARIANTS.size())) {
             List<LkpTable.Row> rows = new ArrayList<>();
             for (String target : TARGETS) {
-                rows.add(Parts.lkpRow("ns_per_io." + target, s, key(BASE, target), key(v, target), t));
+                rows.add(s.lkpRow("ns_per_io." + target, key(BASE, target), key(v, target), t));
             }
             String block = Parts.lkpRows(BASE, v, null, rows);
             any |= !block.isEmpty();
@@ -137,7 +131,7 @@ final class VariantTable {
         return any ? b.append(Parts.lkpLegend()).toString() : "";
     }
 
-    static String allocation(JmhSweep s, int t) {
+    static String allocation(SweepEstimates s, int t) {
         StringBuilder list = new StringBuilder();
         List<String> allocating = new ArrayList<>();
         for (String v : VARIANTS) {
@@ -167,7 +161,7 @@ final class VariantTable {
                                 + " per I/O, so those figures include GC work the kernel does not do.") + "\n\n";
     }
 
-    static Map<String, Object> summary(JmhSweep s) {
+    static Map<String, Object> summary(SweepEstimates s) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("hz", Integer.parseInt(HZ));
         out.put("slots", Integer.parseInt(SLOTS));
@@ -176,12 +170,12 @@ final class VariantTable {
             for (int t : s.threadCounts()) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 for (String v : VARIANTS) {
-                    Stats.Spread tp = throughput(s, key(v, target), t);
+                    Estimate tp = throughput(s, key(v, target), t);
                     if (tp == null) {
                         continue;
                     }
                     Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("ns_per_io_median", Stats.median(new ArrayList<>(s.scoresByRound(key(v, target), t).values())));
+                    m.put("ns_per_io", Parts.json(s.ns(key(v, target), t)));
                     m.put("m_ios_per_s", Parts.json(tp));
                     m.put("throughput_vs_atomic", Parts.json(roundRatio(s, key(BASE, target), key(v, target), t)));
                     double bytes = s.bytesPerOp(key(v, target), t);

@@ -2,6 +2,7 @@ package lab.fix.primitives;
 
 import java.io.IOException;
 import lab.analysis.JmhSweep;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.MalformedResultException;
 import lab.analysis.Stats;
 import lab.analysis.estimate.Estimate;
@@ -23,9 +24,11 @@ import java.util.SortedSet;
  */
 public final class PrimitivesReport {
     private final JmhSweep sweep;
+    private final SweepEstimates est;
 
     private PrimitivesReport(JmhSweep sweep) {
         this.sweep = sweep;
+        this.est = SweepEstimates.of(sweep);
     }
 
     /** Reads every {@code primitives-rR-tT.json} in {@code rawDir}; the first broken file is the error. */
@@ -60,57 +63,29 @@ public final class PrimitivesReport {
         return sweep.values("primitive");
     }
 
-    /** ns per pair per thread: JMH's score of each round, median [min–max] over rounds. */
-    public Stats.Spread nsPerPair(String primitive, int threads) {
-        Map<Integer, Double> v = scoresByRound(primitive, threads);
-        return v.isEmpty() ? null : Stats.spread(new ArrayList<>(v.values()));
+    /** ns per pair per thread: the geometric mean of the rounds' scores with its 95% interval; null where not run. */
+    public Estimate nsPerPair(String primitive, int threads) {
+        return est.ns(Map.of("primitive", primitive), threads);
     }
 
-    /** The sweep the report reads. */
-    public JmhSweep sweep() {
-        return sweep;
+    /** The estimation stage over the sweep the report reads. */
+    public SweepEstimates estimates() {
+        return est;
     }
 
     /** Bytes allocated per pair (JMH -prof gc, gc.alloc.rate.norm), median over rounds; NaN without it. */
     public double bytesPerPair(String primitive, int threads) {
-        return sweep.bytesPerOp(Map.of("primitive", primitive), threads);
-    }
-
-    /** Every measured iteration's ns per pair per thread, all rounds; empty when not run. */
-    public List<Double> nsSamples(String primitive, int threads) {
-        return sweep.samples(Map.of("primitive", primitive), threads);
+        return est.bytesPerOp(Map.of("primitive", primitive), threads);
     }
 
     /**
      * Total throughput at {@code threads} over total throughput at 1 thread, per round
-     * ({@code T * ns(1) / ns(T)}): 1 means no scaling at all, T means perfect scaling,
-     * below 1 means the threads together do less than one thread alone.
+     * ({@code T * ns(1) / ns(T)}), estimated over rounds: 1 means no scaling at all, T means
+     * perfect scaling, below 1 means the threads together do less than one thread alone; null
+     * without a round at both.
      */
-    public Stats.Spread scaling(String primitive, int threads) {
-        List<Double> ratios = scalings(primitive, threads);
-        return ratios.isEmpty() ? null : Stats.spread(ratios);
-    }
-
-    /** {@link #scaling} as an estimate with its 95% interval over rounds; null without a round at both. */
-    public Estimate scalingEstimate(String primitive, int threads) {
-        return Estimator.of(scalings(primitive, threads));
-    }
-
-    private List<Double> scalings(String primitive, int threads) {
-        Map<Integer, Double> one = scoresByRound(primitive, 1);
-        Map<Integer, Double> at = scoresByRound(primitive, threads);
-        List<Double> ratios = new ArrayList<>();
-        for (var e : at.entrySet()) {
-            Double base = one.get(e.getKey());
-            if (base != null) {
-                ratios.add(threads * base / e.getValue());
-            }
-        }
-        return ratios;
-    }
-
-    private Map<Integer, Double> scoresByRound(String primitive, int threads) {
-        return sweep.scoresByRound(Map.of("primitive", primitive), threads);
+    public Estimate scaling(String primitive, int threads) {
+        return est.scaling(Map.of("primitive", primitive), threads);
     }
 
     /** A machine-readable summary: per primitive, per thread count, median ns and scaling. */
@@ -120,13 +95,10 @@ public final class PrimitivesReport {
             Map<String, Object> byT = new LinkedHashMap<>();
             for (int t : threadCounts()) {
                 Map<String, Object> row = new LinkedHashMap<>();
-                Stats.Spread ns = nsPerPair(p, t);
-                row.put("ns_per_pair_median", ns.median());
-                row.put("ns_per_pair_min", ns.min());
-                row.put("ns_per_pair_max", ns.max());
-                row.put("rounds", ns.n());
-                Stats.Spread sc = scaling(p, t);
-                row.put("throughput_vs_1_thread_median", sc == null ? null : sc.median());
+                Estimate ns = nsPerPair(p, t);
+                row.put("ns_per_pair", ns == null ? null : ns.json());
+                Estimate sc = scaling(p, t);
+                row.put("throughput_vs_1_thread", sc == null ? null : sc.json());
                 double bytes = bytesPerPair(p, t);
                 if (!Double.isNaN(bytes)) {
                     row.put("gc_bytes_per_pair", bytes);
@@ -143,7 +115,7 @@ public final class PrimitivesReport {
         StringBuilder sb = new StringBuilder();
         sb.append("## Primitives: ns per get+put pair, per thread\n\n");
         sb.append("JMH AverageTime, ").append(rounds()).append(" round(s) interleaving the thread counts; ")
-          .append("JMH's score per round, median [min–max] over rounds (one round: the score alone).\n\n");
+          .append("JMH's score per round, the geometric mean over rounds with its 95% interval (one round: the score alone).\n\n");
         sb.append("| primitive |");
         threadCounts().forEach(t -> sb.append(" ").append(t).append(t == 1 ? " thread |" : " threads |"));
         threadCounts().stream().filter(t -> t > 1)
@@ -155,17 +127,18 @@ public final class PrimitivesReport {
         for (String p : primitives()) {
             sb.append("| `").append(p).append("` |");
             for (int t : threadCounts()) {
-                sb.append(' ').append(nsPerPair(p, t).format(1)).append(" |");
+                Estimate ns = nsPerPair(p, t);
+                sb.append(' ').append(ns == null ? "—" : ns.format(1)).append(" |");
             }
             for (int t : threadCounts()) {
                 if (t > 1) {
-                    Stats.Spread sc = scaling(p, t);
+                    Estimate sc = scaling(p, t);
                     sb.append(' ').append(sc == null ? "n/a" : sc.format(2) + "x").append(" |");
                 }
             }
             sb.append('\n');
         }
-        sb.append("\nThroughput ratio: T × ns(1) / ns(T) per round; T× is perfect scaling, ")
+        sb.append("\nThroughput ratio: T × ns(1) / ns(T) per round, estimated over rounds; T× is perfect scaling, ")
           .append("below 1× the threads together do less than one alone.\n\n");
         sb.append("Reproduce: `").append(command).append("`\n");
         return sb.toString();

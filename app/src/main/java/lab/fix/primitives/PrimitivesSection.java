@@ -76,11 +76,12 @@ final class PrimitivesSection implements Section {
             maxT = report.threadCounts().last();
             page.text("### JVM: ns per get+put pair, per thread\n\n"
                     + report.markdown(page.data()).replace("## Primitives: ns per get+put pair, per thread\n\n", ""));
+            lab.analysis.estimate.SweepEstimates est = report.estimates();
             page.text("\n### The fixes' before/after pairs, LKP layout (ns per pair per thread; lower is better)\n\n");
             for (String[] p : PAIRS) {
                 List<LkpTable.Row> rows = new ArrayList<>();
                 for (int t : report.threadCounts()) {
-                    rows.add(Parts.lkpRow("ns_per_pair." + t + "t", report.sweep(), Map.of("primitive", p[0]), Map.of("primitive", p[1]), t));
+                    rows.add(est.lkpRow("ns_per_pair." + t + "t", Map.of("primitive", p[0]), Map.of("primitive", p[1]), t));
                 }
                 page.text(Parts.lkpRows(p[0], p[1], p[2], rows));
             }
@@ -88,7 +89,7 @@ final class PrimitivesSection implements Section {
                     .chart("primitives-sweep.svg", sweepChart(report), "total throughput by threads");
             if (maxT > 1) {
                 page.chart("primitives-scaling.svg", scalingChart(report, maxT), "scaling at " + maxT + " threads");
-                jvmHeadline = report.scalingEstimate(PrimitiveKind.ATOMIC_REFCOUNT.id(), maxT);
+                jvmHeadline = report.scaling(PrimitiveKind.ATOMIC_REFCOUNT.id(), maxT);
             }
             page.put("jvm", report.summary());
         }
@@ -156,12 +157,12 @@ final class PrimitivesSection implements Section {
         return b.append('\n').toString();
     }
 
-    /** Total M pairs/s at each thread count: T / (ns per pair per thread) * 1e3, from the medians. */
+    /** Total M pairs/s at each thread count: T / (ns per pair per thread) * 1e3, from the estimates. */
     static Map<Integer, Double> totalThroughput(PrimitivesReport r, String prim) {
         Map<Integer, Double> m = new TreeMap<>();
         for (int t : r.threadCounts()) {
-            if (!r.nsSamples(prim, t).isEmpty()) {
-                m.put(t, t * 1e3 / r.nsPerPair(prim, t).median());
+            if (r.nsPerPair(prim, t) != null) {
+                m.put(t, t * 1e3 / r.nsPerPair(prim, t).value());
             }
         }
         return m;
@@ -169,24 +170,18 @@ final class PrimitivesSection implements Section {
 
     private static String sweepChart(PrimitivesReport r) {
         return Parts.sweepChart("Sync primitives: total throughput by threads", "M get+put pairs/s (all threads)", r.primitives(),
-                r.threadCounts(), (p, t) -> {
-                    if (r.nsSamples(p, t).isEmpty()) {
-                        return null;
-                    }
-                    Stats.Spread ns = r.nsPerPair(p, t);
-                    return LineChart.Point.of(t, t * 1e3 / ns.median(), t * 1e3 / ns.max(), t * 1e3 / ns.min());
-                });
+                r.threadCounts(), (p, t) -> Parts.point(t, r.estimates().throughput(java.util.Map.of("primitive", p), t)));
     }
 
     private static String scalingChart(PrimitivesReport r, int t) {
         List<String> names = new ArrayList<>();
         List<BarChart.Bar> bars = new ArrayList<>();
         for (String p : r.primitives()) {
-            Stats.Spread s = r.scaling(p, t);
+            Estimate s = r.scaling(p, t);
             names.add(p);
-            bars.add(s == null ? BarChart.Bar.missing() : BarChart.Bar.of(s.median(), s.min(), s.max()));
+            bars.add(s == null ? BarChart.Bar.missing() : s.hasInterval() ? BarChart.Bar.of(s.value(), s.lo(), s.hi()) : BarChart.Bar.of(s.value()));
         }
-        return new BarChart("Total throughput at " + t + " threads over 1 thread (median, min–max of rounds)", "ratio")
+        return new BarChart("Total throughput at " + t + " threads over 1 thread (the estimate and its 95% interval over rounds)", "ratio")
                 .categories(names).series(t + " threads / 1", bars)
                 .referenceLine(1.0, "1.0: no gain from the second thread").referenceLine(t, t + ".0: perfect scaling").toSvg();
     }

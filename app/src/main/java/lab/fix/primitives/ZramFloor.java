@@ -45,8 +45,8 @@ final class ZramFloor {
                 + Fmt.f(io.taskClockNsPerIo(), 0) + " ns of CPU per I/O), one get+put pair at " + t + " threads costs:\n\n"
                 + "| primitive | ns per pair | share of one I/O's CPU |\n|---|---:|---:|\n");
         for (String p : r.primitives()) {
-            if (!r.nsSamples(p, t).isEmpty()) {
-                double ns = r.nsPerPair(p, t).median();
+            if (r.nsPerPair(p, t) != null) {
+                double ns = r.nsPerPair(p, t).value();
                 b.append("| `").append(p).append("` | ").append(Fmt.f(ns, 1)).append(" | ")
                         .append(Fmt.f(100 * ns / io.taskClockNsPerIo(), 2)).append("% |\n");
             }
@@ -85,7 +85,7 @@ final class ZramFloor {
                 at = r.iops();
             }
         }
-        return one == null || at == null || t == 1 ? null : lab.analysis.estimate.Estimator.of(List.of(at / one));
+        return one == null || at == null || t == 1 ? null : Estimate.single(at / one);
     }
 
     static String kernelSkipReason(RunDir run) throws IOException {

@@ -6,12 +6,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import lab.analysis.JmhSweep;
-import lab.analysis.Stats;
 import lab.analysis.estimate.Estimate;
-import lab.analysis.chart.LineChart;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.fidelity.NoiseFloor;
-import lab.analysis.fidelity.RoundRatio;
 import lab.notebook.Fmt;
 import lab.notebook.Parts;
 
@@ -39,25 +36,24 @@ final class LockTable {
     static final Comparison HEADLINE = COMPARISONS.get(1);
 
     /** The A/A floor at {@code cache} and {@code t}: the mutex against its copy; null without a control. */
-    static NoiseFloor floor(JmhSweep s, String cache, int t) {
-        return NoiseFloor.of(s, key(MUTEX, cache), key(CONTROL, cache), t);
+    static NoiseFloor floor(SweepEstimates s, String cache, int t) {
+        return s.aa(key(MUTEX, cache), key(CONTROL, cache), t);
     }
 
     /** Throughput of {@code c}'s candidate over its base per round, estimated over rounds: the base's ns per op over the candidate's. */
-    static Estimate ratio(JmhSweep s, Comparison c, String cache, int t) {
-        return RoundRatio.of(s, key(c.base(), cache), key(c.cand(), cache), t);
+    static Estimate ratio(SweepEstimates s, Comparison c, String cache, int t) {
+        return s.ratio(key(c.base(), cache), key(c.cand(), cache), t);
     }
 
-    private static String ns(JmhSweep s, Map<String, String> key, int t) {
-        List<Double> x = new ArrayList<>(s.scoresByRound(key, t).values());
-        return x.isEmpty() ? "—" : Fmt.spread(Parts.spread(x), 1);
+    private static String ns(SweepEstimates s, Map<String, String> key, int t) {
+        return Fmt.est(s.ns(key, t), 1);
     }
 
     /**
      * Per thread count at {@code cache}: ns per op of each variant and of dm-linear ({@code linear},
      * its own JMH run in the same rounds), the comparisons, the floor.
      */
-    static String table(JmhSweep s, JmhSweep linear, String cache, String label, Map<String, Object> out) {
+    static String table(SweepEstimates s, SweepEstimates linear, String cache, String label, Map<String, Object> out) {
         StringBuilder b = new StringBuilder("| threads | " + String.join(" | ", VARIANTS.stream().map(v -> "`" + v + "` ns/op").toList())
                 + " | dm-linear ns/op | " + String.join(" | ", COMPARISONS.stream().map(Comparison::label).toList())
                 + " | A/A |\n|---:|" + "---:|".repeat(VARIANTS.size() + 1 + COMPARISONS.size() + 1) + "\n");
@@ -79,29 +75,21 @@ final class LockTable {
             row.put("aa", f == null ? null : Parts.json(f.aa()));
             out.put(Integer.toString(t), row);
         }
-        return "**" + label + "**: ns per op per thread (median [min–max] over rounds) and throughput ratios within each round"
-                + " (the base's ns per op over the candidate's; above 1 the candidate is faster), each the geometric mean with its 95%"
-                + " interval over rounds:\n\n" + b + '\n';
+        return "**" + label + "**: ns per op per thread and throughput ratios within each round"
+                + " (the base's ns per op over the candidate's; above 1 the candidate is faster), each the geometric mean over rounds"
+                + " with its 95% interval:\n\n" + b + '\n';
     }
 
     /** Total throughput by threads with the whole tree cached, one series per variant and dm-linear. */
-    static String sweepChart(JmhSweep s, JmhSweep linear) {
+    static String sweepChart(SweepEstimates s, SweepEstimates linear) {
         List<String> series = new ArrayList<>(VARIANTS);
         series.add(LINEAR);
         return Parts.sweepChart("thin volume, whole tree cached: total throughput by threads", "M I/Os per second (all threads)",
-                series, s.threadCounts(), (v, n) -> {
-                    List<Double> x = new ArrayList<>(v.equals(LINEAR) ? linear.scoresByRound(linear(), n).values()
-                            : s.scoresByRound(key(v, WHOLE), n).values());
-                    if (x.isEmpty()) {
-                        return null;
-                    }
-                    Stats.Spread sp = Stats.spread(x);
-                    return LineChart.Point.of(n, n * 1e3 / sp.median(), n * 1e3 / sp.max(), n * 1e3 / sp.min());
-                });
+                series, s.threadCounts(), (v, n) -> Parts.point(n, v.equals(LINEAR) ? linear.throughput(linear(), n) : s.throughput(key(v, WHOLE), n)));
     }
 
     /** B/op of each variant with the whole tree cached (JMH -prof gc): the hot path should allocate nothing. */
-    static String allocation(JmhSweep s, int t) {
+    static String allocation(SweepEstimates s, int t) {
         List<String> parts = new ArrayList<>();
         for (String v : VARIANTS) {
             double b = s.bytesPerOp(key(v, WHOLE), t);

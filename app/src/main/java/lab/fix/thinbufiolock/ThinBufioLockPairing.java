@@ -143,7 +143,7 @@ final class ThinBufioLockPairing implements Pairing {
      * next submission ({@link Calibration}).
      */
     static Calibrations.KernelFigure kernelFigure(KernelRuns k) {
-        return EmulationProbe.figure(k, row -> {
+        return EmulationProbe.estimateKernelFigure(k, row -> {
             ThinBufioLockRaw.KernelRun run = ThinBufioLockRaw.KernelRun.parse(row.job());
             return run != null && run.device().equals(THIN) && run.jobs() == 1;
         }, (env, rounds) -> "a thin volume of a pool over brd, written whole (" + env + "), fio psync randrw 4k direct, 1 job,"

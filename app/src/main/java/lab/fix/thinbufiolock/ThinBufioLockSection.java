@@ -17,6 +17,8 @@ import lab.analysis.fidelity.Calibration;
 import lab.analysis.fidelity.LineCost;
 import lab.analysis.fidelity.LineCounts;
 import lab.analysis.fidelity.NoiseFloor;
+import lab.analysis.fidelity.Prediction;
+import lab.analysis.estimate.SweepEstimates;
 import lab.fix.CostSweep;
 import lab.notebook.Fmt;
 import lab.notebook.Headline;
@@ -24,7 +26,7 @@ import lab.notebook.KernelRuns;
 import lab.notebook.LabKernelPart;
 import lab.notebook.Page;
 import lab.notebook.Parts;
-import lab.notebook.Prediction;
+import lab.notebook.PredictionText;
 import lab.notebook.Section;
 import lab.notebook.SectionOutput;
 import lab.results.RunDir;
@@ -48,10 +50,10 @@ final class ThinBufioLockSection implements Section {
         if (!Files.isDirectory(dir)) {
             return Optional.empty();
         }
-        JmhSweep table = JmhSweep.read(dir, ThinBufioLockRaw.TABLE, run::gap);
-        JmhSweep linear = JmhSweep.read(dir, ThinBufioLockRaw.LINEAR, run::gap);
+        SweepEstimates table = SweepEstimates.read(dir, ThinBufioLockRaw.TABLE, run::gap);
+        SweepEstimates linear = SweepEstimates.read(dir, ThinBufioLockRaw.LINEAR, run::gap);
         Calibration cal = Calibration.read(dir);
-        JmhSweep calibrated = cal == null ? null : calibratedSweep(dir, ThinBufioLockRaw.CALIBRATED, cal, run);
+        SweepEstimates calibrated = cal == null ? null : calibratedSweep(dir, ThinBufioLockRaw.CALIBRATED, cal, run);
         ThinKernel kernel = ThinKernel.of(KernelRuns.read(run, dir.resolve("kernel")));
         String cores = run.manifest().path("cores").asText("?");
         Page page = Page.of(run, ID).text("## thin-bufio-lock: " + FIX.title() + "\n\n" + seed());
@@ -115,8 +117,8 @@ final class ThinBufioLockSection implements Section {
     }
 
     /** The calibrated sweep of {@code prefix} at the calibration's base. */
-    private static JmhSweep calibratedSweep(Path dir, String prefix, Calibration cal, RunDir run) throws IOException {
-        return JmhSweep.read(dir, prefix, run::gap).where("baseNs", Long.toString(cal.deviceNs()), "0")
+    private static SweepEstimates calibratedSweep(Path dir, String prefix, Calibration cal, RunDir run) throws IOException {
+        return SweepEstimates.read(dir, prefix, run::gap).where("baseNs", Long.toString(cal.deviceNs()), "0")
                 .where("userNs", Long.toString(cal.userNs()), "0");
     }
 
@@ -138,7 +140,7 @@ final class ThinBufioLockSection implements Section {
                 + " costs in all.\n\n";
     }
 
-    private static String calibrated(Calibration cal, JmhSweep calibrated, JmhSweep raw, LineCounts counts,
+    private static String calibrated(Calibration cal, SweepEstimates calibrated, SweepEstimates raw, LineCounts counts,
                                      Path dir, RunDir run, Headline head, Map<String, Object> jvm) throws IOException {
         StringBuilder b = new StringBuilder("### JVM model, calibrated to the device, and predicted from the lock operations\n\n");
         if (cal == null || calibrated == null || calibrated.isEmpty()) {
@@ -156,8 +158,7 @@ final class ThinBufioLockSection implements Section {
         b.append(Parts.forkCv(calibrated, all, v -> key(v, WHOLE), t, cv));
         c.put("fork_cv", cv.isEmpty() ? null : cv);
         jvm.put("calibrated", c);
-        NoiseFloor floor = LockTable.floor(calibrated, WHOLE, t);
-        head.calibrated(LockTable.ratio(calibrated, LockTable.HEADLINE, WHOLE, t)).floor(floor)
+        head.calibrated(LockTable.ratio(calibrated, LockTable.HEADLINE, WHOLE, t)).floor(LockTable.floor(calibrated, WHOLE, t))
                 .base(cal);
         JmhSweep scored = JmhSweep.read(dir, ThinBufioLockRaw.COSTS, run::gap);
         JmhSweep timed = JmhSweep.read(dir, CostSweep.timedPrefix(ThinBufioLockRaw.COSTS), run::gap);
@@ -182,7 +183,7 @@ final class ThinBufioLockSection implements Section {
         List<Prediction.Pair> pairs = LockTable.COMPARISONS.stream()
                 .map(x -> new Prediction.Pair(x.base(), x.cand(), x.label() + (x == LockTable.HEADLINE ? " (the seed's, the headline)"
                         : ""))).toList();
-        Map<String, Object> pj = p.report(b, pairs, MUTEX, WALK, t, SEED_SPEEDUP, SEED_JOBS, "The seed ran " + SEED_JOBS
+        Map<String, Object> pj = PredictionText.report(p, b, pairs, MUTEX, WALK, t, SEED_SPEEDUP, SEED_JOBS, "The seed ran " + SEED_JOBS
                 + " psync jobs (its machine's cores unstated), where up to twelve threads, not " + t + ", meet on the client lock's line.",
                 head);
         b.append(perVisit(calibrated, raw, counts, withVisits, cal, t, pj));
@@ -195,7 +196,7 @@ final class ThinBufioLockSection implements Section {
      * where the run counted visits and measured one at the I/O's rhythm, as dm-css-ref's is: where
      * the variants visit the same lines as often, only their one-thread times differ.
      */
-    private static String perVisit(JmhSweep calibrated, JmhSweep raw, LineCounts counts, LineCost costs, Calibration cal, int t,
+    private static String perVisit(SweepEstimates calibrated, SweepEstimates raw, LineCounts counts, LineCost costs, Calibration cal, int t,
                                    Map<String, Object> pj) {
         Prediction v = new Prediction(calibrated, raw.where("baseNs", "0", "0"), x -> key(x, WHOLE),
                 x -> counts.get(x, point(THIN, WHOLE)), costs, cal.baseNs(), 0, MUTEX);
@@ -219,14 +220,12 @@ final class ThinBufioLockSection implements Section {
      * Every comparison at every thread count of the calibrated sweep, whole tree cached: the raw
      * model's ratio, the calibrated one (each against its own A/A floor) and the prediction.
      */
-    private static String sideBySide(JmhSweep raw, JmhSweep calibrated, Prediction p, Map<String, Object> jvm) {
+    private static String sideBySide(SweepEstimates raw, SweepEstimates calibrated, Prediction p, Map<String, Object> jvm) {
         StringBuilder b = new StringBuilder("Raw, calibrated and predicted side by side (whole tree cached; throughput of the candidate"
                 + " over the base; raw and calibrated each with its 95% interval over rounds; the prediction as below):\n\n"
                 + "| threads | comparison | raw | calibrated | predicted |\n|---:|---|---:|---:|---:|\n");
         Map<String, Object> out = new LinkedHashMap<>();
         for (int t : calibrated.threadCounts()) {
-            NoiseFloor rf = LockTable.floor(raw, WHOLE, t);
-            NoiseFloor cf = LockTable.floor(calibrated, WHOLE, t);
             Map<String, Object> row = new LinkedHashMap<>();
             for (LockTable.Comparison c : LockTable.COMPARISONS) {
                 Estimate r = LockTable.ratio(raw, c, WHOLE, t);

@@ -13,7 +13,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.ToDoubleFunction;
-import lab.analysis.JmhSweep;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.MalformedResultException;
 import lab.analysis.Stats;
 import lab.analysis.flame.FrameShares;
@@ -41,6 +43,12 @@ final class ThinKernel {
     private final TreeSet<Integer> jobs = new TreeSet<>();
     private final KernelRuns runs;
     private final EmulationProbe probe;
+    /** The figures ({@link #estimate}): by device and jobs, by jobs. */
+    private final Map<String, Estimate> ns = new TreeMap<>();
+    private final Map<String, Estimate> iops = new TreeMap<>();
+    private final Map<Integer, Estimate> iopsRatio = new TreeMap<>();
+    private final Map<Integer, Estimate> cpuRatio = new TreeMap<>();
+    private final Map<Integer, Estimate> extra = new TreeMap<>();
 
     private ThinKernel(KernelRuns runs) {
         this.runs = runs;
@@ -52,6 +60,7 @@ final class ThinKernel {
                 jobs.add(k.jobs());
             }
         }
+        estimate();
     }
 
     static ThinKernel of(KernelRuns runs) {
@@ -70,36 +79,49 @@ final class ThinKernel {
         return fio.getOrDefault(cell(device, j), Map.of());
     }
 
-    /** Task-clock ns per I/O of {@code device} at {@code j} jobs over rounds. */
-    Stats.Spread ns(String device, int j) {
-        return Parts.spread(rounds(device, j).values().stream().map(KernelRuns.Row::taskClockNsPerIo).filter(Double::isFinite).toList());
+    /** Every figure of the table, made once from the rows when the side is read. */
+    private void estimate() {
+        for (int j : jobs) {
+            for (String device : List.of(THIN, LINEAR)) {
+                ns.put(cell(device, j), Estimator.of(rounds(device, j).values().stream().map(KernelRuns.Row::taskClockNsPerIo)
+                        .filter(x -> Double.isFinite(x) && x > 0).toList()));
+                iops.put(cell(device, j), Estimator.of(rounds(device, j).values().stream().map(KernelRuns.Row::iops).filter(x -> x > 0).toList()));
+            }
+            iopsRatio.put(j, Estimator.of(perRound(j, KernelRuns.Row::iops, (thin, lin) -> thin / lin)));
+            cpuRatio.put(j, Estimator.of(perRound(j, KernelRuns.Row::taskClockNsPerIo, (thin, lin) -> lin / thin)));
+            Stats.Spread factor = probe.scale();
+            double by = factor == null ? 1 : factor.median();
+            extra.put(j, Estimator.mean(perRound(j, KernelRuns.Row::taskClockNsPerIo, (thin, lin) -> (thin - lin) / by)));
+        }
     }
 
-    private Stats.Spread iops(String device, int j) {
-        return Parts.spread(rounds(device, j).values().stream().map(KernelRuns.Row::iops).toList());
-    }
-
-    /** {@code ratio(f(thin), f(linear))} in each round that has both (finite), median [min–max]; null where none. */
-    private Stats.Spread perRound(int j, ToDoubleFunction<KernelRuns.Row> f, DoubleBinaryOperator ratio) {
+    /** {@code f(f(thin), f(linear))} in each round that has both (positive and finite). */
+    private List<Double> perRound(int j, ToDoubleFunction<KernelRuns.Row> f, DoubleBinaryOperator ratio) {
         Map<Integer, KernelRuns.Row> thin = rounds(THIN, j);
         List<Double> r = new ArrayList<>();
         rounds(LINEAR, j).forEach((round, lin) -> {
             KernelRuns.Row t = thin.get(round);
-            if (t != null && f.applyAsDouble(t) > 0 && f.applyAsDouble(lin) > 0) {
+            if (t != null && f.applyAsDouble(t) > 0 && f.applyAsDouble(lin) > 0 && Double.isFinite(f.applyAsDouble(t))
+                    && Double.isFinite(f.applyAsDouble(lin))) {
                 r.add(ratio.applyAsDouble(f.applyAsDouble(t), f.applyAsDouble(lin)));
             }
         });
-        return Parts.spread(r);
+        return r;
+    }
+
+    /** Task-clock ns per I/O of {@code device} at {@code j} jobs: the geometric mean over rounds with its interval. */
+    Estimate ns(String device, int j) {
+        return ns.get(cell(device, j));
     }
 
     /** thin over linear throughput, IOPS within each round: below 1 the thin volume is slower. */
-    Stats.Spread thinOverLinearIops(int j) {
-        return perRound(j, KernelRuns.Row::iops, (thin, lin) -> thin / lin);
+    Estimate thinOverLinearIops(int j) {
+        return iopsRatio.get(j);
     }
 
     /** thin over linear I/Os per CPU: linear's task-clock per I/O over thin's, within each round. */
-    Stats.Spread thinOverLinearCpu(int j) {
-        return perRound(j, KernelRuns.Row::taskClockNsPerIo, (thin, lin) -> lin / thin);
+    Estimate thinOverLinearCpu(int j) {
+        return cpuRatio.get(j);
     }
 
     /**
@@ -107,52 +129,26 @@ final class ThinKernel {
      * at {@code t} threads: dm-linear's ns per op over the variant's, within each round (the two are
      * JMH runs of their own in the same round); null where the model has no such round.
      */
-    static Stats.Spread modelOverLinear(JmhSweep thin, JmhSweep linear, String variant, int t) {
-        Map<Integer, Double> v = thin.scoresByRound(key(variant, WHOLE), t);
-        List<Double> r = new ArrayList<>();
-        linear.scoresByRound(linear(), t).forEach((round, lin) -> {
-            Double x = v.get(round);
-            if (x != null) {
-                r.add(lin / x);
-            }
-        });
-        return Parts.spread(r);
+    static Estimate modelOverLinear(SweepEstimates thin, SweepEstimates linear, String variant, int t) {
+        return linear.across(thin, linear(), key(variant, WHOLE), t, "linear/thin", (lin, x) -> lin / x, false);
     }
 
     /**
      * What the model's thin volume ({@code variant}, whole tree cached) adds to an I/O over dm-linear
      * at {@code t} threads: its ns per op less dm-linear's, within each round; null where none.
      */
-    static Stats.Spread modelExtraNs(JmhSweep thin, JmhSweep linear, String variant, int t) {
-        Map<Integer, Double> v = thin.scoresByRound(key(variant, WHOLE), t);
-        List<Double> r = new ArrayList<>();
-        linear.scoresByRound(linear(), t).forEach((round, lin) -> {
-            Double x = v.get(round);
-            if (x != null) {
-                r.add(x - lin);
-            }
-        });
-        return Parts.spread(r);
+    static Estimate modelExtraNs(SweepEstimates thin, SweepEstimates linear, String variant, int t) {
+        return thin.across(linear, key(variant, WHOLE), linear(), t, "thin-linear", (x, lin) -> x - lin, true);
     }
 
     /**
      * What the kernel's thin volume adds to an I/O's CPU over dm-linear at {@code j} jobs: thin's
      * task-clock per I/O less linear's, within each round, divided by the emulation probe's median
      * where the runs were emulated (TCG) and a probe ran (else as measured: natively, or under KVM);
-     * null where none.
+     * the mean over rounds; null where none.
      */
-    Stats.Spread kernelExtraNs(int j) {
-        Stats.Spread factor = probe.scale();
-        double by = factor == null ? 1 : factor.median();
-        Map<Integer, KernelRuns.Row> thin = rounds(THIN, j);
-        List<Double> r = new ArrayList<>();
-        rounds(LINEAR, j).forEach((round, lin) -> {
-            KernelRuns.Row t = thin.get(round);
-            if (t != null && Double.isFinite(t.taskClockNsPerIo()) && Double.isFinite(lin.taskClockNsPerIo())) {
-                r.add((t.taskClockNsPerIo() - lin.taskClockNsPerIo()) / by);
-            }
-        });
-        return Parts.spread(r);
+    Estimate kernelExtraNs(int j) {
+        return extra.get(j);
     }
 
     /**
@@ -160,7 +156,7 @@ final class ThinKernel {
      * thread counts: throughput over dm-linear, and the ns the thin volume adds to an I/O (the
      * kernel's scaled to the host by the probe where emulated).
      */
-    String text(RunDir run, Path dir, JmhSweep thin, JmhSweep linear, Map<String, Object> out) {
+    String text(RunDir run, Path dir, SweepEstimates thin, SweepEstimates linear, Map<String, Object> out) {
         Map<String, String> env = runs.env();
         StringBuilder b = new StringBuilder("### The kernel: a thin volume against dm-linear over the same brd\n\n")
                 .append("Kernel ").append(env.getOrDefault("kernel", "?")).append(", ").append(env.getOrDefault("environment", "native"))
@@ -173,9 +169,10 @@ final class ThinKernel {
                 .append(env.containsKey("dm_bufio") ? "; dm-bufio: " + env.get("dm_bufio") : "")
                 .append(files(run, dir)).append(". ").append(counterpart())
                 .append(" Task-clock ns per I/O (perf stat; fio's whole process) and IOPS,")
-                .append(" median [min–max] over rounds; thin over linear within each round (throughput: IOPS, and I/Os per CPU: linear's")
+                .append(" the geometric mean over rounds with its 95% interval; thin over linear within each round (throughput: IOPS, and I/Os per CPU: linear's")
                 .append(" task-clock per I/O over thin's), and what the thin volume adds to an I/O's CPU, thin's task-clock per I/O less")
                 .append(" linear's in each round").append(probe.scale() == null ? "" : ", divided by the emulation probe's median (below)")
+                .append(", its mean over rounds")
                 .append("; beside them the model's, at as many threads as jobs with the whole tree cached: throughput over dm-linear and")
                 .append(" ns per op over dm-linear's, raw (a calibration would add the same base to both sides and hide the difference;")
                 .append(" the thin volume's added cost is the figure to compare):\n\n| jobs | thin ns/I/O | thin IOPS | linear ns/I/O |")
@@ -186,29 +183,26 @@ final class ThinKernel {
         b.append("\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         Map<String, Object> byJobs = new LinkedHashMap<>();
         for (int j : jobs) {
-            Stats.Spread iopsRatio = thinOverLinearIops(j);
-            Stats.Spread cpuRatio = thinOverLinearCpu(j);
+            Estimate iopsRatio = thinOverLinearIops(j);
+            Estimate cpuRatio = thinOverLinearCpu(j);
             b.append("| ").append(j);
             for (String dev : List.of(THIN, LINEAR)) {
-                Stats.Spread ns = ns(dev, j);
-                Stats.Spread io = iops(dev, j);
-                b.append(" | ").append(ns == null ? "—" : Fmt.spread(ns, 0)).append(" | ").append(io == null ? "—" : Fmt.spread(io, 0));
+                b.append(" | ").append(Fmt.est(ns(dev, j), 0)).append(" | ").append(Fmt.est(iops.get(cell(dev, j)), 0));
             }
-            Stats.Spread extra = kernelExtraNs(j);
-            b.append(" | ").append(ratio(iopsRatio)).append(" | ").append(ratio(cpuRatio)).append(" | ")
-                    .append(extra == null ? "—" : Fmt.spread(extra, 0));
+            Estimate extra = kernelExtraNs(j);
+            b.append(" | ").append(ratio(iopsRatio)).append(" | ").append(ratio(cpuRatio)).append(" | ").append(Fmt.est(extra, 0));
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("thin_ns_per_io", Parts.json(ns(THIN, j)));
             row.put("linear_ns_per_io", Parts.json(ns(LINEAR, j)));
-            row.put("thin_iops", Parts.json(iops(THIN, j)));
-            row.put("linear_iops", Parts.json(iops(LINEAR, j)));
+            row.put("thin_iops", Parts.json(iops.get(cell(THIN, j))));
+            row.put("linear_iops", Parts.json(iops.get(cell(LINEAR, j))));
             row.put("thin_vs_linear_iops", Parts.json(iopsRatio));
             row.put("thin_vs_linear_per_cpu", Parts.json(cpuRatio));
             row.put("thin_extra_ns_per_io", Parts.json(extra));
             for (String v : List.of(STRIPED, MUTEX)) {
-                Stats.Spread r = modelOverLinear(thin, linear, v, j);
-                Stats.Spread x = modelExtraNs(thin, linear, v, j);
-                b.append(" | ").append(ratio(r)).append(" | ").append(x == null ? "—" : Fmt.spread(x, 0));
+                Estimate r = modelOverLinear(thin, linear, v, j);
+                Estimate x = modelExtraNs(thin, linear, v, j);
+                b.append(" | ").append(ratio(r)).append(" | ").append(Fmt.est(x, 0));
                 row.put("model_" + v + "_vs_linear", Parts.json(r));
                 row.put("model_" + v + "_extra_ns", Parts.json(x));
             }
@@ -226,11 +220,11 @@ final class ThinKernel {
         }
         if (factor != null) {
             out.put("emulation_factor", Parts.json(factor));
-            Stats.Spread one = ns(THIN, 1);
-            Stats.Spread lin = ns(LINEAR, 1);
+            Estimate one = ns(THIN, 1);
+            Estimate lin = ns(LINEAR, 1);
             b.append("Scaled to the host by ").append(EmulationProbe.text(factor)).append(": an I/O through the thin volume would take about ")
-                    .append(one == null ? "—" : Fmt.f(one.median() / factor.median(), 0)).append(" ns of CPU natively at 1 job, through")
-                    .append(" dm-linear about ").append(lin == null ? "—" : Fmt.f(lin.median() / factor.median(), 0))
+                    .append(one == null ? "—" : Fmt.f(one.value() / factor.median(), 0)).append(" ns of CPU natively at 1 job, through")
+                    .append(" dm-linear about ").append(lin == null ? "—" : Fmt.f(lin.value() / factor.median(), 0))
                     .append("; an estimate: emulation slows kernel code by different factors, and the probe's code (zram) is not dm's.\n\n");
         }
         if (probe.emulated()) {
@@ -261,8 +255,8 @@ final class ThinKernel {
         return fio.values().stream().mapToInt(Map::size).max().orElse(0);
     }
 
-    private static String ratio(Stats.Spread s) {
-        return s == null ? "—" : Fmt.spread(s, 2) + "x";
+    private static String ratio(Estimate s) {
+        return s == null ? "—" : s.format(2) + "x";
     }
 
     /** Which of the model's variants the kernel's thin over linear is to be read against, and why. */

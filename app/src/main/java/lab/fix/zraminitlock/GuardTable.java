@@ -7,13 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import lab.analysis.JmhSweep;
-import lab.analysis.Stats;
-import lab.analysis.estimate.Estimate;
-import lab.analysis.chart.LineChart;
 import lab.analysis.compare.LkpTable;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.fidelity.NoiseFloor;
-import lab.analysis.fidelity.RoundRatio;
 import lab.notebook.Fmt;
 import lab.notebook.Parts;
 
@@ -39,16 +36,16 @@ final class GuardTable {
     }
 
     /** The guard's throughput over rwsem's: the estimator, per round score(rwsem) / score(guard). */
-    static Estimate ratio(JmhSweep s, String guard, String rw, String p, int t) {
-        return RoundRatio.of(s, key(BASE, rw, p), key(guard, rw, p), t);
+    static Estimate ratio(SweepEstimates s, String guard, String rw, String p, int t) {
+        return s.ratio(key(BASE, rw, p), key(guard, rw, p), t);
     }
 
     /** The A/A floor of a row (rwsem against its copy); null when the run has no control. */
-    static NoiseFloor floor(JmhSweep s, String rw, String p, int t) {
-        return NoiseFloor.of(s, key(BASE, rw, p), key(CONTROL, rw, p), t);
+    static NoiseFloor floor(SweepEstimates s, String rw, String p, int t) {
+        return s.aa(key(BASE, rw, p), key(CONTROL, rw, p), t);
     }
 
-    static String ratioMatrix(JmhSweep s) {
+    static String ratioMatrix(SweepEstimates s) {
         StringBuilder b = new StringBuilder("| rw | pattern | threads |");
         GUARDS.subList(1, GUARDS.size()).forEach(g -> b.append(' ').append(g).append(" / rwsem |"));
         b.append(" A/A: rwsem / rwsem (floor) | rwsem ns/op |\n|---|---|---:|");
@@ -57,8 +54,8 @@ final class GuardTable {
         for (String rw : s.values("rw")) {
             for (String p : s.values("pattern")) {
                 for (int t : s.threadCounts()) {
-                    Map<Integer, Double> base = s.scoresByRound(key(BASE, rw, p), t);
-                    if (base.isEmpty()) {
+                    Estimate base = s.ns(key(BASE, rw, p), t);
+                    if (base == null) {
                         continue;
                     }
                     NoiseFloor f = floor(s, rw, p, t);
@@ -67,7 +64,7 @@ final class GuardTable {
                         b.append(' ').append(Parts.ratioCell(ratio(s, g, rw, p, t))).append(" |");
                     }
                     b.append(' ').append(f == null ? "—" : Parts.ratioCell(f.aa())).append(" | ")
-                            .append(Fmt.f(Stats.median(base.values()), 0)).append(" |\n");
+                            .append(Fmt.f(base.value(), 0)).append(" |\n");
                 }
             }
         }
@@ -75,7 +72,7 @@ final class GuardTable {
     }
 
     /** The seed's SRCU-vs-rwsem change per rw mode beside the model's raw one, on the seed's zero pages at {@code t} threads. */
-    static String seedVsModel(JmhSweep s, int t) {
+    static String seedVsModel(SweepEstimates s, int t) {
         StringBuilder b = new StringBuilder("The seed's table beside the raw model's (zero pages, as the seed ran; " + t
                 + " threads; SRCU throughput over rwsem's as a change, in the notebook's estimator):\n\n"
                 + "| rw | seed: SRCU vs rwsem | model raw: SRCU vs rwsem, 95% interval | A/A |\n|---|---:|---:|---:|\n");
@@ -93,7 +90,7 @@ final class GuardTable {
     }
 
     /** Where srcu first differs from rwsem by more than MARGINAL (beyond the row's floor), per rw and pattern. */
-    static String marginal(JmhSweep s) {
+    static String marginal(SweepEstimates s) {
         if (s.threadCounts().size() < 2) {
             return "";
         }
@@ -131,15 +128,12 @@ final class GuardTable {
         return b.append('\n').toString();
     }
 
-    static String sweepChart(JmhSweep s, String rw, String p) {
+    static String sweepChart(SweepEstimates s, String rw, String p) {
         return Parts.sweepChart("zram model, " + rw + ", " + p + ": total throughput by threads, per guard", "M ops/s (all threads)",
-                GUARDS, s.threadCounts(), (g, t) -> {
-                    Stats.Spread x = Parts.spread(s.scoresByRound(key(g, rw, p), t).values().stream().map(ns -> t * 1e3 / ns).toList());
-                    return x == null ? null : LineChart.Point.of(t, x.median(), x.min(), x.max());
-                });
+                GUARDS, s.threadCounts(), (g, t) -> Parts.point(t, s.throughput(key(g, rw, p), t)));
     }
 
-    static String allocation(JmhSweep s, int t) {
+    static String allocation(SweepEstimates s, int t) {
         StringBuilder b = new StringBuilder();
         for (String g : GUARDS) {
             double bytes = s.bytesPerOp(key(g, SEED_RW, SEED_PATTERN), t);
@@ -150,7 +144,7 @@ final class GuardTable {
         return b.isEmpty() ? "" : "Allocation per op (JMH -prof gc, randrw zero, " + t + " threads, B/op): " + b + ".\n\n";
     }
 
-    static Map<String, Object> summary(JmhSweep s) {
+    static Map<String, Object> summary(SweepEstimates s) {
         Map<String, Object> out = new LinkedHashMap<>();
         for (String rw : s.values("rw")) {
             for (String p : s.values("pattern")) {
@@ -159,10 +153,10 @@ final class GuardTable {
                     Map<String, Object> row = new LinkedHashMap<>();
                     NoiseFloor f = floor(s, rw, p, t);
                     for (String g : GUARDS) {
-                        Map<Integer, Double> v = s.scoresByRound(key(g, rw, p), t);
-                        if (!v.isEmpty()) {
+                        Estimate v = s.ns(key(g, rw, p), t);
+                        if (v != null) {
                             Map<String, Object> m = new LinkedHashMap<>();
-                            m.put("ns_per_op_median", Stats.median(v.values()));
+                            m.put("ns_per_op", v.json());
                             Estimate r = ratio(s, g, rw, p, t);
                             m.put("throughput_vs_rwsem", Parts.json(r));
                             m.put("within_noise", r == null || !r.hasInterval() ? null : !r.excludes(1));
@@ -179,14 +173,14 @@ final class GuardTable {
     }
 
     /** The LKP blocks: rwsem (base) against each guard at {@code t} threads, per rw mode and pattern. */
-    static String lkp(JmhSweep s, int t) {
+    static String lkp(SweepEstimates s, int t) {
         StringBuilder b = new StringBuilder("\n### LKP layout: rwsem (base) against each guard at " + t
                 + " threads, ns per op per thread (lower is better)\n\n");
         for (String g : GUARDS.subList(1, GUARDS.size())) {
             List<LkpTable.Row> rows = new ArrayList<>();
             for (String rw : s.values("rw")) {
                 for (String p : s.values("pattern")) {
-                    rows.add(Parts.lkpRow("ns_per_io." + rw + "." + p, s, key(BASE, rw, p), key(g, rw, p), t));
+                    rows.add(s.lkpRow("ns_per_io." + rw + "." + p, key(BASE, rw, p), key(g, rw, p), t));
                 }
             }
             b.append(Parts.lkpRows(BASE, g, null, rows));

@@ -8,19 +8,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import lab.analysis.JmhSweep;
-import lab.analysis.Stats;
 import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.fidelity.Calibration;
 import lab.analysis.fidelity.LineCost;
 import lab.analysis.fidelity.LineCounts;
 import lab.analysis.fidelity.NoiseFloor;
-import lab.analysis.fidelity.RoundRatio;
+import lab.analysis.fidelity.Prediction;
 import lab.fix.CostSweep;
 import lab.notebook.Fmt;
 import lab.notebook.Headline;
 import lab.notebook.Parts;
-import lab.notebook.Prediction;
+import lab.notebook.PredictionText;
 import lab.results.RunDir;
 
 /**
@@ -34,7 +33,7 @@ final class SeedPoint {
 
     static String text(RunDir run, Path dir, int ht, Headline head, Map<String, Object> jvm) throws IOException {
         StringBuilder b = new StringBuilder("### The seed's point, raw and calibrated, and predicted from the guards' shared lines\n\n");
-        JmhSweep all = JmhSweep.read(dir, ZramInitLockRaw.SEED, run::gap);
+        SweepEstimates all = SweepEstimates.read(dir, ZramInitLockRaw.SEED, run::gap);
         if (all.isEmpty()) {
             return b.append("Not in this run (`raw/zram-init-lock/zram-seed-rR-tT.json`): it predates the seed sweep. The headline's raw"
                     + " figure is the guard table's at the seed's point.\n\n").toString();
@@ -49,16 +48,16 @@ final class SeedPoint {
                     + " measured zram's CPU per I/O for the seed's job; raw only.\n\n");
         }
         b.append("SRCU against rwsem at the seed's point (randrw, zero pages, LZO-RLE), each guard beside a copy of rwsem (the A/A);"
-                + " ns per op per thread, median [min–max] over rounds:\n\n"
+                + " ns per op per thread, the geometric mean over rounds with its 95% interval:\n\n"
                 + "| model | threads | rwsem ns/op | srcu ns/op | srcu / rwsem | A/A: rwsem / rwsem |\n|---|---:|---:|---:|---:|---:|\n");
         Map<String, Object> byBase = new LinkedHashMap<>();
         for (String base : bases) {
-            JmhSweep s = all.where("baseNs", base, "0");
+            SweepEstimates s = all.where("baseNs", base, "0");
             String label = base.equals("0") ? "raw" : "calibrated (+" + base + " ns)";
             Map<String, Object> byT = new LinkedHashMap<>();
             for (int t : s.threadCounts()) {
-                Estimate r = RoundRatio.of(s, GuardTable.seedKey(BASE), GuardTable.seedKey(SRCU), t);
-                NoiseFloor f = NoiseFloor.of(s, GuardTable.seedKey(BASE), GuardTable.seedKey(CONTROL), t);
+                Estimate r = s.ratio(GuardTable.seedKey(BASE), GuardTable.seedKey(SRCU), t);
+                NoiseFloor f = s.aa(GuardTable.seedKey(BASE), GuardTable.seedKey(CONTROL), t);
                 b.append("| ").append(label).append(" | ").append(t).append(" | ").append(ns(s, BASE, t)).append(" | ")
                         .append(ns(s, SRCU, t)).append(" | ").append(Parts.ratioCell(r)).append(" | ")
                         .append(f == null ? "—" : Parts.ratioCell(f.aa())).append(" |\n");
@@ -96,20 +95,19 @@ final class SeedPoint {
         if (counts == null || costs.isEmpty()) {
             return b.append("No shared-line counts or cost sweep in this run: no prediction.\n\n").toString();
         }
-        JmhSweep calibrated = all.where("baseNs", bases.get(1), "0");
-        NoiseFloor floor = NoiseFloor.of(calibrated, GuardTable.seedKey(BASE), GuardTable.seedKey(CONTROL), ht);
+        SweepEstimates calibrated = all.where("baseNs", bases.get(1), "0");
         Prediction p = new Prediction(calibrated, all.where("baseNs", "0", "0"), GuardTable::seedKey, g -> counts.get(g, Map.of("rw", SEED_RW, "pattern", SEED_PATTERN)),
                 costs, cal.baseNs(), 0, BASE);
         b.append("Predicted from the shared lines: one one-thread time T for every guard, `rwsem`'s (the calibrated base plus the raw model's one-thread ns), each variant's shared-line operations per I/O as"
                 + " counted in the model (the guard's own and the data path's: zero-page writes bump `same_pages` and `pages_stored`),"
                 + " and what one such operation costs here at this gap (the cost sweep, same run):\n\n");
-        jvm.put("prediction", p.report(b, List.of(new Prediction.Pair(BASE, SRCU, "SRCU / rwsem, randrw, zero pages")), BASE, SRCU,
+        jvm.put("prediction", PredictionText.report(p, b, List.of(new Prediction.Pair(BASE, SRCU, "SRCU / rwsem, randrw, zero pages")), BASE, SRCU,
                 ht, FIX.seedValue(), SEED_WORKERS, "The seed ran 4 workers on a 4-CPU machine, where four threads, not two, meet on"
                         + " the rwsem's line.", head));
         return b.toString();
     }
 
-    private static String ns(JmhSweep s, String guard, int t) {
-        return Fmt.spread(Parts.spread(new ArrayList<>(s.scoresByRound(GuardTable.seedKey(guard), t).values())), 1);
+    private static String ns(SweepEstimates s, String guard, int t) {
+        return Fmt.est(s.ns(GuardTable.seedKey(guard), t), 1);
     }
 }

@@ -18,8 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import lab.analysis.JmhSweep;
-import lab.analysis.Stats;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.fidelity.NoiseFloor;
 import lab.notebook.Headline;
 
@@ -41,8 +41,8 @@ final class ZramInitLockSection implements Section {
         if (!Files.isDirectory(dir)) {
             return Optional.empty();
         }
-        JmhSweep lzo = JmhSweep.read(dir, ZramInitLockRaw.LZO, run::gap);
-        JmhSweep lz4 = JmhSweep.read(dir, ZramInitLockRaw.LZ4, run::gap);
+        SweepEstimates lzo = SweepEstimates.read(dir, ZramInitLockRaw.LZO, run::gap);
+        SweepEstimates lz4 = SweepEstimates.read(dir, ZramInitLockRaw.LZ4, run::gap);
         KernelRuns kernel = KernelRuns.read(run, dir.resolve("kernel"));
         Page page = Page.of(run, ID).text("## zram-init-lock: " + FIX.title() + "\n\n" + seedTable());
         String cores = run.manifest().path("cores").asText("?");
@@ -105,7 +105,7 @@ final class ZramInitLockSection implements Section {
     }
 
     /** The model's `none` ns per op (1 thread) beside the kernel's task-clock per I/O (fio, 1 job), per rw and pattern. */
-    private static String modelVsKernel(JmhSweep s, KernelRuns k) {
+    private static String modelVsKernel(SweepEstimates s, KernelRuns k) {
         StringBuilder b = new StringBuilder("Per-I/O cost, model `none` (1 thread, ns per op) against today's kernel "
                 + "(fio psync, 1 job, task-clock ns per I/O, syscall and block layer included):\n\n"
                 + "| rw | pattern | model ns/op | kernel ns/I/O | model / kernel |\n|---|---|---:|---:|---:|\n");
@@ -115,11 +115,11 @@ final class ZramInitLockSection implements Section {
             if (parts == null) {
                 continue;
             }
-            List<Double> v = s.samples(GuardTable.key(NONE, parts[0], parts[1]), 1);
-            if (v.isEmpty()) {
+            Estimate v = s.ns(GuardTable.key(NONE, parts[0], parts[1]), 1);
+            if (v == null) {
                 continue;
             }
-            double model = Stats.median(v);
+            double model = v.value();
             any = true;
             b.append("| ").append(parts[0]).append(" | ").append(parts[1]).append(" | ").append(Fmt.f(model, 0)).append(" | ")
                     .append(Fmt.f(r.taskClockNsPerIo(), 0)).append(" | ").append(Fmt.f(model / r.taskClockNsPerIo(), 2)).append(" |\n");
@@ -128,7 +128,7 @@ final class ZramInitLockSection implements Section {
                 .append("row also pays the syscall, the block layer and fio itself.\n\n").toString() : "";
     }
 
-    private static String flamegraphs(Page page, JmhSweep s) throws IOException {
+    private static String flamegraphs(Page page, SweepEstimates s) throws IOException {
         String links = page.flamegraphLinks(ID);
         if (links.isEmpty()) {
             return "";
@@ -138,9 +138,9 @@ final class ZramInitLockSection implements Section {
             int t = s.threadCounts().last();
             double worst = -1;
             for (String g : GUARDS) {
-                List<Double> v = s.samples(GuardTable.seedKey(g), t);
-                if (!v.isEmpty() && Stats.median(v) > worst) {
-                    worst = Stats.median(v);
+                Estimate v = s.ns(GuardTable.seedKey(g), t);
+                if (v != null && v.value() > worst) {
+                    worst = v.value();
                     slowest = g;
                 }
             }

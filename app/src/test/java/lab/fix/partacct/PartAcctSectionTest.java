@@ -183,15 +183,16 @@ class PartAcctSectionTest {
     @Test
     void theVariantTableHasThroughputAndRatiosPerRoundWithSpread() throws IOException {
         String md = notebook();
-        // disk, 2 threads, atomic: 2e3/200 = 10.00 and 2e3/210 = 9.52 M I/O/s, median 9.76; ns 200 and 210
-        assertTrue(md.contains("| disk | 2 | `atomic` | 9.76 [9.52–10.00] | — | 205.0 [200.0–210.0] | 0.020 |"), md);
+        // disk, 2 threads, atomic: 2e3/200 = 10.00 and 2e3/210 = 9.52 M I/O/s; ns 200 and 210; each the estimation stage's
+        // geometric mean over rounds with its t interval
+        assertTrue(md.contains("| disk | 2 | `atomic` | " + est(2, 10.0, 2e3 / 210) + " | — | " + est(1, 200, 210) + " | 0.020 |"), md);
         // all four: 200/160 = 1.25 and 210/152 = 1.38, their geometric mean 1.31, t over 2 rounds: an interval holding 1;
         // 12.50 and 13.16 M I/O/s; no A/A in the fixture
-        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | 12.83 [12.50–13.16] | 1.31 [0.70–2.48]x (holds 1) | 156.0"
-                + " [152.0–160.0] | 0.020 |"), md);
+        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | " + est(2, 12.5, 2e3 / 152) + " | 1.31 [0.70–2.48]x (holds 1) | "
+                + est(1, 160, 152) + " | 0.020 |"), md);
         assertTrue(md.contains("each with its 95% interval over rounds; no A/A control in this run"), md);
         // partition rows are the disk ones x 1.2 in ns: 114 and 115.2 ns, 8.77 and 8.68 M I/O/s; 120/114 and 122.4/115.2
-        assertTrue(md.contains("| part | 1 | `percpu-ref` | 8.73 [8.68–8.77] | " + lab.analysis.estimate.Estimator.of(List.of(120 / 114.0,
+        assertTrue(md.contains("| part | 1 | `percpu-ref` | " + est(2, 1e3 / 114, 1e3 / 115.2) + " | " + lab.analysis.estimate.Estimator.of(List.of(120 / 114.0,
                 122.4 / 115.2)).format(2) + "x (holds 1) |"), md);
         // the gain grows from 1 thread (100/90, 102/92: 1.11) to 2 (1.31), the two intervals overlapping
         assertTrue(md.contains("- disk, `percpu-ref+percpu-inflight`: 1.11x at 1 thread -> 1.31x at 2 threads: grows (the two 95% intervals"
@@ -236,23 +237,27 @@ class PartAcctSectionTest {
     @Test
     void theSumCostItsCpuShareAndTheExtrapolationAreComputedFromTheFit() throws IOException {
         String md = notebook();
-        // medians 12, 19, 43, 139 ns; per slot 139 / 256 = 0.54
-        assertTrue(md.contains("| 256 | 139.0 [138.0–140.0] | 0.54 |"), md);
-        assertTrue(md.contains("ns per sum ≈ 11.00 + 0.500 x slots"), md);
+        // 12, 19, 43, 139 ns, each ± 1 over two rounds: their geometric means; per slot 139 / 256 = 0.54
+        assertTrue(md.contains("| 256 | " + est(1, 138, 140) + " | 0.54 |"), md);
+        // the fit over the four estimates (each a hair below its median: the geometric mean of x - 1 and x + 1)
+        lab.analysis.Stats.Line fit = lab.analysis.Stats.line(List.of(new double[] {2, Math.sqrt(11.0 * 13)}, new double[] {16, Math.sqrt(18.0 * 20)},
+                new double[] {64, Math.sqrt(42.0 * 44)}, new double[] {256, Math.sqrt(138.0 * 140)}));
+        assertTrue(md.contains("ns per sum ≈ " + Fmt.f(fit.a(), 2) + " + " + Fmt.f(fit.b(), 3) + " x slots"), md);
         // 1000 HZ x 2 sums x 139 ns = 278 us per second = 0.0278% of a CPU; 100 HZ x 1 x 12 ns = 0.00012%;
         // 250 x 139 ns = 0.003475%, which as a double is 0.0034749999..., so three digits give 0.00347
         assertTrue(md.contains("| 256 | 0.00139% | 0.00278% | 0.00347% | 0.00695% | 0.0139% | 0.0278% |"), md);
         assertTrue(md.contains("| 2 | 0.000120% |"), md);
-        // gain at HZ 1000, 2 slots: 120-100 = 20 and 132-110 = 22 ns (median 21); rates 2e9/100 and 2e9/110, median 19.09 M I/O/s;
-        // gain x rate = 4e8 ns per second in both rounds = 40% of a CPU. Crossover: (4e8 / (HZ x 2) - 11) / 0.5
-        assertTrue(md.contains("21.0 ns per I/O per thread at 19.09 M I/O/s, i.e. the first two would spend 0.40 CPU-seconds a second more for all four's I/O rate"), md);
+        // gain at HZ 1000, 2 slots: 120-100 = 20 and 132-110 = 22 ns (mean 21); rates 2e9/100 and 2e9/110, their geometric
+        // mean 19.07 M I/O/s; gain x rate = 4e8 ns per second in both rounds = 40% of a CPU. Crossover: (4e8 / (HZ x 2) - a) / b
+        assertTrue(md.contains("21.0 ns per I/O per thread at 19.07 M I/O/s, i.e. the first two would spend 0.40 CPU-seconds a second more for all four's I/O rate"), md);
         assertTrue(md.contains("an extrapolation of the model, not a measurement"));
-        assertTrue(md.contains("| 100 | ≈3999978 (beyond the 256 measured) |"), md);
-        assertTrue(md.contains("| 250 | ≈1599978 (beyond the 256 measured) |"), md);
-        assertTrue(md.contains("| 1000 | ≈399978 (beyond the 256 measured) |"), md);
+        for (int hz : List.of(100, 250, 1000)) {
+            assertTrue(md.contains("| " + hz + " | ≈" + String.format(java.util.Locale.ROOT, "%.0f", (4e8 / (hz * 2.0) - fit.a()) / fit.b())
+                    + " (beyond the 256 measured) |"), md);
+        }
         JsonNode x = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("jvm");
-        assertEquals(399978.0, x.path("extrapolated_crossover_slots").path("1000").asDouble(), 1e-6);
-        assertEquals(0.5, x.path("sum").path("fit_b_ns_per_slot").asDouble(), 1e-12);
+        assertEquals((4e8 / 2000 - fit.a()) / fit.b(), x.path("extrapolated_crossover_slots").path("1000").asDouble(), 1e-6);
+        assertEquals(fit.b(), x.path("sum").path("fit_b_ns_per_slot").asDouble(), 1e-12);
         assertEquals(256, x.path("grid").path("stops_beating_at_slots").path("1000").asInt());
         assertTrue(x.path("grid").path("stops_beating_at_slots").path("100").isNull());
     }
@@ -263,12 +268,13 @@ class PartAcctSectionTest {
         String md = Files.readString(run.resolve("NOTEBOOK.md"));
         assertTrue(md.contains("Span read: 128M from 1M on a disk target, the whole partition 1 (the same sectors) on a part target.\n\n"
                 + "| device | target |"), md);
-        assertTrue(md.contains("| zram (native) | disk | 2 | fio | 410.0 [400.0–420.0] | 500.0 [500.0–500.0] | 0.820 [0.800–0.840]x "
-                + "| 5125 [5000–5250] | 4000 [4000–4000] | 1125 [1000–1250] |"), md);
+        // each figure the estimation stage's: geometric means over rounds (the cost, a difference: the mean), t intervals
+        assertTrue(md.contains("| zram (native) | disk | 2 | fio | " + est(1, 400, 420) + " | 500.0 [500.0–500.0] | " + est(3, 0.8, 0.84) + "x "
+                + "| " + est(0, 5000, 5250) + " | 4000 [4000–4000] | " + mean(0, 1000, 1250) + " |"), md);
         // loop part: round 2's off file is broken, so one ratio: 90000 / 104500
-        assertTrue(md.contains("| loop (native) | part | 2 | fio | 92.5 [90.0–95.0] | 104.5 | 0.861x |"), md);
+        assertTrue(md.contains("| loop (native) | part | 2 | fio | " + est(1, 90, 95) + " | 104.5 | 0.861x |"), md);
         // part / disk: 90/100 and 95/100 at iostats=1; 104.5 / 110 = 0.95 at iostats=0 (one round)
-        assertTrue(md.contains("| loop (native) | 2 | fio | 0.925 [0.900–0.950]x | 0.950x |"), md);
+        assertTrue(md.contains("| loop (native) | 2 | fio | " + est(3, 0.9, 0.95) + "x | 0.950x |"), md);
         assertTrue(md.contains("**The stat still moved with iostats=0** for zram/disk/j1/fio"), md);
         assertTrue(md.contains("Not in this run: zram part (zram takes no partition table: the scenario reads its whole disk only); nullb disk (guest skipped: no guest kernel cached (offline)); "
                 + "nullb part (guest skipped: no guest kernel cached (offline))"), md);
@@ -281,9 +287,10 @@ class PartAcctSectionTest {
         String md = notebook();
         // model: lazy 150 vs off 120 (r1), 140 vs 126 (r2): throughput 0.800 and 0.900, ns 30 and 14
         assertTrue(md.contains("| JVM model | `lazy-ticks` vs `iostats=0`, whole disk, 2 threads | "
-                + lab.analysis.estimate.Estimator.of(List.of(0.8, 0.9)).format(3) + "x | 22.0 [14.0–30.0] |"), md);
+                + lab.analysis.estimate.Estimator.of(List.of(0.8, 0.9)).format(3) + "x | "
+                + lab.analysis.estimate.Estimator.mean(List.of(30.0, 14.0)).format(1) + " |"), md);
         // no null_blk (the guest was skipped): the headline's kernel row is loop's whole disk, 100k / 110k in both rounds
-        assertTrue(md.contains("| kernel | zram (native), disk, 2 jobs, fio | 0.820 [0.800–0.840]x | 1125 [1000–1250] |"), md);
+        assertTrue(md.contains("| kernel | zram (native), disk, 2 jobs, fio | " + est(3, 0.8, 0.84) + "x | " + mean(0, 1000, 1250) + " |"), md);
         assertTrue(md.contains("| **kernel** | loop (native), disk, 2 jobs, fio | 0.909 [0.909–0.909]x |"), md);
         JsonNode f = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct");
         JsonNode h = f.path("headline");
@@ -456,7 +463,7 @@ class PartAcctSectionTest {
         String md = notebook();
         assertTrue(md.contains("less the model's own 80.0 ns (lazy-ticks, test); of it 200 ns (the tool's user share of the kernel's CPU, 18.5%)"
                 + " spent by the submitting thread between a completion and its next submission, the other 800 ns in the device's submit."), md);
-        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | 1.78 [1.77–1.79] | 1.07 [1.07–1.08]x |"), md);
+        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | " + est(2, 2e3 / 1120, 2e3 / 1130) + " | 1.07 [1.07–1.08]x |"), md);
     }
 
     @Test
@@ -468,17 +475,19 @@ class PartAcctSectionTest {
                 + " the same shared line weighs 14 times more"), md);
         // all four over atomic at 2 threads: 1200/1120 = 1.0714 and 1210/1130 = 1.0708, their geometric mean
         double calibrated = Math.sqrt(1200.0 / 1120 * 1210.0 / 1130);
-        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | 1.78 [1.77–1.79] | 1.07 [1.07–1.08]x |"), md);
-        // per I/O at 2 threads, a tick's store at the variant's rate (2e9 / median ns): atomic 1000 x 1205 / 2e9, all four 1000 x 1125 / 2e9
-        double storeAtomic = 1000 * 1205 / 2e9;
-        double storeFour = 1000 * 1125 / 2e9;
+        assertTrue(md.contains("| disk | 2 | `percpu-ref+percpu-inflight` | " + est(2, 2e3 / 1120, 2e3 / 1130) + " | 1.07 [1.07–1.08]x |"), md);
+        // per I/O at 2 threads, a tick's store at the variant's rate (2e9 / its ns, the geometric mean of 1200 and 1210 for atomic,
+        // of 1120 and 1130 for all four)
+        double storeAtomic = 1000 * Math.sqrt(1200.0 * 1210) / 2e9;
+        double storeFour = 1000 * Math.sqrt(1120.0 * 1130) / 2e9;
+        double tOne = 1000 + Math.sqrt(100.0 * 102);
         // one T for every variant, atomic's: the base and its raw one-thread ns, 1000 + 101 (100 and 102); every kind costs
         // 10 ns more at 2 threads than at 1, at the 1000 ns gap; atomic: cas 1 + rmw 3 + the store
-        double predicted = (1101 + 10 * (4 + storeAtomic)) / (1101 + 10 * storeFour);
+        double predicted = (tOne + 10 * (4 + storeAtomic)) / (tOne + 10 * storeFour);
         assertTrue(md.contains("| all four (`percpu-ref+percpu-inflight` / `atomic`) | 1.071 [1.067–1.075]x | " + Fmt.f(predicted, 3)
                 + "x | predicts less than measured"), md);
         // c = T (R - 1) / (m_before - R m_after), T = 1101 (atomic, 1 thread), R = 1.15
-        double implied = 1101 * 0.15 / ((4 + storeAtomic) - 1.15 * storeFour);
+        double implied = tOne * 0.15 / ((4 + storeAtomic) - 1.15 * storeFour);
         assertTrue(md.contains("one shared-line operation would have to cost " + Fmt.f(implied, 1) + " ns more than a private one. Here, at 2"
                 + " threads and a gap of 1000 ns, a `rmw` costs 10.0 ns more."), md);
         JsonNode h = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("headline");
@@ -494,7 +503,7 @@ class PartAcctSectionTest {
         // the A/A: atomic against its copy, the same ns each round: its interval is 1 exactly, whatever the iterations
         assertEquals(0.0, h.path("noise_floor").asDouble(), 1e-12, h.toString());
         assertEquals("holds 1", h.path("aa").path("self_test").asText());
-        assertTrue(md.contains("| disk | 2 | `atomic` | 1.66 [1.65–1.67] | — (A/A 1.00 [1.00–1.00]x (holds 1)) |"), md);
+        assertTrue(md.contains("| disk | 2 | `atomic` | " + est(2, 2e3 / 1200, 2e3 / 1210) + " | — (A/A 1.00 [1.00–1.00]x (holds 1)) |"), md);
     }
 
     /**
@@ -527,15 +536,16 @@ class PartAcctSectionTest {
             }
         }
         String md = notebook();
-        double storeAtomic = 1000 * 1205 / 2e9;
-        double storeFour = 1000 * 1125 / 2e9;
-        double predicted = (1101 + 50 * 2 + 10 * storeAtomic) / (1101 + 10 * storeFour);
+        double storeAtomic = 1000 * Math.sqrt(1200.0 * 1210) / 2e9;
+        double storeFour = 1000 * Math.sqrt(1120.0 * 1130) / 2e9;
+        double tOne = 1000 + Math.sqrt(100.0 * 102);
+        double predicted = (tOne + 50 * 2 + 10 * storeAtomic) / (tOne + 10 * storeFour);
         assertTrue(md.contains("| all four (`percpu-ref+percpu-inflight` / `atomic`) | 1.071 [1.067–1.075]x | " + Fmt.f(predicted, 3)
                 + "x |"), md);
         assertTrue(md.contains("`atomic` 1101.0 ns at 1 thread (the base and the raw model's), " + Fmt.f(storeAtomic, 3) + " store + 2.000 visit"), md);
         assertTrue(md.contains("Extra ns per shared-line visit or operation at 2 threads over 1, a visit at the I/O's rhythm (800 ns of work after one"
                 + " pair, 200 after the next), an operation at a gap of 1000 ns: cas 10.0, store 10.0, visit 50.0."), md);
-        double implied = 1101 * 0.15 / ((2 + storeAtomic) - 1.15 * storeFour);
+        double implied = tOne * 0.15 / ((2 + storeAtomic) - 1.15 * storeFour);
         assertTrue(md.contains("one visit to a shared line would have to cost " + Fmt.f(implied, 1) + " ns more than a private one. Here, at 2"
                 + " threads and the I/O's rhythm, a `visit` costs 50.0 ns more."), md);
         JsonNode h = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("headline");
@@ -584,23 +594,23 @@ class PartAcctSectionTest {
         String k = kernelPart(md);
         assertTrue(k.contains("The same 4k randread, natively on zram, loop and null_blk; I/O to partition 1 and to the whole disk; host"
                 + " kernel 6.18.44-test (modules: loaded by the lab, unloaded after: null_blk), 2 cores"), k);
-        assertTrue(k.contains("| null_blk (native) | disk | 2 | fio | 368.0 [360.0–376.0] | 400.0 [400.0–400.0] | 0.920 [0.900–0.940]x"
+        assertTrue(k.contains("| null_blk (native) | disk | 2 | fio | " + est(1, 360, 376) + " | 400.0 [400.0–400.0] | " + est(3, 0.9, 0.94) + "x"
                 + " | 2500 [2500–2500] | 2000 [2000–2000] | 500 [500–500] |"), k);
         // the partition: the native null_blk's reason, not the guest's
         assertTrue(k.contains("nullb part (partition: no: sfdisk: cannot write the table (test))"), k);
         assertFalse(k.contains("nullb disk"), "null_blk's whole disk ran: " + k);
         // the fidelity: null_blk's whole disk is the headline's row; natively its ns are the like-for-like base
-        assertTrue(k.contains("| **kernel** | null_blk (native), disk, 2 jobs, fio | 0.920 [0.900–0.940]x | 500 [500–500] |"), k);
+        assertTrue(k.contains("| **kernel** | null_blk (native), disk, 2 jobs, fio | " + est(3, 0.9, 0.94) + "x | 500 [500–500] |"), k);
         assertTrue(k.contains("the kernel's 2000 ns of task-clock (null_blk (native), whole disk, fio, 2 jobs:"), k);
         for (String word : List.of("emulat", "TCG", "guest", "qemu")) {
             assertFalse(k.contains(word), word + ": " + k);
         }
         JsonNode f = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct");
         assertEquals("nullb/disk/j2/fio", f.path("fidelity").path("kernel_row").asText());
-        assertEquals(0.92, f.path("fidelity").path("kernel_throughput_ratio").path("median").asDouble(), 1e-9);
-        assertEquals(500, f.path("fidelity").path("kernel_ns_per_io").path("median").asDouble(), 1e-6);
+        assertEquals(Math.sqrt(0.9 * 0.94), f.path("fidelity").path("kernel_throughput_ratio").path("value").asDouble(), 1e-6);
+        assertEquals(500, f.path("fidelity").path("kernel_ns_per_io").path("value").asDouble(), 1e-6);
         JsonNode h = f.path("headline");
-        assertTrue(h.path("kernel_note").asText().endsWith("is 0.92 [0.90–0.94]x on null_blk (native) whole disk, fio, 2 jobs"),
+        assertTrue(h.path("kernel_note").asText().endsWith("is " + est(2, 0.9, 0.94) + "x on null_blk (native) whole disk, fio, 2 jobs"),
                 h.toString());
     }
 
@@ -617,5 +627,15 @@ class PartAcctSectionTest {
         assertTrue(k.contains("| null_blk (guest VM, qemu KVM, kernel 6.1.0-28-amd64) | disk | 2 | fio | 80.0 | 100.0 | 0.800x |"), k);
         assertTrue(k.contains("| **kernel** | null_blk (guest VM, qemu KVM, kernel 6.1.0-28-amd64), disk, 2 jobs, fio | 0.800x |"), k);
         assertFalse(k.contains("emulated") || k.contains("TCG"), k);
+    }
+
+    /** What the estimation stage prints for a signed figure (a difference) measured {@code x} in each round: the mean and its t interval. */
+    private static String mean(int digits, double... x) {
+        return lab.analysis.estimate.Estimator.mean(java.util.stream.DoubleStream.of(x).boxed().toList()).format(digits);
+    }
+
+    /** What the estimation stage prints for a figure measured {@code x} in each round: the geometric mean and its t interval. */
+    private static String est(int digits, double... x) {
+        return lab.analysis.estimate.Estimator.of(java.util.stream.DoubleStream.of(x).boxed().toList()).format(digits);
     }
 }

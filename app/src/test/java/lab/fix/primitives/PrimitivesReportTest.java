@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import lab.analysis.MalformedResultException;
-import lab.analysis.Stats;
+import java.util.List;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,19 +44,17 @@ class PrimitivesReportTest {
         write("unrelated.json", "garbage");
         PrimitivesReport r = PrimitivesReport.read(raw);
         assertEquals(2, r.rounds());
-        // round 1: 2*10/80 = 0.25; round 2: 2*20/40 = 1.0
-        Stats.Spread s = r.scaling("atomic-refcount", 2);
-        assertEquals(0.625, s.median(), 1e-9);
-        assertEquals(0.25, s.min(), 1e-9);
-        assertEquals(1.0, s.max(), 1e-9);
-        assertEquals(2.0, r.scaling("padded-slot", 2).median(), 1e-9);
-        assertEquals(20.0, r.nsPerPair("atomic-refcount", 1).max(), 1e-9);
-        // ns per pair: the two rounds' scores, 80 and 40
-        assertEquals(2, r.nsPerPair("atomic-refcount", 2).n());
-        assertEquals(60.0, r.nsPerPair("atomic-refcount", 2).median(), 1e-9);
+        // round 1: 2*10/80 = 0.25; round 2: 2*20/40 = 1.0: the geometric mean 0.5, t over two rounds
+        Estimate s = r.scaling("atomic-refcount", 2);
+        assertEquals(0.5, s.value(), 1e-9);
+        assertEquals(Estimator.of(List.of(0.25, 1.0)), s);
+        assertEquals(2.0, r.scaling("padded-slot", 2).value(), 1e-9);
+        // ns per pair: the two rounds' scores, 80 and 40, their geometric mean
+        assertEquals(2, r.nsPerPair("atomic-refcount", 2).rounds());
+        assertEquals(Math.sqrt(80 * 40), r.nsPerPair("atomic-refcount", 2).value(), 1e-9);
         String md = r.markdown("./lab bench primitives");
         assertTrue(md.contains("| `atomic-refcount` |"), md);
-        assertTrue(md.contains("0.63 [0.25–1.00]x"), md);
+        assertTrue(md.contains(s.format(2) + "x"), md);
         assertTrue(md.contains("Reproduce: `./lab bench primitives`"), md);
     }
 

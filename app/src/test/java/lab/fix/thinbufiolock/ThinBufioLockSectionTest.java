@@ -203,14 +203,15 @@ class ThinBufioLockSectionTest {
         assertEquals(Math.sqrt(1401 / 1111.0 * 1402 / 1112.0), h.path("jvm_calibrated").path("value").asDouble(), 1e-6);
         assertEquals(h.path("jvm_calibrated").path("value").asDouble(), h.path("jvm").asDouble(), 1e-6);
         assertEquals("effect", h.path("verdict").asText());
-        // predicted: one one-thread time for both, mutex's 1000 + 121.5 (rwsem-walk's 106.5 is not used: the raw one-thread
-        // difference is taken for noise); mutex 10 mutex + 1 rwsem-read per I/O, rwsem-walk 2 mutex + 2 rwsem-read; 40 and 30 ns
-        // more each at 2 threads
-        double predicted = (1121.5 + 10 * 40 + 1 * 30) / (1121.5 + 2 * 40 + 2 * 30);
+        // predicted: one one-thread time for both, mutex's 1000 + its raw one-thread estimate, the geometric mean of 121 and
+        // 122 (rwsem-walk's is not used: the raw one-thread difference is taken for noise); mutex 10 mutex + 1 rwsem-read per
+        // I/O, rwsem-walk 2 mutex + 2 rwsem-read; 40 and 30 ns more each at 2 threads
+        double tOne = 1000 + Math.sqrt(121.0 * 122.0);
+        double predicted = (tOne + 10 * 40 + 1 * 30) / (tOne + 2 * 40 + 2 * 30);
         assertEquals(predicted, h.path("predicted").asDouble(), 1e-9);
-        // implied: c = T (R − 1) / (m_before − R m_after), T = 1121.5, R = 442 / 286, 11 against 4 operations per I/O
+        // implied: c = T (R − 1) / (m_before − R m_after), T as above, R = 442 / 286, 11 against 4 operations per I/O
         double r = 442.0 / 286.0;
-        assertEquals(1121.5 * (r - 1) / (11 - r * 4), h.path("implied_op_ns").asDouble(), 1e-9);
+        assertEquals(tOne * (r - 1) / (11 - r * 4), h.path("implied_op_ns").asDouble(), 1e-9);
         // priced per visit instead: 3 visits per I/O each, 50 ns more each at 2 threads, from one one-thread time: no difference
         assertEquals(1.0, fix().path("jvm").path("prediction").path("predicted_per_visit").asDouble(), 1e-9);
         assertEquals("operation", fix().path("jvm").path("prediction").path("priced_per").asText());
@@ -252,7 +253,10 @@ class ThinBufioLockSectionTest {
         // small cache, 2 threads: mutex 200 + r + 120 over rwsem-walk 200 + r + 25
         assertEquals(Math.sqrt(321 / 226.0 * 322 / 227.0), small.path("2").path("rwsem_walk_vs_mutex").path("value").asDouble(), 1e-6);
         assertTrue(md.contains("**raw, cache small (fewer buffers than the btree"), md);
-        assertTrue(md.contains("| 2 | 221.5 [221.0–222.0] | 181.5 [181.0–182.0] | 126.5 [126.0–127.0] | 111.5 [111.0–112.0] | 61.5 [61.0–62.0] |"),
+        String row = "| 2 |" + java.util.stream.DoubleStream.of(221, 181, 126, 111, 61)
+                .mapToObj(x -> " " + lab.analysis.estimate.Estimator.of(List.of(x, x + 1)).format(1) + " |")
+                .collect(java.util.stream.Collectors.joining());
+        assertTrue(md.contains(row),
                 "ns per variant and dm-linear at 2 threads, whole tree: " + md);
     }
 
@@ -288,18 +292,19 @@ class ThinBufioLockSectionTest {
         assertEquals(8, k.path("emulation_factor").path("median").asDouble(), 1e-9);
         JsonNode j1 = k.path("by_jobs").path("1");
         JsonNode j2 = k.path("by_jobs").path("2");
-        assertEquals(0.8, j1.path("thin_vs_linear_iops").path("median").asDouble(), 1e-6);
-        assertEquals(0.7, j2.path("thin_vs_linear_iops").path("median").asDouble(), 1e-6);
-        // per CPU: linear's task-clock over thin's, 16000 / 20000 and 16100 / 20100
-        assertEquals((16000 / 20000.0 + 16100 / 20100.0) / 2, j1.path("thin_vs_linear_per_cpu").path("median").asDouble(), 1e-6);
-        assertEquals((16000 / 21000.0 + 16100 / 21100.0) / 2, j2.path("thin_vs_linear_per_cpu").path("median").asDouble(), 1e-6);
+        assertEquals(0.8, j1.path("thin_vs_linear_iops").path("value").asDouble(), 1e-6);
+        assertEquals(0.7, j2.path("thin_vs_linear_iops").path("value").asDouble(), 1e-6);
+        // per CPU: linear's task-clock over thin's, 16000 / 20000 and 16100 / 20100, their geometric mean
+        assertEquals(Math.sqrt(16000 / 20000.0 * 16100 / 20100.0), j1.path("thin_vs_linear_per_cpu").path("value").asDouble(), 1e-6);
+        assertEquals(Math.sqrt(16000 / 21000.0 * 16100 / 21100.0), j2.path("thin_vs_linear_per_cpu").path("value").asDouble(), 1e-6);
         // the model at as many threads: dm-linear 60 + r over striped 100 + r + 10 and mutex 100 + r + 120, at 2 threads
-        assertEquals((61 / 111.0 + 62 / 112.0) / 2, j2.path("model_striped_vs_linear").path("median").asDouble(), 1e-9);
-        assertEquals((61 / 221.0 + 62 / 222.0) / 2, j2.path("model_mutex_vs_linear").path("median").asDouble(), 1e-9);
+        // (the model's figures are the estimation stage's: the geometric mean of the rounds' ratios)
+        assertEquals(Math.sqrt(61 / 111.0 * 62 / 112.0), j2.path("model_striped_vs_linear").path("value").asDouble(), 1e-6);
+        assertEquals(Math.sqrt(61 / 221.0 * 62 / 222.0), j2.path("model_mutex_vs_linear").path("value").asDouble(), 1e-6);
         // what the thin volume adds per I/O: the model's striped 100 + r + 10 less dm-linear's 60 + r at 2 threads, 50 ns in
         // each round; the kernel's thin less linear in each round, 21000 - 16000 and 21100 - 16100, over the probe's 8x
-        assertEquals(50, j2.path("model_striped_extra_ns").path("median").asDouble(), 1e-9);
-        assertEquals(5000 / 8.0, j2.path("thin_extra_ns_per_io").path("median").asDouble(), 1e-9);
+        assertEquals(50, j2.path("model_striped_extra_ns").path("value").asDouble(), 1e-6);
+        assertEquals(5000 / 8.0, j2.path("thin_extra_ns_per_io").path("value").asDouble(), 1e-6);
         assertTrue(md.contains("an I/O through the thin volume would take about 2506 ns"), md); // 20050 / 8
         assertTrue(md.contains("(thin against linear, in the same round and job count) are data"), md);
         assertTrue(md.contains("[thin-status.txt](raw/thin-bufio-lock/kernel/thin-status.txt)"), md);
@@ -411,7 +416,8 @@ class ThinBufioLockSectionTest {
         assertEquals(2889, h.path("base_ns").asDouble(), 1e-9);
         assertEquals(k.source(), h.path("base_source").asText());
         assertEquals(Math.sqrt(1401 / 1111.0 * 1402 / 1112.0), h.path("jvm_calibrated").path("value").asDouble(), 1e-6);
-        assertEquals((3010.5 + 10 * 40 + 1 * 30) / (3010.5 + 2 * 40 + 2 * 30), h.path("predicted").asDouble(), 1e-9);
+        double tOne = 2889 + Math.sqrt(121.0 * 122.0);
+        assertEquals((tOne + 10 * 40 + 1 * 30) / (tOne + 2 * 40 + 2 * 30), h.path("predicted").asDouble(), 1e-9);
         assertTrue(h.path("kernel").isNull());
     }
 
@@ -428,17 +434,17 @@ class ThinBufioLockSectionTest {
         assertFalse(k.path("emulated").asBoolean());
         assertTrue(k.path("emulation_factor").isMissingNode() && k.path("probe_factor").isMissingNode(), k.toString());
         JsonNode j2 = k.path("by_jobs").path("2");
-        assertEquals(800, j2.path("thin_extra_ns_per_io").path("median").asDouble(), 1e-9);
-        assertEquals(500000 / 750000.0, j2.path("thin_vs_linear_iops").path("median").asDouble(), 1e-9);
-        // per CPU: 2400 / 3200 and 2420 / 3220
-        assertEquals((2400 / 3200.0 + 2420 / 3220.0) / 2, j2.path("thin_vs_linear_per_cpu").path("median").asDouble(), 1e-9);
+        assertEquals(800, j2.path("thin_extra_ns_per_io").path("value").asDouble(), 1e-6);
+        assertEquals(500000 / 750000.0, j2.path("thin_vs_linear_iops").path("value").asDouble(), 1e-6);
+        // per CPU: 2400 / 3200 and 2420 / 3220, their geometric mean
+        assertEquals(Math.sqrt(2400 / 3200.0 * 2420 / 3220.0), j2.path("thin_vs_linear_per_cpu").path("value").asDouble(), 1e-6);
         assertEquals("striped", k.path("kernel_variant").asText());
         String s = kernelPart(md);
         assertTrue(s.contains("Kernel 6.18.44-test, native (modules: loaded by the lab, unloaded after: brd, dm_thin_pool, dm_mod), 2"
                 + " cores."), s);
         assertTrue(s.contains("this kernel's dm-bufio is 6.4's striped cache"), s);
         assertTrue(s.contains("samples of the whole machine"), s);
-        assertTrue(s.contains("thin's task-clock per I/O less linear's in each round; beside them"), s);
+        assertTrue(s.contains("thin's task-clock per I/O less linear's in each round, its mean over rounds; beside them"), s);
         for (String word : List.of("emulat", "TCG", "Scaled to the host", "guest")) {
             assertFalse(s.contains(word), word + ": " + s);
         }
@@ -461,7 +467,7 @@ class ThinBufioLockSectionTest {
         assertFalse(k.path("emulated").asBoolean());
         assertTrue(k.path("emulation_factor").isMissingNode(), k.toString());
         assertEquals(1.25, k.path("probe_factor").path("median").asDouble(), 1e-9);
-        assertEquals(5000, k.path("by_jobs").path("2").path("thin_extra_ns_per_io").path("median").asDouble(), 1e-9);
+        assertEquals(5000, k.path("by_jobs").path("2").path("thin_extra_ns_per_io").path("value").asDouble(), 1e-6);
         String s = kernelPart(md);
         assertTrue(s.contains("These runs ran in the guest VM under KVM"), s);
         assertTrue(s.contains("samples of the whole guest"), s);

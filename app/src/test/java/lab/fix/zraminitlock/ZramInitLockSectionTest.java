@@ -157,7 +157,9 @@ class ZramInitLockSectionTest {
                 1e-6);
         assertEquals(0.0, h.path("noise_floor").asDouble(), 1e-12, "the fixture's A/A is exactly 1 every round");
         assertEquals("holds 1", h.path("aa").path("self_test").asText(), h.toString());
-        assertTrue(md.contains("| calibrated (+3000 ns) | 2 | 3105.0 [3100.0–3110.0] | 3085.0 [3080.0–3090.0] | 1.01 [1.01–1.01]x |"), md);
+        // ns per op: the estimation stage's geometric mean over the rounds with its t interval
+        assertTrue(md.contains("| calibrated (+3000 ns) | 2 | " + lab.analysis.estimate.Estimator.of(List.of(3100.0, 3110.0)).format(1) + " | "
+                + lab.analysis.estimate.Estimator.of(List.of(3080.0, 3090.0)).format(1) + " | 1.01 [1.01–1.01]x |"), md);
         assertTrue(md.contains("| `zram-init-lock` | SRCU / rwsem throughput, randrw, zero pages (the seed's job; seed: 4 workers on 4 CPUs;"
                 + " here: 2 threads on 2 cores) | 1.02x | 1.06 [1.02–1.09]x | 1.01 [1.01–1.01]x |"), md);
         // the sweep: 2 rounds of 105 s, floor 4%; (0.04 / 0.023)^2 x 2 = 6.05, so 7 rounds, 5 more x 105 s = 8.75 min
