@@ -74,6 +74,18 @@ public final class JmhSweep {
     /** Every result, in file order. */
     public List<Cell> cells() { return cells; }
 
+    /** The cells of round {@code r} alone: a sweep of one round. */
+    public JmhSweep round(int r) {
+        return new JmhSweep(cells.stream().filter(c -> c.round() == r).toList());
+    }
+
+    /** The round numbers the sweep holds, ascending. */
+    public SortedSet<Integer> roundNumbers() {
+        SortedSet<Integer> r = new TreeSet<>();
+        cells.forEach(c -> r.add(c.round()));
+        return r;
+    }
+
     /** How many rounds the sweep holds. */
     public int rounds() {
         return (int) cells.stream().mapToInt(Cell::round).distinct().count();

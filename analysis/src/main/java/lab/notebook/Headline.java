@@ -22,7 +22,8 @@ import lab.results.RunDir;
  * {@code measured_op_ns} (measured here); {@code base_ns} and {@code base_source} (the
  * calibration) with {@code base_ns_ci95} (its 95% interval over the kernel's rounds) and
  * {@code predicted_range} (the prediction at the two ends of that interval, all else held: the
- * calibration's share of the prediction's uncertainty, not yet c's or the counts'); {@code aa} (the A/A of the headline's figure, with its {@code ci95}, and
+ * calibration's share of the prediction's uncertainty) and {@code predicted_over_rounds} (the prediction made within each
+ * round from that round's T and c, estimated over rounds: their share; the counts are exact); {@code aa} (the A/A of the headline's figure, with its {@code ci95}, and
  * {@code self_test}: whether its interval holds 1) and, where the raw figure or the kernel's has
  * its own, {@code aa_raw}, {@code aa_kernel}; {@code noise_floor} (the A/A interval's reach from
  * 1, for orientation only: verdicts come from each figure's own interval); {@code kernel_note}.
@@ -45,6 +46,7 @@ public final class Headline {
     private String baseSource;
     private double[] baseInterval;
     private double[] predictedRange;
+    private Estimate predictedOverRounds;
     private String note;
     private final Map<String, Object> extra = new LinkedHashMap<>();
 
@@ -91,6 +93,9 @@ public final class Headline {
     public double[] baseInterval() { return baseInterval; }
     /** The prediction at the two ends of the base's interval, the rest held (null: none). */
     public Headline predictedRange(double[] range) { this.predictedRange = range; return this; }
+
+    /** The prediction made within each round (T's and c's noise), estimated over rounds; null for none. */
+    public Headline predictedOverRounds(Estimate e) { this.predictedOverRounds = e; return this; }
     /** The calibration's base, ns of uncontended CPU per I/O; null where the section has none. */
     public Double baseNs() { return baseNs; }
     /** The prediction from counted shared-line operations, where the section made one (null: none yet). */
@@ -118,6 +123,7 @@ public final class Headline {
         h.put("jvm_calibrated", calibrated == null ? null : calibrated.json());
         h.put("predicted", predicted);
         h.put("predicted_range", predictedRange == null ? null : java.util.List.of(predictedRange[0], predictedRange[1]));
+        h.put("predicted_over_rounds", predictedOverRounds == null ? null : predictedOverRounds.json());
         h.put("kernel_estimate", kernel == null ? null : kernel.json());
         h.put("kernel_note", kernelNote);
         h.put("implied_op_ns", impliedOpNs);

@@ -237,7 +237,9 @@ public final class Notebook {
             b.append("| `").append(id).append("` | ").append(h.get("metric")).append(" | ").append(cell(h.get("seed"))).append(" | ")
                     .append(raw == null ? cell(h.get("jvm")) : Headline.cell(raw, target)).append(" | ")
                     .append(Headline.cell(cal, target)).append(" | ")
-                    .append(cell(h.get("predicted"))).append(h.get("predicted_range") instanceof List<?> pr && pr.size() == 2
+                    .append(cell(h.get("predicted"))).append(Estimate.fromJson(h.get("predicted_over_rounds")) instanceof Estimate po
+                            && po.hasInterval() ? " [" + Fmt.f(po.lo(), 2) + "–" + Fmt.f(po.hi(), 2) + " over rounds]" : "")
+                    .append(h.get("predicted_range") instanceof List<?> pr && pr.size() == 2
                             && pr.get(0) instanceof Number plo && pr.get(1) instanceof Number phi
                             ? String.format(java.util.Locale.ROOT, " (%.2f–%.2f across the base's interval)", plo.doubleValue(),
                             phi.doubleValue()) : "").append(" | ")

@@ -30,9 +30,11 @@ public final class PredictionText {
         for (Pair q : pairs) {
             Estimate m = p.measured(q.base(), q.cand(), n);
             Double pr = p.predict(q.base(), q.cand(), n);
+            Estimate over = p.predictOverRounds(q.base(), q.cand(), n);
             String cell = m == null ? "n/a" : m.format(3) + "x" + (m.hasInterval() && !m.excludes(1) ? " (holds 1)" : "");
             b.append("| ").append(q.label()).append(" | ").append(cell).append(" | ")
-                    .append(pr == null ? "n/a" : Fmt.f(pr, 3) + "x").append(" | ").append(Prediction.verdict(pr, m)).append(" |\n");
+                    .append(pr == null ? "n/a" : Fmt.f(pr, 3) + "x").append(over != null && over.hasInterval() ? " (" + over.format(3)
+                            + "x over rounds)" : "").append(" | ").append(Prediction.verdict(pr, over, m)).append(" |\n");
         }
         b.append("\nWith, per I/O: ");
         List<String> parts = new ArrayList<>();
@@ -74,6 +76,8 @@ public final class PredictionText {
                                       double seedRatio, Integer seedThreads, String seedWhere, Headline head) {
         b.append(table(p, pairs, n));
         Double predicted = p.predict(base, cand, n);
+        Estimate overRounds = p.predictOverRounds(base, cand, n);
+        head.predictedOverRounds(overRounds);
         String kind = p.differingKind(base, cand, n);
         double implied = p.implied(seedRatio, base, cand, n);
         double measured = kind == null ? Double.NaN : p.extra(kind, n);
@@ -100,6 +104,7 @@ public final class PredictionText {
         pj.put("base", base);
         pj.put("candidate", cand);
         pj.put("predicted", predicted);
+        pj.put("predicted_over_rounds", Parts.json(overRounds));
         pj.put("measured", Parts.json(p.measured(base, cand, n)));
         pj.put("kind", kind);
         pj.put("implied_op_ns", Prediction.finite(implied));

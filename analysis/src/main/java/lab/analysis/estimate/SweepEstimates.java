@@ -60,6 +60,16 @@ public final class SweepEstimates {
         return new SweepEstimates(sweep.where(param, value, absent));
     }
 
+    /** The estimates of round {@code r} alone (each figure that round's value, no interval). */
+    public SweepEstimates round(int r) {
+        return new SweepEstimates(sweep.round(r));
+    }
+
+    /** The round numbers the sweep holds, ascending. */
+    public SortedSet<Integer> roundNumbers() {
+        return sweep.roundNumbers();
+    }
+
     /** Whether the sweep measured the cell at {@code threads}. */
     public boolean has(Map<String, String> cell, int threads) {
         return !sweep.scoresByRound(cell, threads).isEmpty();

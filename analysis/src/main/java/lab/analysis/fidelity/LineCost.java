@@ -57,6 +57,23 @@ public final class LineCost {
         this.probes = probes;
     }
 
+    /** The same costs from round {@code r}'s cells alone (each figure that round's, no spread). */
+    public LineCost inRound(int r) {
+        return new LineCost(sweep.round(r), timed == null ? null : timed.round(r), visits == null ? null : visits.round(r), probes);
+    }
+
+    /** The round numbers the cost sweeps hold. */
+    public java.util.SortedSet<Integer> roundNumbers() {
+        java.util.SortedSet<Integer> r = new java.util.TreeSet<>(sweep.roundNumbers());
+        if (timed != null) {
+            r.addAll(timed.roundNumbers());
+        }
+        if (visits != null) {
+            r.addAll(visits.roundNumbers());
+        }
+        return r;
+    }
+
     /** From the score sweep alone. */
     public static LineCost of(JmhSweep sweep, Map<String, Probe> probes) {
         return of(sweep, null, probes);

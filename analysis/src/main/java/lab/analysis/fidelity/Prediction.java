@@ -5,6 +5,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import lab.analysis.Stats;
 import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Estimator;
 import lab.analysis.estimate.SweepEstimates;
 
 /**
@@ -142,6 +143,29 @@ public record Prediction(SweepEstimates calibrated, SweepEstimates raw, Function
         return SharedLineModel.predict(tb, mb, tc, mc, k -> extra(k, n));
     }
 
+    /**
+     * The prediction made within each round, from that round's raw one-thread time T and its cost
+     * sweep's c (the counts are exact, the base the run's), estimated over the rounds as every
+     * figure is: the interval carries T's and c's round-to-round noise (the base's own interval is
+     * {@code predict} at its ends); null where no round has both.
+     */
+    public Estimate predictOverRounds(String base, String cand, int n) {
+        if (costs == null) {
+            return null;
+        }
+        java.util.List<Double> each = new java.util.ArrayList<>();
+        for (int r : raw.roundNumbers()) {
+            if (!costs.roundNumbers().contains(r)) {
+                continue;
+            }
+            Double p = new Prediction(calibrated, raw.round(r), key, counts, costs.inRound(r), gapNs, hz, commonBase).predict(base, cand, n);
+            if (p != null && p > 0 && Double.isFinite(p)) {
+                each.add(p);
+            }
+        }
+        return Estimator.of(each);
+    }
+
     /** The calibrated measurement of the same ratio, the run's estimator. */
     public Estimate measured(String base, String cand, int n) {
         return calibrated.ratio(key.apply(base), key.apply(cand), n);
@@ -155,16 +179,27 @@ public record Prediction(SweepEstimates calibrated, SweepEstimates raw, Function
      * contend less than a shared line). With one round there is no interval to judge by.
      */
     public static String verdict(Double predicted, Estimate measured) {
+        return verdict(predicted, null, measured);
+    }
+
+    /**
+     * {@link #verdict(Double, Estimate)} judged by both intervals where the prediction has one over
+     * rounds ({@link #predictOverRounds}): it agrees where the two overlap; below or above where the
+     * prediction's whole interval lies below or above the measurement's.
+     */
+    public static String verdict(Double predicted, Estimate overRounds, Estimate measured) {
         if (predicted == null || measured == null) {
             return "n/a";
         }
         if (!measured.hasInterval()) {
             return "one round: no interval to judge by";
         }
-        if (predicted >= measured.lo() && predicted <= measured.hi()) {
+        double lo = overRounds != null && overRounds.hasInterval() ? Math.min(predicted, overRounds.lo()) : predicted;
+        double hi = overRounds != null && overRounds.hasInterval() ? Math.max(predicted, overRounds.hi()) : predicted;
+        if (hi >= measured.lo() && lo <= measured.hi()) {
             return "agrees";
         }
-        return predicted < measured.lo()
+        return hi < measured.lo()
                 ? "predicts less than measured: a cost the counts miss, or c underpriced at this gap"
                 : "predicts more than measured: c overpriced at this gap, or counted operations that contend less than a shared line";
     }

@@ -484,8 +484,15 @@ class PartAcctSectionTest {
         // one T for every variant, atomic's: the base and its raw one-thread ns, 1000 + 101 (100 and 102); every kind costs
         // 10 ns more at 2 threads than at 1, at the 1000 ns gap; atomic: cas 1 + rmw 3 + the store
         double predicted = (tOne + 10 * (4 + storeAtomic)) / (tOne + 10 * storeFour);
+        // made within each round instead, from that round's T (1000 + 100, then 1000 + 102) and c: the interval over rounds
+        lab.analysis.estimate.Estimate overRounds = lab.analysis.estimate.Estimator.of(List.of(
+                (1100 + 10 * (4 + storeAtomic)) / (1100 + 10 * storeFour), (1102 + 10 * (4 + storeAtomic)) / (1102 + 10 * storeFour)));
         assertTrue(md.contains("| all four (`percpu-ref+percpu-inflight` / `atomic`) | 1.071 [1.067–1.075]x | " + Fmt.f(predicted, 3)
-                + "x | predicts less than measured"), md);
+                + "x (" + overRounds.format(3) + "x over rounds) | predicts less than measured"), md);
+        JsonNode over = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("headline")
+                .path("predicted_over_rounds");
+        assertEquals(overRounds.value(), over.path("value").asDouble(), 1e-6);
+        assertEquals(2, over.path("rounds").asInt());
         // c = T (R - 1) / (m_before - R m_after), T = 1101 (atomic, 1 thread), R = 1.15
         double implied = tOne * 0.15 / ((4 + storeAtomic) - 1.15 * storeFour);
         assertTrue(md.contains("one shared-line operation would have to cost " + Fmt.f(implied, 1) + " ns more than a private one. Here, at 2"
@@ -540,8 +547,10 @@ class PartAcctSectionTest {
         double storeFour = 1000 * Math.sqrt(1120.0 * 1130) / 2e9;
         double tOne = 1000 + Math.sqrt(100.0 * 102);
         double predicted = (tOne + 50 * 2 + 10 * storeAtomic) / (tOne + 10 * storeFour);
+        lab.analysis.estimate.Estimate overRounds = lab.analysis.estimate.Estimator.of(List.of(
+                (1100 + 50 * 2 + 10 * storeAtomic) / (1100 + 10 * storeFour), (1102 + 50 * 2 + 10 * storeAtomic) / (1102 + 10 * storeFour)));
         assertTrue(md.contains("| all four (`percpu-ref+percpu-inflight` / `atomic`) | 1.071 [1.067–1.075]x | " + Fmt.f(predicted, 3)
-                + "x |"), md);
+                + "x (" + overRounds.format(3) + "x over rounds) |"), md);
         assertTrue(md.contains("`atomic` 1101.0 ns at 1 thread (the base and the raw model's), " + Fmt.f(storeAtomic, 3) + " store + 2.000 visit"), md);
         assertTrue(md.contains("Extra ns per shared-line visit or operation at 2 threads over 1, a visit at the I/O's rhythm (800 ns of work after one"
                 + " pair, 200 after the next), an operation at a gap of 1000 ns: cas 10.0, store 10.0, visit 50.0."), md);
