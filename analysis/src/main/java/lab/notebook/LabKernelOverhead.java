@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import lab.analysis.Stats;
 import lab.analysis.estimate.Estimate;
 import lab.analysis.estimate.Estimator;
 import lab.analysis.estimate.Verdict;
@@ -34,10 +33,10 @@ public final class LabKernelOverhead {
     private final Map<Integer, Map<String, Double>> iops;
     private final Estimate ratio;
     private final Estimate aa;
-    private final Map<String, Double> nsPerIo;
+    private final Map<String, Estimate> nsPerIo;
 
     private LabKernelOverhead(Map<String, String> facts, Map<Integer, Map<String, Double>> iops, Estimate ratio, Estimate aa,
-                              Map<String, Double> nsPerIo) {
+                              Map<String, Estimate> nsPerIo) {
         this.facts = facts;
         this.iops = iops;
         this.ratio = ratio;
@@ -93,8 +92,8 @@ public final class LabKernelOverhead {
                 aa.add(r.get(2) / r.get(1));
             }
         });
-        Map<String, Double> nsMedian = new TreeMap<>();
-        ns.forEach((k, v) -> nsMedian.put(k, Stats.median(v)));
+        Map<String, Estimate> nsMedian = new TreeMap<>();
+        ns.forEach((k, v) -> nsMedian.put(k, Estimator.of(v.stream().filter(x -> x > 0 && Double.isFinite(x)).toList())));
         return Optional.of(new LabKernelOverhead(KernelRuns.readEnv(dir.resolve("overhead.txt")), mean, Estimator.of(ratios),
                 Estimator.of(aa), nsMedian));
     }
@@ -117,8 +116,8 @@ public final class LabKernelOverhead {
         return b.append("\nlab / debian: ").append(ratio == null ? "—" : ratio.format(3) + "x").append("; the A/A (the second"
                         + " repetition over the first in one boot, both kernels): ").append(aa == null ? "none" : aa.format(3) + "x"
                         + (aa.excludes(1) ? " (excludes 1: drift)" : ""))
-                .append(". CPU per I/O (task-clock of fio over its I/Os, median): debian ").append(cell(nsPerIo.get(DEBIAN)))
-                .append(" ns, lab ").append(cell(nsPerIo.get(LAB))).append(" ns.").append(verdict()).append("\n\n").toString();
+                .append(". CPU per I/O (task-clock of fio over its I/Os, the geometric mean over its runs with its 95% interval): debian ")
+                .append(Fmt.est(nsPerIo.get(DEBIAN), 0)).append(" ns, lab ").append(Fmt.est(nsPerIo.get(LAB), 0)).append(" ns.").append(verdict()).append("\n\n").toString();
     }
 
     /**
@@ -154,8 +153,8 @@ public final class LabKernelOverhead {
         m.put("ratio", Parts.json(ratio));
         m.put("aa", Parts.json(aa));
         m.put("verdict", ratio == null ? null : Verdict.words(ratio, TARGET));
-        m.put("ns_per_io_debian", nsPerIo.get(DEBIAN));
-        m.put("ns_per_io_lab", nsPerIo.get(LAB));
+        m.put("ns_per_io_debian", Parts.json(nsPerIo.get(DEBIAN)));
+        m.put("ns_per_io_lab", Parts.json(nsPerIo.get(LAB)));
         List<Object> rounds = new ArrayList<>();
         iops.forEach((round, k) -> {
             Map<String, Object> r = new LinkedHashMap<>();

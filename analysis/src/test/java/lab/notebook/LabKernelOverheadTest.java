@@ -57,7 +57,7 @@ class LabKernelOverheadTest {
         assertTrue(md.contains("lab / debian: 0.995 [0.971–1.020]x;"), md);
         assertTrue(md.contains("the A/A (the second repetition over the first in one boot, both kernels): 1.000 [0.991–1.009]x."), md);
         assertTrue(md.contains(" ns. Its interval lies within ±5%: no overhead larger than that.\n\n"), md);
-        assertTrue(md.contains("debian 5000 ns, lab 5100 ns"), md);
+        assertTrue(md.contains("debian 5000 [5000–5000] ns, lab 5100 [5100–5100] ns"), md);
         Map<String, Object> s = o.summary();
         assertEquals(0.995, (Double) ((Map<?, ?>) s.get("ratio")).get("value"), 5e-4);
         assertEquals("no effect larger than ±5%", s.get("verdict"));
