@@ -34,6 +34,14 @@ import org.openjdk.jmh.infra.Blackhole;
  * alike. Timing {@code spend()} alone against step 2's lowest took that slowdown for overhead
  * and cut a 2 us work's tokens by 17% under two niced busy loops.
  * <p>
+ * <h2>One calibration for a whole run (an experiment's switch)</h2>
+ * Where the JVM is given {@value #NS_PER_TOKEN_PROPERTY}, step 2 is not run and that value is
+ * used, so that every JVM given it spends the same tokens for the same {@code ns}; step 3's call
+ * ratio is still measured. The lab's runs do not set it: measured against each fork calibrating
+ * its own work (results/fork-noise-2core-20261204, 12 forks of each in interleaved invocations),
+ * one value for every fork did not make the calibrated model's forks agree better; what moves
+ * them on this lab's 2-core machines is the host's speed from one minute to the next.
+ * <p>
  * About 0.15 s, more on a busy machine. A token is one step of a loop-carried multiply-add, so its
  * time follows the core's clock, not memory; {@link #measuredNs()} is one {@code spend()} at step
  * 2's clock: {@code nsPerToken * tokens * callRatio(tokens)}.
@@ -47,6 +55,10 @@ public final class CalibratedWork extends CpuWork {
     static final int SETTLE_MS = 50;
     static final int MAX_MS = 1000;
     static final int RATIO_ROUNDS = 9;
+    /** The system property that fixes ns per token for every work of this JVM (see the class comment). */
+    public static final String NS_PER_TOKEN_PROPERTY = "lab.work.nsPerToken";
+    /** {@value #NS_PER_TOKEN_PROPERTY} when set, else NaN. */
+    private static final double FIXED_NS_PER_TOKEN = fixedNsPerToken(System.getProperty(NS_PER_TOKEN_PROPERTY));
 
     /** Instances made in this JVM (a test checks that base_ns=0 makes none). */
     private static final AtomicLong MADE = new AtomicLong();
@@ -63,11 +75,41 @@ public final class CalibratedWork extends CpuWork {
             throw new IllegalArgumentException("work of " + ns + " ns");
         }
         this.ns = ns;
-        this.nsPerToken = measureNsPerToken();
+        this.nsPerToken = Double.isNaN(FIXED_NS_PER_TOKEN) ? measureNsPerToken() : FIXED_NS_PER_TOKEN;
         long first = Math.max(1, Math.round(ns / nsPerToken));
         this.tokens = Math.max(1, Math.round(first / callRatio(first)));
         this.measuredNs = nsPerToken * tokens * callRatio(tokens);
         MADE.incrementAndGet();
+    }
+
+    /** {@code value} of {@value #NS_PER_TOKEN_PROPERTY}: NaN for none; a positive finite number, else an error naming it. */
+    static double fixedNsPerToken(String value) {
+        if (value == null || value.isBlank()) {
+            return Double.NaN;
+        }
+        double v;
+        try {
+            v = Double.parseDouble(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("-D" + NS_PER_TOKEN_PROPERTY + "=" + value + ": not a number");
+        }
+        if (!(v > 0) || !Double.isFinite(v)) {
+            throw new IllegalArgumentException("-D" + NS_PER_TOKEN_PROPERTY + "=" + value + ": must be a positive number of ns");
+        }
+        return v;
+    }
+
+    /**
+     * ns per token for a whole run: the median of {@code times} measurements ({@link
+     * #measureNsPerToken}), less biased than one lowest median.
+     */
+    public static double measureForRun(int times) {
+        double[] m = new double[times];
+        for (int i = 0; i < times; i++) {
+            m[i] = measureNsPerToken();
+        }
+        Arrays.sort(m);
+        return m[times / 2];
     }
 
     /** The ns per {@code consumeCPU} token, measured now: see the class comment. */

@@ -100,4 +100,38 @@ class CpuWorkTest {
         assertSame(w, new RamDisk("ram0", 1 << 20, w).work());
         assertSame(w, new Zram(GuardKind.RWSEM, Compressor.LZO_RLE, 1, w, SharedLines.NONE).work());
     }
+
+    @Test
+    void aRunsFixedNsPerTokenIsAPositiveNumberOrANamedError() {
+        assertTrue(Double.isNaN(CalibratedWork.fixedNsPerToken(null)));
+        assertTrue(Double.isNaN(CalibratedWork.fixedNsPerToken(" ")));
+        assertEquals(1.86, CalibratedWork.fixedNsPerToken("1.86"), 0);
+        for (String bad : new String[] {"fast", "0", "-1", "NaN", "Infinity"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CalibratedWork.fixedNsPerToken(bad));
+            assertTrue(e.getMessage().contains(CalibratedWork.NS_PER_TOKEN_PROPERTY), e.getMessage());
+        }
+    }
+
+    /** A JVM given the run's ns per token spends exactly the tokens that value asks for, whatever this JVM would measure. */
+    @Test
+    void aJvmGivenTheRunsNsPerTokenSpendsTheTokensItAsksFor() throws Exception {
+        String jvm = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(jvm, "-cp", System.getProperty("java.class.path"), "-D" + CalibratedWork.NS_PER_TOKEN_PROPERTY + "=4.0",
+                PrintTokens.class.getName(), "40000").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes()).trim();
+        assertEquals(0, p.waitFor(), out);
+        String[] f = out.lines().reduce((a, b) -> b).orElse("").split(" ");
+        assertEquals(4.0, Double.parseDouble(f[1]), 0, out);
+        // 40000 ns at 4 ns per token: 10000 tokens before the call ratio (about 1 for a call this long)
+        long tokens = Long.parseLong(f[0]);
+        assertTrue(tokens > 9_000 && tokens < 11_000, out);
+    }
+
+    /** Prints a work's tokens and ns per token (a child JVM of {@link #aJvmGivenTheRunsNsPerTokenSpendsTheTokensItAsksFor}). */
+    public static final class PrintTokens {
+        public static void main(String[] a) {
+            CalibratedWork w = (CalibratedWork) CpuWork.forNs(Long.parseLong(a[0]));
+            System.out.println(w.tokens() + " " + w.nsPerToken());
+        }
+    }
 }
