@@ -34,7 +34,8 @@ class ZramInitLockRawTest {
                         String name = f.getFileName().toString();
                         assertTrue(name.matches("(" + String.join("|", ZramInitLockRaw.LZO, ZramInitLockRaw.LZ4, ZramInitLockRaw.SEED,
                                 ZramInitLockRaw.COSTS, CostSweep.timedPrefix(ZramInitLockRaw.COSTS)) + ")-r\\d+-t\\d+\\.json")
-                                || List.of(LineCounts.FILE, Calibration.FILE, Calibrations.PRERUN, ZramInitLockRaw.SEED_SWEEP).contains(name),
+                                || List.of(LineCounts.FILE, Calibration.FILE, Calibrations.PRERUN, ZramInitLockRaw.SEED_SWEEP,
+                                        lab.analysis.estimate.AdaptiveLog.FILE).contains(name),
                                 f + " is not a file ZramInitLockRaw names");
                         jmh++;
                     }
