@@ -19,7 +19,8 @@ import lab.results.RunDir;
  * figure's interval judged against it: {@link Verdict}); {@code jvm_raw}, {@code jvm_calibrated},
  * {@code kernel_estimate}: {@code {value, ci95: [lo, hi], rounds}}; {@code predicted};
  * {@code implied_op_ns} (the cost per shared-line operation the seed's figure implies) beside
- * {@code measured_op_ns} (measured here); {@code base_ns} and {@code base_source} (the
+ * {@code measured_op_ns} (measured here), each also made within each round and estimated over rounds
+ * ({@code implied_op_ns_over_rounds}, {@code measured_op_ns_over_rounds}: the mean and its interval); {@code base_ns} and {@code base_source} (the
  * calibration) with {@code base_ns_ci95} (its 95% interval over the kernel's rounds) and
  * {@code predicted_range} (the prediction at the two ends of that interval, all else held: the
  * calibration's share of the prediction's uncertainty) and {@code predicted_over_rounds} (the prediction made within each
@@ -41,6 +42,8 @@ public final class Headline {
     private NoiseFloor floor;
     private NoiseFloor rawFloor;
     private Double impliedOpNs;
+    private Estimate impliedOverRounds;
+    private Estimate measuredOverRounds;
     private Double measuredOpNs;
     private Double baseNs;
     private String baseSource;
@@ -81,6 +84,12 @@ public final class Headline {
     public Headline implied(Double impliedOpNs, Double measuredOpNs) {
         this.impliedOpNs = impliedOpNs;
         this.measuredOpNs = measuredOpNs;
+        return this;
+    }
+    /** {@link #implied}'s two costs made within each round (T and c that round's), estimated over rounds; null for none. */
+    public Headline impliedOverRounds(Estimate implied, Estimate measured) {
+        this.impliedOverRounds = implied;
+        this.measuredOverRounds = measured;
         return this;
     }
     public Headline base(Double ns, String source) { this.baseNs = ns; this.baseSource = source; return this; }
@@ -128,6 +137,8 @@ public final class Headline {
         h.put("kernel_note", kernelNote);
         h.put("implied_op_ns", impliedOpNs);
         h.put("measured_op_ns", measuredOpNs);
+        h.put("implied_op_ns_over_rounds", impliedOverRounds == null ? null : impliedOverRounds.json());
+        h.put("measured_op_ns_over_rounds", measuredOverRounds == null ? null : measuredOverRounds.json());
         h.put("base_ns", baseNs);
         h.put("base_ns_ci95", baseInterval == null ? null : java.util.List.of(Math.round(baseInterval[0]), Math.round(baseInterval[1])));
         h.put("base_source", baseSource);

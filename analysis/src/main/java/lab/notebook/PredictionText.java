@@ -82,6 +82,9 @@ public final class PredictionText {
         double implied = p.implied(seedRatio, base, cand, n);
         double measured = kind == null ? Double.NaN : p.extra(kind, n);
         head.predicted(predicted).implied(Prediction.finite(implied), Prediction.finite(measured));
+        Estimate impliedOver = p.overRounds(q -> q.implied(seedRatio, base, cand, n), true);
+        Estimate measuredOver = kind == null ? null : p.overRounds(q -> q.extra(kind, n), true);
+        head.impliedOverRounds(impliedOver, measuredOver);
         double[] bi = head.baseInterval();
         Double atLo = bi == null ? null : p.predict(base, cand, n, bi[0]);
         Double atHi = bi == null ? null : p.predict(base, cand, n, bi[1]);
@@ -94,6 +97,8 @@ public final class PredictionText {
                 .append(unit).append(" would have to cost ").append(Double.isFinite(implied) ? Fmt.f(implied, 1) + " ns" : "n/a (the counts do not differ)")
                 .append(" more than a private one. Here, at ").append(n).append(n == 1 ? " thread" : " threads")
                 .append(visits ? " and the I/O's rhythm" : " and a gap of " + p.gapNs() + " ns").append(", ").append(kind == null ? "no operation is counted" : "a `" + kind + "` costs " + Fmt.f(measured, 1) + " ns more")
+                .append(impliedOver == null && measuredOver == null ? "" : " (made within each round instead: implied "
+                        + Fmt.est(impliedOver, 1) + ", measured " + Fmt.est(measuredOver, 1) + " ns, means over rounds with their 95% intervals)")
                 .append(". ").append(seedWhere).append(" This run has no cost sweep from a machine with more cores to set beside these.\n\n");
         b.append(fits(p, kind == null || kind.equals(Prediction.VISIT) ? "rmw" : kind, seedThreads));
         Map<String, Object> pj = new LinkedHashMap<>();
@@ -108,6 +113,8 @@ public final class PredictionText {
         pj.put("measured", Parts.json(p.measured(base, cand, n)));
         pj.put("kind", kind);
         pj.put("implied_op_ns", Prediction.finite(implied));
+        pj.put("implied_op_ns_over_rounds", Parts.json(impliedOver));
+        pj.put("measured_op_ns_over_rounds", Parts.json(measuredOver));
         pj.put("measured_op_ns", Prediction.finite(measured));
         Double extrapolated = p.extrapolated(kind, seedThreads);
         pj.put("extrapolated_op_ns", extrapolated);

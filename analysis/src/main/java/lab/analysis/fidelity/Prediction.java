@@ -150,6 +150,19 @@ public record Prediction(SweepEstimates calibrated, SweepEstimates raw, Function
      * {@code predict} at its ends); null where no round has both.
      */
     public Estimate predictOverRounds(String base, String cand, int n) {
+        return overRounds(p -> {
+            Double v = p.predict(base, cand, n);
+            return v == null ? Double.NaN : v;
+        }, false);
+    }
+
+    /**
+     * {@code figure} of the prediction made within each round (that round's T and c, the counts
+     * and the base the run's), estimated over the rounds: the geometric mean and its interval, or
+     * for a figure that may be negative ({@code signed}: an ns cost) the mean and its interval; a
+     * round where the figure is not finite (or, unsigned, not positive) is left out; null for none.
+     */
+    public Estimate overRounds(java.util.function.ToDoubleFunction<Prediction> figure, boolean signed) {
         if (costs == null) {
             return null;
         }
@@ -158,12 +171,12 @@ public record Prediction(SweepEstimates calibrated, SweepEstimates raw, Function
             if (!costs.roundNumbers().contains(r)) {
                 continue;
             }
-            Double p = new Prediction(calibrated, raw.round(r), key, counts, costs.inRound(r), gapNs, hz, commonBase).predict(base, cand, n);
-            if (p != null && p > 0 && Double.isFinite(p)) {
-                each.add(p);
+            double v = figure.applyAsDouble(new Prediction(calibrated, raw.round(r), key, counts, costs.inRound(r), gapNs, hz, commonBase));
+            if (Double.isFinite(v) && (signed || v > 0)) {
+                each.add(v);
             }
         }
-        return Estimator.of(each);
+        return signed ? Estimator.mean(each) : Estimator.of(each);
     }
 
     /** The calibrated measurement of the same ratio, the run's estimator. */

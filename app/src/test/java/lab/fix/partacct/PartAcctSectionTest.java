@@ -495,8 +495,12 @@ class PartAcctSectionTest {
         assertEquals(2, over.path("rounds").asInt());
         // c = T (R - 1) / (m_before - R m_after), T = 1101 (atomic, 1 thread), R = 1.15
         double implied = tOne * 0.15 / ((4 + storeAtomic) - 1.15 * storeFour);
+        // the same made within each round, from that round's T (1100, then 1102) and c (10 ns in both): means and t intervals
+        String impliedOver = lab.analysis.estimate.Estimator.mean(List.of(1100 * 0.15 / ((4 + storeAtomic) - 1.15 * storeFour),
+                1102 * 0.15 / ((4 + storeAtomic) - 1.15 * storeFour))).format(1);
         assertTrue(md.contains("one shared-line operation would have to cost " + Fmt.f(implied, 1) + " ns more than a private one. Here, at 2"
-                + " threads and a gap of 1000 ns, a `rmw` costs 10.0 ns more."), md);
+                + " threads and a gap of 1000 ns, a `rmw` costs 10.0 ns more (made within each round instead: implied " + impliedOver
+                + ", measured 10.0 [10.0–10.0] ns, means over rounds with their 95% intervals)."), md);
         JsonNode h = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("headline");
         assertEquals(calibrated, h.path("jvm").asDouble(), 1e-6);
         assertEquals(calibrated, h.path("jvm_calibrated").path("value").asDouble(), 1e-6);
@@ -556,7 +560,7 @@ class PartAcctSectionTest {
                 + " pair, 200 after the next), an operation at a gap of 1000 ns: cas 10.0, store 10.0, visit 50.0."), md);
         double implied = tOne * 0.15 / ((2 + storeAtomic) - 1.15 * storeFour);
         assertTrue(md.contains("one visit to a shared line would have to cost " + Fmt.f(implied, 1) + " ns more than a private one. Here, at 2"
-                + " threads and the I/O's rhythm, a `visit` costs 50.0 ns more."), md);
+                + " threads and the I/O's rhythm, a `visit` costs 50.0 ns more (made within each round instead"), md);
         JsonNode h = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("headline");
         assertEquals(predicted, h.path("predicted").asDouble(), 1e-12);
         assertEquals(50.0, h.path("measured_op_ns").asDouble(), 1e-12);
