@@ -207,7 +207,4 @@ public final class SweepEstimates {
         }
         return new LkpTable.Row(metric, new Sample(a), new Sample(c), 100 * (1 / r.value() - 1), r.hasInterval() && !r.excludes(1));
     }
-
-    /** The sweep this stage reads, for another estimation stage (a prediction); pages never ask for it. */
-    public JmhSweep sweep() { return sweep; }
 }

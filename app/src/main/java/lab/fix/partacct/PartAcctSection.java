@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import lab.analysis.JmhSweep;
 import lab.analysis.estimate.SweepEstimates;
-import lab.analysis.Stats;
 import lab.analysis.estimate.Estimate;
 import lab.analysis.fidelity.Calibration;
 import lab.notebook.Fix;

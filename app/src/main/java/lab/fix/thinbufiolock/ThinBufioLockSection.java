@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import lab.analysis.JmhSweep;
-import lab.analysis.Stats;
 import lab.analysis.estimate.Estimate;
 import lab.analysis.fidelity.Calibration;
 import lab.analysis.fidelity.LineCost;
