@@ -25,8 +25,10 @@ import lab.engine.work.CpuWork;
  * <p>A disk made with a {@link CpuWork} ({@code base_ns}) spends it once per bio in
  * {@code submitBio}, after the checks and before the copy.
  *
- * <p>Page memory comes from one shared arena and lives until {@link #close}; brd frees pages on
- * discard, which the model does not issue.
+ * <p>Page memory is one mapping of the disk's capacity, advised for huge pages ({@link DirectMap}: where
+ * the kernel's pages live, and why), page {@code i} at {@code i * 4096}; it lives until {@link #close}.
+ * brd frees pages on discard, which the model does not issue; brd's page allocation can fail
+ * ({@code -ENOMEM}, an I/O error), the model's cannot.
  */
 public final class RamDisk implements BlockDevice, AutoCloseable {
 
@@ -46,8 +48,8 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
     private final long nrSectors;
     /** Leaves of the page table; an entry is null until a page under it is written. Guard: see class doc. */
     private final MemorySegment[][] dir;
-    /** The pages' memory. Allocated from under {@code this}'s lock. */
-    private final Arena arena = Arena.ofShared();
+    /** The pages' memory; a page is handed out from under {@code this}'s lock. */
+    private final DirectMap memory;
     /** {@code base_ns}: spent per bio in {@code submitBio}. */
     private final CpuWork work;
 
@@ -66,6 +68,7 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
         this.nrSectors = pages << PAGE_SECTORS_SHIFT;
         this.work = Objects.requireNonNull(work, "work");
         this.dir = new MemorySegment[(int) ((pages + LEAF - 1) >>> LEAF_SHIFT)][];
+        this.memory = new DirectMap(name, pages * BioVec.PAGE_SIZE);
     }
 
     @Override
@@ -97,10 +100,7 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
         int done = bio.bvecDone;
         for (int i = bio.idx; left > 0; i++) {
             int len = Math.min(vec.len[i] - done, left);
-            if (!brdRwBvec(bio.op, vec.page[i], vec.offset[i] + done, len, pos)) {
-                Bio.bioIoError(bio);        // brd: -ENOMEM from brd_insert_page ends the bio with an I/O error
-                return;
-            }
+            brdRwBvec(bio.op, vec.page[i], vec.offset[i] + done, len, pos);
             pos += len;
             left -= len;
             done = 0;
@@ -108,16 +108,16 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
         Bio.bioEndio(bio);
     }
 
-    /** {@code brd_rw_bvec()}: one segment, split where it crosses a disk page; false when out of memory. */
-    private boolean brdRwBvec(ReqOp op, MemorySegment mem, long memOff, int len, long pos) {
+    /** {@code brd_rw_bvec()}: one segment, split where it crosses a disk page. */
+    private void brdRwBvec(ReqOp op, MemorySegment mem, long memOff, int len, long pos) {
         while (len > 0) {
             long pageIdx = pos / BioVec.PAGE_SIZE;
             int inPage = (int) (pos % BioVec.PAGE_SIZE);
             int chunk = Math.min(len, BioVec.PAGE_SIZE - inPage);
             if (op.isWrite()) {
                 MemorySegment page = lookupPage(pageIdx);
-                if (page == null && (page = insertPage(pageIdx)) == null) {
-                    return false;
+                if (page == null) {
+                    page = insertPage(pageIdx);
                 }
                 MemorySegment.copy(mem, memOff, page, inPage, chunk);
             } else {
@@ -132,7 +132,6 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
             memOff += chunk;
             len -= chunk;
         }
-        return true;
     }
 
     /** {@code brd_lookup_page()}: the page at {@code idx}, or null if never written. Lock-free. */
@@ -144,11 +143,7 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
         return (MemorySegment) SLOT.getAcquire(leaf, (int) (idx & (LEAF - 1)));          // pairs with setRelease in insertPage
     }
 
-    /**
-     * {@code brd_insert_page()}: allocates the page at {@code idx} (zeroed) unless another writer did;
-     * null when the JVM's direct-memory limit ({@code -XX:MaxDirectMemorySize}) is reached, as
-     * {@code alloc_page} fails with -ENOMEM.
-     */
+    /** {@code brd_insert_page()}: the page at {@code idx} (zeroed), unless another writer inserted it first. */
     private synchronized MemorySegment insertPage(long idx) {
         int d = (int) (idx >>> LEAF_SHIFT);
         MemorySegment[] leaf = dir[d];
@@ -159,11 +154,7 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
         int s = (int) (idx & (LEAF - 1));
         MemorySegment page = leaf[s];
         if (page == null) {
-            try {
-                page = arena.allocate(BioVec.PAGE_SIZE, BioVec.PAGE_SIZE);   // zero-filled
-            } catch (OutOfMemoryError e) {
-                return null;
-            }
+            page = memory.page(idx);                       // zero until written
             SLOT.setRelease(leaf, s, page);                // pairs with getAcquire in lookupPage
         }
         return page;
@@ -190,6 +181,11 @@ public final class RamDisk implements BlockDevice, AutoCloseable {
     /** Frees every page; no I/O may be in flight. */
     @Override
     public void close() {
-        arena.close();
+        memory.close();
+    }
+
+    /** Whether the pages' mapping was advised for huge pages ({@link DirectMap}). */
+    public boolean hugePages() {
+        return memory.hugePages();
     }
 }

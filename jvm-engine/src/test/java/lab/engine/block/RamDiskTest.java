@@ -79,4 +79,27 @@ class RamDiskTest {
             assertEquals(0, ram.nrPages());
         }
     }
+
+    /**
+     * The pages live in one mapping advised for huge pages (DirectMap) wherever the kernel offers
+     * transparent huge pages; two disks' pages are their own, and a disk reads zeros after another
+     * disk's close.
+     */
+    @Test
+    void pagesAreOneHugePageMappingPerDisk() throws java.io.IOException {
+        java.nio.file.Path thp = java.nio.file.Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+        boolean offered = java.nio.file.Files.exists(thp) && !java.nio.file.Files.readString(thp).contains("[never]");
+        try (Arena a = Arena.ofConfined(); RamDisk one = new RamDisk("ram0", 8 << 20); RamDisk two = new RamDisk("ram1", 8 << 20);
+             Bioset set = new Bioset(1, 4096)) {
+            assertEquals(offered, one.hugePages(), "MADV_HUGEPAGE taken where " + thp + " offers THP");
+            MemorySegment w = pattern(a, 4096, 3);
+            assertEquals(BlkStatus.OK, io(one, set, ReqOp.WRITE, 5L << 20, w));
+            MemorySegment r = a.allocate(4096);
+            assertEquals(BlkStatus.OK, io(two, set, ReqOp.READ, 5L << 20, r));
+            assertEquals(-1, r.mismatch(a.allocate(4096)), "the other disk's page is its own");
+            assertEquals(BlkStatus.OK, io(one, set, ReqOp.READ, 5L << 20, r));
+            assertEquals(-1, r.mismatch(w));
+            assertEquals(0, two.nrPages());
+        }
+    }
 }
