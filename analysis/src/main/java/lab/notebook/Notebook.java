@@ -159,7 +159,7 @@ public final class Notebook {
                 .append("alone (offline, byte-identical): `./lab notebook results/").append(id).append("`.\n\n");
         if (!isCompare(outs)) {
             b.append(headlines(outs, lineup, headlineCharts, order(run, outs.keySet()), "Data: `" + m.path("command").asText("./lab pair") + "`; chart: `./lab notebook results/"
-                    + id + "`"));
+                    + id + "`", m.hasNonNull("cores") ? m.get("cores").asText() + " cores" : "this machine"));
         }
         steps(run, b);
         for (var e : outs.entrySet()) {
@@ -201,16 +201,17 @@ public final class Notebook {
     }
 
     /**
-     * The first screen: one row per section that ran (the fixes in the table's order, then the
-     * lab's own calibrations), seed | model raw | model calibrated | predicted | kernel | A/A, each
+     * The first screen: one sentence per fix in words ({@link HeadlineWords}); then one row per
+     * section that ran (the fixes in the table's order, then the lab's own calibrations), seed | model raw | model calibrated | predicted | kernel | A/A, each
      * figure with its 95% interval and the interval's verdict at the run's target; a warning under
      * the table for every A/A whose interval leaves out 1 (the method's self-test failed); the fixes
      * that did not run in one line below; the estimator, said once; then one chart per row with
      * those figures side by side.
      */
     private static String headlines(Map<String, SectionOutput> outs, Lineup lineup, Map<String, String> charts, String order,
-                                    String commands) {
+                                    String commands, String cores) {
         StringBuilder b = new StringBuilder("## Headlines\n\n");
+        StringBuilder words = new StringBuilder();
         b.append("| fix | metric | seed | model raw | model calibrated | predicted | kernel | A/A control |\n")
                 .append("|---|---|---:|---:|---:|---:|---:|---:|\n");
         List<String> ran = new ArrayList<>();
@@ -234,6 +235,9 @@ public final class Notebook {
             Estimate kernel = Estimate.fromJson(h.get("kernel_estimate"));
             Estimate aa = Estimate.fromJson(h.get("aa"));
             String kernelNote = h.get("kernel_note") instanceof String k ? k : null;
+            if (lineup.fixes().stream().anyMatch(f -> f.id().equals(id))) {
+                words.append("- ").append(HeadlineWords.sentence(id, h, cores)).append('\n');
+            }
             b.append("| `").append(id).append("` | ").append(h.get("metric")).append(" | ").append(cell(h.get("seed"))).append(" | ")
                     .append(raw == null ? cell(h.get("jvm")) : Headline.cell(raw, target)).append(" | ")
                     .append(Headline.cell(cal, target)).append(" | ")
@@ -258,6 +262,9 @@ public final class Notebook {
         }
         if (ran.isEmpty()) {
             b.append("| — | nothing ran in this run | | | | | | |\n");
+        }
+        if (!words.isEmpty()) {
+            b.insert("## Headlines\n\n".length(), words.append('\n'));
         }
         if (!failed.isEmpty()) {
             b.append("\n**The A/A control failed** for ").append(String.join(", ", failed)).append(": the base against a copy of itself"

@@ -4,12 +4,15 @@ import lab.fix.GuestModel;
 import lab.fix.Pairing;
 import lab.fix.Steps;
 import lab.fix.Fixes;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import lab.notebook.HeadlineWords;
 import lab.notebook.Notebook;
 import lab.results.Manifest;
 import lab.results.RunFolder;
@@ -70,6 +73,7 @@ final class PairRun {
             } else {
                 steps.end(fix, "flamegraphs", "skipped", "--no-flamegraphs");
             }
+            landed(run.dir(), fix, progress);
         }
         failed |= !lab.overhead();
         run.writeJson("manifest.json", manifest);
@@ -79,6 +83,26 @@ final class PairRun {
         progress.println("lab: wrote " + done.resolve("NOTEBOOK.md") + (w.gaps().isEmpty() ? "" : " (" + w.gaps().size() + " gap(s) listed in it)"));
         System.out.println(done);
         return failed ? Lab.EXIT_FAILED : 0;
+    }
+
+    /**
+     * A fix's result as it lands: its headline in words, then the seed, the model and the kernel a
+     * line each ({@link HeadlineWords}), from its raw/ as the run left it. A headline that cannot
+     * be made yet is said in one line; the notebook at the end has the whole story either way.
+     */
+    static void landed(Path runDir, String fix, PrintStream progress) {
+        try {
+            Optional<Map<String, Object>> h = Fixes.headline(runDir, fix);
+            if (h.isEmpty()) {
+                progress.println("lab: " + fix + " done: no headline from its raw/ (the notebook at the end lists what is missing)");
+                return;
+            }
+            String cores = Runtime.getRuntime().availableProcessors() + " cores";
+            progress.println("lab: " + fix + " done. " + HeadlineWords.sentence(fix, h.get(), cores).replace("**", ""));
+            HeadlineWords.lines(h.get()).forEach(l -> progress.println("lab:   " + l));
+        } catch (IOException | RuntimeException e) {
+            progress.println("lab: " + fix + " done: its headline could not be read yet (" + e.getMessage() + "); the notebook at the end has it");
+        }
     }
 
     private static boolean kernel(Path root, Pairing p, Pairing.Ctx c, boolean quick, Map<String, Object> env) throws Exception {

@@ -3,6 +3,7 @@ package lab.fix;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import lab.fix.dmblkcgclone.DmBlkcgClone;
@@ -14,6 +15,7 @@ import lab.fix.zraminitlock.ZramInitLock;
 import lab.notebook.Fix;
 import lab.notebook.Notebook;
 import lab.notebook.Section;
+import lab.results.RunDir;
 
 /**
  * The lab's only registry of fixes, in the order the notebook's headline table lists them. A
@@ -44,6 +46,21 @@ public final class Fixes {
     /** Every modelled unit's pairing, in the table's order. */
     public static List<Pairing> pairings() {
         return ALL.stream().map(FixUnit::pairing).filter(Objects::nonNull).toList();
+    }
+
+    /**
+     * The headline of {@code fixId} in the run folder {@code runDir} as it stands (a run still in
+     * progress included): its section rendered from raw/ alone, nothing written; empty where the
+     * fix has no section or its raw/ gives no headline yet.
+     */
+    @SuppressWarnings("unchecked")
+    public static Optional<Map<String, Object>> headline(Path runDir, String fixId) throws IOException {
+        Optional<Section> s = byId(fixId).map(FixUnit::section);
+        if (s.isEmpty()) {
+            return Optional.empty();
+        }
+        return s.get().render(RunDir.open(runDir))
+                .map(o -> o.summary().get("headline") instanceof Map<?, ?> h ? (Map<String, Object>) h : null);
     }
 
     /** Writes a run's notebook with every fix of the table and the sections of the modelled ones. */
