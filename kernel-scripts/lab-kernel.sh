@@ -36,9 +36,39 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=SCRIPTDIR/common/rc.sh
 . "$KS_DIR/common/rc.sh"
 
+# header: the comment above, without its '# '.
+header() { sed -n '2,31s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+
 usage() {
-	sed -n '2,31s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	header
 	exit "${1:-0}"
+}
+
+# cmd_usage CMD: CMD's lines of the header (its own line and the deeper ones that continue it);
+# nothing for a word that is not a command.
+cmd_usage() {
+	header | awk -v cmd="$1" '/^  [^ ]/ { on = ($1 == cmd) } /^($|[^ ])/ { on = 0 } on'
+}
+
+# asks_help ARG...: true if any ARG is -h or --help.
+asks_help() {
+	local a
+	for a in "$@"; do
+		case $a in -h | --help) return 0 ;; esac
+	done
+	return 1
+}
+
+# help_and_exit CMD ARG...: CMD ... --help (or -h, anywhere after CMD) prints CMD's usage and
+# exits 0 before anything is checked or done; otherwise returns.
+help_and_exit() {
+	local text
+	asks_help "${@:2}" || return 0
+	text=$(cmd_usage "$1")
+	[ -n "$text" ] || return 0
+	echo "usage: ./lab kernel (or kernel-scripts/lab-kernel.sh):"
+	echo "$text"
+	exit 0
 }
 
 need_root() { [ "$(id -u)" -eq 0 ] || { _lab_msg "needs root"; exit 1; }; }
@@ -211,6 +241,7 @@ cmd_run() {
 main() {
 	local cmd=${1:-}
 	[ $# -gt 0 ] && shift
+	help_and_exit "$cmd" "$@"
 	case $cmd in
 	status) cmd_status ;;
 	up) cmd_up "$@" ;;

@@ -20,14 +20,15 @@ import picocli.CommandLine.Parameters;
 
 /** {@code lab bench ...}: the engine's JMH benchmarks, each run writing a result folder. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "JMH benchmarks of the JVM engine; each run writes results/<run-id>/.",
+        description = "JMH benchmarks of the JVM engine; a run writes results/<run-id>/.",
         subcommands = {BenchCommand.Primitives.class, BenchCommand.Report.class})
 final class BenchCommand {
 
     @Command(name = "primitives", mixinStandardHelpOptions = true,
-            description = {"refscale-style: ns per get+put pair per thread for each sync primitive",
-                    "(shared atomic, percpu_ref, SRCU, rwsem, mutex, percpu_counter, padded and",
-                    "unpadded per-thread slots) at 1..N threads, in interleaved rounds."})
+            description = {"Time each sync primitive's get+put pair, refscale-style.",
+                    "In ns per pair per thread, for shared atomic, percpu_ref, SRCU, rwsem, mutex,",
+                    "percpu_counter, padded and unpadded per-thread slots, at 1..N threads,",
+                    "in interleaved rounds."})
     static final class Primitives implements Callable<Integer> {
         @Option(names = "--threads", split = ",", paramLabel = "N[,N...]",
                 description = "thread counts (default: 1..cores; more than cores is allowed)")
@@ -78,8 +79,9 @@ final class BenchCommand {
     }
 
     @Command(name = "report", mixinStandardHelpOptions = true,
-            description = {"Write manifest.json (if missing), then the notebook (as ./lab notebook does) of a",
-                    "benchmark run folder from its raw/ files. Used by native-bridge/bench/bridge-vs-fio.sh."})
+            description = {"Write a benchmark run folder's notebook from its raw/ files.",
+                    "Writes manifest.json first if it is missing, then the notebook as",
+                    "./lab notebook does. Used by native-bridge/bench/bridge-vs-fio.sh."})
     static final class Report implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "KIND", description = "bridge-vs-fio")
         String kind;

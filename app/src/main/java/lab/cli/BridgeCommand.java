@@ -14,19 +14,20 @@ import picocli.CommandLine.Parameters;
  * too; only {@code --flamegraph} (async-profiler, app's) is this front's own.
  */
 @Command(name = "bridge", mixinStandardHelpOptions = true,
-        description = "The native bridge: the same job files through io_uring, libaio, psync, sync or pvsync on real devices.",
+        description = {"The native bridge: the engine's job files, on real devices.",
+                "It runs them through io_uring, libaio, psync, sync or pvsync."},
         subcommands = BridgeCommand.Run.class)
 final class BridgeCommand {
 
     @Command(name = "run", mixinStandardHelpOptions = true,
-            description = {"Run a job file against a real block device or file and print fio-compatible JSON.",
-                    "Every check (target, size, O_DIRECT alignment, device ownership) runs before any I/O;",
-                    "a failed check or a malformed job file exits 2 and writes nothing.",
+            description = {"Run a job file on a real block device or file; print fio-compatible JSON.",
+                    "Every check (target, size, O_DIRECT alignment, device ownership) runs before",
+                    "any I/O; a failed check or a malformed job file exits 2 and writes nothing.",
                     "Failed I/Os or verify mismatches still write the JSON, and exit 1.",
-                    "A block device is written only if the lab made it (kernel-scripts' registry under",
-                    "LAB_STATE) or with --i-own-this-device, and is held with O_EXCL for the whole run:",
-                    "one mounted, swapped on, stacked under dm/md or held by another program is refused",
-                    "even then. Notes go to standard error."})
+                    "A block device is written only if the lab made it (kernel-scripts' registry",
+                    "under LAB_STATE) or with --i-own-this-device, and is held with O_EXCL for the",
+                    "whole run: one mounted, swapped on, stacked under dm/md or held by another",
+                    "program is refused even then. Notes go to standard error."})
     static final class Run implements Callable<Integer> {
         @Parameters(paramLabel = "JOBFILE", description = "the job file (fio INI subset)")
         Path file;

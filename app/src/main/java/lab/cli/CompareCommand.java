@@ -15,9 +15,10 @@ import picocli.CommandLine.Parameters;
 
 /** {@code lab compare RUN_A RUN_B...}: one notebook lining up runs from different machines or kernels. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = {"Line up two or more run folders (e.g. the same pair on a 2-core VM and a 16-core",
-                "host, or two kernels): copies each run's manifest.json and summary.json into",
-                "raw/compare/ of a new results/compare-<UTC time>/ and writes its notebook from them."})
+        description = {"Line up two or more run folders in one notebook.",
+                "E.g. the same pair on a 2-core VM and a 16-core host, or two kernels: copies",
+                "each run's manifest.json and summary.json into raw/compare/ of a new",
+                "results/compare-<UTC time>/ and writes its notebook from them."})
 final class CompareCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN", arity = "2..*", description = "run folders with summary.json")
     List<Path> runs;

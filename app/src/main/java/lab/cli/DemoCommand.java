@@ -14,13 +14,14 @@ import picocli.CommandLine.Option;
  * was skipped and what would enable it).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"The main job: ./lab pair --quick for every modelled fix (today: the primitives",
-                "calibration with zram as the per-I/O floor, dm-css-ref, zram-init-lock, part-acct,",
-                "dm-blkcg-clone and thin-bufio-lock), into one",
-                "results/demo-<UTC time>/ with manifest.json, raw/, charts/, flamegraphs/, summary.json",
-                "and NOTEBOOK.md. As root with qemu it also builds the lab kernel and runs",
-                "each switched fix's before/after on it (as pair --kernel lab --quick).",
-                "About 25 minutes on 2 cores as root. The kernel side needs root; without it, it is skipped and said so."})
+        description = {"The main job: ./lab pair --quick for every modelled fix.",
+                "The fixes today: the primitives calibration with zram as the per-I/O floor,",
+                "dm-css-ref, zram-init-lock, part-acct, dm-blkcg-clone and thin-bufio-lock, into",
+                "one results/demo-<UTC time>/ with manifest.json, raw/, charts/, flamegraphs/,",
+                "summary.json and NOTEBOOK.md. As root with qemu it also builds the lab kernel",
+                "and runs each switched fix's before/after on it (as pair --kernel lab --quick).",
+                "About 25 minutes on 2 cores as root. The kernel side needs root; without it,",
+                "it is skipped and said so."})
 final class DemoCommand implements Callable<Integer> {
     @Option(names = "--results", paramLabel = "DIR", description = "results folder (default: results/ in the lab)")
     Path results;

@@ -10,8 +10,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code lab flamegraph IN.collapsed OUT.svg}: collapsed stacks to a standalone SVG flamegraph. */
 @Command(name = "flamegraph", mixinStandardHelpOptions = true,
-        description = {"Render collapsed stacks (\"frame;frame;leaf COUNT\" per line, as from",
-                "kernel-scripts' perf record or async-profiler) to a standalone SVG flamegraph.",
+        description = {"Render collapsed stacks to a standalone SVG flamegraph.",
+                "IN.collapsed: \"frame;frame;leaf COUNT\" per line, as from kernel-scripts'",
+                "perf record or async-profiler.",
                 "A malformed file is named with its line and exits 2; nothing is written."})
 final class FlamegraphCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "IN.collapsed")

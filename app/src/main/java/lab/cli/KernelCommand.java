@@ -24,19 +24,21 @@ import picocli.CommandLine.Parameters;
  * not passed on: signal the process group.
  */
 @Command(name = "kernel", mixinStandardHelpOptions = true,
-        description = {"Real devices, made and removed safely as root (kernel-scripts/lab-kernel.sh):",
+        description = {"Real devices, made and removed safely as root.",
+                "ARGS go to kernel-scripts/lab-kernel.sh, whose commands are:",
                 "  status                 the lab's registry; which drivers are native",
                 "  up SPEC... / down      make or remove devices (zram:1G, loop:256M, ...)",
                 "  run SCENARIO [--quick] [--flamegraph] [--kernel debian|lab]",
                 "                         kernel-scripts/scenarios/SCENARIO/run.sh",
                 "  build [--source 6.1|6.12 | --for FIX...]",
-                "                         the lab kernel: Debian's linux-source with each fix's",
-                "                         before behind a runtime switch (kernel-scripts/kernel/)",
-                "  lab-ab FIX [--quick]   FIX's switch A/B on the lab kernel, in the guest VM, on the",
-                "                         source its switch lives in (thin-bufio-lock: 6.12)",
+                "                         build the lab kernel (kernel-scripts/kernel/build.sh):",
+                "                         Debian's linux-source, each fix's before switchable",
+                "  lab-ab FIX [--quick]   FIX's switch A/B on the lab kernel in the guest VM,",
+                "                         on the source of its switch (thin-bufio-lock: 6.12)",
                 "  overhead [--quick]     Debian's kernel against the lab kernel",
                 "  cleanup                remove everything in the registry (idempotent)",
                 "  check, fill, iostats, sched, weight: see kernel-scripts/README.md",
+                "./lab kernel COMMAND --help prints that command's usage.",
                 "Only devices in the lab's registry are ever written, reset or removed."})
 final class KernelCommand implements Callable<Integer> {
     @Parameters(arity = "0..*", paramLabel = "ARGS", description = "lab-kernel.sh's command and its arguments")

@@ -18,8 +18,9 @@ import picocli.CommandLine.Command;
 @Command(name = "lab", mixinStandardHelpOptions = true, version = "contention lab 0.1",
         description = {"The contention lab: lock and atomic contention in the Linux block I/O stack,",
                 "modelled on the JVM and measured on real devices, five kernel fixes at a time."},
-        footer = {"", "Exit codes: 0 done; 1 the run failed (an I/O error, a tool that failed); 2 bad input or",
-                "refused: one line on stderr says what, and nothing is made or written."},
+        footer = {"", "Exit codes: 0 done; 1 the run failed (an I/O error, a tool that failed);",
+                "2 bad input or refused: one line on stderr says what, and nothing is made or",
+                "written."},
         subcommands = {DemoCommand.class, TestCommand.class, KernelCommand.class, EngineCommand.class, BridgeCommand.class, BenchCommand.class,
                 PairCommand.class, NotebookCommand.class, CompareCommand.class, FlamegraphCommand.class,
                 SpecCommand.class, CommandLine.HelpCommand.class})

@@ -17,8 +17,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code lab notebook RUN}: regenerate a run's notebook, charts and summary.json from raw/ alone. */
 @Command(name = "notebook", mixinStandardHelpOptions = true,
-        description = {"Regenerate NOTEBOOK.md, charts/*.svg and summary.json of a run folder from its",
-                "manifest.json and raw/ alone (offline; byte-identical for the same raw/).",
+        description = {"Regenerate a run folder's notebook from its manifest and raw/.",
+                "Writes NOTEBOOK.md, charts/*.svg and summary.json from manifest.json and raw/",
+                "alone (offline; byte-identical for the same raw/).",
                 "--check regenerates into a scratch copy and fails if any file would change."})
 final class NotebookCommand implements Callable<Integer> {
     @Parameters(paramLabel = "RUN", description = "a run folder, e.g. results/pair-primitives-20261130-050000")

@@ -15,9 +15,10 @@ import picocli.CommandLine.Parameters;
 
 /** {@code lab pair FIX...}: the JVM model's benchmark, the real kernel's scenario and the notebook, in one run folder. */
 @Command(name = "pair", mixinStandardHelpOptions = true,
-        description = {"Run each FIX's JMH benchmark (thread sweep, interleaved rounds), one",
+        description = {"Measure each FIX before and after, on the JVM and real devices.",
+                "Runs each FIX's JMH benchmark (thread sweep, interleaved rounds), one",
                 "async-profiler flamegraph per variant, and its kernel scenario on real",
-                "devices (as root; skipped with the reason otherwise), then write",
+                "devices (as root; skipped with the reason otherwise), then writes",
                 "NOTEBOOK.md, charts/ and summary.json into results/pair-FIX-<UTC time>/",
                 "(several fixes: results/pair-multi-<UTC time>/).",
                 "With --kernel lab (the default), as root with qemu, the lab kernel",

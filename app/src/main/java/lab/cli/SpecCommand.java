@@ -29,8 +29,9 @@ import picocli.CommandLine.Parameters;
 final class SpecCommand {
 
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = {"Parse a job file and print its jobs with fio's defaults applied, after one line",
-                    "per option set that has no effect here (FILE:LINE: key 'KEY': accepted, no effect here (WHY)).",
+            description = {"Print a job file's jobs with fio's defaults applied.",
+                    "Before them, one line per option set that has no effect here:",
+                    "FILE:LINE: key 'KEY': accepted, no effect here (WHY).",
                     "A malformed file prints FILE:LINE: key 'KEY': problem and exits 2."})
     static final class Check implements Callable<Integer> {
         @Parameters(paramLabel = "JOBFILE", description = "the job file")
@@ -56,12 +57,12 @@ final class SpecCommand {
     }
 
     @Command(name = "render", mixinStandardHelpOptions = true,
-            description = {"Print a job file derived from EXAMPLE (a fix's examples/*.fio): --set overrides",
-                    "or adds a key in [global], --unset removes one (fio's default then holds); either",
-                    "removes the key from every section, so it holds for every job. --name renames the",
-                    "job section of an example with one. Comments are dropped. The kernel scenarios make",
-                    "their job files this way (bridge.jar spec render). A bad key or value prints",
-                    "FILE:LINE: key 'KEY': problem and exits 2."})
+            description = {"Print a job file derived from EXAMPLE, a fix's examples/*.fio.",
+                    "--set overrides or adds a key in [global], --unset removes one (fio's default",
+                    "then holds); either removes the key from every section, so it holds for every",
+                    "job. --name renames the job section of an example with one. Comments are",
+                    "dropped. The kernel scenarios make their job files this way (bridge.jar spec",
+                    "render). A bad key or value prints FILE:LINE: key 'KEY': problem and exits 2."})
     static final class Render implements Callable<Integer> {
         @Parameters(paramLabel = "EXAMPLE", description = "the job file to start from")
         Path example;
@@ -90,8 +91,9 @@ final class SpecCommand {
     }
 
     @Command(name = "keys", mixinStandardHelpOptions = true,
-            description = {"List every option of fio 3.33 and what the lab does with it: implemented, accepted",
-                    "with no effect here, or refused (with the reason), by name within each class."})
+            description = {"List every option of fio 3.33 and what the lab does with it.",
+                    "Each is implemented, accepted with no effect here, or refused (with the",
+                    "reason); by name within each class."})
     static final class Keys implements Callable<Integer> {
         @Override
         public Integer call() {

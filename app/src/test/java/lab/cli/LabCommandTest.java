@@ -168,15 +168,4 @@ class LabCommandTest extends CapturedStreams {
         assertTrue(err.toString().contains(bad + ":3: key 'inject'"), err.toString());
         assertFalse(Files.exists(output.getParent()), "no output folder on bad input");
     }
-
-    @Test
-    void everySubcommandHasHelp() {
-        for (String[] cmd : new String[][] {{"--help"}, {"demo", "--help"}, {"test", "--help"}, {"kernel", "--help"}, {"bridge", "run", "--help"}, {"engine", "run", "--help"},
-                {"bench", "primitives", "--help"}, {"spec", "check", "--help"}, {"spec", "keys", "--help"}, {"flamegraph", "--help"},
-                {"pair", "--help"}, {"notebook", "--help"}, {"compare", "--help"}}) {
-            out.reset();
-            assertEquals(0, Lab.run(cmd), String.join(" ", cmd));
-            assertTrue(out.toString().startsWith("Usage: lab"), out.toString());
-        }
-    }
 }
