@@ -69,8 +69,8 @@ final class KernelScenario {
     }
 
     /**
-     * Runs {@code lab-kernel.sh ARGS} with {@code LAB_OUT=out}, its output appended to {@code log};
-     * returns its exit status. The logs under {@code out} are committed with the run {@code runDir}:
+     * Runs {@code lab-kernel.sh ARGS} with {@code LAB_OUT=out}, its output appended to {@code log},
+     * its phases shown as it goes ({@link LogFollower}); returns its exit status. The logs under {@code out} are committed with the run {@code runDir}:
      * no machine paths are left in them.
      */
     static int script(Path labRoot, List<String> args, Path out, Path log, Path runDir, After after)
@@ -83,7 +83,10 @@ final class KernelScenario {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().put("LAB_OUT", out.toAbsolutePath().toString());
         environment(pb.environment(), labRoot);
-        int rc = ChildStop.waitFor(ChildStop.start(pb));
+        int rc;
+        try (LogFollower follow = new LogFollower(log, out, lab.fix.Progress.on(System.err), "lab:   ")) {
+            rc = ChildStop.waitFor(ChildStop.start(pb));
+        }
         after.run();
         // the logs (scenario.log, a guest's guest-run.log) are committed with the run: no machine paths in them
         List<Path> logs;

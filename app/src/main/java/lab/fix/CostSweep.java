@@ -87,7 +87,7 @@ public final class CostSweep {
         }
         String[] scored = gaps(baseNs).stream().filter(g -> g < TIMED_FROM).map(String::valueOf).toArray(String[]::new);
         String[] timed = gaps(baseNs).stream().filter(g -> g >= TIMED_FROM).map(String::valueOf).toArray(String[]::new);
-        Rounds.interleave(c.threads(), c.rounds(), (r, t) -> {
+        Rounds.interleave(c.threads(), c.rounds(), c.progress(), prefix + " cost sweep", (r, t) -> {
             c.progress().printf("lab: %s round %d/%d, %d thread(s): c(kind, n, gap) for %s%s%n", prefix, r, c.rounds(), t, primitives,
                     rhythm == null ? "" : ", and a visit at " + rhythm[0] + " + " + rhythm[1] + " ns");
             for (boolean time : primitives.isEmpty() ? new boolean[0] : new boolean[] {false, true}) {

@@ -15,11 +15,23 @@ public final class Rounds {
         void run(int round, int threads) throws E;
     }
 
-    /** Calls {@code body} for rounds 1..{@code rounds}, each over {@code threads} in that round's order. */
-    public static <E extends Exception> void interleave(List<Integer> threads, int rounds, Body<E> body) throws E {
+    /**
+     * Calls {@code body} for rounds 1..{@code rounds}, each over {@code threads} in that round's
+     * order; after each call but the last, one line on {@code progress}: how many of the sweep's
+     * calls are done and, from their time, about how long the rest will take.
+     */
+    public static <E extends Exception> void interleave(List<Integer> threads, int rounds, java.io.PrintStream progress, String what,
+                                                        Body<E> body) throws E {
+        int total = rounds * threads.size();
+        int done = 0;
+        long t0 = System.nanoTime();
         for (int r = 1; r <= rounds; r++) {
             for (int t : ordered(threads, r)) {
                 body.run(r, t);
+                done++;
+                if (done < total) {
+                    progress.printf("lab:   %s: %d of %d done, %s%n", what, done, total, Progress.eta(System.nanoTime() - t0, done, total));
+                }
             }
         }
     }

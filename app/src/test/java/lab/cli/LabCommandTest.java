@@ -108,10 +108,15 @@ class LabCommandTest extends CapturedStreams {
     }
 
     @Test
-    void roundsAlternateTheThreadOrder() {
+    void roundsAlternateTheThreadOrderAndSayWhatIsLeft() {
         java.util.List<String> seen = new java.util.ArrayList<>();
-        Rounds.interleave(java.util.List.of(1, 2, 4), 3, (r, t) -> seen.add(r + ":" + t));
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        Rounds.interleave(java.util.List.of(1, 2, 4), 3, new java.io.PrintStream(out, true), "sweep", (r, t) -> seen.add(r + ":" + t));
         assertEquals(java.util.List.of("1:1", "1:2", "1:4", "2:4", "2:2", "2:1", "3:1", "3:2", "3:4"), seen);
+        String[] lines = out.toString().split("\n");
+        assertEquals(8, lines.length, "a line after every call but the last: " + out);
+        assertTrue(lines[0].startsWith("lab:   sweep: 1 of 9 done, about ") && lines[0].endsWith(" left"), lines[0]);
+        assertTrue(lines[7].startsWith("lab:   sweep: 8 of 9 done, about "), lines[7]);
     }
 
     @Test

@@ -79,7 +79,7 @@ final class DmCssRefPairing implements Pairing {
         List<String> variants = new ArrayList<>(VARIANTS);
         variants.add(CONTROL);
         String[] depths = DEPTHS.stream().map(String::valueOf).toArray(String[]::new);
-        Rounds.interleave(sweep(c.threads()), c.rounds(), (r, t) -> {
+        Rounds.interleave(sweep(c.threads()), c.rounds(), c.progress(), "dm-css-ref sweep", (r, t) -> {
             c.progress().printf("lab: dm-css-ref round %d/%d, %d thread(s)%n", r, c.rounds(), t);
             Trials.run(c, DmCssRefRaw.TABLE, r, t, variants, v -> JmhOptions.of(DmCssRefRaw.BENCHMARK, c.quick()).threads(t)
                     .param("variant", v).param("depth", depths).param("device", "ram").param("inject", "none").param("baseNs", "0"),

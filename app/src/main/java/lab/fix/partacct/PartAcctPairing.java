@@ -83,7 +83,7 @@ final class PartAcctPairing implements Pairing {
         Set<String> kinds = Counting.write(c.raw(), counts);
         List<String> variants = new ArrayList<>(VARIANTS);
         variants.add(Variants.control(BASE)); // the A/A: the noise floor of this run
-        Rounds.interleave(sweep(c.threads()), c.rounds(), (r, t) -> {
+        Rounds.interleave(sweep(c.threads()), c.rounds(), c.progress(), "part-acct sweep", (r, t) -> {
             c.progress().printf("lab: part-acct round %d/%d, %d thread(s)%n", r, c.rounds(), t);
             Trials.run(c, PartAcctRaw.TABLE, r, t, variants, raw(c, t, TARGETS.toArray(String[]::new)), PartAcctRaw.table(c.raw(), r, t));
             if (cal != null) {

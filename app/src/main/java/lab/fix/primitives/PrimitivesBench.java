@@ -33,7 +33,7 @@ public final class PrimitivesBench {
 
     public static void run(Path rawDir, List<Integer> threads, int rounds, Profile profile, PrintStream progress)
             throws RunnerException {
-        Rounds.interleave(threads, rounds, (r, t) -> {
+        Rounds.interleave(threads, rounds, progress, "primitives sweep", (r, t) -> {
             progress.printf("lab: primitives round %d/%d, %d thread(s) (%s)%n", r, rounds, t, profile.describe());
             Path out = PrimitivesRaw.file(rawDir, r, t);
             ChainedOptionsBuilder o = JmhOptions.of(BENCHMARK, profile.forks(), profile.warmups(), profile.warmupMs(),

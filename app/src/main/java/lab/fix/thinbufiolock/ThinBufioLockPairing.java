@@ -83,7 +83,7 @@ final class ThinBufioLockPairing implements Pairing {
         variants.add(CONTROL);
         String[] thin = variants.toArray(String[]::new);
         String[] linear = {MUTEX};
-        Rounds.interleave(sweep(c.threads()), c.rounds(), (r, t) -> {
+        Rounds.interleave(sweep(c.threads()), c.rounds(), c.progress(), ID + " sweep", (r, t) -> {
             c.progress().printf("lab: %s round %d/%d, %d thread(s)%n", ID, r, c.rounds(), t);
             Trials.run(c, ThinBufioLockRaw.TABLE, r, t, variants, v -> options(JmhOptions.of(ThinBufioLockRaw.BENCHMARK, c.quick())
                     .threads(t), new String[] {v}, THIN, CACHES.toArray(String[]::new)).param("baseNs", "0"),

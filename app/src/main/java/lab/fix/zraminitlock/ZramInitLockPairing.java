@@ -98,7 +98,7 @@ final class ZramInitLockPairing implements Pairing {
         Set<String> kinds = Counting.write(c.raw(), counts);
         List<String> guards = new ArrayList<>(GUARDS);
         guards.add(CONTROL);
-        Rounds.interleave(sweep(c.threads()), c.rounds(), (r, t) -> {
+        Rounds.interleave(sweep(c.threads()), c.rounds(), c.progress(), "zram-init-lock sweep", (r, t) -> {
             c.progress().printf("lab: zram-init-lock round %d/%d, %d thread(s)%n", r, c.rounds(), t);
             table(c, r, guards, t, ZramInitLockRaw.lzo(c.raw(), r, t),
                     c.quick() ? new String[] {SEED_PATTERN, DataPattern.COMPRESSIBLE50.id()} : DataPattern.ids().toArray(String[]::new),
@@ -131,7 +131,7 @@ final class ZramInitLockPairing implements Pairing {
         List<Integer> threads = ht == 1 ? List.of(1) : List.of(1, ht);
         String base = cal == null ? "0" : Long.toString(cal.baseNs());
         String[] bases = cal == null ? new String[] {"0"} : new String[] {"0", base};
-        Rounds.interleave(threads, c.rounds(), (r, t) -> {
+        Rounds.interleave(threads, c.rounds(), c.progress(), "zram-init-lock seed point", (r, t) -> {
             c.progress().printf("lab: zram-init-lock seed point round %d/%d, %d thread(s)%n", r, c.rounds(), t);
             Trials.run(c, ZramInitLockRaw.SEED, r, t, SEED_GUARDS, seedOptions(c, t, bases), ZramInitLockRaw.seed(c.raw(), r, t));
         });
