@@ -28,8 +28,12 @@ public final class Adaptive {
     private Adaptive() {}
 
 
-    /** Seconds of headline rounds a quick and a full run may add, and the most rounds in all. */
-    static final long QUICK_BUDGET_S = 240;
+    /**
+     * Seconds of headline rounds a quick and a full run may add, and the most rounds in all. A quick
+     * run's 90 s is about five headline rounds of a calibrated cell on 2 cores (each variant one
+     * short fork); it was 240 s, which with four headline fixes put up to 16 minutes on ./lab demo.
+     */
+    static final long QUICK_BUDGET_S = 90;
     static final long FULL_BUDGET_S = 900;
     static final int QUICK_MAX_ROUNDS = 24;
     static final int FULL_MAX_ROUNDS = 24;
