@@ -36,10 +36,12 @@ _guest_scenario_teardown() {
 	_scenario_teardown
 }
 
-# _guest_scenario_traps: _scenario_traps, with _guest_scenario_teardown on EXIT
+# _guest_scenario_traps: _scenario_traps, with _guest_scenario_teardown on EXIT; a FAILED an
+# earlier run left in the same OUT is dropped (the file speaks of this run: _part_failed)
 _guest_scenario_traps() {
 	_scenario_traps
 	trap _guest_scenario_teardown EXIT
+	rm -f "$OUT/FAILED"
 }
 
 # _dm_native_why DRIVER...: why the runs cannot run on this kernel (nothing when they can): a
@@ -92,12 +94,25 @@ _guest_scenario_probe() {
 	fi
 }
 
+# _guest_failure_why LOG RC FROM TO: why a guest run failed, for OUT/FAILED and env.txt: guest.sh's
+# status RC and its last word in LOG ("guest wrote no exit-status", "guest timed out after 300s",
+# "guest script failed with status 1", ...), the folder FROM in it written TO (the run folder's
+# name for where its files went); no double quote, backslash or tab (it goes into JSON and TSV)
+_guest_failure_why() {
+	local rc=$2 from to=$4 last
+	from=$(cd "$3" 2>/dev/null && pwd) || from=$3
+	last=$(sed -n 's/^guest\.sh: //p' "$1" 2>/dev/null | tail -n 1 | tr -d '\042\134' | tr '\t' ' ')
+	last=${last//"$from"/$to}
+	echo "guest.sh run exited $rc${last:+: $last}"
+}
+
 # _guest_scenario_run SCENARIO GOUT TIMEOUT [MEM]: boot the guest VM on scenarios/SCENARIO/guest.sh
 # with GOUT as its output share (guest.sh's messages in GOUT/guest-run.log), in the background
 # (GUEST_PID while it runs), at most TIMEOUT seconds, with MEM MiB unless GUEST_MEM says otherwise
 # (guest.sh's default without MEM). Sets GUEST_RC (guest.sh's status) and, when that is not 0,
+# GUEST_FAILURE to why (_guest_failure_why; GOUT written guest/, as it lies in OUT) and
 # GUEST_STATUS to the failure env.txt reports.
-# shellcheck disable=SC2034 # GUEST_STATUS is the caller's
+# shellcheck disable=SC2034 # GUEST_STATUS and GUEST_FAILURE are the caller's
 _guest_scenario_run() {
 	local sc=$1 gout=$2 tmo=$3 mem=${4:-} ks=${LAB_COMMON%/*} vars=()
 	GUEST_RC=0
@@ -109,22 +124,25 @@ _guest_scenario_run() {
 	GUEST_PID=$!
 	wait "$GUEST_PID" || GUEST_RC=$?
 	GUEST_PID=
+	GUEST_FAILURE=
 	if [ "$GUEST_RC" -ne 0 ]; then
-		GUEST_STATUS="failed: guest.sh run exited $GUEST_RC (see guest/guest-run.log and guest/console.log)"
+		GUEST_FAILURE=$(_guest_failure_why "$gout/guest-run.log" "$GUEST_RC" "$gout" guest)
+		GUEST_STATUS="failed: $GUEST_FAILURE (guest/guest-run.log has guest.sh's messages)"
 	fi
 }
 
 # _guest_scenario_ran WHO GOUT FACTS_FILE ENV_WRITE: after _guest_scenario_run and _guest_collect,
-# for a scenario all of whose runs ran in the guest: a guest that failed is said (as WHO), env.txt
-# written (the scenario's function ENV_WRITE, called with "guest") and the scenario ends (exit 1);
+# for a scenario all of whose runs ran in the guest: a guest that failed is recorded
+# (_part_failed: the part "guest (every run)"), env.txt written (the scenario's function
+# ENV_WRITE, called with "guest") and the scenario ends (exit 1), what the guest finished kept;
 # else GUEST_STATUS says the runs ran there and FACTS_FILE gets the guest's facts
 # (GOUT/WHO-guest.txt, its key: value lines for env.txt).
 # shellcheck disable=SC2034 # GUEST_STATUS is the caller's
 _guest_scenario_ran() {
 	if [ "$GUEST_RC" -ne 0 ]; then
-		_lab_msg "$1: the guest failed (exit $GUEST_RC), see $2/guest-run.log"
+		_part_failed "guest (every run)" "$GUEST_FAILURE"
 		"$4" guest
-		exit 1
+		_scenario_done "$1" "$OUT"
 	fi
 	GUEST_STATUS="ran: every run in the guest VM (guest/ has its console and log)"
 	cp "$2/$1-guest.txt" "$3"

@@ -423,6 +423,30 @@ _scenario_traps() {
 	trap '_scenario_interrupted TERM 143' TERM
 }
 
+# A part of a scenario that fails (a guest half that wrote no exit status, exited non-zero or timed
+# out) does not take the other parts' results with it: the scenario goes on, publishes its folder,
+# and _part_failed records the failure there, one line "PART: WHY" in OUT/FAILED; the scenario's
+# last word (_scenario_done) is then a failure, exit 1. A part skipped for a stated reason (no
+# guest VM here, LAB_NO_GUEST=1, not needed) is no failure.
+PARTS_FAILED=0
+
+# _part_failed PART WHY: record PART's failure in OUT/FAILED and say so
+_part_failed() {
+	PARTS_FAILED=$((PARTS_FAILED + 1))
+	if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then echo "$1: $2" >>"$OUT/FAILED"; fi
+	_lab_msg "part failed: $1: $2"
+}
+
+# _scenario_done WHO DIR: a scenario's last word: "done, results in DIR", or, where a part failed
+# (_part_failed), that DIR/FAILED says which and why, and exit 1
+_scenario_done() {
+	if [ "$PARTS_FAILED" -gt 0 ]; then
+		_lab_msg "$1: $PARTS_FAILED part(s) failed ($2/FAILED says which and why); the other parts' results are in $2"
+		exit 1
+	fi
+	_lab_msg "$1: done, results in $2"
+}
+
 # _left_say ITEM...: a scenario's left_after: the ITEMs (what of its own objects is still there)
 # comma-joined, or "nothing"
 _left_say() {

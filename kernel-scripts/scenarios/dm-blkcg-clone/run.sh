@@ -79,9 +79,11 @@
 #       guest, native_why, guest_why. A value that differs between where the runs ran reads
 #       "native: ... | guest: ...".
 #   guest/  (the guest's console.log, guest.txt, guest-run.log, dm-blkcg-clone-guest.txt)
-# Exits 0 only if every measurement ran. A part that cannot run here (no guest VM possible) is
-# left out, its rows absent, and env.txt says why (native_why, guest_why); where no stack can run
-# at all (no BFQ here and no guest VM), env.txt says both reasons and the scenario exits 1.
+# Exits 0 only if every measurement ran: a guest VM that fails (no exit status, a non-zero one, a
+# timeout) leaves FAILED ("guest (STACKS): why") beside the rows it finished, and exit 1. A part
+# that cannot run here (no guest VM possible) is left out, its rows absent, and env.txt says why
+# (native_why, guest_why); where no stack can run at all (no BFQ here and no guest VM), env.txt
+# says both reasons and the scenario exits 1.
 # Environment: LAB_QUICK=1 (2 s runs after a 1 s ramp, 1 round, two weight pairs; else 8 s
 # after 2 s, 3 rounds, three pairs), LAB_RUNTIME, LAB_RAMP (seconds, or a fio time such as
 # 500ms), LAB_ROUNDS, LAB_BCG_MBPS (the guest's bottom devices' bandwidth, default 32),
@@ -195,8 +197,8 @@ run_native() {
 GOUT=$OUT/guest
 
 # run_guest: GUEST_STACKS in the guest VM (the host renders its job files: the same as the native
-# ones); sets GUEST_STATUS, writes GUEST_FACTS. A guest that fails: env.txt and runs.tsv say what
-# ran, and the scenario exits 1.
+# ones); sets GUEST_STATUS, writes GUEST_FACTS. A guest that fails: FAILED says so (_part_failed),
+# env.txt and runs.tsv say what ran, and the scenario exits 1.
 run_guest() {
 	local n tmo p mem=3072 st pats=()
 	_guest_params_write "$GOUT" dm-blkcg-clone "runtime=$RUNTIME" "ramp=$RAMP" "rounds=$ROUNDS" "weights=${WEIGHTS[*]}" \
@@ -213,10 +215,10 @@ run_guest() {
 	_guest_scenario_run dm-blkcg-clone "$GOUT" "$tmo" "$mem"
 	_guest_collect "$GOUT" "$OUT" "${pats[@]}" dm-table.txt runs.guest.tsv
 	if [ "$GUEST_RC" -ne 0 ]; then
-		_lab_msg "dm-blkcg-clone: the guest failed (exit $GUEST_RC), see $GOUT/guest-run.log; the native results stand"
+		# the native results stand; the run fails (exit 1) at its end
+		_part_failed "guest ($GSTACKS)" "$GUEST_FAILURE"
 		GUEST_WHY="$GSTACKS: the guest VM failed (exit $GUEST_RC; their rows are those it finished)"
-		finish
-		exit 1
+		return 0
 	fi
 	GUEST_STATUS="ran: $GSTACKS in the guest VM (guest/ has its console and log)"
 	cp "$GOUT/dm-blkcg-clone-guest.txt" "$GUEST_FACTS"
@@ -324,4 +326,4 @@ else
 	fi
 fi
 finish
-_lab_msg "dm-blkcg-clone: done, results in $OUT"
+_scenario_done dm-blkcg-clone "$OUT"

@@ -197,4 +197,4 @@ else
 	run_guest
 	env_write guest
 fi
-_lab_msg "dm-css-ref: done, results in $OUT"
+_scenario_done dm-css-ref "$OUT"

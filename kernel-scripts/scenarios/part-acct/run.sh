@@ -28,7 +28,8 @@
 #       (+ .mm_stat/.io_stat on zram); the stat is the target's own (a partition's for part)
 #   job-<dev>-<target>-j<N>.fio (fio), job-<dev>-<target>-j<N>.uring.fio (bridge-uring)
 #   perf-missing.txt, env.txt (key: value), guest/ (the guest's console, guest.txt, log, where
-#   null_blk ran there)
+#   null_blk ran there), FAILED (where the guest part failed: "guest (nullb): why"; the native
+#   results stand, and the scenario exits 1)
 #   with LAB_FLAMEGRAPH=1: zram-disk-iostats<0|1>-j<max>.fio.kernel.collapsed.gz/.svg
 # Environment: LAB_QUICK=1 (2 s runs, 2 rounds, 256 MiB devices; else 3 s, 3 rounds, 1 GiB),
 # LAB_RUNTIME (seconds, or a fio time such as 500ms), LAB_ROUNDS, LAB_FLAMEGRAPH=1,
@@ -187,7 +188,8 @@ else
 	if [ "$GUEST_RC" -eq 0 ]; then
 		GUEST_STATUS="ran: null_blk in the guest VM (fio only; guest/ has its console and log)"
 	else
-		_lab_msg "part-acct: guest part failed (exit $GUEST_RC), see $gout/guest-run.log; the native results stand"
+		# the native results stand; the run fails (exit 1) at its end
+		_part_failed "guest (nullb)" "$GUEST_FAILURE"
 	fi
 	if [ -f "$gout/guest.txt" ]; then
 		accel=$(sed -n 's/^env: //p' "$gout/guest.txt")
@@ -253,4 +255,4 @@ if [ "$NULLB_WHERE" = guest ] && [[ " ${targets[*]} " == *" nullb-disk "* ]]; th
 	echo "guest: $GUEST_STATUS"
 	if [ ${#guest_env[@]} -gt 0 ]; then printf '%s\n' "${guest_env[@]}"; fi
 } >"$OUT/env.txt"
-_lab_msg "part-acct: done, results in $OUT"
+_scenario_done part-acct "$OUT"

@@ -9,7 +9,9 @@
 # dm-thin-pool and null_blk (built in, or modules the lab loads and unloads again) and brd is
 # not loaded: fio on each, the bridge on the dm-linear top and the thin volume. Elsewhere it
 # runs in the guest VM (kernel-scripts/guest/guest.sh, scenarios/smoke/guest.sh inside), or the
-# run folder says why it did not.
+# run folder says why it did not. A guest part that fails (no exit status, a non-zero one, a
+# timeout) leaves the others' results: the folder is published all the same, its FAILED says
+# which part failed and why, and the scenario exits 1.
 #
 # Environment: LAB_QUICK=1 (2 s runs, 128 MiB zram and loop; else 10 s, 1 GiB and 256 MiB), LAB_RUNTIME (seconds, or a fio time such as
 # 500ms), LAB_RESULTS (default <repo>/results), LAB_FLAMEGRAPH=1 (one more run of each under
@@ -156,7 +158,10 @@ elif [ -x "$KS_DIR/guest/guest.sh" ] && [ -f "$KS_DIR/scenarios/smoke/guest.sh" 
 		guest_status="ran in the guest VM (natively $nwhy): raw/guest/"
 		dm_env=guest
 	else
-		guest_status="failed: guest.sh run exited $grc (see raw/guest-run.log; its output, if any, in raw/guest/)"
+		# the zram and loop results stand; the run is published, and fails (exit 1) at its end
+		gwhy=$(_guest_failure_why "$RAW/guest-run.log" "$grc" "$gout" raw/guest)
+		guest_status="failed: $gwhy (raw/guest-run.log has guest.sh's messages, raw/guest/ the guest's output, if any)"
+		_part_failed "guest (dm-linear-x5-over-brd, thin)" "$gwhy"
 	fi
 	rm -rf "$gout"
 else
@@ -189,3 +194,4 @@ EOF
 
 mv "$OUT" "$RESULTS/$RUN_ID"
 echo "$RESULTS/$RUN_ID"
+_scenario_done smoke "$RESULTS/$RUN_ID"

@@ -154,4 +154,4 @@ else
 	run_guest
 	env_write guest
 fi
-_lab_msg "thin-bufio-lock: done, results in $OUT"
+_scenario_done thin-bufio-lock "$OUT"

@@ -173,7 +173,7 @@ public final class Notebook {
         if (run.gaps().isEmpty()) {
             b.append("None: every raw file this notebook looked for was read.\n");
         } else {
-            b.append("Files that could not be used (the rest of the run is rendered without them):\n\n");
+            b.append("Files that could not be used and steps that failed (the rest of the run is rendered without them):\n\n");
             run.gaps().forEach(g -> b.append("- ").append(g).append('\n'));
         }
         return b.toString();
@@ -391,7 +391,10 @@ public final class Notebook {
         return v instanceof Number n ? Fmt.ratio(n.doubleValue()) : "—";
     }
 
-    /** raw/steps.tsv (written by `./lab pair`): what ran, what was skipped and why. */
+    /**
+     * raw/steps.tsv (written by `./lab pair`): what ran, what was skipped and why. A step that
+     * failed is also a gap, with its detail (a kernel scenario's names the part that failed and why).
+     */
     private static void steps(RunDir run, StringBuilder b) {
         Path f = run.raw().resolve("steps.tsv");
         if (!Files.exists(f)) {
@@ -416,6 +419,9 @@ public final class Notebook {
             }
             b.append("| `").append(c[0]).append("` | ").append(c[1]).append(" | ").append(c[2]).append(" | ")
                     .append(c.length > 3 ? c[3] : "").append(" |\n");
+            if (c[2].equals("failed")) {
+                run.gap(f, "`" + c[0] + "` " + c[1] + " failed" + (c.length > 3 ? ": " + c[3] : ""));
+            }
         }
         b.append('\n');
     }

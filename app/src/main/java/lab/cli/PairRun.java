@@ -113,18 +113,32 @@ final class PairRun {
             env.put(fix + "/kernel", "skipped: " + why);
             return true;
         }
-        Path out = c.raw().resolve("kernel");
-        steps(c).begin(fix, "kernel", "scenario " + p.kernelScenario() + (quick ? " --quick" : "") + " (log: raw/" + fix + "/kernel/scenario.log)");
-        int rc = KernelScenario.run(root, p.kernelScenario(), out, quick, true);
+        return scenario(root, fix, p.kernelScenario(), c.raw().resolve("kernel"), quick, steps(c), env);
+    }
+
+    /**
+     * Runs {@code scenario} into {@code out} ({@code raw/FIX/kernel}) and records its step; returns
+     * whether it ran. A scenario that exits non-zero (a part failed: its guest VM wrote no exit
+     * status, say) keeps what its other parts wrote, for the notebook; its step's line says so,
+     * with the parts its {@code FAILED} names and why.
+     */
+    static boolean scenario(Path root, String fix, String scenario, Path out, boolean quick, Steps steps, Map<String, Object> env)
+            throws Exception {
+        String dir = "raw/" + fix + "/kernel/";
+        steps.begin(fix, "kernel", "scenario " + scenario + (quick ? " --quick" : "") + " (log: " + dir + "scenario.log)");
+        int rc = KernelScenario.run(root, scenario, out, quick, true);
         Path envTxt = out.resolve("env.txt");
         env.put(fix + "/kernel", Files.exists(envTxt) ? Files.readAllLines(envTxt).stream()
                 .filter(l -> l.startsWith("environment: ")).map(l -> l.substring(13)).findFirst().orElse("native") : "unknown");
         if (rc != 0) {
-            steps(c).end(fix, "kernel", "failed", "kernel-scripts/lab-kernel.sh run " + p.kernelScenario() + " exited " + rc
-                    + "; see raw/" + fix + "/kernel/scenario.log");
+            Path failed = out.resolve("FAILED");
+            String parts = Files.exists(failed) ? String.join("; ", Files.readAllLines(failed).stream().filter(l -> !l.isBlank()).toList()) : "";
+            steps.end(fix, "kernel", "failed", "kernel-scripts/lab-kernel.sh run " + scenario + " exited " + rc
+                    + (parts.isEmpty() ? "" : "; failed part(s), " + dir + "FAILED: " + parts + "; the other parts' results are kept")
+                    + "; see " + dir + "scenario.log");
             return false;
         }
-        steps(c).end(fix, "kernel", "ran", "./lab kernel run " + p.kernelScenario() + (quick ? " --quick" : "") + " (with LAB_OUT)");
+        steps.end(fix, "kernel", "ran", "./lab kernel run " + scenario + (quick ? " --quick" : "") + " (with LAB_OUT)");
         return true;
     }
 

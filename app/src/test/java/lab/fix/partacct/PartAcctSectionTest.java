@@ -349,6 +349,36 @@ class PartAcctSectionTest {
         assertFalse(h.path("kernel_note").asText().contains("ignored"), h.toString());
     }
 
+    /**
+     * The scenario exited 1, its guest part failed (as kernel-scripts write it: env.txt's guest, and
+     * PairRun's step line with the scenario's FAILED): the native devices' rows are still the table
+     * and the headline's, null_blk's absence says the guest failed and why, and the failed step is
+     * a gap beside the broken file.
+     */
+    @Test
+    void aFailedGuestPartKeepsTheNativeRowsAndIsAGapNamingThePartAndWhy() throws IOException {
+        String why = "guest.sh run exited 1: guest wrote no exit-status (see guest/console.log)";
+        Files.writeString(kernel.resolve("env.txt"), "environment: native (zram, loop)\nkernel: 6.18.44-test\ncores: 2\nrounds: 2\n"
+                + "perf_repeats: 1\nguest: failed: " + why + " (guest/guest-run.log has guest.sh's messages)\n");
+        Files.writeString(raw.getParent().resolve("steps.tsv"), "part-acct\tkernel\tfailed\tkernel-scripts/lab-kernel.sh run part-acct"
+                + " exited 1; failed part(s), raw/part-acct/kernel/FAILED: guest (nullb): " + why
+                + "; the other parts' results are kept; see raw/part-acct/kernel/scenario.log\npart-acct\tjvm\tran\tJMH over threads [1, 2]\n");
+        Notebook.Written w = Fixes.notebook(run);
+        String md = Files.readString(run.resolve("NOTEBOOK.md"));
+        assertTrue(md.contains("| zram (native) | disk | 2 | fio | " + est(1, 400, 420) + " | 500.0 [500.0–500.0] |"), md);
+        assertTrue(md.contains("| **kernel** | loop (native), disk, 2 jobs, fio | 0.909 [0.909–0.909]x |"), md);
+        assertTrue(md.contains("nullb disk (guest failed: " + why + " (guest/guest-run.log has guest.sh's messages))"), md);
+        assertTrue(md.contains("| `part-acct` | kernel | failed | kernel-scripts/lab-kernel.sh run part-acct exited 1;"), md);
+        assertEquals(2, w.gaps().size(), w.gaps().toString());
+        String gap = "`raw/steps.tsv`: `part-acct` kernel failed: kernel-scripts/lab-kernel.sh run part-acct exited 1; failed part(s),"
+                + " raw/part-acct/kernel/FAILED: guest (nullb): " + why;
+        assertTrue(w.gaps().stream().anyMatch(g -> g.startsWith(gap)), w.gaps().toString());
+        assertTrue(md.contains("## Gaps\n\nFiles that could not be used and steps that failed (the rest of the run is rendered without them):\n\n"), md);
+        assertTrue(md.contains("- " + gap), md);
+        JsonNode gaps = JSON.readTree(run.resolve("summary.json").toFile()).path("gaps");
+        assertEquals(2, gaps.size(), gaps.toString());
+    }
+
     @Test
     void regeneratesByteIdentically() throws IOException {
         Fixes.notebook(run);
