@@ -30,8 +30,9 @@ public final class Adaptive {
 
     /**
      * Seconds of headline rounds a quick and a full run may add, and the most rounds in all. A quick
-     * run's 90 s is about five headline rounds of a calibrated cell on 2 cores (each variant one
-     * short fork); it was 240 s, which with four headline fixes put up to 16 minutes on ./lab demo.
+     * run's 90 s holds about 8 headline rounds of part-acct's or dm-css-ref's calibrated cell on 2
+     * cores (a round took 9-11 s in ./lab demo on a fresh clone, 2026-12-04; zram-init-lock's 4 s);
+     * it was 240 s, which with four headline fixes could put 16 minutes on ./lab demo.
      */
     static final long QUICK_BUDGET_S = 90;
     static final long FULL_BUDGET_S = 900;
