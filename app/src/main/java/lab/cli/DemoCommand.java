@@ -18,10 +18,10 @@ import picocli.CommandLine.Option;
                 "The fixes today: the primitives calibration with zram as the per-I/O floor,",
                 "dm-css-ref, zram-init-lock, part-acct, dm-blkcg-clone and thin-bufio-lock, into",
                 "one results/demo-<UTC time>/ with manifest.json, raw/, charts/, flamegraphs/,",
-                "summary.json and NOTEBOOK.md. As root with qemu it also builds the lab kernel",
-                "and runs each switched fix's before/after on it (as pair --kernel lab --quick).",
-                "About 55 minutes on 2 cores as root from a fresh clone, 20 of them building",
-                "the lab kernels (once), and 33 with them built. The kernel side needs root;",
+                "summary.json and NOTEBOOK.md. As root with qemu it also builds one lab kernel,",
+                "6.1 (Debian's guest kernel's version), and runs each switched fix's before/after",
+                "on it (as pair --kernel lab --quick); thin-bufio-lock's switch is on 6.12, run by",
+                "./lab pair thin-bufio-lock. The kernel side needs root;",
                 "without it, it is skipped and said so."})
 final class DemoCommand implements Callable<Integer> {
     @Option(names = "--results", paramLabel = "DIR", description = "results folder (default: results/ in the lab)")
@@ -34,7 +34,8 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         RunFolder run = RunFolder.start(results == null ? Lab.root().resolve("results") : results, RunFolder.newId("demo"));
         try {
-            return PairRun.run(Fixes.pairings(), run, true, Rounds.defaultThreads(), 1, !noFlamegraphs, "lab", true, System.err);
+            return PairRun.run(Fixes.pairings(), run, true, Rounds.defaultThreads(), 1, !noFlamegraphs, "lab", true,
+                    LabKernelSteps.GUEST_SOURCE, System.err);
         } catch (Exception e) {
             run.abandon();
             throw e;

@@ -90,7 +90,7 @@ final class PairCommand implements Callable<Integer> {
                 id == null ? RunFolder.newId(fixes.size() == 1 ? "pair-" + fixes.getFirst() : "pair-multi") : id);
         try {
             return PairRun.run(pairings, run, quick, t, r, !noFlamegraphs, kernel, labAb == null ? quick : labAb.equals("quick"),
-                    System.err);
+                    null, System.err);
         } catch (Exception e) {
             run.abandon();
             throw e;

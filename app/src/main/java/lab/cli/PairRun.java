@@ -31,10 +31,11 @@ final class PairRun {
 
     /**
      * Returns the exit code: 0 when every step ran or was skipped for a stated reason, 1 when one
-     * failed. {@code labQuick}: the lab kernel's A/B and overhead check in their quick form.
+     * failed. {@code labQuick}: the lab kernel's A/B and overhead check in their quick form;
+     * {@code labSource}: the one lab kernel source to build (null: each the run's switches need).
      */
     static int run(List<Pairing> pairings, RunFolder run, boolean quick, List<Integer> threads, int rounds,
-                   boolean flamegraphs, String kernelChoice, boolean labQuick, PrintStream progress) throws Exception {
+                   boolean flamegraphs, String kernelChoice, boolean labQuick, String labSource, PrintStream progress) throws Exception {
         Path root = Lab.root();
         Steps steps = new Steps(run.raw(), progress);
         Map<String, Object> manifest = Manifest.describe(root, Lab.commandLine, "jvm");
@@ -52,7 +53,7 @@ final class PairRun {
         Manifest.reproducer(manifest, root, run.raw(), Lab.versions());
         run.writeJson("manifest.json", manifest);
         LabKernelSteps lab = new LabKernelSteps(root, run.raw(), steps, labQuick, pairings.stream().map(Pairing::fixId).toList(),
-                LabKernelSteps.whyNot(root, kernelChoice), env);
+                LabKernelSteps.whyNot(root, kernelChoice), env, labSource);
         boolean failed = !lab.build();
         for (Pairing p : pairings) {
             String fix = p.fixId();

@@ -30,11 +30,12 @@ public final class Adaptive {
 
     /**
      * Seconds of headline rounds a quick and a full run may add, and the most rounds in all. A quick
-     * run's 90 s holds about 8 headline rounds of part-acct's or dm-css-ref's calibrated cell on 2
-     * cores (a round took 9-11 s in ./lab demo on a fresh clone, 2026-12-04; zram-init-lock's 4 s);
-     * it was 240 s, which with four headline fixes could put 16 minutes on ./lab demo.
+     * run's 45 s holds about 4 headline rounds of part-acct's or dm-css-ref's calibrated cell on 2
+     * cores and 2 of thin-bufio-lock's (a round took 9-11 s and 20 s in ./lab demo on a fresh
+     * clone, 2026-12-04; zram-init-lock's 4 s), so a headline gets 3 to 5 rounds in all: the fewest
+     * that give an interval, within ./lab demo's 20 minutes. It was 240 s, then 90 s.
      */
-    static final long QUICK_BUDGET_S = 90;
+    static final long QUICK_BUDGET_S = 45;
     static final long FULL_BUDGET_S = 900;
     static final int QUICK_MAX_ROUNDS = 24;
     static final int FULL_MAX_ROUNDS = 24;

@@ -57,7 +57,8 @@ class LabKernelStepsTest {
     }
 
     private LabKernelSteps steps(String why, String... fixes) {
-        return new LabKernelSteps(lab, raw, new Steps(raw, new PrintStream(new ByteArrayOutputStream())), true, List.of(fixes), why, env);
+        return new LabKernelSteps(lab, raw, new Steps(raw, new PrintStream(new ByteArrayOutputStream())), true, List.of(fixes), why, env,
+                null);
     }
 
     private List<String> recorded() throws Exception {
@@ -100,6 +101,24 @@ class LabKernelStepsTest {
         assertEquals("all\tlab-kernel-overhead\tskipped\tthe check sets the 6.1 lab kernel against Debian's 6.1, and no fix of this"
                 + " run has its switch on 6.1 (thin-bufio-lock: kernel-scripts/kernel/patches/)", r.get(2));
         assertFalse(Files.exists(raw.resolve("lab-kernel/overhead.tsv")), "the overhead did not run");
+    }
+
+    @Test
+    void aRunOnOneSourceBuildsOnlyItAndSkipsTheOtherSwitchesSayingHowToRunThem() throws Exception {
+        LabKernelSteps s = new LabKernelSteps(lab, raw, new Steps(raw, new PrintStream(new ByteArrayOutputStream())), true,
+                List.of("zram-init-lock", "thin-bufio-lock"), null, env, LabKernelSteps.GUEST_SOURCE);
+        assertTrue(all(s, "zram-init-lock", "thin-bufio-lock"));
+        List<String> r = recorded();
+        assertEquals("all\tlab-kernel-build\tran\tkernel-scripts/lab-kernel.sh build --for zram-init-lock (LAB_OUT=raw/lab-kernel)",
+                r.get(0));
+        assertTrue(r.get(1).startsWith("zram-init-lock\tlab-kernel\tran\t"), r.toString());
+        assertEquals("thin-bufio-lock\tlab-kernel\tskipped\tthis run builds one lab kernel, 6.1 (the version of Debian's guest kernel),"
+                + " and thin-bufio-lock's switch is on another source (kernel-scripts/kernel/patches/): `sudo ./lab pair thin-bufio-lock"
+                + " --quick` builds that kernel once (about 10 minutes on 2 cores) and runs it", r.get(2));
+        assertTrue(r.get(3).startsWith("all\tlab-kernel-overhead\tran\t"), r.toString());
+        assertFalse(Files.exists(raw.resolve("thin-bufio-lock/lab-kernel")), "the 6.12 switch did not run");
+        assertTrue(Files.readString(raw.resolve("lab-kernel/build.log")).contains("args: build --for zram-init-lock\n"));
+        assertTrue(env.get("thin-bufio-lock/lab-kernel").toString().startsWith("skipped: this run builds one lab kernel"), env.toString());
     }
 
     @Test
