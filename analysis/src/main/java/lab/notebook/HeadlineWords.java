@@ -50,8 +50,8 @@ public final class HeadlineWords {
         StringBuilder m = new StringBuilder("model:  ");
         Estimate raw = Estimate.fromJson(h.get("jvm_raw"));
         Estimate cal = Estimate.fromJson(h.get("jvm_calibrated"));
-        m.append("raw ").append(raw == null ? "—" : Verdict.cell(raw, target));
-        m.append("; calibrated ").append(cal == null ? "— (no calibration in this run)" : Verdict.cell(cal, target) + (cal.excludes(1) ? " (effect)" : ""));
+        m.append("raw ").append(brief(raw, target));
+        m.append("; calibrated ").append(cal == null ? "— (no calibration in this run)" : brief(cal, target) + (cal.excludes(1) ? " (effect)" : ""));
         String pred = predicted(h, model(h));
         if (pred != null) {
             m.append("; predicted ").append(pred);
@@ -61,6 +61,17 @@ public final class HeadlineWords {
             m.append("; A/A ").append(aa.format(3)).append("x").append(aa.excludes(1) ? " EXCLUDES 1: drift or position bias" : "");
         }
         return List.of(seed, m.toString(), "kernel: " + kernel(h, target));
+    }
+
+    /**
+     * An estimate for a terminal line: the estimation stage's cell, but a figure of one round as
+     * just that (the notebook says what more rounds would give).
+     */
+    static String brief(Estimate e, double target) {
+        if (e == null) {
+            return "—";
+        }
+        return e.hasInterval() ? Verdict.cell(e, target) : e.format(2) + "x (one round: no interval)";
     }
 
     /** The metric's name, without its parenthesised conditions or its list of variants. */

@@ -63,6 +63,14 @@ class HeadlineWordsTest {
     }
 
     @Test
+    void aOneRoundFigureIsSaidBrieflyOnTheTerminal() {
+        Map<String, Object> h = headline(1.039, 1.020, 1.059, 1.051, null);
+        h.put("jvm_raw", new Estimate(1.74, Double.NaN, Double.NaN, 1, Double.NaN).json());
+        assertTrue(HeadlineWords.lines(h).get(1).startsWith("model:  raw 1.74x (one round: no interval); calibrated 1.04 [1.02–1.06]x"),
+                HeadlineWords.lines(h).get(1));
+    }
+
+    @Test
     void aFailedAaIsFlaggedOnTheModelLine() {
         Map<String, Object> h = headline(1.039, 1.020, 1.059, 1.051, null);
         h.put("aa", new Estimate(0.96, 0.94, 0.98, 4, 0.01).json());
