@@ -23,22 +23,24 @@ _test_cleanup() {
 }
 _test_begin
 
-# foreign_loop [DEV]: attach a foreign file (outside the lab's folder) to DEV, or the first free
-# loop; print the device
+# foreign_loop DEV: attach a foreign file (outside the lab's folder) to DEV, and remember both
+# for the cleanup. Not in a command substitution: the arrays would
+# be the subshell's, and the files left behind.
 foreign_loop() {
-	local f
+	local f dev=$1
 	f=$(mktemp /tmp/lab-foreign.XXXXXX)
 	files+=("$f")
 	truncate -s 64M "$f"
-	if [ -n "${1:-}" ]; then losetup "$1" "$f" && echo "$1"; else losetup --find --show "$f"; fi
+	losetup "$dev" "$f"
+	foreign+=("$dev")
 }
 
 # the lab's loop must be loop1 or above, so that loopN0 exists beside it: a foreign loop takes
 # loop0 when it is free
-if [ "$(losetup -f)" = /dev/loop0 ]; then foreign+=("$(foreign_loop /dev/loop0)"); fi
+if [ "$(losetup -f)" = /dev/loop0 ]; then foreign_loop /dev/loop0; fi
 lab=$("$LK" up loop:64M)
 ten=$lab"0"
-foreign+=("$(foreign_loop "$ten")")
+foreign_loop "$ten"
 mkfs.ext4 -q "$ten"
 mnt=$(mktemp -d)
 mount "$ten" "$mnt"
