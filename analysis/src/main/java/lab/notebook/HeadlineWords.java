@@ -29,7 +29,7 @@ public final class HeadlineWords {
             b.append("the model has no figure in this run");
         } else {
             b.append("on ").append(cores).append(" the model").append(calibrated(h) ? ", calibrated to the kernel's cost per I/O," : " (raw)")
-                    .append(" gives ").append(model.format(2)).append("x, ").append(meaning(model, target));
+                    .append(" gives ").append(figure(model, target));
             String pred = predicted(h, model);
             if (pred != null) {
                 b.append("; the counted shared-line operations predict ").append(pred);
@@ -50,8 +50,8 @@ public final class HeadlineWords {
         StringBuilder m = new StringBuilder("model:  ");
         Estimate raw = Estimate.fromJson(h.get("jvm_raw"));
         Estimate cal = Estimate.fromJson(h.get("jvm_calibrated"));
-        m.append("raw ").append(brief(raw, target));
-        m.append("; calibrated ").append(cal == null ? "— (no calibration in this run)" : brief(cal, target) + (cal.excludes(1) ? " (effect)" : ""));
+        m.append("raw ").append(Verdict.cell(raw, target));
+        m.append("; calibrated ").append(cal == null ? "— (no calibration in this run)" : Verdict.cell(cal, target) + (cal.excludes(1) ? " (effect)" : ""));
         String pred = predicted(h, model(h));
         if (pred != null) {
             m.append("; predicted ").append(pred);
@@ -60,18 +60,15 @@ public final class HeadlineWords {
         if (aa != null) {
             m.append("; A/A ").append(aa.format(3)).append("x").append(aa.excludes(1) ? " EXCLUDES 1: drift or position bias" : "");
         }
-        return List.of(seed, m.toString(), "kernel: " + kernel(h, target));
+        return List.of(seed, m.toString(), "kernel: " + kernel(h, target).replace("**", ""));
     }
 
     /**
-     * An estimate for a terminal line: the estimation stage's cell, but a figure of one round as
-     * just that (the notebook says what more rounds would give).
+     * A figure and what it means, in bold so the verdict stands out in the sentence: "**1.04
+     * [1.01–1.08]x, an effect of +4.1% (...)**", or a figure of one round as just that.
      */
-    static String brief(Estimate e, double target) {
-        if (e == null) {
-            return "—";
-        }
-        return e.hasInterval() ? Verdict.cell(e, target) : e.format(2) + "x (one round: no interval)";
+    static String figure(Estimate e, double target) {
+        return e.hasInterval() ? "**" + e.format(2) + "x, " + meaning(e, target) + "**" : "**" + e.format(2) + "x** (" + Verdict.ONE_ROUND + ")";
     }
 
     /** The metric's name, without its parenthesised conditions or its list of variants. */
@@ -126,7 +123,7 @@ public final class HeadlineWords {
         Estimate k = Estimate.fromJson(h.get("kernel_estimate"));
         String note = h.get("kernel_note") instanceof String s ? s : null;
         if (k != null) {
-            return "the kernel gives " + k.format(2) + "x, " + meaning(k, target) + (note == null ? "" : " (" + note + ")");
+            return "the kernel gives " + figure(k, target) + (note == null ? "" : " (" + note + ")");
         }
         if (h.get("kernel") instanceof Number n) {
             return "the kernel gives " + Fmt.ratio(n.doubleValue()) + (note == null ? "" : " (" + note + ")");

@@ -203,7 +203,8 @@ public final class Notebook {
     /**
      * The first screen: one sentence per fix in words ({@link HeadlineWords}); then one row per
      * section that ran (the fixes in the table's order, then the lab's own calibrations), seed | model raw | model calibrated | predicted | kernel | A/A, each
-     * figure with its 95% interval and the interval's verdict at the run's target; a warning under
+     * figure with its 95% interval and the interval's verdict at the run's target in a word (the
+     * sentences above say what it means, and where the kernel's figure comes from); a warning under
      * the table for every A/A whose interval leaves out 1 (the method's self-test failed); the fixes
      * that did not run in one line below; the estimator, said once; then one chart per row with
      * those figures side by side.
@@ -239,8 +240,8 @@ public final class Notebook {
                 words.append("- ").append(HeadlineWords.sentence(id, h, cores)).append('\n');
             }
             b.append("| `").append(id).append("` | ").append(h.get("metric")).append(" | ").append(cell(h.get("seed"))).append(" | ")
-                    .append(raw == null ? cell(h.get("jvm")) : Headline.cell(raw, target)).append(" | ")
-                    .append(Headline.cell(cal, target)).append(" | ")
+                    .append(raw == null ? cell(h.get("jvm")) : Verdict.brief(raw, target)).append(" | ")
+                    .append(Verdict.brief(cal, target)).append(" | ")
                     .append(cell(h.get("predicted"))).append(Estimate.fromJson(h.get("predicted_over_rounds")) instanceof Estimate po
                             && po.hasInterval() ? " [" + Fmt.f(po.lo(), 2) + "–" + Fmt.f(po.hi(), 2) + " over rounds]" : "")
                     .append(h.get("predicted_range") instanceof List<?> pr && pr.size() == 2
@@ -340,11 +341,11 @@ public final class Notebook {
      * verdict where it has one (a bare figure where the section gave no interval), with its source.
      */
     private static String kernelCell(Estimate kernel, Object bare, String note, double target) {
-        String fig = kernel != null ? Headline.cell(kernel, target) : bare instanceof Number n ? Fmt.ratio(n.doubleValue()) : null;
+        String fig = kernel != null ? Verdict.brief(kernel, target) : bare instanceof Number n ? Fmt.ratio(n.doubleValue()) : null;
         if (fig == null) {
             return note == null ? "—" : "— (" + note + ")";
         }
-        return fig + (note == null ? "" : " (" + note + ")");
+        return fig; // its source and A/A are in the fix's sentence above and in summary.json
     }
 
     /** The A/A's estimate, flagged where its interval leaves out 1; a bare floor where a section gave only that. */

@@ -30,7 +30,7 @@ class HeadlineWordsTest {
     void anEffectIsSaidWithItsSizeAndThePredictionsAgreement() {
         String s = HeadlineWords.sentence("zram-init-lock", headline(1.039, 1.020, 1.059, 1.051, null), "2 cores");
         assertEquals("**`zram-init-lock`**, SRCU / rwsem throughput, randrw: on 2 cores the model, calibrated to the kernel's cost per"
-                + " I/O, gives 1.04 [1.02–1.06]x, an effect of +3.9% (+2.0% to +5.9%); the counted shared-line operations predict 1.05x"
+                + " I/O, gives **1.04 [1.02–1.06]x, an effect of +3.9% (+2.0% to +5.9%)**; the counted shared-line operations predict 1.05x"
                 + " (agrees); the seed measured 1.02x, inside the model's interval; no kernel figure: today's kernel has no init_lock"
                 + " to switch.", s);
     }
@@ -38,9 +38,9 @@ class HeadlineWordsTest {
     @Test
     void noEffectAndInconclusiveAreSaidAsTheVerdictSaysThem() {
         String none = HeadlineWords.sentence("f", headline(0.994, 0.985, 1.003, null, 1.2), "2 cores");
-        assertTrue(none.contains("gives 0.99 [0.99–1.00]x, no effect larger than ±2%;"), none);
+        assertTrue(none.contains("gives **0.99 [0.99–1.00]x, no effect larger than ±2%**;"), none);
         assertTrue(none.contains("the seed measured 1.02x, above the model's interval"), none);
-        assertTrue(none.contains("the kernel gives 1.20 [1.19–1.21]x, an effect of +20.0%"), none);
+        assertTrue(none.contains("the kernel gives **1.20 [1.19–1.21]x, an effect of +20.0%"), none);
         assertTrue(!none.contains("predict"), "no prediction in the headline, none in words: " + none);
         String open = HeadlineWords.sentence("f", headline(1.02, 0.95, 1.08, 1.0, null), "2 cores");
         assertTrue(open.contains("inconclusive at ±2%: about"), open);
@@ -66,8 +66,18 @@ class HeadlineWordsTest {
     void aOneRoundFigureIsSaidBrieflyOnTheTerminal() {
         Map<String, Object> h = headline(1.039, 1.020, 1.059, 1.051, null);
         h.put("jvm_raw", new Estimate(1.74, Double.NaN, Double.NaN, 1, Double.NaN).json());
-        assertTrue(HeadlineWords.lines(h).get(1).startsWith("model:  raw 1.74x (one round: no interval); calibrated 1.04 [1.02–1.06]x"),
+        assertTrue(HeadlineWords.lines(h).get(1).startsWith("model:  raw 1.74x (inconclusive: one round, no interval yet); calibrated 1.04 [1.02–1.06]x"),
                 HeadlineWords.lines(h).get(1));
+    }
+
+    @Test
+    void aOneRoundFigureIsSaidAsOneRoundInTheSentenceAndTheLinesCarryNoMarkup() {
+        Map<String, Object> h = headline(1.039, 1.020, 1.059, 1.051, 1.2);
+        h.remove("jvm_calibrated");
+        h.put("jvm_raw", new Estimate(0.45, Double.NaN, Double.NaN, 1, Double.NaN).json());
+        String s = HeadlineWords.sentence("primitives", h, "2 cores");
+        assertTrue(s.contains("the model (raw) gives **0.45x** (one round, no interval yet);"), s);
+        HeadlineWords.lines(h).forEach(l -> assertTrue(!l.contains("**"), l));
     }
 
     @Test

@@ -19,9 +19,9 @@ import picocli.CommandLine.Option;
                 "dm-css-ref, zram-init-lock, part-acct, dm-blkcg-clone and thin-bufio-lock, into",
                 "one results/demo-<UTC time>/ with manifest.json, raw/, charts/, flamegraphs/,",
                 "summary.json and NOTEBOOK.md. As root with qemu it also builds one lab kernel,",
-                "6.1 (Debian's guest kernel's version), and runs each switched fix's before/after",
-                "on it (as pair --kernel lab --quick); thin-bufio-lock's switch is on 6.12, run by",
-                "./lab pair thin-bufio-lock. The kernel side needs root;",
+                "6.1 (Debian's guest kernel's version), and runs each switched fix's",
+                "before/after on it (as pair --kernel lab --quick); thin-bufio-lock's switch is",
+                "on 6.12, run by ./lab pair thin-bufio-lock. The kernel side needs root;",
                 "without it, it is skipped and said so."})
 final class DemoCommand implements Callable<Integer> {
     @Option(names = "--results", paramLabel = "DIR", description = "results folder (default: results/ in the lab)")

@@ -10,8 +10,10 @@ import lab.analysis.chart.Svg.Anchor;
  * Grouped bars as a standalone SVG: one group per category (say, a variant) and one bar per
  * series in each group (say, a thread count, or JVM and kernel), in the order given. A bar may
  * carry an error bar from its low to its high value; a NaN value is a missing bar, drawn as a
- * small "n/a". Horizontal dashed reference lines ("1.0 = baseline") are optional. The y axis
- * always holds 0. Each bar has a tooltip with its exact values.
+ * small "n/a". Horizontal dashed reference lines ("1.0 = baseline") are optional, their labels
+ * kept apart where lines lie close. The y axis always holds 0. Each bar has a tooltip with its
+ * exact values, and a bar wide enough for it its value written above it (a chart shown as an
+ * image has no tooltips).
  *
  * <pre>{@code
  * String svg = new BarChart("Ratio to seed", "speed-up (x)")
@@ -49,6 +51,10 @@ public final class BarChart {
     private static final double GROUP_SHARE = 0.8;
     /** Width of an error bar's caps, as a share of the bar's width. */
     private static final double CAP_SHARE = 0.4;
+    /** The narrowest bar (px) that gets its value written above it. */
+    static final double VALUE_MIN_WIDTH = 30;
+    /** Vertical room (px) a reference line's 11 px label takes; a closer label goes below its line. */
+    private static final double LABEL_ROOM = 13;
 
     private final String title;
     private final String yLabel;
@@ -110,11 +116,39 @@ public final class BarChart {
             svg.line(Plot.LEFT, ys.px(0), plot.right, ys.px(0), Plot.INK, 1);
         }
         for (Reference r : references) {
-            svg.dashed(Plot.LEFT, ys.px(r.y()), plot.right, ys.px(r.y()), Plot.INK, 1.5)
-                    .text(plot.right - 4, ys.px(r.y()) - 5, Anchor.END, 11, r.label());
+            svg.dashed(Plot.LEFT, ys.px(r.y()), plot.right, ys.px(r.y()), Plot.INK, 1.5);
+        }
+        List<Double> placed = new ArrayList<>();
+        for (Reference r : references) {
+            if (!r.label().isEmpty()) {
+                double at = labelY(ys.px(r.y()), placed);
+                placed.add(at);
+                svg.textOnPlot(plot.right - 4, at, Anchor.END, 11, r.label());
+            }
         }
         plot.legend(svg, false);
         return svg.finish();
+    }
+
+    /**
+     * The baseline of a reference line's label at pixel {@code line}: above the line, or below it
+     * where a label already {@code placed} is closer than {@link #LABEL_ROOM}, or further down
+     * until it is clear.
+     */
+    static double labelY(double line, List<Double> placed) {
+        for (double at : new double[] {line - 5, line + LABEL_ROOM}) {
+            if (placed.stream().allMatch(p -> Math.abs(p - at) >= LABEL_ROOM)) {
+                return at;
+            }
+        }
+        double at = line + LABEL_ROOM;
+        while (true) {
+            double a = at;
+            if (placed.stream().allMatch(p -> Math.abs(p - a) >= LABEL_ROOM)) {
+                return at;
+            }
+            at += LABEL_ROOM;
+        }
     }
 
     /** The y pixel of a value, as {@link #toSvg} draws it. */
@@ -144,6 +178,10 @@ public final class BarChart {
         svg.rect(x + 1, Math.min(top, zero), Math.max(1, width - 2), Math.abs(zero - top), colour);
         if (bar.low() != null) {
             Plot.errorBar(svg, cx, ys.px(bar.low()), ys.px(bar.high()), width * CAP_SHARE, Plot.INK);
+        }
+        if (width >= VALUE_MIN_WIDTH) {
+            double above = Math.min(top, bar.high() == null ? top : ys.px(Math.max(bar.high(), bar.value())));
+            svg.textOnPlot(cx, Math.min(above, zero) - 4, Anchor.MIDDLE, 10, Svg.fixed(bar.value(), Math.min(2, decimals - 1)));
         }
         svg.end();
     }

@@ -74,6 +74,16 @@ public final class Svg {
         return this;
     }
 
+    /**
+     * {@link #text} on a white outline of its own glyphs, so that it reads where it crosses a bar
+     * or a line: a label drawn over the plot.
+     */
+    public Svg textOnPlot(double x, double y, Anchor anchor, int size, String s) {
+        textStart(x, y, anchor, size);
+        b.append(" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">").append(escape(s)).append("</text>\n");
+        return this;
+    }
+
     /** {@code s} read bottom to top, centred on ({@code x}, {@code y}): the y axis label. */
     public Svg textUp(double x, double y, int size, String s) {
         textStart(x, y, Anchor.MIDDLE, size);

@@ -107,6 +107,46 @@ class BarChartTest {
         assertTrue(texts.contains("kernel") && texts.contains("jvm"), texts.toString());
     }
 
+    /** Two reference lines 3 px apart (1.0 and an A/A bound) keep their labels 13 px apart: the second goes below its line. */
+    @Test
+    void labelsOfCloseReferenceLinesDoNotOverlap() throws Exception {
+        BarChart c = new BarChart("t", "ratio (x)").categories(List.of("a")).series("s", List.of(Bar.of(2)))
+                .referenceLine(1.0, "1.0 = no change").referenceLine(1.01, "A/A 95% interval").referenceLine(0.99, "");
+        Document doc = Xml.parse(c.toSvg());
+        double one = labelY(doc, "1.0 = no change");
+        double aa = labelY(doc, "A/A 95% interval");
+        assertEquals(c.yScale().px(1.0) - 5, one, 1e-6);
+        assertTrue(Math.abs(one - aa) >= 13, one + " and " + aa);
+        assertEquals(List.of(100.0 - 5, 100.0 + 13, 100.0 + 26).toString(), List.of(BarChart.labelY(100, List.of()),
+                BarChart.labelY(100, List.of(95.0)), BarChart.labelY(100, List.of(95.0, 113.0))).toString());
+    }
+
+    /** A wide bar shows its value above its error bar; a narrow one (many series) only in its tooltip. */
+    @Test
+    void wideBarsCarryTheirValueAboveTheErrorBar() throws Exception {
+        BarChart c = new BarChart("t", "ratio (x)").categories(List.of("seed", "model")).series("s", List.of(Bar.of(1.55), Bar.of(1.18, 0.99, 1.41)));
+        Document doc = Xml.parse(c.toSvg());
+        Element g = Xml.group(doc, "s / model");
+        Element value = Xml.children(g, "text").getFirst();
+        assertEquals("1.18", value.getTextContent());
+        assertEquals(c.yScale().px(1.41) - 4, Double.parseDouble(value.getAttribute("y")), 0.06);
+        assertEquals("1.55", Xml.children(Xml.group(doc, "s / seed"), "text").getFirst().getTextContent());
+        List<String> cats = java.util.stream.IntStream.range(0, 12).mapToObj(i -> "c" + i).toList();
+        BarChart narrow = new BarChart("t", "y").categories(cats).series("a", cats.stream().map(x -> Bar.of(1)).toList())
+                .series("b", cats.stream().map(x -> Bar.of(2)).toList());
+        assertTrue(Xml.children(Xml.group(Xml.parse(narrow.toSvg()), "a / c0"), "text").isEmpty());
+    }
+
+    private static double labelY(Document doc, String label) {
+        org.w3c.dom.NodeList n = doc.getElementsByTagNameNS(Xml.SVG_NS, "text");
+        for (int i = 0; i < n.getLength(); i++) {
+            if (n.item(i).getTextContent().equals(label)) {
+                return Double.parseDouble(((Element) n.item(i)).getAttribute("y"));
+            }
+        }
+        throw new AssertionError("no label " + label);
+    }
+
     @Test
     void negativeBarsGrowDownFromZero() throws Exception {
         BarChart c = new BarChart("delta", "change (%)").categories(List.of("a"))

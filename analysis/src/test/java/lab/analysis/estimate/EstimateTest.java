@@ -55,8 +55,9 @@ class EstimateTest {
         assertTrue(h <= Math.log1p(0.02), "at " + n + " rounds: " + h);
         double before = Estimator.t975(n - 2) * e.sdLog() / Math.sqrt(n - 1);
         assertTrue(before > Math.log1p(0.02), "one round fewer would do: " + before);
-        assertTrue(Verdict.words(e, 0.02).equals("inconclusive at ±2%: about " + (e.roundsToResolve(0.02) - 3) + " more round(s) would"
-                + " resolve it"), Verdict.words(e, 0.02));
+        int more = e.roundsToResolve(0.02) - 3;
+        assertTrue(Verdict.words(e, 0.02).equals("inconclusive at ±2%: about " + more + " more round" + (more == 1 ? "" : "s")
+                + " would resolve it"), Verdict.words(e, 0.02));
     }
 
     @Test
