@@ -6,6 +6,12 @@ import java.util.Locale;
 public final class Fmt {
     private Fmt() {}
 
+    /** {@code items} as a list in words: "a", "a and b", "a, b and c". */
+    public static String and(java.util.List<String> items) {
+        return items.size() < 2 ? String.join("", items)
+                : String.join(", ", items.subList(0, items.size() - 1)) + " and " + items.getLast();
+    }
+
     public static String ratio(double r) {
         return Double.isNaN(r) ? "n/a" : String.format(Locale.ROOT, "%.2fx", r);
     }

@@ -129,6 +129,11 @@ public final class PredictionText {
      * operation at {@code seedThreads} (labelled as an extrapolation), or why there is none.
      */
     public static String fits(Prediction p, String kind, Integer seedThreads) {
+        if (p.oneGap()) {
+            return "No fits of the line: this run's cost sweep measured one gap, the calibrated base (" + p.costs().gaps().getFirst()
+                    + " ns), what the prediction above reads, as a quick run does; a full run (without `--quick`) measures gaps of 0,"
+                    + " ~100 ns and ~1 µs as well, fits the line over them and extrapolates to the seed's threads.\n\n";
+        }
         Prediction.Fits f = p.fits(kind);
         if (f == null) {
             return "";

@@ -136,4 +136,18 @@ public final class RunFolder {
             }
         }
     }
+
+    /** Copies the folder {@code from} and everything under it to {@code to} (which must not hold those files yet). */
+    public static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : s.toList()) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(t);
+                } else {
+                    Files.copy(p, t);
+                }
+            }
+        }
+    }
 }

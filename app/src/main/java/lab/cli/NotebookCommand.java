@@ -42,7 +42,7 @@ final class NotebookCommand implements Callable<Integer> {
         }
         Path scratch = Files.createTempDirectory("lab-notebook-check").resolve(dir.toAbsolutePath().normalize().getFileName());
         try {
-            copyTree(dir, scratch);
+            lab.results.RunFolder.copyTree(dir, scratch);
             Fixes.notebook(scratch);
             List<String> diffs = differing(dir, scratch);
             if (diffs.isEmpty()) {
@@ -78,16 +78,4 @@ final class NotebookCommand implements Callable<Integer> {
         return out;
     }
 
-    static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : s.toList()) {
-                Path t = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        }
-    }
 }

@@ -64,7 +64,7 @@ final class PairRun {
             // the kernel side first: its CPU per I/O calibrates the model's base cost
             failed |= !kernel(root, p, c, quick, env);
             failed |= !lab.lab(fix);
-            failed |= !step(steps, fix, "jvm", p.jvmStep(threads), () -> p.jvm(c));
+            failed |= !step(steps, fix, "jvm", p.jvmStep(threads, quick), () -> p.jvm(c));
             GuestModel gm = p.guestModel();
             if (gm != null && GuestModel.hasAb(c.raw())) {
                 failed |= !step(steps, fix, "lab-kernel-model", gm.step(), () -> gm.run(c));

@@ -54,8 +54,22 @@ public final class CostSweep {
         return m;
     }
 
-    /** The gaps a fix with {@code baseNs} of calibrated work per I/O is measured at. */
+    /** The gaps a fix with {@code baseNs} of calibrated work per I/O is measured at in a full run. */
     public static List<Long> gaps(long baseNs) {
+        return gaps(baseNs, false);
+    }
+
+    /**
+     * The gaps a fix with {@code baseNs} of calibrated work per I/O is measured at: in a full run
+     * {@link #GAPS} and the base; in a quick one the base alone, the one gap the headline's
+     * prediction reads ({@code Prediction} prices each operation at the calibrated gap, and a
+     * visit by the visits' sweep), and none without a base (no calibration: no prediction reads
+     * the sweep). The fits of a line over gaps, and their extrapolation, are a full run's.
+     */
+    public static List<Long> gaps(long baseNs, boolean quick) {
+        if (quick) {
+            return baseNs > 0 ? List.of(baseNs) : List.of();
+        }
         Set<Long> g = new LinkedHashSet<>(GAPS);
         if (baseNs > 0) {
             g.add(baseNs);
@@ -66,6 +80,16 @@ public final class CostSweep {
     /** The visits' sweep's file prefix: PREFIX-visits. */
     public static String visitsPrefix(String prefix) {
         return prefix + "-visits";
+    }
+
+    /**
+     * The JMH cells one round and thread count of the sweep runs: each kind's primitive on a shared
+     * and a private line at each gap, and with {@code visits} the visit's pair, shared and private.
+     */
+    public static int cells(Set<String> kinds, long baseNs, boolean visits, boolean quick) {
+        Set<String> primitives = new LinkedHashSet<>();
+        kinds.forEach(k -> primitives.add(PROBES.get(k).primitive()));
+        return primitives.size() * 2 * gaps(baseNs, quick).size() + (visits ? 2 : 0);
     }
 
     /** Runs the sweep for {@code kinds} into {@code raw/<fix>/PREFIX-rR-tT.json}. */
@@ -82,15 +106,19 @@ public final class CostSweep {
     public static void run(Pairing.Ctx c, String prefix, Set<String> kinds, long baseNs, long[] rhythm) throws Exception {
         Set<String> primitives = new LinkedHashSet<>();
         kinds.forEach(k -> primitives.add(PROBES.get(k).primitive()));
-        if (primitives.isEmpty() && rhythm == null) {
+        List<Long> gaps = gaps(baseNs, c.quick());
+        if ((primitives.isEmpty() || gaps.isEmpty()) && rhythm == null) {
             return;
         }
-        String[] scored = gaps(baseNs).stream().filter(g -> g < TIMED_FROM).map(String::valueOf).toArray(String[]::new);
-        String[] timed = gaps(baseNs).stream().filter(g -> g >= TIMED_FROM).map(String::valueOf).toArray(String[]::new);
+        String[] scored = gaps.stream().filter(g -> g < TIMED_FROM).map(String::valueOf).toArray(String[]::new);
+        String[] timed = gaps.stream().filter(g -> g >= TIMED_FROM).map(String::valueOf).toArray(String[]::new);
         Rounds.interleave(c.threads(), c.rounds(), c.progress(), prefix + " cost sweep", (r, t) -> {
             c.progress().printf("lab: %s round %d/%d, %d thread(s): c(kind, n, gap) for %s%s%n", prefix, r, c.rounds(), t, primitives,
                     rhythm == null ? "" : ", and a visit at " + rhythm[0] + " + " + rhythm[1] + " ns");
             for (boolean time : primitives.isEmpty() ? new boolean[0] : new boolean[] {false, true}) {
+                if ((time ? timed : scored).length == 0) {
+                    continue;
+                }
                 ChainedOptionsBuilder o = JmhOptions.of(time ? TIMED : SCORED, c.quick()).threads(t)
                         .param("primitive", primitives.toArray(String[]::new)).param("line", "shared", "private")
                         .param("gapNs", time ? timed : scored);

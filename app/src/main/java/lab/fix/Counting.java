@@ -21,6 +21,11 @@ public final class Counting {
     /** Writes {@code counts} and returns the kinds they hold (per I/O or per tick). */
     public static Set<String> write(Path fixRaw, List<SharedLineCounts> counts) throws IOException {
         JSON.writeValue(fixRaw.resolve(LineCounts.FILE).toFile(), counts);
+        return kinds(counts);
+    }
+
+    /** The kinds {@code counts} hold (per I/O or per tick): what the cost sweep prices. */
+    public static Set<String> kinds(List<SharedLineCounts> counts) {
         Set<String> kinds = new TreeSet<>();
         counts.forEach(c -> {
             kinds.addAll(c.perIoByKind().keySet());

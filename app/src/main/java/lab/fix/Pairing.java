@@ -16,14 +16,14 @@ public interface Pairing {
 
     String fixId();
 
-    /** The thread counts the JVM benchmark runs for the sweep asked for (a fix may add its seed's). */
-    default List<Integer> sweep(List<Integer> threads) {
+    /** The thread counts the JVM benchmark runs for the sweep asked for, quick or full (a fix may add its seed's). */
+    default List<Integer> sweep(List<Integer> threads, boolean quick) {
         return threads;
     }
 
     /** What the JVM step runs, in words, for {@code raw/steps.tsv}. */
-    default String jvmStep(List<Integer> threads) {
-        return "JMH over threads " + sweep(threads);
+    default String jvmStep(List<Integer> threads, boolean quick) {
+        return "JMH over threads " + sweep(threads, quick);
     }
 
     /** What the flamegraphs step makes, in words, for {@code raw/steps.tsv}. */

@@ -50,16 +50,7 @@ class CommittedRunsTest {
     @MethodSource("runs")
     void regeneratesByteIdentically(Path run) throws IOException {
         Path copy = tmp.resolve(run.getFileName().toString());
-        try (Stream<Path> s = Files.walk(run)) {
-            for (Path p : s.toList()) {
-                Path t = copy.resolve(run.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        }
+        lab.results.RunFolder.copyTree(run, copy);
         Fixes.notebook(copy);
         List<String> files = new ArrayList<>(List.of("NOTEBOOK.md", "summary.json"));
         if (Files.isDirectory(run.resolve("charts"))) {

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.stream.Stream;
 import lab.fix.FixUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,16 +32,7 @@ class NotebookTest {
 
     private Path copy(String name) throws IOException {
         Path to = tmp.resolve(name);
-        try (Stream<Path> s = Files.walk(FIXTURE)) {
-            for (Path p : s.toList()) {
-                Path t = to.resolve(FIXTURE.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        }
+        lab.results.RunFolder.copyTree(FIXTURE, to);
         return to;
     }
 

@@ -277,10 +277,11 @@ public record Prediction(SweepEstimates calibrated, SweepEstimates raw, Function
     /**
      * The fits of {@code kind}'s line over every measured thread count and gap: the closed queue
      * alone and with the transfer term (each with its relative rms error over the points), and
-     * Gunther's USL over the thread counts back to back; null where the run has no cost sweep of it.
+     * Gunther's USL over the thread counts back to back; null where the run has no cost sweep of it,
+     * or one of a single gap ({@link #oneGap}).
      */
     public Fits fits(String kind) {
-        if (kind == null || costs == null || costs.isEmpty() || !costs.probes().containsKey(kind)) {
+        if (kind == null || costs == null || costs.isEmpty() || !costs.probes().containsKey(kind) || oneGap()) {
             return null;
         }
         var pts = costs.queuePoints(kind);
@@ -289,6 +290,14 @@ public record Prediction(SweepEstimates calibrated, SweepEstimates raw, Function
         long n = pts.stream().filter(x -> x.threads() >= 2 && x.extraNs() > 0).count();
         return new Fits(q, qm, Usl.fit(costs.uslPoints(kind, 0)), n, q == null ? Double.NaN : q.rmsRelativeError(pts),
                 qm == null ? Double.NaN : qm.rmsRelativeError(pts));
+    }
+
+    /**
+     * Whether the cost sweep measured one gap alone, the calibrated base (a quick run's, which
+     * measures what the prediction reads and no more): no fit over gaps, no extrapolation.
+     */
+    public boolean oneGap() {
+        return costs != null && !costs.isEmpty() && costs.gaps().size() < 2;
     }
 
     /** {@link #fits}: the two queue fits, the USL, the points with an extra cost, and each queue fit's error. */

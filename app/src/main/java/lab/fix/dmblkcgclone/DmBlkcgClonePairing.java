@@ -46,7 +46,7 @@ final class DmBlkcgClonePairing implements Pairing {
     }
 
     @Override
-    public String jvmStep(List<Integer> threads) {
+    public String jvmStep(List<Integer> threads, boolean quick) {
         return "the experiment DmBlkcgClone (two writers, one per cgroup; no thread sweep)";
     }
 

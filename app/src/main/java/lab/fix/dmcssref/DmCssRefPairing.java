@@ -68,18 +68,11 @@ final class DmCssRefPairing implements Pairing {
                         .param("depth", Integer.toString(SEED_DEPTH)).param("device", "ram").param("inject", "none").param("baseNs", "0"),
                 "`percpu` (today's css), dm-linear x" + SEED_DEPTH + " over the ram disk, 1 thread, without base:"
                         + " raw/dm-css-ref/calibration-prerun.json");
-        boolean visits = cal != null;
-        boolean submitterWork = cal != null && cal.userNs() > 0;
-        List<SharedLineCounts> counts = new ArrayList<>();
-        for (String v : VARIANTS) {
-            counts.add(DmCssRefCounts.of(v, SEED_DEPTH, "none", Counting.IOS, visits, submitterWork));
-        }
-        counts.add(DmCssRefCounts.of(NONE, SEED_DEPTH, SEED_INJECT, Counting.IOS, visits, submitterWork));
-        Set<String> kinds = Counting.write(c.raw(), counts);
+        Set<String> kinds = Counting.write(c.raw(), counts(cal != null, cal != null && cal.userNs() > 0));
         List<String> variants = new ArrayList<>(VARIANTS);
         variants.add(CONTROL);
-        String[] depths = DEPTHS.stream().map(String::valueOf).toArray(String[]::new);
-        Rounds.interleave(sweep(c.threads()), c.rounds(), c.progress(), "dm-css-ref sweep", (r, t) -> {
+        String[] depths = depths(c.quick()).stream().map(String::valueOf).toArray(String[]::new);
+        Rounds.interleave(sweep(c.threads(), c.quick()), c.rounds(), c.progress(), "dm-css-ref sweep", (r, t) -> {
             c.progress().printf("lab: dm-css-ref round %d/%d, %d thread(s)%n", r, c.rounds(), t);
             Trials.run(c, DmCssRefRaw.TABLE, r, t, variants, v -> JmhOptions.of(DmCssRefRaw.BENCHMARK, c.quick()).threads(t)
                     .param("variant", v).param("depth", depths).param("device", "ram").param("inject", "none").param("baseNs", "0"),
@@ -94,6 +87,26 @@ final class DmCssRefPairing implements Pairing {
         Adaptive.run(c, headline(c, cal, variants));
         CostSweep.run(c, DmCssRefRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs(),
                 cal == null ? null : new long[] {cal.deviceNs(), cal.userNs()});
+    }
+
+    /** The shared-line counts at the seed's depth: every variant, and the injected experiment. */
+    static List<SharedLineCounts> counts(boolean visits, boolean submitterWork) {
+        List<SharedLineCounts> counts = new ArrayList<>();
+        for (String v : VARIANTS) {
+            counts.add(DmCssRefCounts.of(v, SEED_DEPTH, "none", Counting.IOS, visits, submitterWork));
+        }
+        counts.add(DmCssRefCounts.of(NONE, SEED_DEPTH, SEED_INJECT, Counting.IOS, visits, submitterWork));
+        return counts;
+    }
+
+    /**
+     * The depths of the raw table and the injected experiment: 0..{@value DmCssRef#SEED_DEPTH} in a
+     * full run; in a quick one the headline's depth and 0, the ram disk alone, which the section
+     * reads as well (a dm layer's cost from the two, the bare I/O of the fidelity table, the
+     * injected experiment's control where no clone is made).
+     */
+    static List<Integer> depths(boolean quick) {
+        return quick ? List.of(0, SEED_DEPTH) : DEPTHS;
     }
 
     /** One variant of the calibrated table at the seed's depth, at {@code t} threads. */

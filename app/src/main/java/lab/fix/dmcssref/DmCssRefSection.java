@@ -65,7 +65,7 @@ final class DmCssRefSection implements Section {
             Map<String, Object> raw = new LinkedHashMap<>();
             page.text("### JVM model, raw: the css forwardings at the seed's depth (dm-linear x" + SEED_DEPTH + " over the ram disk)\n\n"
                     + "The seed ran " + SEED_WORKERS + " jobs on " + SEED_WORKERS + " cores; this machine has " + cores
-                    + ", so the thread sweep stops at " + t + ".\n\n")
+                    + ", so the thread sweep stops at " + t + ".\n\n" + StackTable.quickNote(table, run.manifest().path("quick").asBoolean(false)))
                     .text(StackTable.slowdownTable(table, SEED_DEPTH, "raw, depth " + SEED_DEPTH, raw))
                     .chart("dm-css-ref-sweep.svg", sweepChart(table), "throughput by threads at depth " + SEED_DEPTH)
                     .text(allocation(table, t));

@@ -66,10 +66,35 @@ final class StackTable {
                 + " rounds with its 95% interval, \"(holds 1)\" where the interval holds 1:\n\n" + b + '\n';
     }
 
-    /** ns per dm layer of {@code variant} at {@code t}: the slope over depths 0..5 of ns per op, fitted per round; null without two depths. */
+    /** The depths of 0..{@value DmCssRef#SEED_DEPTH} the sweep {@code s} holds: all in a full run, 0 and the seed's in a quick one. */
+    static List<Integer> depths(SweepEstimates s) {
+        List<String> have = s.values("depth");
+        return DEPTHS.stream().filter(d -> have.contains(Integer.toString(d))).toList();
+    }
+
+    /** {@code depths} in words: "0..5" where they are all of them, else "0 and 5". */
+    static String words(List<Integer> depths) {
+        if (depths.equals(DEPTHS)) {
+            return DEPTHS.getFirst() + ".." + DEPTHS.getLast();
+        }
+        return Fmt.and(depths.stream().map(String::valueOf).toList());
+    }
+
+    /**
+     * What a quick run's table leaves out, in words, once; empty in a full run and where the table
+     * has every depth (every quick run before issue 33).
+     */
+    static String quickNote(SweepEstimates s, boolean quick) {
+        List<Integer> d = depths(s);
+        return !quick || d.size() == DEPTHS.size() ? "" : "Quick run: the raw table and the injected experiment measured depths " + words(d)
+                + " only (the headline's depth, and the ram disk alone); a dm layer's cost below is the slope between them."
+                + " `./lab pair " + ID + "` measures every depth " + words(DEPTHS) + ".\n\n";
+    }
+
+    /** ns per dm layer of {@code variant} at {@code t}: the slope over the depths measured of ns per op, fitted per round; null without two depths. */
     static Estimate perLayer(SweepEstimates s, String variant, int t) {
         Map<Double, Map<String, String>> byDepth = new LinkedHashMap<>();
-        for (int d : DEPTHS) {
+        for (int d : depths(s)) {
             byDepth.put((double) d, key(variant, d));
         }
         return s.slope(byDepth, t);
@@ -81,14 +106,14 @@ final class StackTable {
         List<Integer> ts = maxT == 1 ? List.of(1) : List.of(1, maxT);
         StringBuilder b = new StringBuilder("### The cost of a dm layer (depth sweep, raw)\n\nns per op per thread by dm-linear depth"
                 + " (0: the ram disk alone), the geometric mean over rounds; the last row is the slope, ns per layer, fitted per round"
-                + " over depths 0..5 (the mean over rounds with its 95% interval):\n\n| depth |");
+                + " over depths " + words(depths(s)) + " (the mean over rounds with its 95% interval):\n\n| depth |");
         for (int t : ts) {
             for (String v : VARIANTS) {
                 b.append(" `").append(v).append("` ").append(t).append("t |");
             }
         }
         b.append("\n|---:|").append("---:|".repeat(ts.size() * VARIANTS.size())).append('\n');
-        for (int d : DEPTHS) {
+        for (int d : depths(s)) {
             b.append("| ").append(d).append(" |");
             for (int t : ts) {
                 for (String v : VARIANTS) {
@@ -124,7 +149,7 @@ final class StackTable {
                 "ns per op per thread").yFromZero(true);
         for (String v : VARIANTS) {
             List<LineChart.Point> pts = new ArrayList<>();
-            for (int d : DEPTHS) {
+            for (int d : depths(s)) {
                 LineChart.Point p = Parts.point(d, s.ns(key(v, d), t));
                 if (p != null) {
                     pts.add(p);
@@ -151,7 +176,7 @@ final class StackTable {
         ts.forEach(t -> b.append(' ').append(t).append(t == 1 ? " thread |" : " threads |"));
         b.append("\n|---:|").append("---:|".repeat(ts.size())).append('\n');
         Map<String, Object> rows = new LinkedHashMap<>();
-        for (int d : DEPTHS) {
+        for (int d : depths(inj)) {
             b.append("| ").append(d).append(" |");
             Map<String, Object> byT = new LinkedHashMap<>();
             for (int t : ts) {

@@ -74,18 +74,12 @@ final class PartAcctPairing implements Pairing {
                 JmhOptions.of(PartAcctRaw.IO, 1, 1, 300, 3, 200).threads(1).param("variant", LAZY).param("target", "disk")
                         .param("hz", HZ).param("slots", SLOTS).param("baseNs", "0"),
                 "lazy-ticks (today's accounting), bios to the whole disk, 1 thread, without base: raw/part-acct/calibration-prerun.json");
-        List<SharedLineCounts> counts = new ArrayList<>();
-        for (String v : VARIANTS) {
-            for (String target : TARGETS) {
-                counts.add(PartAcctCounts.of(v, target, Counting.IOS, cal != null && cal.userNs() > 0));
-            }
-        }
-        Set<String> kinds = Counting.write(c.raw(), counts);
+        Set<String> kinds = Counting.write(c.raw(), counts(cal != null && cal.userNs() > 0));
         List<String> variants = new ArrayList<>(VARIANTS);
         variants.add(Variants.control(BASE)); // the A/A: the noise floor of this run
-        Rounds.interleave(sweep(c.threads()), c.rounds(), c.progress(), "part-acct sweep", (r, t) -> {
+        Rounds.interleave(sweep(c.threads(), c.quick()), c.rounds(), c.progress(), "part-acct sweep", (r, t) -> {
             c.progress().printf("lab: part-acct round %d/%d, %d thread(s)%n", r, c.rounds(), t);
-            Trials.run(c, PartAcctRaw.TABLE, r, t, variants, raw(c, t, TARGETS.toArray(String[]::new)), PartAcctRaw.table(c.raw(), r, t));
+            Trials.run(c, PartAcctRaw.TABLE, r, t, variants, raw(c, t, targets(c.quick()).toArray(String[]::new)), PartAcctRaw.table(c.raw(), r, t));
             if (cal != null) {
                 Trials.run(c, PartAcctRaw.CALIBRATED, r, t, variants, calibrated(c, cal, t), PartAcctRaw.calibrated(c.raw(), r, t));
             }
@@ -101,6 +95,17 @@ final class PartAcctPairing implements Pairing {
             run(JmhOptions.of(PartAcctRaw.SUM, c.quick()).threads(1).param("slots", sumSlots(c.quick())),
                     PartAcctRaw.sum(c.raw(), r));
         }
+    }
+
+    /** The shared-line counts of every variant and target. */
+    static List<SharedLineCounts> counts(boolean submitterWork) {
+        List<SharedLineCounts> counts = new ArrayList<>();
+        for (String v : VARIANTS) {
+            for (String target : TARGETS) {
+                counts.add(PartAcctCounts.of(v, target, Counting.IOS, submitterWork));
+            }
+        }
+        return counts;
     }
 
     /** One variant of the raw table over {@code targets} at {@code t} threads. */
@@ -172,6 +177,14 @@ final class PartAcctPairing implements Pairing {
             }
         }
         return null;
+    }
+
+    /**
+     * The raw table's targets: the whole disk and the partition in a full run; in a quick one the
+     * whole disk alone, the headline's (and the calibrated table's, the prediction's, the fidelity's).
+     */
+    static List<String> targets(boolean quick) {
+        return quick ? List.of("disk") : TARGETS;
     }
 
     static String[] gridHz(boolean quick) {

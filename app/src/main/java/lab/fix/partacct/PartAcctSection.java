@@ -61,7 +61,7 @@ final class PartAcctSection implements Section {
         Headline head = Headline.of(FIX, run);
         if (!table.isEmpty()) {
             tableT = table.threadCounts().last();
-            page.text(VariantTable.table(table, cores, "JVM model, raw: each variant's throughput and its ratio to `atomic` (HZ "
+            page.text(VariantTable.quickNote(table, run.manifest().path("quick").asBoolean(false))).text(VariantTable.table(table, cores, "JVM model, raw: each variant's throughput and its ratio to `atomic` (HZ "
                     + HZ + ", " + SLOTS + " slots)") + VariantTable.growth(table));
             for (String target : TARGETS) {
                 if (table.has(VariantTable.key(BASE, target), tableT)) {

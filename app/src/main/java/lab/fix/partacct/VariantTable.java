@@ -82,6 +82,17 @@ final class VariantTable {
     }
 
     /** Whether each per-cpu variant's gain over atomic grows from the fewest threads to the most. */
+    /**
+     * What a quick run's raw table leaves out, in words, once; empty in a full run and where it has
+     * every target (every quick run before issue 33).
+     */
+    static String quickNote(SweepEstimates s, boolean quick) {
+        List<String> have = s.values("target");
+        return !quick || have.containsAll(TARGETS) ? "" : "Quick run: the raw table measured the target " + String.join(", ", have)
+                + " only (`disk`, bios to the whole disk, is the headline's), every variant and the A/A copy; `./lab pair " + ID
+                + "` measures bios to the partition too.\n\n";
+    }
+
     static String growth(SweepEstimates s) {
         if (s.threadCounts().size() < 2) {
             return "One thread count only: whether the gain grows with threads is not measured in this run.\n\n";

@@ -80,6 +80,16 @@ final class LockTable {
                 + " with its 95% interval:\n\n" + b + '\n';
     }
 
+    /**
+     * What a quick run's raw table leaves out, in words, once; empty in a full run and where it has
+     * every cache (every quick run before issue 33).
+     */
+    static String quickNote(SweepEstimates s, boolean quick) {
+        return !quick || s.values("cache").containsAll(CACHES) ? "" : "Quick run: the raw table measured the cache " + String.join(", ", s.values("cache"))
+                + " only (the whole btree cached: the headline's), every variant and the A/A copy; `./lab pair " + ID
+                + "` measures the small cache (fewer buffers than the btree) too.\n\n";
+    }
+
     /** Total throughput by threads with the whole tree cached, one series per variant and dm-linear. */
     static String sweepChart(SweepEstimates s, SweepEstimates linear) {
         List<String> series = new ArrayList<>(VARIANTS);

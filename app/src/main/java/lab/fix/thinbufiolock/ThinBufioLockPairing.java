@@ -69,24 +69,15 @@ final class ThinBufioLockPairing implements Pairing {
                         .param("baseNs", "0"),
                 "`" + MUTEX + "` (the seed's before, and the dm-bufio of kernels before 6.4, as the guest's 6.1), the thin volume, cache " + WHOLE + ", 1 thread, without base:"
                         + " raw/" + ID + "/" + Calibrations.PRERUN);
-        boolean visits = cal != null;
-        boolean submitterWork = cal != null && cal.userNs() > 0;
-        List<SharedLineCounts> counts = new ArrayList<>();
-        for (String cache : CACHES) {
-            for (String v : VARIANTS) {
-                counts.add(ThinBufioLockCounts.of(v, THIN, cache, Counting.IOS, visits, submitterWork));
-            }
-        }
-        counts.add(ThinBufioLockCounts.of(MUTEX, LINEAR, WHOLE, Counting.IOS, visits, submitterWork));
-        Set<String> kinds = Counting.write(c.raw(), counts);
+        Set<String> kinds = Counting.write(c.raw(), counts(cal != null, cal != null && cal.userNs() > 0));
         List<String> variants = new ArrayList<>(VARIANTS);
         variants.add(CONTROL);
         String[] thin = variants.toArray(String[]::new);
         String[] linear = {MUTEX};
-        Rounds.interleave(sweep(c.threads()), c.rounds(), c.progress(), ID + " sweep", (r, t) -> {
+        Rounds.interleave(sweep(c.threads(), c.quick()), c.rounds(), c.progress(), ID + " sweep", (r, t) -> {
             c.progress().printf("lab: %s round %d/%d, %d thread(s)%n", ID, r, c.rounds(), t);
             Trials.run(c, ThinBufioLockRaw.TABLE, r, t, variants, v -> options(JmhOptions.of(ThinBufioLockRaw.BENCHMARK, c.quick())
-                    .threads(t), new String[] {v}, THIN, CACHES.toArray(String[]::new)).param("baseNs", "0"),
+                    .threads(t), new String[] {v}, THIN, caches(c.quick()).toArray(String[]::new)).param("baseNs", "0"),
                     ThinBufioLockRaw.file(c.raw(), ThinBufioLockRaw.TABLE, r, t));
             run(options(JmhOptions.of(ThinBufioLockRaw.BENCHMARK, c.quick()).threads(t), linear, LINEAR, WHOLE).param("baseNs", "0"),
                     ThinBufioLockRaw.file(c.raw(), ThinBufioLockRaw.LINEAR, r, t));
@@ -98,6 +89,26 @@ final class ThinBufioLockPairing implements Pairing {
         Adaptive.run(c, headline(c, cal, variants));
         CostSweep.run(c, ThinBufioLockRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs(),
                 cal == null ? null : new long[] {cal.deviceNs(), cal.userNs()});
+    }
+
+    /** The shared-line counts of every variant at either cache, and of dm-linear. */
+    static List<SharedLineCounts> counts(boolean visits, boolean submitterWork) {
+        List<SharedLineCounts> counts = new ArrayList<>();
+        for (String cache : CACHES) {
+            for (String v : VARIANTS) {
+                counts.add(ThinBufioLockCounts.of(v, THIN, cache, Counting.IOS, visits, submitterWork));
+            }
+        }
+        counts.add(ThinBufioLockCounts.of(MUTEX, LINEAR, WHOLE, Counting.IOS, visits, submitterWork));
+        return counts;
+    }
+
+    /**
+     * The raw table's caches: the whole btree cached and a small cache in a full run; in a quick
+     * one the whole tree alone, the headline's (and the calibrated table's, the prediction's).
+     */
+    static List<String> caches(boolean quick) {
+        return quick ? List.of(WHOLE) : CACHES;
     }
 
     /** One variant of the calibrated table (thin, the whole btree cached) at {@code t} threads. */

@@ -65,7 +65,11 @@ final class ThinBufioLockSection implements Section {
                     + " psync jobs; this machine has " + cores + " cores, so the thread sweep stops at " + t + ": every figure \"at the"
                     + " most threads\" below is at " + t + (t == 1 ? " thread" : " threads") + ", and the headline too. dm-linear over"
                     + " the same ram disk (no btree, no dm-bufio) is its own JMH run in the same rounds.\n\n");
+            page.text(LockTable.quickNote(table, run.manifest().path("quick").asBoolean(false)));
             for (String cache : CACHES) {
+                if (!table.values("cache").contains(cache)) {
+                    continue; // not measured (a quick run's table has the headline's cache alone, and quickNote says so)
+                }
                 Map<String, Object> byT = new LinkedHashMap<>();
                 page.text(LockTable.table(table, linear, cache, "raw, cache " + cache + (cache.equals(WHOLE) ? " (the whole btree cached)"
                         : " (fewer buffers than the btree: misses, evictions, re-reads)"), byT));

@@ -89,6 +89,19 @@ final class GuardTable {
                 .append("share of the model's I/O. The calibrated model below puts the kernel's cost per I/O back.\n\n").toString();
     }
 
+    /**
+     * What a quick run's table leaves out, in words, once; empty in a full run and where the table
+     * has every rw mode (every quick run before issue 33, which had two patterns of each).
+     */
+    static String quickNote(SweepEstimates s, boolean quick) {
+        return !quick || s.values("rw").containsAll(RWS) ? "" : "Quick run: the guard table measured the headline's cells only, "
+                + String.join(", ", s.values("rw")) + " on " + String.join(", ", s.values("pattern")) + " pages, every guard and the A/A"
+                + " copy, at " + Fmt.and(s.threadCounts().stream().map(String::valueOf).toList())
+                + (s.threadCounts().size() == 1 ? " thread" : " threads") + "; `./lab pair " + ID + "` measures every rw mode ("
+                + String.join(", ", RWS) + ") and pattern, LZ4 beside LZO-RLE" + (s.threadCounts().contains(SEED_WORKERS) ? ""
+                : ", and the seed's " + SEED_WORKERS + " workers") + ".\n\n";
+    }
+
     /** Where srcu first differs from rwsem by more than MARGINAL (beyond the row's floor), per rw and pattern. */
     static String marginal(SweepEstimates s) {
         if (s.threadCounts().size() < 2) {

@@ -32,9 +32,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * through the bridge and fio (scenario {@code zram-init-lock}, run first: its CPU per I/O is the
  * calibration), into the files of {@link ZramInitLockRaw}:
  * <ul>
- *   <li>the guard table: guard and the A/A control x rw x pattern x threads (the sweep always
- *       includes 4, the seed's worker count), raw; quick: patterns zero (the seed's) and
- *       compressible50, full: every pattern, and LZ4 on compressible50;</li>
+ *   <li>the guard table: guard and the A/A control x rw x pattern x threads (the sweep includes 4,
+ *       the seed's worker count, but in a quick run on fewer cores), raw; full: every rw mode and
+ *       pattern, and LZ4 on compressible50; quick: the headline's cells alone, randrw on zero
+ *       pages, every guard;</li>
  *   <li>the seed point: rwsem, srcu and the control at the seed's point (randrw, zero pages), raw
  *       and calibrated, at one thread and the headline's, {@value #FULL_FORKS} forks per trial in
  *       a full run, then adaptive rounds of its headline cell ({@link lab.fix.Adaptive}; runs made
@@ -60,12 +61,36 @@ final class ZramInitLockPairing implements Pairing {
     @Override
     public String kernelScenario() { return ID; }
 
-    /** The thread sweep plus the seed's 4 workers. */
+    /** The thread sweep plus the seed's 4 workers (a quick run on fewer cores: the sweep as asked). */
     @Override
-    public List<Integer> sweep(List<Integer> threads) {
+    public List<Integer> sweep(List<Integer> threads, boolean quick) {
+        return sweep(threads, quick, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * The guard table's thread counts: {@code threads} and the seed's {@value ZramInitLock#SEED_WORKERS}
+     * workers; a quick run adds them only where the machine has that many cores, as the headline
+     * is measured at the most threads that fit the cores ({@link #headlineThreads}).
+     */
+    static List<Integer> sweep(List<Integer> threads, boolean quick, int cores) {
         TreeSet<Integer> t = new TreeSet<>(threads);
-        t.add(SEED_WORKERS);
+        if (!quick || cores >= SEED_WORKERS) {
+            t.add(SEED_WORKERS);
+        }
         return new ArrayList<>(t);
+    }
+
+    /** The guard table's rw modes: every one of the seed's; a quick run the headline's alone ({@link ZramInitLock#SEED_RW}). */
+    static List<String> tableRws(boolean quick) {
+        return quick ? List.of(SEED_RW) : RWS;
+    }
+
+    /**
+     * The guard table's LZO-RLE patterns: every pattern in a full run; a quick run the headline's
+     * alone ({@link ZramInitLock#SEED_PATTERN}), with its rw mode: the headline's cells, every guard.
+     */
+    static List<String> tablePatterns(boolean quick) {
+        return quick ? List.of(SEED_PATTERN) : DataPattern.ids();
     }
 
     /** The headline's thread count: the seed's 4 workers where the machine has 4 cores, else the most that fit its cores. */
@@ -91,31 +116,34 @@ final class ZramInitLockPairing implements Pairing {
                 JmhOptions.of(ZramInitLockRaw.BENCHMARK, 1, 1, 300, 3, 200).threads(1).param("guard", NONE).param("rw", SEED_RW)
                         .param("pattern", SEED_PATTERN).param("compressor", "lzo-rle").param("baseNs", "0"),
                 "`none` (no guard: today's zram), randrw, zero pages, 1 thread, without base: raw/zram-init-lock/calibration-prerun.json");
-        List<SharedLineCounts> counts = new ArrayList<>();
-        for (String g : GUARDS) {
-            counts.add(ZramCounts.of(g, SEED_RW, SEED_PATTERN, Counting.IOS));
-        }
-        Set<String> kinds = Counting.write(c.raw(), counts);
+        Set<String> kinds = Counting.write(c.raw(), counts());
         List<String> guards = new ArrayList<>(GUARDS);
         guards.add(CONTROL);
-        Rounds.interleave(sweep(c.threads()), c.rounds(), c.progress(), "zram-init-lock sweep", (r, t) -> {
+        Rounds.interleave(sweep(c.threads(), c.quick()), c.rounds(), c.progress(), "zram-init-lock sweep", (r, t) -> {
             c.progress().printf("lab: zram-init-lock round %d/%d, %d thread(s)%n", r, c.rounds(), t);
-            table(c, r, guards, t, ZramInitLockRaw.lzo(c.raw(), r, t),
-                    c.quick() ? new String[] {SEED_PATTERN, DataPattern.COMPRESSIBLE50.id()} : DataPattern.ids().toArray(String[]::new),
-                    "lzo-rle");
+            table(c, r, guards, t, ZramInitLockRaw.lzo(c.raw(), r, t), tableRws(c.quick()), tablePatterns(c.quick()), "lzo-rle");
             if (!c.quick()) {
-                table(c, r, guards, t, ZramInitLockRaw.lz4(c.raw(), r, t), new String[] {DataPattern.COMPRESSIBLE50.id()}, "lz4");
+                table(c, r, guards, t, ZramInitLockRaw.lz4(c.raw(), r, t), RWS, List.of(DataPattern.COMPRESSIBLE50.id()), "lz4");
             }
         });
         seedSweep(c, cal);
         CostSweep.run(c, ZramInitLockRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs());
     }
 
-    private static void table(Ctx c, int round, List<String> guards, int threads, Path out, String[] patterns, String compressor)
-            throws Exception {
+    /** The shared-line counts of every guard at the seed's point. */
+    static List<SharedLineCounts> counts() {
+        List<SharedLineCounts> counts = new ArrayList<>();
+        for (String g : GUARDS) {
+            counts.add(ZramCounts.of(g, SEED_RW, SEED_PATTERN, Counting.IOS));
+        }
+        return counts;
+    }
+
+    private static void table(Ctx c, int round, List<String> guards, int threads, Path out, List<String> rws, List<String> patterns,
+                              String compressor) throws Exception {
         Trials.run(c, compressor.equals("lz4") ? ZramInitLockRaw.LZ4 : ZramInitLockRaw.LZO, round, threads, guards,
                 g -> JmhOptions.of(ZramInitLockRaw.BENCHMARK, c.quick()).threads(threads).param("guard", g)
-                        .param("rw", RWS.toArray(String[]::new)).param("pattern", patterns).param("compressor", compressor)
+                        .param("rw", rws.toArray(String[]::new)).param("pattern", patterns.toArray(String[]::new)).param("compressor", compressor)
                         .param("baseNs", "0"), out);
     }
 
@@ -169,7 +197,7 @@ final class ZramInitLockPairing implements Pairing {
     /** One flamegraph per guard at the highest thread count, on the seed's job (randrw, zero pages). */
     @Override
     public void flamegraphs(Ctx c) throws Exception {
-        int t = sweep(c.threads()).getLast();
+        int t = sweep(c.threads(), c.quick()).getLast();
         for (String g : GUARDS) {
             JmhFlamegraph.record(JmhOptions.of(ZramInitLockRaw.BENCHMARK, true).threads(t).param("guard", g).param("rw", SEED_RW)
                     .param("pattern", SEED_PATTERN)

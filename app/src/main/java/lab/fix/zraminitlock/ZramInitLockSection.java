@@ -54,7 +54,7 @@ final class ZramInitLockSection implements Section {
             page.text("### JVM model, raw: throughput of each guard over rwsem's (LZO-RLE)\n\n"
                     + "Total ops/s of the guard over rwsem's at the same thread count, in the notebook's estimator, checked against the"
                     + " row's A/A floor (rwsem against a copy of itself, where the run has it); 1.00x = the guard costs what rwsem costs.\n\n")
-                    .text(GuardTable.ratioMatrix(lzo));
+                    .text(GuardTable.quickNote(lzo, run.manifest().path("quick").asBoolean(false))).text(GuardTable.ratioMatrix(lzo));
             page.text(GuardTable.lkp(lzo, maxT)).text(GuardTable.seedVsModel(lzo, ht)).text(GuardTable.marginal(lzo));
             for (String p : lzo.values("pattern")) {
                 page.chart("zram-sweep-randrw-" + p + ".svg", GuardTable.sweepChart(lzo, "randrw", p), "randrw " + p + " thread sweep");
