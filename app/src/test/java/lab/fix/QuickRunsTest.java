@@ -68,7 +68,8 @@ class QuickRunsTest {
                 if (prefix.equals(name)) {
                     continue;
                 }
-                if (prefix.equals("zram-lz4") || prefix.equals("zram") && name.endsWith("-t4.json")) {
+                if (prefix.equals("zram-lz4") || prefix.equals("zram") && name.endsWith("-t4.json")
+                        || prefix.equals("part-acct-grid") && !name.endsWith("-t2.json")) { // the grid: the most threads only
                     Files.delete(f);
                 } else if (tables.contains(prefix)) {
                     keepOnly(f, p -> keep.entrySet().stream().allMatch(k -> k.getValue().contains(p.path(k.getKey()).asText())));

@@ -83,9 +83,11 @@ final class PartAcctPairing implements Pairing {
             if (cal != null) {
                 Trials.run(c, PartAcctRaw.CALIBRATED, r, t, variants, calibrated(c, cal, t), PartAcctRaw.calibrated(c.raw(), r, t));
             }
-            run(JmhOptions.of(PartAcctRaw.IO, c.quick()).threads(t).param("variant", TWO, FOUR)
-                    .param("target", "part").param("hz", gridHz(c.quick())).param("slots", gridSlots(c.quick()))
-                    .param("baseNs", "0"), PartAcctRaw.grid(c.raw(), r, t));
+            if (gridAt(c.quick(), t, Rounds.most(c.threads()))) {
+                run(JmhOptions.of(PartAcctRaw.IO, c.quick()).threads(t).param("variant", TWO, FOUR)
+                        .param("target", "part").param("hz", gridHz(c.quick())).param("slots", gridSlots(c.quick()))
+                        .param("baseNs", "0"), PartAcctRaw.grid(c.raw(), r, t));
+            }
         });
         Adaptive.run(c, headline(c, cal));
         CostSweep.run(c, PartAcctRaw.COSTS, kinds, cal == null ? 0 : cal.baseNs(),
@@ -185,6 +187,14 @@ final class PartAcctPairing implements Pairing {
      */
     static List<String> targets(boolean quick) {
         return quick ? List.of("disk") : TARGETS;
+    }
+
+    /**
+     * Whether the crossover grid runs at {@code t} threads: every thread count in a full run, only
+     * the most in a quick one ({@link CrossoverGrid} reads the grid's highest thread count alone).
+     */
+    static boolean gridAt(boolean quick, int t, int most) {
+        return !quick || t == most;
     }
 
     static String[] gridHz(boolean quick) {

@@ -10,14 +10,21 @@ import org.junit.jupiter.api.Test;
 
 /**
  * part-acct's quick plan (issue 33), per thread count: the raw table with bios to the whole disk
- * alone (the headline's target; every variant and the A/A copy), the calibrated table and the
- * crossover grid as before, the cost sweep at the calibrated gap alone with the visit's pair.
+ * alone (the headline's target; every variant and the A/A copy), the calibrated table as before,
+ * the crossover grid at the most threads only, the cost sweep at the calibrated gap alone with the
+ * visit's pair.
  */
 class PartAcctQuickPlanTest {
     @Test
     void aQuickRunsRawTableIsTheWholeDiskAFullRunsBothTargets() {
         assertEquals(List.of("disk"), PartAcctPairing.targets(true));
         assertEquals(List.of("disk", "part"), PartAcctPairing.targets(false));
+    }
+
+    @Test
+    void aQuickRunsGridRunsAtTheMostThreadsAFullRunsAtEach() {
+        assertEquals(List.of(false, true), List.of(PartAcctPairing.gridAt(true, 1, 2), PartAcctPairing.gridAt(true, 2, 2)));
+        assertEquals(List.of(true, true), List.of(PartAcctPairing.gridAt(false, 1, 2), PartAcctPairing.gridAt(false, 2, 2)));
     }
 
     @Test
