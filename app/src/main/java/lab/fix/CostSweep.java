@@ -63,12 +63,14 @@ public final class CostSweep {
      * The gaps a fix with {@code baseNs} of calibrated work per I/O is measured at: in a full run
      * {@link #GAPS} and the base; in a quick one the base alone, the one gap the headline's
      * prediction reads ({@code Prediction} prices each operation at the calibrated gap, and a
-     * visit by the visits' sweep), and none without a base (no calibration: no prediction reads
-     * the sweep). The fits of a line over gaps, and their extrapolation, are a full run's.
+     * visit by the visits' sweep): 0 where the run has no calibration, or one that left no room
+     * for a base (a model slower per I/O than the kernel, as on a machine busy with other work:
+     * its prediction then reads gap 0). The fits of a line over gaps, and their extrapolation,
+     * are a full run's.
      */
     public static List<Long> gaps(long baseNs, boolean quick) {
         if (quick) {
-            return baseNs > 0 ? List.of(baseNs) : List.of();
+            return List.of(Math.max(0, baseNs));
         }
         Set<Long> g = new LinkedHashSet<>(GAPS);
         if (baseNs > 0) {

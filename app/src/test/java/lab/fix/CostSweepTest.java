@@ -16,10 +16,10 @@ class CostSweepTest {
     }
 
     @Test
-    void aQuickRunMeasuresTheCalibratedBaseAloneAndNothingWithoutOne() {
+    void aQuickRunMeasuresTheCalibratedBaseAloneOrGapZero() {
         // the prediction prices each operation at the calibrated gap: the one gap it reads
         assertEquals(List.of(5941L), CostSweep.gaps(5941, true));
-        assertEquals(List.of(), CostSweep.gaps(0, true));
+        assertEquals(List.of(0L), CostSweep.gaps(0, true), "a calibration with no room for a base: its prediction reads gap 0");
     }
 
     @Test
@@ -28,7 +28,7 @@ class CostSweepTest {
         Set<String> kinds = Set.of("rmw", "cas", "store");
         assertEquals(2 * 2 * 4 + 2, CostSweep.cells(kinds, 5941, true, false));
         assertEquals(2 * 2 + 2, CostSweep.cells(kinds, 5941, true, true));
-        assertEquals(0, CostSweep.cells(kinds, 0, false, true));
+        assertEquals(2 * 2, CostSweep.cells(kinds, 0, false, true));
         assertEquals(2 * 2 * 3, CostSweep.cells(kinds, 0, false, false));
     }
 }
