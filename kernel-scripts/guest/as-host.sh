@@ -13,7 +13,8 @@
 #     dm-linear, thin, null_blk), 025 (dm-css-ref) and 026 (thin-bufio-lock) on their golden
 #     outputs, with LAB_TEST_NATIVE=1: their runs must take the
 #     native branch; each one's modules loaded by the lab and unloaded again (LAB_MODULE_LOG);
-#   - part-acct's null_blk natively (LAB_PART_ACCT_DEVICES=nullb): every run's file, no error,
+#   - part-acct's null_blk natively (LAB_PART_ACCT_DEVICES=nullb, every cell: LAB_PART_ACCT_CELLS=all,
+#     not the quick plan, which test 019 pins): every run's file, no error,
 #     the disk's and partition's stat still with iostats 0 and moving with 1, env.txt native;
 #   - nothing left: the registry empty, no lab device, the modules loaded those of the boot.
 # Logs for a failure in $OUT/logs/. Not for the host: there it refuses.
@@ -105,7 +106,7 @@ done
 step "part-acct, null_blk"
 pa=$TMPDIR/pa
 rc=0
-LAB_MODULE_LOG=$TMPDIR/pa.log LAB_OUT=$pa LAB_PART_ACCT_DEVICES=nullb LAB_RUNTIME=300ms LAB_ROUNDS=1 \
+LAB_MODULE_LOG=$TMPDIR/pa.log LAB_OUT=$pa LAB_PART_ACCT_DEVICES=nullb LAB_PART_ACCT_CELLS=all LAB_RUNTIME=300ms LAB_ROUNDS=1 \
 	"$LK" run part-acct --quick 2>"$OUT/logs/part-acct.err" || rc=$?
 say "part-acct, null_blk: exit $rc"
 env() { sed -n "s/^$1: //p" "$pa/env.txt" 2>/dev/null; }

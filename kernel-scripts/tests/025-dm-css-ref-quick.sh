@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# 025: the dm-css-ref scenario (quick, 300 ms runs, one round, depths 0 1 5; natively where this
-# kernel has brd and dm-mod, else in the guest VM) writes every file of its LAB_OUT contract, every
+# 025: the dm-css-ref scenario (quick, 300 ms runs, one round; natively where this kernel has brd
+# and dm-mod, else in the guest VM) runs the quick plan's depths 0 1 5 (issue 33: LAB_DM_CSS_DEPTHS
+# unset) and no other (no file of depths 2..4; env.txt's quick_leaves_out names them), writes every
+# file of its LAB_OUT contract, every
 # run has no error and non-zero read and write IOPS (randrw), the I/O went to the run's device (the
 # dm device's /sys stat counted reads and writes; ram0's is not checked: brd does no I/O accounting
 # on 6.1, where its stat stands at 0), the child runs ran in the child cgroup and the root runs did
@@ -26,7 +28,7 @@ _test_mods_begin
 out=$LAB_STATE/out
 depths=(0 1 5)
 
-LAB_OUT=$out LAB_RUNTIME=300ms LAB_ROUNDS=1 LAB_DM_CSS_DEPTHS="${depths[*]}" "$LK" run dm-css-ref --quick 2>"$LAB_STATE/dm-css-ref.err" ||
+LAB_OUT=$out LAB_RUNTIME=300ms LAB_ROUNDS=1 "$LK" run dm-css-ref --quick 2>"$LAB_STATE/dm-css-ref.err" ||
 	{ tail -n 20 "$LAB_STATE/dm-css-ref.err" >&2; tail -n 30 "$out/guest/console.log" >&2 2>/dev/null; exit 1; }
 
 # ---------------------------------------------------------------- the checks, on the files alone
@@ -95,6 +97,13 @@ for d in "${depths[@]}"; do
 		done
 	done
 done
+# the depths the quick plan leaves out: no file of theirs, and quick_leaves_out names them
+extra=()
+for d in 2 3 4; do
+	if compgen -G "$out/d$d-*" >/dev/null || compgen -G "$out/job-d$d-*" >/dev/null; then extra+=("$d"); fi
+done
+echo "depths run beyond the quick plan: ${extra[*]:-none}"
+echo "quick_leaves_out names depths 2 3 4: $(yes grep -q '^depths 2 3 4 ' <<<"$(env quick_leaves_out)")"
 echo "missing files: ${missing[*]:-none}"
 echo "runs with an error or zero IOPS: ${bad[*]:-none}"
 echo "runs whose dm device stat did not count reads and writes: ${stat_still[*]:-none}"

@@ -36,10 +36,15 @@
 #       cgroup's I/O counters, io.stat on v2, around every run: they move in child runs only)
 #   job-d<D>-j<N>.fio (fio and the bridge), dm-table.txt, perf-missing.txt, env.txt (key: value),
 #   guest/ (the guest's console.log, guest.txt, guest-run.log, dm-css-ref-guest.txt)
-# Environment: LAB_QUICK=1 (1 s runs, 2 rounds, 256 MiB; else 3 s, 3 rounds, 1 GiB),
-# LAB_RUNTIME (seconds, or a fio time such as 500ms), LAB_ROUNDS, LAB_DM_CSS_DEPTHS (default
-# "0 1 2 3 4 5"), LAB_JDK (common/jvm.sh: renders the job files), GUEST_MEM (the guest's MiB;
+# Environment: LAB_QUICK=1 (1 s runs, 2 rounds, 256 MiB, depths 0 1 5; else 3 s, 3 rounds, 1 GiB,
+# depths 0..5), LAB_RUNTIME (seconds, or a fio time such as 500ms), LAB_ROUNDS, LAB_DM_CSS_DEPTHS
+# (default "0 1 2 3 4 5", "0 1 5" with LAB_QUICK=1), LAB_JDK (common/jvm.sh: renders the job files), GUEST_MEM (the guest's MiB;
 # default enough for the ram disks). LAB_FLAMEGRAPH is ignored here.
+#
+# A quick run measures what its notebook reads (issue 33): depth 0 (the bare device), 1 and 5 (the
+# seed's: the calibration's cell, d5-root-j1, and child against root) give the slope per layer, its
+# share of the bare I/O and the table's ends; depths 2..4 only fill in the line. env.txt's
+# quick_leaves_out says what a quick run left out; the notebook says it once.
 set -euo pipefail
 
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -53,7 +58,9 @@ QUICK=${LAB_QUICK:-0}
 if [ "$QUICK" = 1 ]; then RUNTIME=1 ROUNDS=2 SIZE_MB=256; else RUNTIME=3 ROUNDS=3 SIZE_MB=1024; fi
 RUNTIME=${LAB_RUNTIME:-$RUNTIME}
 ROUNDS=${LAB_ROUNDS:-$ROUNDS}
-read -r -a DEPTHS <<<"${LAB_DM_CSS_DEPTHS:-0 1 2 3 4 5}"
+ALL_DEPTHS="0 1 2 3 4 5"
+if [ "$QUICK" = 1 ]; then DEFAULT_DEPTHS="0 1 5"; else DEFAULT_DEPTHS=$ALL_DEPTHS; fi
+read -r -a DEPTHS <<<"${LAB_DM_CSS_DEPTHS:-$DEFAULT_DEPTHS}"
 _scenario_runtime dm-css-ref "$RUNTIME" "$ROUNDS" # sets RUNTIME_S, RUNTIME_CEIL_S
 [ ${#DEPTHS[@]} -gt 0 ] || { _lab_msg "dm-css-ref: LAB_DM_CSS_DEPTHS names no depth"; exit 1; }
 prev=-1
@@ -166,6 +173,18 @@ run_guest() {
 
 # ---------------------------------------------------------------- env.txt
 
+# quick_leaves_out: with LAB_QUICK=1, env.txt's line saying what the quick run left out (the
+# depths of 0..5 it did not run, and the bridge); nothing in a full run
+quick_leaves_out() {
+	local d gone=() what=
+	[ "$QUICK" = 1 ] || return 0
+	for d in $ALL_DEPTHS; do
+		if [[ " ${DEPTHS[*]} " != *" $d "* ]]; then gone+=("$d"); fi
+	done
+	if [ ${#gone[@]} -gt 0 ]; then what="depths ${gone[*]} (the per-layer slope is fitted over depths ${DEPTHS[*]}), "; fi
+	echo "quick_leaves_out: ${what}the lab's bridge at depths 0 and $DC_MAX_DEPTH, and a full run's 3 s runs and 3 rounds (here: ${RUNTIME_S} s, $ROUNDS)"
+}
+
 # env_write WHERE: env.txt from the facts of where the runs ran (WHERE native or guest)
 env_write() {
 	local where=$1
@@ -175,6 +194,7 @@ env_write() {
 		echo "rounds: $ROUNDS"
 		echo "runtime_s: $RUNTIME_S"
 		echo "depths: ${DEPTHS[*]}"
+		quick_leaves_out
 		grep -E '^numjobs: ' "$FACTS_FILE" 2>/dev/null || true
 		echo "cgroups: root child"
 		grep -E '^(cgroup|device|tools|cgroup_moved|cgroup_tasks|left_after|modules): ' "$FACTS_FILE" 2>/dev/null || true

@@ -8,7 +8,7 @@
 # part_mb, mbr_sector_size), $OUT/part-acct.mbr (the DOS table sfdisk made on the host: the
 # guest has no sfdisk) and $OUT/jobs/ (the job files the host rendered: the guest has no JVM). Makes a memory-backed null_blk (so the table survives), writes the
 # table, and runs fio (psync) on the disk and, if the kernel made partition 1, on the partition:
-# numjobs 1 and the guest's cores, iostats 1 and 0 interleaved. Writes into $OUT the host's
+# numjobs 1 and the guest's cores (the cells of the params' cells), iostats 1 and 0 interleaved. Writes into $OUT the host's
 # names with dev nullb, perf-missing.txt, and part-acct-guest.txt (key: value lines the host
 # puts into env.txt as guest_*). Not for the host: there it refuses.
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
@@ -36,6 +36,7 @@ if [ "$CORES" -gt 1 ]; then PA_NUMJOBS+=("$CORES"); fi
 PA_TOOLS=(fio)
 PA_JOBS_FROM=$OUT/jobs
 PA_FLAME=
+PA_CELLS=${P[cells]:-all}
 _scenario_traps
 
 labmod null_blk nr_devices=0

@@ -13,12 +13,32 @@
 #   PA_NUMJOBS  numjobs, ascending
 #   PA_TOOLS    fio and/or bridge-uring (LAB_BRIDGE for the bridge, from _lab_jvm_init)
 #   PA_FLAME    DEV-TARGET whose fio runs get kernel flamegraphs in round 1 at the highest
-#               numjobs (with LAB_FLAMEGRAPH=1), or empty
+#               numjobs it runs (with LAB_FLAMEGRAPH=1), or empty
 #   PA_SPAN     "OFFSET_MIB SIZE_MIB" of the disk targets; part targets read the whole
 #               partition, which lies over the same sectors (so both read the same bytes)
 #   PA_PART_MIB the partition's size in MiB
 #   PA_JOBS_FROM (the guest only) where the host put the job files it rendered for it
+#   PA_CELLS    the (dev, target, numjobs) cells to run, "DEV-TARGET-jN" words, jmax standing for
+#               the highest of PA_NUMJOBS; empty or "all": every cell (a quick run's plan: run.sh)
 # and appends to MADE (rc.sh) as usual.
+
+# pa_wanted DEV TARGET N [NMAX]: true if the cell runs (PA_CELLS); NMAX is what jmax stands for
+# (default the highest of PA_NUMJOBS)
+pa_wanted() {
+	local nmax=${4:-${PA_NUMJOBS[${#PA_NUMJOBS[@]} - 1]}} cells=" ${PA_CELLS:-all} "
+	[ "$cells" = " all " ] && return 0
+	[[ $cells == *" $1-$2-j$3 "* ]] && return 0
+	[ "$3" = "$nmax" ] && [[ $cells == *" $1-$2-jmax "* ]]
+}
+
+# pa_nmax DEV TARGET: the highest numjobs DEV TARGET runs (nothing where it runs none)
+pa_nmax() {
+	local n m=
+	for n in "${PA_NUMJOBS[@]}"; do
+		if pa_wanted "$1" "$2" "$n"; then m=$n; fi
+	done
+	echo "$m"
+}
 
 # pa_runtime_opt: PA_RUNTIME as a job-file time (bare numbers are seconds)
 pa_runtime_opt() {
@@ -61,6 +81,7 @@ pa_jobs() {
 	for t in "${PA_TARGETS[@]}"; do
 		read -r dev target disk node <<<"$t"
 		for n in "${PA_NUMJOBS[@]}"; do
+			pa_wanted "$dev" "$target" "$n" || continue
 			base=$dev-$target-j$n
 			pa_job_file "$base" psync "$n" "$target" "job-$base.fio"
 			if [[ " ${PA_TOOLS[*]} " == *" bridge-uring "* ]]; then
@@ -112,17 +133,19 @@ pa_pair() {
 	done
 }
 
-# pa_rounds: PA_ROUNDS rounds; in each, for every target, numjobs and tool, one pair of runs
-# (iostats 1 and 0 back to back). Which of the two goes first flips from one pair to the next
-# and, for the same pair, from one round to the next: round 1 starts with iostats 1.
+# pa_rounds: PA_ROUNDS rounds; in each, for every target, numjobs (of PA_CELLS) and tool, one pair
+# of runs (iostats 1 and 0 back to back). Which of the two goes first flips from one pair to the
+# next and, for the same pair, from one round to the next: round 1 starts with iostats 1. The
+# flamegraphs: PA_FLAME's at the highest numjobs it runs.
 pa_rounds() {
 	local k slot t dev target disk node n tool first flame nmax
-	nmax=${PA_NUMJOBS[${#PA_NUMJOBS[@]} - 1]}
 	for ((k = 1; k <= PA_ROUNDS; k++)); do
 		slot=0
 		for t in "${PA_TARGETS[@]}"; do
 			read -r dev target disk node <<<"$t"
+			nmax=$(pa_nmax "$dev" "$target")
 			for n in "${PA_NUMJOBS[@]}"; do
+				pa_wanted "$dev" "$target" "$n" || continue
 				for tool in "${PA_TOOLS[@]}"; do
 					first=$(((slot + k) % 2))
 					flame=0

@@ -36,7 +36,15 @@
 # LAB_PART_ACCT_DEVICES (default "zram loop nullb": the devices to run),
 # LAB_PART_ACCT_GUEST=0 (no guest part), LAB_PART_ACCT_TOOLS (default "fio bridge-uring", "fio"
 # with LAB_QUICK=1: the bridge's runs double the quick scenario's time and add no device),
-# LAB_JDK (common/jvm.sh).
+# LAB_PART_ACCT_CELLS (the DEV-TARGET-jN cells to run, jmax the highest numjobs; default "all",
+# with LAB_QUICK=1 the quick plan below), LAB_JDK (common/jvm.sh).
+#
+# A quick run measures what its notebook reads (issue 33), the cells zram-disk-j1 (the
+# calibration's: fio, 1 job, iostats 1, where null_blk is not native), nullb-disk-j1 (the
+# calibration's where it is), nullb-disk-jmax (the headline's: the whole disk at the most jobs),
+# and loop-disk-jmax with loop-part-jmax (the partition against the whole disk, at one numjobs):
+# 20 runs, not 40, 8 of them in the guest VM, not 16. env.txt's cells and quick_leaves_out say
+# what ran and what it left out; the notebook says it once.
 set -euo pipefail
 
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -60,6 +68,13 @@ PA_OUT=$OUT PA_RUNTIME=$RUNTIME PA_ROUNDS=$ROUNDS PA_DEPTH=8
 PA_SPAN="$START_MB $PART_MB" PA_PART_MIB=$PART_MB
 PA_NUMJOBS=(1)
 if [ "$CORES" -gt 1 ]; then PA_NUMJOBS+=("$CORES"); fi
+QUICK_CELLS="zram-disk-j1 nullb-disk-j1 nullb-disk-jmax loop-disk-jmax loop-part-jmax"
+if [ "$QUICK" = 1 ]; then cells=$QUICK_CELLS; else cells=all; fi
+PA_CELLS=${LAB_PART_ACCT_CELLS:-$cells}
+for c in $PA_CELLS; do
+	[[ $c =~ ^((zram|loop|nullb)-(disk|part)-j([1-9][0-9]*|max)|all)$ ]] ||
+		{ _lab_msg "part-acct: LAB_PART_ACCT_CELLS: $c is not all or DEV-TARGET-jN (zram|loop|nullb, disk|part, N or max)"; exit 1; }
+done
 if [ "$QUICK" = 1 ]; then tools="fio"; else tools="fio bridge-uring"; fi
 read -r -a PA_TOOLS <<<"${LAB_PART_ACCT_TOOLS:-$tools}"
 for tool in "${PA_TOOLS[@]}"; do
@@ -176,9 +191,13 @@ else
 	# memory), and the guest copies those it runs into its output (pa_job_file)
 	_guest_vcpus 1536
 	_guest_params_write "$gout" part-acct "runtime=$RUNTIME" "rounds=$ROUNDS" "size_mb=$SIZE_MB" "start_mb=$START_MB" \
-		"part_mb=$PART_MB" mbr_sector_size=4096
+		"part_mb=$PART_MB" mbr_sector_size=4096 "cells=$PA_CELLS"
+	read -r -a gnj <<<"$(_guest_numjobs)" # 1 and its vCPUs: the highest last
 	for t in disk part; do
-		for n in $(_guest_numjobs); do pa_job "nullb-$t-j$n" psync "$n" "$t" >"$gout/jobs/job-nullb-$t-j$n.fio"; done
+		for n in "${gnj[@]}"; do
+			pa_wanted nullb "$t" "$n" "${gnj[-1]}" || continue
+			pa_job "nullb-$t-j$n" psync "$n" "$t" >"$gout/jobs/job-nullb-$t-j$n.fio"
+		done
 	done
 	# a run is fio's runtime plus about 2 s under TCG; boot and perf's probe about 30 s
 	gtimeout=$((ROUNDS * 2 * 2 * $(wc -w <<<"$(_guest_numjobs)") * (RUNTIME_CEIL_S + 6) + 120))
@@ -217,6 +236,21 @@ moved() {
 	done
 	(IFS=,; echo "${out[*]}") | sed 's/,/, /g'
 }
+# quick_leaves_out: with LAB_QUICK=1, env.txt's line saying what the quick run left out: the cells
+# of the devices it ran that PA_CELLS does not name, and a full run's runtime and rounds
+quick_leaves_out() {
+	local dt n gone=() nj
+	[ "$QUICK" = 1 ] || return 0
+	for dt in zram-disk loop-disk loop-part nullb-disk nullb-part; do
+		[[ " ${targets[*]} " == *" ${dt%%-*}-disk "* ]] || continue # a device that ran
+		nj=("${PA_NUMJOBS[@]}")
+		if [ "${dt%%-*}" = nullb ] && [ "$NULLB_WHERE" = guest ]; then read -r -a nj <<<"$(_guest_numjobs)"; fi
+		for n in "${nj[@]}"; do
+			pa_wanted "${dt%%-*}" "${dt#*-}" "$n" "${nj[-1]}" || gone+=("$dt-j$n")
+		done
+	done
+	echo "quick_leaves_out: ${gone[*]:+the cells ${gone[*]} (DEV-TARGET-jN), and }a full run's 3 s runs and 3 rounds (here: ${RUNTIME_S} s, $ROUNDS)"
+}
 native=()
 for d in zram loop nullb; do
 	if [[ " ${targets[*]} " == *" $d-disk "* ]] && { [ "$d" != nullb ] || [ "$NULLB_WHERE" = native ]; }; then native+=("$d"); fi
@@ -234,6 +268,8 @@ if [ "$NULLB_WHERE" = guest ] && [[ " ${targets[*]} " == *" nullb-disk "* ]]; th
 	echo "span: ${PART_MB}M from ${START_MB}M on a disk target, the whole partition 1 (the same sectors) on a part target"
 	echo "targets: ${targets[*]}"
 	echo "numjobs: ${PA_NUMJOBS[*]}"
+	if [ "$PA_CELLS" != all ]; then echo "cells: $PA_CELLS (DEV-TARGET-jN; jmax: the most jobs)"; fi
+	quick_leaves_out
 	tools_line=
 	for tool in "${PA_TOOLS[@]}"; do
 		case $tool in

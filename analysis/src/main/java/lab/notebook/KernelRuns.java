@@ -153,6 +153,21 @@ public final class KernelRuns {
         return env;
     }
 
+    /**
+     * What a quick run's kernel side left out, in one paragraph, from {@code env}'s
+     * {@code quick_leaves_out} (the scenario writes it with {@code --quick}: a quick scenario runs
+     * what the quick notebook reads, and no more), with the commands that run the rest; "" where
+     * env.txt has no such line (a full run, or one made before quick scenarios were cut).
+     */
+    public static String quickNote(Map<String, String> env, String fix) {
+        String out = env.get("quick_leaves_out");
+        if (out == null || out.isBlank()) {
+            return "";
+        }
+        return "A quick run (`--quick`): its kernel side ran only what this section reads, and left out " + out
+                + ". Every run of it: `sudo ./lab pair " + fix + "` (the kernel side alone: `sudo ./lab kernel run " + fix + "`).\n\n";
+    }
+
     public boolean isEmpty() { return rows.isEmpty(); }
 
     public List<Row> rows() { return rows; }

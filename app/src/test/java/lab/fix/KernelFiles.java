@@ -31,6 +31,15 @@ public final class KernelFiles {
         }
     }
 
+    /** Every file of {@code dir} removed (a kernel folder to be written again in another shape, a quick run's, say). */
+    public static void clear(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+                Files.delete(f);
+            }
+        }
+    }
+
     /** The same as {@link #fio} for {@code tool} ({@code fio}, or {@code bridge}: the bridge's fio-compatible JSON): {@code NAME.TOOL.*}. */
     public static void run(Path dir, String name, String tool, double nsPerIo, double iops) throws IOException {
         long ios = 1000;

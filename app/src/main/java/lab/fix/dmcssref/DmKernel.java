@@ -147,6 +147,15 @@ final class DmKernel {
         return childCost.get(j);
     }
 
+    /** The depths run, "0..5" where they are every depth between their ends, else each of them ("0, 1, 5"). */
+    String depthRange() {
+        if (depths.isEmpty()) {
+            return "none";
+        }
+        return depths.size() == depths.last() - depths.first() + 1 ? depths.first() + ".." + depths.last()
+                : String.join(", ", depths.stream().map(String::valueOf).toList());
+    }
+
     /** env.txt's {@code modules} (what the lab loaded for the runs), as a parenthesis after the environment; "" where absent. */
     private String modules() {
         String m = runs.env().get("modules");
@@ -180,8 +189,9 @@ final class DmKernel {
             }
             b.append('\n');
         }
+        b.append('\n').append(KernelRuns.quickNote(runs.env(), ID));
         Map<String, Object> layer = new LinkedHashMap<>();
-        b.append("\nPer dm layer (slope over depths ").append(depths.first()).append("..").append(depths.last())
+        b.append("Per dm layer (slope over depths ").append(depthRange())
                 .append(", fitted per round) and per child cgroup (child − root, per round, at the seed's depth ").append(SEED_DEPTH)
                 .append("), each the mean over rounds with its 95% interval:\n\n")
                 .append("| cgroup, jobs | ns per layer | a layer / the bare brd I/O | child − root at depth ").append(SEED_DEPTH)

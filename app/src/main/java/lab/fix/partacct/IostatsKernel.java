@@ -262,7 +262,7 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
                     .append(": there the toggle did not switch accounting off (the device's own stat kept counting), so "
                             + "those on/off ratios are run-to-run differences, not the accounting cost, and the headline does not use them.");
         }
-        b.append("\n\n").append(partVsDisk()).append(absent());
+        b.append("\n\n").append(partVsDisk()).append(absent()).append(KernelRuns.quickNote(env, ID));
         if (!k.missingCounters().isEmpty()) {
             b.append("Counters this machine could not count (absent, never counted as 0): ")
                     .append(String.join(", ", k.missingCounters())).append(".\n\n");
@@ -340,6 +340,11 @@ record IostatsKernel(Map<IostatsKernel.Group, Map<Integer, KernelRuns.Row[]>> gr
     }
 
     private String absentBecause(String dev, String target) {
+        String cells = env.get("cells");
+        if (cells != null && !(dev.equals("zram") && target.equals("part"))
+                && !(" " + cells + " ").matches(".* " + dev + "-" + target + "-j[0-9a-z]+ .*")) {
+            return " (not among the cells this run ran: " + cells.replaceFirst(" \\(.*", "") + ")";
+        }
         if (dev.equals("nullb") && nullbNative()) {
             return target.equals("part") && env.containsKey("nullb_part") ? " (partition: " + env.get("nullb_part") + ")" : "";
         }

@@ -77,7 +77,7 @@ final class ZramInitLockSection implements Section {
                     + kernel.env().getOrDefault("environment", "native") + "), through fio (psync), the bridge (psync) and "
                     + "the bridge (io_uring), under `perf stat -r " + kernel.env().getOrDefault("perf_repeats", "1")
                     + "`. task-clock per I/O counts the whole command (for the bridge: JVM start-up and JIT too).\n\n"
-                    + kernel.table() + '\n' + modelVsKernel(lzo, kernel));
+                    + kernel.table() + '\n' + KernelRuns.quickNote(kernel.env(), ID) + modelVsKernel(lzo, kernel));
             page.put("kernel", kernel.summary());
         } else {
             page.text("### Today's real zram\n\nNot in this run (the kernel side runs as root: `sudo ./lab pair zram-init-lock`).\n\n");

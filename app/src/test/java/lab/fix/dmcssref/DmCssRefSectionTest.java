@@ -188,6 +188,48 @@ class DmCssRefSectionTest {
         assertEquals(null, DmCssRefRaw.KernelRun.parse("d5-other-j1-r1"));
     }
 
+    /**
+     * A quick run's kernel side (issue 33): depths 0, 1 and 5 only, one and two jobs, env.txt's
+     * quick_leaves_out. The per-layer slope comes from those three depths (1000 ns per layer still),
+     * the table has their rows alone, the calibration finds its cell (depth 5, root, 1 job), and the
+     * section says once what the quick run left out and how to get it; a full run's says nothing of it.
+     */
+    @Test
+    void aQuickRunsKernelSideRendersItsDepthsAndSaysOnceWhatItLeftOut() throws IOException {
+        String full = section(notebook());
+        assertFalse(full.contains("A quick run"), full);
+        assertTrue(full.contains("Per dm layer (slope over depths 0..5,"), full);
+        KernelFiles.clear(kernel);
+        Files.writeString(kernel.resolve("env.txt"), "environment: guest VM, TCG, qemu -smp 2\nkernel: 6.1.0-lab\nrounds: 2\n"
+                + "runtime_s: 1\ncgroup: v2 /sys/fs/cgroup/lab-dmcss\nperf_repeats: 1\ndepths: 0 1 5\nnumjobs: 1 2\n"
+                + "quick_leaves_out: depths 2 3 4 (the per-layer slope is fitted over depths 0 1 5), the lab's bridge at depths 0 and 5,"
+                + " and a full run's 3 s runs and 3 rounds (here: 1 s, 2)\n");
+        for (int r = 1; r <= 2; r++) {
+            for (int d : new int[] {0, 1, 5}) {
+                for (int j : new int[] {1, 2}) {
+                    kernelRun("d" + d + "-root-j" + j + "-r" + r, 10000 + 1000 * d + 100 * (r - 1) + 50 * (j - 1));
+                    kernelRun("d" + d + "-child-j" + j + "-r" + r, 10200 + 1000 * d + 100 * (r - 1) + 50 * (j - 1));
+                }
+            }
+            kernelRun("tcg-zram-host-r" + r, 3000);
+            kernelRun("tcg-zram-guest-r" + r, 24000);
+        }
+        String s = section(notebook());
+        JsonNode k = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref").path("kernel");
+        assertEquals(1000, k.path("per_layer").path("root-j1").path("ns_per_layer").path("value").asDouble(), 1e-6);
+        assertEquals(1000, k.path("per_layer").path("child-j2").path("ns_per_layer").path("value").asDouble(), 1e-6);
+        assertEquals(200, k.path("per_layer").path("root-j2").path("child_minus_root_ns").path("value").asDouble(), 1e-6);
+        assertTrue(s.contains("Per dm layer (slope over depths 0, 1, 5,"), s);
+        String table = s.substring(s.indexOf("### Today's kernel"), s.indexOf("Per dm layer"));
+        assertTrue(table.contains("\n| 0 |") && table.contains("\n| 1 |") && table.contains("\n| 5 |") && !table.contains("\n| 2 |")
+                && !table.contains("\n| 4 |"), table);
+        String note = "A quick run (`--quick`): its kernel side ran only what this section reads, and left out depths 2 3 4";
+        assertEquals(s.indexOf(note), s.lastIndexOf(note), s);
+        assertTrue(s.contains(note) && s.contains("`sudo ./lab pair dm-css-ref` (the kernel side alone: `sudo ./lab kernel run dm-css-ref`)"), s);
+        var fig = DmCssRefPairing.kernelFigure(KernelRuns.read(RunDir.open(run), kernel));
+        assertEquals(15050 / 8.0, fig.nsPerIo(), 1e-6);
+    }
+
     /** The section of {@code md} from its "## dm-css-ref" heading to the next section's. */
     private static String section(String md) {
         int from = md.indexOf("## dm-css-ref");

@@ -3,6 +3,7 @@ package lab.fix.partacct;
 import lab.notebook.Fmt;
 import lab.notebook.Notebook;
 import lab.fix.Fixes;
+import lab.fix.KernelFiles;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -328,6 +329,50 @@ class PartAcctSectionTest {
         JsonNode h = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("headline");
         assertTrue(h.path("kernel_note").asText().contains("is 0.91 [0.91–0.91]x on loop (native) whole disk, fio, 2 jobs (no null_blk run: the"
                 + " guest did not run; zram ignored the toggle"), h.toString());
+    }
+
+    /**
+     * A quick run's kernel side (issue 33): the cells zram-disk-j1, loop-disk-j2, loop-part-j2,
+     * nullb-disk-j1 and -j2 (null_blk in the guest VM), env.txt's cells and quick_leaves_out. The
+     * headline's row (null_blk's whole disk at 2 jobs), the calibration's (zram, 1 job, iostats 1),
+     * the partition against the disk (loop at 2 jobs) are there; null_blk's partition is absent
+     * because the plan leaves it out, and the section says once what the quick run left out and how
+     * to get it; the full run's fixture says nothing of it.
+     */
+    @Test
+    void aQuickRunsCellsRenderWithTheHeadlineAndCalibrationRowsAndSayOnceWhatTheyLeftOut() throws IOException {
+        assertFalse(notebook().contains("A quick run"));
+        KernelFiles.clear(kernel);
+        Files.writeString(kernel.resolve("env.txt"), "environment: native (zram, loop); guest VM (nullb)\nkernel: 6.18.44-test\ncores: 2\n"
+                + "rounds: 2\nperf_repeats: 1\nnumjobs: 1 2\ncells: zram-disk-j1 nullb-disk-j1 nullb-disk-jmax loop-disk-jmax loop-part-jmax"
+                + " (DEV-TARGET-jN; jmax: the most jobs)\nquick_leaves_out: the cells zram-disk-j2 loop-disk-j1 loop-part-j1 nullb-part-j1"
+                + " nullb-part-j2 (DEV-TARGET-jN), and a full run's 3 s runs and 3 rounds (here: 2 s, 2)\n"
+                + "guest: ran: null_blk in the guest VM (fio only; guest/ has its console and log)\n"
+                + "guest_environment: tcg (qemu -smp 2; absolute figures are emulation speed, use ratios)\nguest_kernel: 6.1.0-28-amd64\n"
+                + "guest_part: yes: /dev/labnbX1, 128M from 1M, made by: kernel\n");
+        for (int r = 1; r <= 2; r++) {
+            job("zram-disk-iostats1-j1-r" + r, 250000, 750_000, 3000, true);
+            job("zram-disk-iostats0-j1-r" + r, 260000, 780_000, 3000, false);
+            job("loop-disk-iostats1-j2-r" + r, 100000, 300_000, 3000, true);
+            job("loop-disk-iostats0-j2-r" + r, 110000, 330_000, 3000, false);
+            job("loop-part-iostats1-j2-r" + r, 90000, 270_000, 3000, true);
+            job("loop-part-iostats0-j2-r" + r, 99000, 297_000, 3000, false);
+            job("nullb-disk-iostats1-j1-r" + r, 40000, 80_000, 2000, true);
+            job("nullb-disk-iostats0-j1-r" + r, 50000, 100_000, 2000, false);
+            job("nullb-disk-iostats1-j2-r" + r, 80000, 160_000, 2000, true);
+            job("nullb-disk-iostats0-j2-r" + r, 100000, 200_000, 2000, false);
+        }
+        String md = notebook();
+        assertTrue(md.contains("| **kernel** | null_blk (guest VM, emulated: qemu TCG, kernel 6.1.0-28-amd64), disk, 2 jobs, fio | 0.800"), md);
+        assertTrue(md.contains("| loop (native) | 2 | fio | 0.900"), md);
+        assertTrue(md.contains("Not in this run: zram part (zram takes no partition table: the scenario reads its whole disk only); nullb part"
+                + " (not among the cells this run ran: zram-disk-j1 nullb-disk-j1 nullb-disk-jmax loop-disk-jmax loop-part-jmax)"), md);
+        String note = "A quick run (`--quick`): its kernel side ran only what this section reads, and left out the cells zram-disk-j2";
+        assertTrue(md.contains(note) && md.contains("`sudo ./lab pair part-acct` (the kernel side alone: `sudo ./lab kernel run part-acct`)"), md);
+        assertEquals(md.indexOf(note), md.lastIndexOf(note), md);
+        var fig = PartAcctPairing.kernelFigure(lab.notebook.KernelRuns.read(lab.results.RunDir.open(run), kernel));
+        assertTrue(fig.source().startsWith("zram (native), whole disk, fio psync 4k randread, 1 job"), fig.source());
+        assertEquals(3000e6 / 750_000, fig.nsPerIo(), 1e-6);
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import lab.fix.Fixes;
+import lab.fix.KernelFiles;
 import lab.notebook.Fmt;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -114,6 +115,41 @@ class ZramInitLockSectionTest {
         write(raw.resolve("seed-sweep.json"), Map.of("target", 0.023, "threads", 2, "forks", 3, "maxRounds", 2,
                 "rounds", List.of(Map.of("round", 1, "floor", 0.05, "seconds", 100.0), Map.of("round", 2, "floor", 0.04, "seconds", 110.0)),
                 "stopped", "round limit"));
+    }
+
+    /**
+     * A quick run's kernel side as the scenario writes it (issue 33): fio at one job for every rw on
+     * zero and compressible50 pages, the bridge and bridge-uring on the seed's job alone, env.txt's
+     * quick_leaves_out. The kernel table has those rows, the model's `none` stands beside the kernel
+     * for both patterns, the calibration finds its cell (randrw, zero, fio, 1 job), and the section
+     * says once what the quick run left out and how to get it; without quick_leaves_out it says nothing.
+     */
+    @Test
+    void aQuickRunsKernelSideRendersAndSaysOnceWhatItLeftOut() throws IOException {
+        Path kernel = raw.resolve("kernel");
+        Files.createDirectories(kernel);
+        String env = "environment: native\nkernel: 6.18.44-test\ndevice: zram (lzo-rle, 256M)\ncores: 2\nperf_repeats: 1\n"
+                + "patterns: zero compressible50\nnumjobs: 1\n";
+        Files.writeString(kernel.resolve("env.txt"), env);
+        for (String pattern : List.of("zero", "compressible50")) {
+            for (String rw : List.of("randread", "randwrite", "randrw")) {
+                KernelFiles.fio(kernel, rw + "-" + pattern + "-j1", pattern.equals("zero") ? 2000 : 4000, 200000);
+            }
+        }
+        KernelFiles.run(kernel, "randrw-zero-j1", "bridge", 9000, 150000);
+        KernelFiles.run(kernel, "randrw-zero-j1", "bridge-uring", 8000, 160000);
+        assertFalse(notebook().contains("A quick run"));
+        Files.writeString(kernel.resolve("env.txt"), env + "quick_leaves_out: the random pattern, numjobs 2 and 4 (the cores and the seed's 4"
+                + " workers), and the bridge and bridge-uring on every job but randrw-zero-j1 (the seed's)\n");
+        String md = notebook();
+        assertTrue(md.contains("| randrw-zero-j1 | bridge-uring |") && md.contains("| randread-compressible50-j1 | fio |"), md);
+        assertTrue(md.contains("| randrw | zero | ") && md.contains("| randrw | compressible50 | "), md);
+        String note = "A quick run (`--quick`): its kernel side ran only what this section reads, and left out the random pattern";
+        assertTrue(md.contains(note) && md.contains("`sudo ./lab pair zram-init-lock` (the kernel side alone: `sudo ./lab kernel run zram-init-lock`)"),
+                md);
+        assertEquals(md.indexOf(note), md.lastIndexOf(note), md);
+        var fig = ZramInitLockPairing.kernelFigure(lab.notebook.KernelRuns.read(lab.results.RunDir.open(run), kernel));
+        assertEquals(2000, fig.nsPerIo(), 1e-6);
     }
 
     private String notebook() throws IOException {
