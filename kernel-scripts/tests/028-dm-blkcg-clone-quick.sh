@@ -206,6 +206,7 @@ left_nothing() { ! env left_after | tr '|' '\n' | sed 's/^ *[a-z]*: //; s/ *$//'
 echo "left where the runs ran, on every side: nothing: $(yes left_nothing)"
 echo "registry lines here: $(wc -l <"$LAB_REGISTRY")"
 echo "mounts of the lab's here: $(awk -v k="$LAB_STATE/" 'index($2, k) == 1' /proc/mounts | wc -l)"
-echo "cgroups a and b gone: $(yes [ ! -d "$LAB_BLKIO/lab-bcg-a" ] && [ ! -d "$LAB_BLKIO/lab-bcg-b" ])"
+cgroups_gone() { [ ! -d "$LAB_BLKIO/lab-bcg-a" ] && [ ! -d "$LAB_BLKIO/lab-bcg-b" ]; } # in $(yes A && B), B would not reach the answer
+echo "cgroups a and b gone: $(yes cgroups_gone)"
 echo "dirty limits as before: $(yes [ "$(_dirty_now)" = "$dirty_before" ])"
 [ ! -e "$LAB_STATE/kernel/guest/qemu.pid" ] && echo "no guest VM left"
