@@ -30,12 +30,13 @@ public final class Adaptive {
 
     /**
      * Seconds of headline rounds a quick and a full run may add, and the most rounds in all. A quick
-     * run's 45 s holds about 4 headline rounds of part-acct's or dm-css-ref's calibrated cell on 2
+     * run's 30 s holds about 3 headline rounds of part-acct's or dm-css-ref's calibrated cell on 2
      * cores and 2 of thin-bufio-lock's (a round took 9-11 s and 20 s in ./lab demo on a fresh
-     * clone, 2026-12-04; zram-init-lock's 4 s), so a headline gets 3 to 5 rounds in all: the fewest
-     * that give an interval, within ./lab demo's 20 minutes. It was 240 s, then 90 s.
+     * clone, 2026-12-04; zram-init-lock's 4 s), so a headline gets 3 to 4 rounds in all: the fewest
+     * that give an interval, within ./lab demo's 20 minutes (at 45 s the demo took 20.7 min with
+     * the lab kernel cached). It was 240 s, then 90 s, then 45 s.
      */
-    static final long QUICK_BUDGET_S = 45;
+    static final long QUICK_BUDGET_S = 30;
     static final long FULL_BUDGET_S = 900;
     static final int QUICK_MAX_ROUNDS = 24;
     static final int FULL_MAX_ROUNDS = 24;

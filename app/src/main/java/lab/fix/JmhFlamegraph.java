@@ -20,6 +20,15 @@ public final class JmhFlamegraph {
     private JmhFlamegraph() {}
 
     /** Runs {@code options} (one variant, one fork) under the profiler and keeps its flamegraph as {@code out}. */
+    /**
+     * The variants a fix records a flamegraph of: every one in a full run; in a quick one the
+     * headline's two, {@code base} and {@code cand}, the profiles a reader sets side by side
+     * (./lab demo's time, issue 33).
+     */
+    public static java.util.List<String> variants(boolean quick, java.util.List<String> all, String base, String cand) {
+        return quick ? java.util.List.of(base, cand) : all;
+    }
+
     public static void record(ChainedOptionsBuilder options, Path out) throws Exception {
         Path tmp = Files.createTempDirectory("lab-flame");
         try {

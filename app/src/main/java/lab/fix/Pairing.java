@@ -28,7 +28,7 @@ public interface Pairing {
 
     /** What the flamegraphs step makes, in words, for {@code raw/steps.tsv}. */
     default String flamegraphStep() {
-        return "async-profiler, one per variant at the highest thread count";
+        return "async-profiler at the highest thread count, one per variant (quick: the headline's two)";
     }
 
     /** The JVM model's benchmark into {@code raw/<fix>/}. */

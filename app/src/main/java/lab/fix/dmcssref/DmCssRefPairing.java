@@ -157,7 +157,7 @@ final class DmCssRefPairing implements Pairing {
     @Override
     public void flamegraphs(Ctx c) throws Exception {
         int t = c.threads().stream().mapToInt(Integer::intValue).max().orElse(1);
-        for (String v : VARIANTS) {
+        for (String v : JmhFlamegraph.variants(c.quick(), VARIANTS, CMPXCHG, ATOMIC)) {
             JmhFlamegraph.record(JmhOptions.of(DmCssRefRaw.BENCHMARK, true).threads(t).param("variant", v)
                     .param("depth", Integer.toString(SEED_DEPTH)).param("device", "ram").param("inject", "none").param("baseNs", "0")
                     .measurementIterations(c.quick() ? 2 : 4).measurementTime(TimeValue.milliseconds(c.quick() ? 300 : 1000)),

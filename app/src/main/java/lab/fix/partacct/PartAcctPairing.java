@@ -213,7 +213,7 @@ final class PartAcctPairing implements Pairing {
     @Override
     public void flamegraphs(Ctx c) throws Exception {
         int t = Rounds.most(c.threads());
-        for (String v : VARIANTS) {
+        for (String v : JmhFlamegraph.variants(c.quick(), VARIANTS, BASE, FOUR)) {
             JmhFlamegraph.record(JmhOptions.of(PartAcctRaw.IO, true).threads(t).param("variant", v).param("target", "disk")
                     .param("hz", HZ).param("slots", SLOTS)
                     .measurementIterations(c.quick() ? 2 : 4).measurementTime(TimeValue.milliseconds(c.quick() ? 300 : 1000)),

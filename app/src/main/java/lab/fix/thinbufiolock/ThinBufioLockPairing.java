@@ -165,7 +165,7 @@ final class ThinBufioLockPairing implements Pairing {
     @Override
     public void flamegraphs(Ctx c) throws Exception {
         int t = c.threads().stream().mapToInt(Integer::intValue).max().orElse(1);
-        for (String v : VARIANTS) {
+        for (String v : JmhFlamegraph.variants(c.quick(), VARIANTS, MUTEX, WALK)) {
             JmhFlamegraph.record(options(JmhOptions.of(ThinBufioLockRaw.BENCHMARK, true).threads(t), new String[] {v}, THIN, WHOLE)
                     .param("baseNs", "0").measurementIterations(c.quick() ? 2 : 4)
                     .measurementTime(TimeValue.milliseconds(c.quick() ? 300 : 1000)), c.flamegraphs().resolve(v + ".html"));

@@ -198,7 +198,7 @@ final class ZramInitLockPairing implements Pairing {
     @Override
     public void flamegraphs(Ctx c) throws Exception {
         int t = sweep(c.threads(), c.quick()).getLast();
-        for (String g : GUARDS) {
+        for (String g : JmhFlamegraph.variants(c.quick(), GUARDS, BASE, SRCU)) {
             JmhFlamegraph.record(JmhOptions.of(ZramInitLockRaw.BENCHMARK, true).threads(t).param("guard", g).param("rw", SEED_RW)
                     .param("pattern", SEED_PATTERN)
                     .measurementIterations(c.quick() ? 2 : 4).measurementTime(TimeValue.milliseconds(c.quick() ? 300 : 1000)),
