@@ -31,11 +31,15 @@ final class PrimitivesPairing implements Pairing {
         PrimitivesBench.run(c.raw(), c.threads(), c.rounds(), profile, c.progress());
     }
 
-    /** One flamegraph per primitive at the highest thread count: {@code flamegraphs/primitives/<primitive>.html}. */
+    /**
+     * One flamegraph per primitive at the highest thread count: {@code flamegraphs/primitives/<primitive>.html};
+     * a quick run the seeds' contrast alone, the shared atomic against the per-cpu reference.
+     */
     @Override
     public void flamegraphs(Ctx c) throws Exception {
         int t = c.threads().stream().mapToInt(Integer::intValue).max().orElse(1);
-        for (String v : VARIANTS) {
+        for (String v : JmhFlamegraph.variants(c.quick(), VARIANTS,
+                lab.engine.sync.PrimitiveKind.ATOMIC_REFCOUNT.id(), lab.engine.sync.PrimitiveKind.PERCPU_REF.id())) {
             JmhFlamegraph.record(new OptionsBuilder()
                     .include(PrimitivesBench.BENCHMARK)
                     .param("primitive", v)
