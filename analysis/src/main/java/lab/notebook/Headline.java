@@ -163,8 +163,4 @@ public final class Headline {
         return m;
     }
 
-    /** A ratio with its interval and verdict at {@code target}, or "—". */
-    public static String cell(Estimate s, double target) {
-        return Verdict.cell(s, target);
-    }
 }
