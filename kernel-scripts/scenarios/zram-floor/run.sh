@@ -10,7 +10,9 @@
 # Writes into $LAB_OUT (required; `./lab pair` gives raw/<fix>/kernel): job-<rw>-j<N>.fio,
 # <rw>-j<N>.<tool>.json (fio JSON / the bridge's fio-style JSON), .perf.csv, .before/.after
 # .stat/.mm_stat/.io_stat, perf-missing.txt, env.txt. Environment: LAB_QUICK=1 (2 s runs),
-# LAB_REPEATS (perf stat -r, default 3, 1 quick), LAB_FLAMEGRAPH=1, LAB_JDK (common/jvm.sh).
+# LAB_REPEATS (perf stat -r, default 3, 1 quick), LAB_FLAMEGRAPH=1 (a kernel flamegraph of each
+# job and tool; quick: of randread at numjobs = cores alone, the bridge's and fio's, and env.txt's
+# quick_leaves_out says so: 6 of 8 flamegraph runs of about 3.5 s each), LAB_JDK (common/jvm.sh).
 set -euo pipefail
 
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -55,10 +57,21 @@ _fill "/dev/$zram" 50
 	echo "device: zram ($(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$zram/comp_algorithm"), $SIZE, filled 50% compressible)"
 	echo "cores: $CORES"
 	echo "perf_repeats: $REPEATS"
+	if [ "$QUICK" = 1 ] && [ "${LAB_FLAMEGRAPH:-0}" = 1 ]; then
+		echo "quick_leaves_out: the kernel flamegraphs of randwrite and of numjobs 1 (here: randread at $CORES job(s), the bridge's and fio's)"
+	fi
 } >"$OUT/env.txt"
 
-run_tool() {  # NAME TOOL
+# flame RW N: whether the kernel flamegraph of RW at N jobs is recorded (LAB_FLAMEGRAPH=1): every
+# job's in a full run; a quick one's only randread at the most jobs
+flame() {
+	[ "${LAB_FLAMEGRAPH:-0}" = 1 ] || return 1
+	[ "$QUICK" != 1 ] || { [ "$1" = randread ] && [ "$2" = "$CORES" ]; }
+}
+
+run_tool() {  # NAME TOOL FLAME(0|1)
 	local name=$1 tool=$2 dev=/dev/$zram
+	local LAB_FLAMEGRAPH=$3
 	case $tool in
 	bridge)
 		_counted "$OUT" "$name.bridge" "$dev" "$REPEATS" "${LAB_BRIDGE[@]}" run "$OUT/job-$name.fio" --filename "$dev" --output "$OUT/$name.bridge.json"
@@ -81,7 +94,7 @@ for rw in randread randwrite; do
 		if [ $((k % 2)) -eq 0 ]; then order="bridge fio"; else order="fio bridge"; fi
 		for tool in $order; do
 			_lab_msg "zram-floor: $rw, $n job(s), $tool"
-			run_tool "$rw-j$n" "$tool"
+			if flame "$rw" "$n"; then run_tool "$rw-j$n" "$tool" 1; else run_tool "$rw-j$n" "$tool" 0; fi
 		done
 		k=$((k + 1))
 	done

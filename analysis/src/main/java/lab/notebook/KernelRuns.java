@@ -232,7 +232,7 @@ public final class KernelRuns {
         String rel = run.relative(dir);
         StringBuilder b = new StringBuilder();
         if (!svgs.isEmpty()) {
-            b.append("Kernel flamegraphs (`perf record -e cpu-clock -g -a`, one more run of each job; kernel frames orange): ")
+            b.append("Kernel flamegraphs (`perf record -e cpu-clock -g -a`, one more run of the job; kernel frames orange): ")
                     .append(String.join(", ", svgs.stream().map(n -> "[" + n.replace(".kernel.svg", "") + "](" + rel + "/" + n + ")").toList()))
                     .append(".\n\n");
         }

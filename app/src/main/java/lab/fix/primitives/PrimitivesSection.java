@@ -97,7 +97,8 @@ final class PrimitivesSection implements Section {
         Estimate kernelHeadline = null;
         if (!kernel.isEmpty()) {
             page.text("### Kernel: today's zram, per I/O\n\n" + ZramFloor.kernelIntro(kernel) + kernel.table() + '\n')
-                    .text(ZramFloor.counterNote(kernel)).text(KernelRuns.flamegraphs(run, dir.resolve("kernel")));
+                    .text(ZramFloor.counterNote(kernel)).text(KernelRuns.flamegraphs(run, dir.resolve("kernel")))
+                    .text(KernelRuns.quickNote(kernel.env(), "primitives"));
             kernelHeadline = ZramFloor.kernelScaling(kernel, maxT);
             page.chart("primitives-kernel-per-io.svg", ZramFloor.perIoChart(kernel), "kernel task-clock per I/O");
             if (report != null) {

@@ -186,8 +186,15 @@ public class DmCssRef {
             }
         }
 
-        @TearDown(Level.Trial)
+        /** The workers online; the last to leave frees the stack ({@link LastOut}: not JMH's trial teardown). */
+        final LastOut workers = new LastOut(this::free);
+
+        /** Frees the stack, unless its last worker has (a stack set up by hand, without JMH). */
         public void tearDown() {
+            workers.release();
+        }
+
+        private void free() {
             stack.close();
             bioset.close();
             if (disk instanceof RamDisk ram) {
@@ -207,6 +214,7 @@ public class DmCssRef {
             start(s.cpus);
             s.rcu.online(cpu); // a busy CPU: per-cpu css operations cost no fence
             s.top.cpuOnline(cpu);
+            s.workers.enter();
         }
 
         @TearDown(Level.Trial)
@@ -215,6 +223,7 @@ public class DmCssRef {
             if (stack.rcu.isOnline(cpu)) {
                 stack.rcu.offline(cpu);
             }
+            stack.workers.leave();
         }
 
         @Override

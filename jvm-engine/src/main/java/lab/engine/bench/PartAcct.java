@@ -212,8 +212,16 @@ public class PartAcct {
             cpus = new CpuIds(nrCpus);
         }
 
-        @TearDown(Level.Trial)
+        /** The workers online; the last to leave frees the disk ({@link LastOut}: not JMH's trial teardown). */
+        final LastOut workers = new LastOut(this::free);
+
+        /** Frees the disk, unless its last worker has (a disk set up by hand, without JMH). */
         public void tearDown() {
+            workers.release();
+        }
+
+        /** Checks that nothing is in flight, and frees the bioset and the clock. */
+        private void free() {
             for (var s : disk.diskstats()) {
                 if (s.inFlight() != 0) {
                     throw new IllegalStateException("in flight after the trial: " + s.line());
@@ -232,6 +240,8 @@ public class PartAcct {
         long completed;
         /** The target, kept for tearDown. */
         BlockDevice dev;
+        /** The disk, whose last worker out frees it. */
+        Disk disk;
 
         @Setup(Level.Trial)
         public void setUp(Disk d) {
@@ -239,11 +249,14 @@ public class PartAcct {
             stream = new SplitMix(0x9E3779B97F4A7C15L * (cpu + 1)); // SplitMix64: a random long with no allocation
             dev = d.dev;
             dev.cpuOnline(cpu); // a registered RCU reader: the percpu_ref's sections cost no fence
+            disk = d;
+            d.workers.enter();
         }
 
         @TearDown(Level.Trial)
         public void tearDown() {
             dev.cpuOffline(cpu);
+            disk.workers.leave();
         }
 
         @Override

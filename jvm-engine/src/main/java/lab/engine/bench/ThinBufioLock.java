@@ -199,8 +199,15 @@ public class ThinBufioLock {
             }
         }
 
-        @TearDown(Level.Trial)
+        /** The workers online; the last to leave frees the stack ({@link LastOut}: not JMH's trial teardown). */
+        final LastOut workers = new LastOut(this::free);
+
+        /** Frees the stack, unless its last worker has (a stack set up by hand, without JMH). */
         public void tearDown() {
+            workers.release();
+        }
+
+        private void free() {
             thin.close();
             linear.close();
             bioset.close();
@@ -220,11 +227,13 @@ public class ThinBufioLock {
             stack = s;
             start(s.cpus);
             s.top.cpuOnline(cpu);
+            s.workers.enter();
         }
 
         @TearDown(Level.Trial)
         public void tearDown() {
             stack.top.cpuOffline(cpu);
+            stack.workers.leave();
         }
     }
 

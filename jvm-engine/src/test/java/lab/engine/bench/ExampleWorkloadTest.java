@@ -127,9 +127,9 @@ class ExampleWorkloadTest {
             for (int i = 0; i < OPS; i++) {
                 bench.io(s, w);
             }
-            w.tearDown();
-            assertEquals(OPS, w.completed, target + ": every bio completed OK");
             assertEquals(List.of(), s.pool.metadata().check(0), target);
+            w.tearDown(); // the last worker out: frees the stack (LastOut)
+            assertEquals(OPS, w.completed, target + ": every bio completed OK");
             s.tearDown();
         }
     }
