@@ -73,15 +73,19 @@ public final class HeadlineWords {
 
     /** The metric's name, without its parenthesised conditions or its list of variants. */
     static String metric(Map<String, Object> h) {
-        String m = h.get("metric") instanceof String s ? s : "the headline ratio";
-        int cut = m.length();
-        for (String stop : new String[] {" (", ": "}) {
-            int i = m.indexOf(stop);
+        return clause(h.get("metric") instanceof String s ? s : "the headline ratio", " (", ": ");
+    }
+
+    /** {@code text} up to the first of {@code stops} (the whole of it where none stands after its start). */
+    static String clause(String text, String... stops) {
+        int cut = text.length();
+        for (String stop : stops) {
+            int i = text.indexOf(stop);
             if (i > 0) {
                 cut = Math.min(cut, i);
             }
         }
-        return m.substring(0, cut);
+        return text.substring(0, cut);
     }
 
     private static double target(Map<String, Object> h) {

@@ -224,6 +224,8 @@ public final class Notebook {
         outs.keySet().stream().filter(id -> !ran.contains(id) && !id.equals("compare")).forEach(ran::add);
         List<String> figures = new ArrayList<>();
         List<String> failed = new ArrayList<>();
+        List<String> metrics = new ArrayList<>();
+        boolean baseRange = false;
         for (String id : ran) {
             @SuppressWarnings("unchecked")
             Map<String, Object> h = (Map<String, Object>) outs.get(id).summary().get("headline");
@@ -236,19 +238,25 @@ public final class Notebook {
             Estimate kernel = Estimate.fromJson(h.get("kernel_estimate"));
             Estimate aa = Estimate.fromJson(h.get("aa"));
             String kernelNote = h.get("kernel_note") instanceof String k ? k : null;
-            if (lineup.fixes().stream().anyMatch(f -> f.id().equals(id))) {
+            boolean inLineup = lineup.fixes().stream().anyMatch(f -> f.id().equals(id));
+            if (inLineup) {
                 words.append("- ").append(HeadlineWords.sentence(id, h, cores)).append('\n');
             }
-            b.append("| `").append(id).append("` | ").append(h.get("metric")).append(" | ").append(cell(h.get("seed"))).append(" | ")
+            String metric = HeadlineWords.metric(h);
+            baseRange |= h.get("predicted_range") instanceof List<?> r && r.size() == 2;
+            if (h.get("metric") instanceof String full && !full.equals(metric)) {
+                metrics.add("`" + id + "`: " + full);
+            }
+            b.append("| `").append(id).append("` | ").append(metric).append(" | ").append(cell(h.get("seed"))).append(" | ")
                     .append(raw == null ? cell(h.get("jvm")) : Verdict.brief(raw, target)).append(" | ")
                     .append(Verdict.brief(cal, target)).append(" | ")
                     .append(cell(h.get("predicted"))).append(Estimate.fromJson(h.get("predicted_over_rounds")) instanceof Estimate po
                             && po.hasInterval() ? " [" + Fmt.f(po.lo(), 2) + "–" + Fmt.f(po.hi(), 2) + " over rounds]" : "")
                     .append(h.get("predicted_range") instanceof List<?> pr && pr.size() == 2
                             && pr.get(0) instanceof Number plo && pr.get(1) instanceof Number phi
-                            ? String.format(java.util.Locale.ROOT, " (%.2f–%.2f across the base's interval)", plo.doubleValue(),
+                            ? String.format(java.util.Locale.ROOT, " (%.2f–%.2f over the base)", plo.doubleValue(),
                             phi.doubleValue()) : "").append(" | ")
-                    .append(kernelCell(kernel, h.get("kernel"), kernelNote, target)).append(" | ")
+                    .append(kernelCell(kernel, h.get("kernel"), kernelNote, target, inLineup)).append(" | ")
                     .append(aaCell(aa, h.get("noise_floor"))).append(" |\n");
             if (aa != null && aa.excludes(1)) {
                 failed.add("`" + id + "` (" + aa.format(3) + ")");
@@ -263,6 +271,17 @@ public final class Notebook {
         }
         if (ran.isEmpty()) {
             b.append("| — | nothing ran in this run | | | | | | |\n");
+        }
+        List<String> legend = new ArrayList<>();
+        if (!metrics.isEmpty()) {
+            legend.add("Each metric in full: " + String.join("; ", metrics) + ".");
+        }
+        if (baseRange) {
+            legend.add("Predicted: from the counted shared-line operations at the calibrated base; in parentheses, its range across"
+                    + " the base's 95% interval.");
+        }
+        if (!legend.isEmpty()) {
+            b.append('\n').append(String.join(" ", legend)).append('\n');
         }
         if (!words.isEmpty()) {
             b.insert("## Headlines\n\n".length(), words.append('\n'));
@@ -340,10 +359,14 @@ public final class Notebook {
      * The kernel's cell: "— (why)" where the kernel has no figure of the fix's; its estimate and
      * verdict where it has one (a bare figure where the section gave no interval), with its source.
      */
-    private static String kernelCell(Estimate kernel, Object bare, String note, double target) {
+    /**
+     * The kernel's figure with its verdict in a word; without one, why, in its first clause where
+     * the fix's sentence above says the whole of it ({@code said}), else in full.
+     */
+    private static String kernelCell(Estimate kernel, Object bare, String note, double target, boolean said) {
         String fig = kernel != null ? Verdict.brief(kernel, target) : bare instanceof Number n ? Fmt.ratio(n.doubleValue()) : null;
         if (fig == null) {
-            return note == null ? "—" : "— (" + note + ")";
+            return note == null ? "—" : "— (" + (said ? HeadlineWords.clause(note, ": ", "; ", " (") : note) + ")";
         }
         return fig; // its source and A/A are in the fix's sentence above and in summary.json
     }
