@@ -177,6 +177,8 @@ public final class LabKernelPart {
             m.put(k, facts.get(k));
         }
         m.put("ops_per_io", sweep.k());
+        m.put("ops_per_io_from", sweep.countedK() != null ? "counter" : sweep.statedK() != null ? "stated" : null);
+        m.put("ops_per_io_stated", sweep.statedK());
         List<Object> counts = new ArrayList<>();
         for (Count c : sweep.counts()) {
             Map<String, Object> x = new LinkedHashMap<>();

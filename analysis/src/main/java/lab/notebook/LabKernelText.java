@@ -45,9 +45,28 @@ final class LabKernelText {
                 + p.fact("switch") + "` (values " + p.fact("values") + ") at `" + p.fact("before") + "` (the fix's before) against `"
                 + p.fact("after") + "` (what the seed compares with) and `" + p.fact("after") + "` again (the A/A)" + def + "; "
                 + p.fact("rounds") + " rounds over N = " + String.join(", ", ns) + " (the switch's shared operations per site), the"
-                + " trials' order alternating per round. With the switch at `" + p.fact("before") + "` and count N, its counter moves "
-                + (s.k() == null ? "K" : Fmt.sig(s.k())) + "·N per I/O (" + p.fact("ops_note") + "). Data: `raw/" + p.fix()
+                + " trials' order alternating per round. " + opsPerIo() + " Data: `raw/" + p.fix()
                 + "/lab-kernel/" + LabAb.TRIALS + "`, `" + LabAb.ITERATIONS + "`.\n\n";
+    }
+
+    /**
+     * Where the slope's operations per I/O come from: the switch's counter at the before (K per
+     * unit of N), set beside the K the run states; the stated K alone where nothing counted.
+     */
+    private String opsPerIo() {
+        Double counted = s.countedK();
+        Double stated = s.statedK();
+        String at = "With the switch at `" + p.fact("before") + "` and count N, ";
+        if (counted == null) {
+            return at + "its counter moved nothing this run can read, so the slope takes the stated " + (stated == null
+                    ? "nothing: x = N" : "K = " + Fmt.sig(stated) + " per I/O (" + p.fact("ops_note") + ")") + ".";
+        }
+        String agree = stated == null ? " (the run states no K)"
+                : Math.abs(counted / stated - 1) <= 0.05 ? " (the stated K is " + Fmt.sig(stated) + ": " + p.fact("ops_note") + ")"
+                : " where the run states K = " + Fmt.sig(stated) + " (" + p.fact("ops_note") + "): the counter stands, the stated K is"
+                        + " not used";
+        return at + "its counter moved K = " + Fmt.sig(counted) + " operations per I/O per unit of N" + agree + "; the slope's x"
+                + " is each trial's own count per I/O.";
     }
 
     private String counts() {
@@ -87,7 +106,7 @@ final class LabKernelText {
         if (sl == null) {
             return "No slope: the run has fewer than two counts with both variants.\n\n";
         }
-        String x = s.k() == null ? "N (the run states no K)" : "K·N";
+        String x = s.countedK() != null ? "x (the counter's operations per I/O)" : s.statedK() == null ? "N (the run states no K)" : "K·N";
         StringBuilder b = new StringBuilder("Slope: Δ = a + b·" + x + " by least squares over N = ")
                 .append(String.join(", ", s.counts().stream().filter(c -> c.delta() != null).map(c -> Integer.toString(c.n())).toList()))
                 .append(": b = ").append(Fmt.f(sl.line().b(), 2)).append(" ns per added shared-line operation per I/O, a = ")
@@ -99,7 +118,7 @@ final class LabKernelText {
                 : ": not resolved (a round's slope at or below 0), so nothing is derived from it.\n\n");
         Count one = s.counts().getFirst();
         if (sl.delta1() != null) {
-            b.append("Derived from the slope, not measured: the seed's single operation (N = 1) adds Δ(1) = b·K = ")
+            b.append("Derived from the slope, not measured: the seed's single operation (N = 1) adds Δ(1) = b·x(1) = ")
                     .append(Fmt.f(sl.delta1(), 1)).append(" ns to the after's ").append(ns(one.nsAfter()))
                     .append(" ns per I/O, so after/before = ").append(Fmt.ratio(sl.ratio1()))
                     .append(" if an I/O's time is its CPU (the CPU-bound assumption). ");

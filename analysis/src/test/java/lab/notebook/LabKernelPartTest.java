@@ -62,9 +62,11 @@ class LabKernelPartTest {
         assertTrue(md.contains(" | 409 | 400 | 9 [9–9] | before 2.00, after 0.00 |"), md);
         assertTrue(md.contains("| 64 | 1.65 [1.65–1.66]x |"), md);
         assertTrue(md.contains("b = 2.00 ns per added shared-line operation per I/O, a = 5.0 ns"), md);
-        assertTrue(md.contains("Derived from the slope, not measured: the seed's single operation (N = 1) adds Δ(1) = b·K = 4.0 ns"
+        assertTrue(md.contains("Derived from the slope, not measured: the seed's single operation (N = 1) adds Δ(1) = b·x(1) = 4.0 ns"
                 + " to the after's 400 ns per I/O, so after/before = 1.01x"), md);
         assertTrue(md.contains("Measured at N = 1: 1.02 [1.02–1.03]x.\n\n"), md);
+        assertTrue(md.contains("With the switch at `rwsem` and count N, its counter moved K = 2.00 operations per I/O per unit of N (the stated"
+                + " K is 2.00: down_read and up_read on init_lock per I/O); the slope's x is each trial's own count per I/O."), md);
         assertTrue(md.contains("Under TCG the guest emulates the rest of the kernel slowly, which dilutes a contention ratio: the guest's"
                 + " I/O costs 400 ns of CPU (after, N = 1), the model's calibration base 3000 ns per I/O. Carried to the guest's CPU"
                 + " per I/O, the model's prediction, 1.05x at its base, becomes 1 + (p − 1)·B/G = 1.3750x"), md);

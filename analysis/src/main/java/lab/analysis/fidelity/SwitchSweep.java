@@ -15,8 +15,11 @@ import lab.analysis.parse.LabAb.Trial;
  * N (the switch's shared operations per site): per N, the after/before ratio in the notebook's
  * estimator (per round, then the geometric mean with its 95% interval over rounds), the A/A (the
  * after value against itself) estimated the same way, each variant's CPU per I/O and their difference Δ(N); across N, the
- * least-squares slope of Δ over the shared operations added per I/O (K·N), and what it implies
- * for the seed's single operation (N = 1) if an I/O's time is its CPU.
+ * least-squares slope of Δ over the shared operations added per I/O, and what it implies for the
+ * seed's single operation (N = 1) if an I/O's time is its CPU. The operations per I/O at each N
+ * are the switch's counter's ({@code opsDelta / ios} of the before's trial: K·N where the switch
+ * works as stated); the stated K (lab-ab.txt's {@code ops_per_io}) stands in only where a trial
+ * has no count.
  *
  * <p>For a throughput metric the ratio is metric(after) / metric(before) of the same round; for
  * a share (a ratio already: writer a over writer b) the ratio is the after's share itself, and
@@ -39,10 +42,12 @@ public final class SwitchSweep {
                         List<Round> rounds) {}
 
     /**
-     * The slope of Δ(N) over the added shared operations per I/O, {@code x = K·N} ({@code K}
-     * null: not stated, so {@code x = N}): {@code line.b()} ns per added operation,
+     * The slope of Δ(N) over the added shared operations per I/O, {@code x} the switch's counter
+     * per I/O at N ({@link #opsPerIo}; without a count K·N, and N where no K is stated either):
+     * {@code line.b()} ns per added operation,
      * {@code line.a()} the intercept (0 in principle: at N = 0 both sides run the same code;
-     * what it is here is the fit's offset, not the operation's cost); {@code delta1} = b·K, the
+     * what it is here is the fit's offset, not the operation's cost); {@code k} the operations per
+     * I/O per unit of N it used ({@link #k}); {@code delta1} = b·x(1), the
      * seed's single operation's cost derived from the slope, and {@code ratio1} =
      * (nsAfter(1) + delta1) / nsAfter(1), the after/before throughput ratio it implies for a
      * CPU-bound I/O (null without a count of 1, and null where
@@ -65,7 +70,8 @@ public final class SwitchSweep {
 
     /**
      * The sweep of {@code ab}: {@code share} for a metric that is itself a ratio; {@code k} the
-     * switch's operations per I/O at N = 1 (null: not stated).
+     * switch's operations per I/O at N = 1 as the run states it (null: not stated), used only where
+     * the counter did not count.
      */
     public static SwitchSweep of(LabAb ab, boolean share, Double k) {
         Map<Integer, Map<Integer, Map<String, Trial>>> byCount = new TreeMap<>();
@@ -148,11 +154,6 @@ public final class SwitchSweep {
         return share;
     }
 
-    /** The switch's operations per I/O at N = 1, as the script states it; null when it does not. */
-    public Double k() {
-        return k;
-    }
-
     /** Every count, ascending. */
     public List<Count> counts() {
         return counts;
@@ -163,12 +164,47 @@ public final class SwitchSweep {
         return counts.isEmpty() ? null : counts.getFirst();
     }
 
-    /** The slope of Δ over K·N across the counts with a Δ; null with fewer than two of them. */
+    /**
+     * The switch's operations per I/O per unit of N: the counter's at the before (median over its
+     * trials at the smallest N with a count), else the stated K; null where neither is had.
+     */
+    public Double k() {
+        Double counted = countedK();
+        return counted != null ? counted : k;
+    }
+
+    /** The K the run states (lab-ab.txt's {@code ops_per_io}); null where it states none. */
+    public Double statedK() {
+        return k;
+    }
+
+    /** The counter's K ({@link #k}); null where no before trial counted. */
+    public Double countedK() {
+        for (Count c : counts) {
+            if (c.opsBefore() != null && c.opsBefore().median() > 0) {
+                return c.opsBefore().median();
+            }
+        }
+        return null;
+    }
+
+    /** The shared operations per I/O at count {@code c}: the counter's at the before, else K·N (N without K). */
+    private double opsPerIo(Count c) {
+        return c.opsBefore() != null && c.opsBefore().median() > 0 ? c.opsBefore().median() * c.n() : (k == null ? 1 : k) * c.n();
+    }
+
+    /** The shared operations per I/O of one round's before trial at count {@code c}: its own count, else {@link #opsPerIo(Count)}. */
+    private double opsPerIo(Count c, Trial before) {
+        double x = before.opsPerIoPerCount();
+        return !Double.isNaN(x) && x > 0 ? x * c.n() : opsPerIo(c);
+    }
+
+    /** The slope of Δ over the operations per I/O across the counts with a Δ; null with fewer than two of them. */
     public Slope slope() {
         List<double[]> pts = new ArrayList<>();
         for (Count c : counts) {
             if (c.delta() != null) {
-                pts.add(new double[] {(k == null ? 1 : k) * c.n(), c.delta().median()});
+                pts.add(new double[] {opsPerIo(c), c.delta().median()});
             }
         }
         Stats.Line line = Stats.line(pts);
@@ -178,19 +214,19 @@ public final class SwitchSweep {
         Stats.Spread perRound = perRoundSlopes();
         boolean resolved = line.b() > 0 && perRound != null && perRound.min() > 0;
         Count one = counts.stream().filter(c -> c.n() == 1 && c.nsAfter() != null).findFirst().orElse(null);
-        Double d1 = one == null || !resolved ? null : line.b() * (k == null ? 1 : k);
+        Double d1 = one == null || !resolved ? null : line.b() * opsPerIo(one);
         Double r1 = d1 == null ? null : (one.nsAfter() + d1) / one.nsAfter(); // after/before: the before's ns over the after's
-        return new Slope(line, List.copyOf(pts), k, perRound, resolved, d1, r1);
+        return new Slope(line, List.copyOf(pts), k(), perRound, resolved, d1, r1);
     }
 
-    /** The slope fitted to each round's own Δ over K·N (rounds with two counts or more); null for none. */
+    /** The slope fitted to each round's own Δ over its own operations per I/O (rounds with two counts or more); null for none. */
     private Stats.Spread perRoundSlopes() {
         Map<Integer, List<double[]>> byRound = new TreeMap<>();
         for (Count c : counts) {
             for (Round r : c.rounds()) {
                 if (r.before() != null && r.after() != null && r.before().nsPerIo() > 0 && r.after().nsPerIo() > 0) {
                     byRound.computeIfAbsent(r.round(), x -> new ArrayList<>())
-                            .add(new double[] {(k == null ? 1 : k) * c.n(), r.before().nsPerIo() - r.after().nsPerIo()});
+                            .add(new double[] {opsPerIo(c, r.before()), r.before().nsPerIo() - r.after().nsPerIo()});
                 }
             }
         }

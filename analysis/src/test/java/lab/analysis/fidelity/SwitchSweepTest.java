@@ -89,12 +89,48 @@ class SwitchSweepTest {
     }
 
     @Test
-    void oneCountHasNoSlopeAndWithoutKTheLineIsOverN() throws Exception {
+    void oneCountHasNoSlopeAndWithoutAStatedKTheCounterStands() throws Exception {
         assertNull(sweep(2, 1).slope());
         LabAbFixture.iops(dir, 2, 1, 16);
-        SwitchSweep.Slope sl = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, null).slope();
-        assertEquals(2 * LabAbFixture.K, sl.line().b(), 1e-3);
-        assertNull(sl.k());
+        SwitchSweep s = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, null);
+        assertEquals(2.0, s.slope().line().b(), 1e-3, "x is the counter's K·N, so b is the fixture's 2 ns per operation");
+        assertEquals(LabAbFixture.K, s.slope().k(), 1e-12);
+        assertNull(s.statedK());
+    }
+
+    /**
+     * A stated K that the counter contradicts (the committed dm-css-ref run stated 2 per I/O, its
+     * counter moved 10: five dm layers) loses: the slope is over what the switch counted.
+     */
+    @Test
+    void theCountersOperationsPerIoBeatAStatedK() throws Exception {
+        LabAbFixture.iops(dir, 3, 1, 4, 16, 64);
+        SwitchSweep s = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, 5 * LabAbFixture.K);
+        assertEquals(LabAbFixture.K, s.countedK(), 1e-12);
+        assertEquals(5 * LabAbFixture.K, s.statedK(), 1e-12);
+        assertEquals(2.0, s.slope().line().b(), 1e-4, "not 2/5: the stated K is not used");
+        assertEquals(4.0, s.slope().delta1(), 1e-2, "b times the counter's operations at N = 1");
+    }
+
+    /** Where the switch counted nothing (ops_delta 0), the stated K stands in, and without one x is N. */
+    @Test
+    void withoutACountTheStatedKStandsIn() throws Exception {
+        LabAbFixture.iops(dir, 3, 1, 4, 16, 64);
+        Path f = dir.resolve("lab-ab.tsv");
+        List<String> lines = Files.readAllLines(f).stream().map(l -> {
+            String[] c = l.split("\t");
+            if (!c[0].equals("count")) {
+                c[11] = "0";
+            }
+            return String.join("\t", c);
+        }).toList();
+        Files.write(f, lines);
+        SwitchSweep s = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, LabAbFixture.K);
+        assertNull(s.countedK());
+        assertEquals(LabAbFixture.K, s.k(), 1e-12);
+        assertEquals(2.0, s.slope().line().b(), 1e-4);
+        assertEquals(2 * LabAbFixture.K, SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, null).slope().line().b(), 1e-3,
+                "no count and no K: x = N");
     }
 
     @Test
