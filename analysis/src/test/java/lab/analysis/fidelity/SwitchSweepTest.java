@@ -29,6 +29,16 @@ class SwitchSweepTest {
         return SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, LabAbFixture.K);
     }
 
+    /** Rewrites each line of the fixture's lab-ab.tsv, split at tabs, through {@code edit}. */
+    private void rewriteTrials(java.util.function.Consumer<String[]> edit) throws Exception {
+        Path f = dir.resolve("lab-ab.tsv");
+        Files.write(f, Files.readAllLines(f).stream().map(l -> {
+            String[] c = l.split("\t");
+            edit.accept(c);
+            return String.join("\t", c);
+        }).toList());
+    }
+
     @Test
     void perCountTheRatioIsAfterOverBeforeOfTheSameRoundEstimatedOverRounds() throws Exception {
         SwitchSweep s = sweep(3, 1, 4, 16, 64);
@@ -69,17 +79,13 @@ class SwitchSweepTest {
     @Test
     void aSlopeThatOneRoundContradictsDerivesNothing() throws Exception {
         LabAbFixture.iops(dir, 3, 1, 4, 16, 64);
-        Path f = dir.resolve("lab-ab.tsv");
         // round 2 at N = 64: the before costs no more than the after
-        List<String> lines = Files.readAllLines(f).stream().map(l -> {
-            String[] c = l.split("\t");
+        rewriteTrials(c -> {
             if (c[0].equals("64") && c[1].equals("2") && c[3].equals("before")) {
                 c[9] = String.format(java.util.Locale.ROOT, "%.1f", NS_AFTER * LabAbFixture.IOS);
                 c[10] = String.format(java.util.Locale.ROOT, "%.3f", NS_AFTER);
             }
-            return String.join("\t", c);
-        }).toList();
-        Files.write(f, lines);
+        });
         SwitchSweep.Slope sl = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, LabAbFixture.K).slope();
         assertTrue(sl.line().b() > 0, "the medians' line still rises: " + sl.line());
         assertTrue(sl.perRound().min() < 0, "round 2's own slope falls: " + sl.perRound());
@@ -116,15 +122,11 @@ class SwitchSweepTest {
     @Test
     void withoutACountTheStatedKStandsIn() throws Exception {
         LabAbFixture.iops(dir, 3, 1, 4, 16, 64);
-        Path f = dir.resolve("lab-ab.tsv");
-        List<String> lines = Files.readAllLines(f).stream().map(l -> {
-            String[] c = l.split("\t");
+        rewriteTrials(c -> {
             if (!c[0].equals("count")) {
                 c[11] = "0";
             }
-            return String.join("\t", c);
-        }).toList();
-        Files.write(f, lines);
+        });
         SwitchSweep s = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, LabAbFixture.K);
         assertNull(s.countedK());
         assertEquals(LabAbFixture.K, s.k(), 1e-12);
