@@ -32,6 +32,10 @@ public final class LabKernelPart {
     public static final String MODEL = "model-guest";
     /** Its facts: key: value lines (param, before, after, control, threads, rounds, base_ns, device_ns, user_ns, split, what). */
     public static final String MODEL_FACTS = "model-guest.txt";
+    /** The model amplified as the switch amplifies the kernel: JMH's {@code AMP-rR-tT.json}, its A/A {@code AMP-aa-rR-tT.json} (the app's AmplifiedModel). */
+    public static final String AMP = "model-amp";
+    /** Its facts: key: value lines (param, variant, control, amp, none, counts, ops_per_count, threads, rounds, base_ns, split, what). */
+    public static final String AMP_FACTS = "model-amp.txt";
 
     /**
      * The model at the guest's CPU per I/O: {@code ratio} after/before per round, its geometric mean
@@ -44,10 +48,44 @@ public final class LabKernelPart {
         }
     }
 
+    /**
+     * The model amplified as the switch amplifies the kernel: {@code slope} ns per I/O over the
+     * operations added per I/O, fitted in each round alone, the mean over rounds with its 95%
+     * interval; {@code floor} the A/A of today's variant against its control without the
+     * operations; {@code facts} what ran.
+     */
+    public record AmplifiedFigure(Estimate slope, NoiseFloor floor, Map<String, String> facts) {
+        String fact(String key) {
+            return facts.getOrDefault(key, "?");
+        }
+    }
+
+    /**
+     * Model over kernel, like for like: each slope's estimate, and their ratio with the interval
+     * whose ends are the ends' ratios (model lo over kernel hi, model hi over kernel lo), where the
+     * kernel's interval lies above 0; null ratio otherwise.
+     */
+    public record Scorecard(Estimate kernel, Estimate model, Double ratio, Double lo, Double hi) {
+        static Scorecard of(Estimate kernel, Estimate model) {
+            if (kernel == null || model == null) {
+                return null;
+            }
+            boolean bounded = kernel.hasInterval() && model.hasInterval() && kernel.lo() > 0;
+            return new Scorecard(kernel, model, kernel.value() > 0 ? model.value() / kernel.value() : null,
+                    bounded ? model.lo() / kernel.hi() : null, bounded ? model.hi() / kernel.lo() : null);
+        }
+
+        /** The ratio's interval leaves [0.5, 2]: model and kernel disagree on the operation's cost beyond a factor of two. */
+        public boolean outsideTwofold() {
+            return lo != null && (hi < 0.5 || lo > 2);
+        }
+    }
+
     private final String fix;
     private final Map<String, String> facts;
     private final SwitchSweep sweep;
     private final GuestModelFigure model;
+    private AmplifiedFigure amplified;
 
     private LabKernelPart(String fix, Map<String, String> facts, SwitchSweep sweep, GuestModelFigure model) {
         this.fix = fix;
@@ -72,8 +110,10 @@ public final class LabKernelPart {
                 return Optional.empty();
             }
             Map<String, String> facts = KernelRuns.readEnv(dir.resolve(LabAb.FACTS));
-            return Optional.of(new LabKernelPart(fix, facts, SwitchSweep.of(ab.get(), "share".equals(facts.get("metric")), k(facts)),
-                    readModel(run, dir)));
+            LabKernelPart p = new LabKernelPart(fix, facts, SwitchSweep.of(ab.get(), "share".equals(facts.get("metric")), k(facts)),
+                    readModel(run, dir));
+            p.amplified = readAmplified(run, dir);
+            return Optional.of(p);
         } catch (Tsv.Malformed e) {
             run.gap(e.file(), "line " + e.line() + ": " + e.problem());
             return Optional.empty();
@@ -98,6 +138,41 @@ public final class LabKernelPart {
         return new GuestModelFigure(s.ratio(before, after, t), s.aa(after, Map.of(param, f.get("control")), t), f);
     }
 
+    /**
+     * The amplified model, where the run has it: null without its facts; a gap where its files
+     * are missing or its facts lack a line. x for N is the facts' ops_per_count times N (0 for none).
+     */
+    private static AmplifiedFigure readAmplified(RunDir run, Path dir) throws IOException {
+        if (!Files.isRegularFile(dir.resolve(AMP_FACTS))) {
+            return null;
+        }
+        Map<String, String> f = KernelRuns.readEnv(dir.resolve(AMP_FACTS));
+        SweepEstimates s = SweepEstimates.read(dir, AMP, run::gap);
+        SweepEstimates aa = SweepEstimates.read(dir, AMP + "-aa", run::gap);
+        for (String k : List.of("param", "variant", "control", "amp", "none", "counts", "ops_per_count", "threads")) {
+            if (!f.containsKey(k)) {
+                run.gap(dir.resolve(AMP_FACTS), "no " + k + " line");
+                return null;
+            }
+        }
+        if (s.isEmpty()) {
+            run.gap(dir.resolve(AMP_FACTS), "no " + AMP + "-rR-tT.json beside it");
+            return null;
+        }
+        int t = Integer.parseInt(f.get("threads").trim());
+        int per = Integer.parseInt(f.get("ops_per_count").trim());
+        String param = f.get("param");
+        Map<String, String> none = Map.of(param, f.get("variant"), f.get("amp"), f.get("none"));
+        Map<Double, Map<String, String>> byX = new java.util.TreeMap<>();
+        byX.put(0.0, none);
+        for (String nv : f.get("counts").trim().split(" +")) {
+            int eq = nv.indexOf('=');
+            byX.put((double) per * Integer.parseInt(nv.substring(0, eq)), Map.of(param, f.get("variant"), f.get("amp"), nv.substring(eq + 1)));
+        }
+        NoiseFloor floor = aa.isEmpty() ? null : s.aaAcross(aa, none, Map.of(param, f.get("control"), f.get("amp"), f.get("none")), t);
+        return new AmplifiedFigure(s.slope(byX, t), floor, f);
+    }
+
     private static Double k(Map<String, String> facts) {
         try {
             return facts.containsKey("ops_per_io") ? Double.valueOf(facts.get("ops_per_io")) : null;
@@ -113,6 +188,16 @@ public final class LabKernelPart {
     /** The model at the guest's CPU per I/O; null where the run has none. */
     public GuestModelFigure model() {
         return model;
+    }
+
+    /** The model amplified as the switch amplifies the kernel; null where the run has none. */
+    public AmplifiedFigure amplified() {
+        return amplified;
+    }
+
+    /** The kernel's slope beside the amplified model's; null where either is missing (or for a share). */
+    public Scorecard scorecard() {
+        return sweep.share() || amplified == null ? null : Scorecard.of(sweep.slopeEstimate(), amplified.slope());
     }
 
     /** A fact of {@code lab-ab.txt}, "?" where it is missing. */
@@ -205,6 +290,18 @@ public final class LabKernelPart {
         m.put("derived_ratio_n1", s == null ? null : s.ratio1());
         Count h = sweep.headline();
         m.put("model_at_guest", model == null ? null : modelSummary());
+        Scorecard sc = scorecard();
+        if (sc != null) {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("kernel_slope_ns_per_op", sc.kernel().json());
+            x.put("model_slope_ns_per_op", sc.model().json());
+            x.put("model_over_kernel", sc.ratio());
+            x.put("model_over_kernel_bounds", sc.lo() == null ? null : List.of(sc.lo(), sc.hi()));
+            x.put("model_ops_per_count", Integer.valueOf(amplified.fact("ops_per_count").trim()));
+            x.put("kernel_ops_per_count", sweep.k());
+            x.put("model_aa", amplified.floor() == null ? null : amplified.floor().aa().json());
+            m.put("scorecard", x);
+        }
         m.put("headline_n", h.n());
         m.put("headline_resolved", h.ratio() == null || !h.ratio().hasInterval() ? null : h.ratio().excludes(1));
         return m;

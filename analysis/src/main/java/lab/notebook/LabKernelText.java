@@ -31,7 +31,38 @@ final class LabKernelText {
         if (p.model() != null) {
             b.append(model(p.model()));
         }
+        if (p.amplified() != null && !s.share()) {
+            b.append(amplified(p.amplified()));
+        }
         return b.toString();
+    }
+
+    /** The model amplified as the switch amplifies the kernel, and the scorecard: its slope beside the kernel's. */
+    private String amplified(LabKernelPart.AmplifiedFigure a) {
+        StringBuilder b = new StringBuilder("Like for like: the model amplified as the switch amplifies the kernel (`raw/").append(p.fix())
+                .append("/").append(LabKernelPart.DIR).append("/").append(LabKernelPart.AMP).append("-rR-tT.json`): ")
+                .append(a.fact("what")).append("; `").append(a.fact("variant")).append("` with `").append(a.fact("amp"))
+                .append("` over N (").append(a.fact("counts")).append(") against it with `").append(a.fact("none"))
+                .append("`, ").append(a.fact("ops_per_count")).append(" operations per I/O per unit of N, at the guest's ")
+                .append(a.fact("base_ns")).append(" ns per I/O on ").append(a.fact("threads")).append(" threads, ")
+                .append(a.fact("rounds")).append(" rounds; A/A ")
+                .append(a.floor() == null ? "none" : a.floor().aa().format(3) + "x" + (a.floor().failed() ? " (excludes 1)" : ""))
+                .append(".\n\n");
+        LabKernelPart.Scorecard sc = p.scorecard();
+        b.append("| slope, ns per added operation per I/O | estimate [95% interval] over rounds |\n|---|---:|\n")
+                .append("| kernel (the switch, per-round fits) | ").append(sc == null || sc.kernel() == null ? "—" : sc.kernel().format(2))
+                .append(" |\n| model (amplified the same way) | ").append(a.slope() == null ? "—" : a.slope().format(2)).append(" |\n");
+        if (sc != null && sc.ratio() != null) {
+            b.append("| model / kernel | ").append(Fmt.f(sc.ratio(), 2)).append(sc.lo() == null ? " (the kernel's interval reaches 0:"
+                    + " no bounds)" : " [" + Fmt.f(sc.lo(), 2) + "–" + Fmt.f(sc.hi(), 2) + "]").append(" |\n");
+        }
+        b.append("\nEach slope is fitted to each round's own ns per I/O over the operations it added (the kernel's x from its"
+                + " switch's counter, the model's from its own injection), then estimated over rounds; the ratio's bounds are its"
+                + " ends' ratios.");
+        if (sc != null && sc.outsideTwofold()) {
+            b.append(" The ratio lies outside [0.5, 2]: model and kernel disagree on the operation's cost by more than twofold.");
+        }
+        return b.append("\n\n").toString();
     }
 
     private String environment() {

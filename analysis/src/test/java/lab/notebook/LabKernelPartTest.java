@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.parse.LabAbFixture;
 import lab.results.RunDir;
 import org.junit.jupiter.api.Test;
@@ -124,6 +125,51 @@ class LabKernelPartTest {
         Map<String, Object> m = (Map<String, Object>) p.summary().get("model_at_guest");
         assertEquals("400", m.get("base_ns"));
         assertTrue(m.get("aa") instanceof Map<?, ?>, m.toString());
+    }
+
+    private static String ampEntry(String v, String inject, double ns) {
+        return entry(v, ns).replace("\"baseNs\": \"400\"}", "\"baseNs\": \"400\", \"inject\": \"" + inject + "\"}");
+    }
+
+    /**
+     * The model amplified as the switch amplifies the kernel: its slope fitted per round over x =
+     * ops_per_count·N (the kernel's fixture: 2 ns per counted operation, every round), estimated
+     * over rounds, and the scorecard's ratio with its bounds; nothing of it without its facts.
+     */
+    @Test
+    void theAmplifiedModelsSlopeStandsBesideTheKernelsInTheScorecard() throws Exception {
+        LabAbFixture.iops(labDir(), 3, 1, 4, 16);
+        assertEquals(null, LabKernelPart.read(open(), "zram-init-lock").orElseThrow().scorecard());
+        Files.writeString(labDir().resolve(LabKernelPart.AMP_FACTS), String.join("\n", "param: guard", "variant: srcu",
+                "control: srcu~aa", "amp: inject", "none: none", "counts: 1=a1 4=a4 16=a16", "ops_per_count: 2", "threads: 2",
+                "rounds: 3", "base_ns: 400", "what: N atomics at the switch's site") + "\n");
+        double[] slope = {3.0, 3.3, 2.7}; // ns per added operation, round by round
+        for (int r = 1; r <= 3; r++) {
+            double b = slope[r - 1];
+            Files.writeString(labDir().resolve(LabKernelPart.AMP + "-r" + r + "-t2.json"), "[" + ampEntry("srcu", "none", 400) + ", "
+                    + ampEntry("srcu", "a1", 400 + b * 2) + ", " + ampEntry("srcu", "a4", 400 + b * 8) + ", "
+                    + ampEntry("srcu", "a16", 400 + b * 32) + "]");
+            Files.writeString(labDir().resolve(LabKernelPart.AMP + "-aa-r" + r + "-t2.json"), "[" + ampEntry("srcu~aa", "none", 400) + "]");
+        }
+        RunDir r = open();
+        LabKernelPart p = LabKernelPart.read(r, "zram-init-lock").orElseThrow();
+        assertEquals(List.of(), r.gaps());
+        Estimate model = lab.analysis.estimate.Estimator.mean(List.of(3.0, 3.3, 2.7));
+        assertEquals(model.value(), p.amplified().slope().value(), 1e-6);
+        assertEquals(model.lo(), p.amplified().slope().lo(), 1e-6);
+        LabKernelPart.Scorecard sc = p.scorecard();
+        assertEquals(2.0, sc.kernel().value(), 1e-4, "the fixture's kernel: 2 ns per counted operation");
+        assertEquals(1.5, sc.ratio(), 1e-4);
+        assertEquals(model.lo() / sc.kernel().hi(), sc.lo(), 1e-6);
+        assertFalse(sc.outsideTwofold());
+        assertEquals(1.0, p.amplified().floor().aa().value(), 1e-12);
+        String md = p.text(3000.0, 1.05);
+        assertTrue(md.contains("| model / kernel | 1.50 ["), md);
+        assertTrue(md.contains("`srcu` with `inject` over N (1=a1 4=a4 16=a16) against it with `none`, 2 operations per I/O per unit of N"), md);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> sum = (Map<String, Object>) p.summary().get("scorecard");
+        assertEquals(1.5, (Double) sum.get("model_over_kernel"), 1e-4);
+        assertEquals(2, sum.get("model_ops_per_count"));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package lab.cli;
 
+import lab.fix.AmplifiedModel;
 import lab.fix.GuestModel;
 import lab.fix.Pairing;
 import lab.fix.Steps;
@@ -68,6 +69,10 @@ final class PairRun {
             GuestModel gm = p.guestModel();
             if (gm != null && GuestModel.hasAb(c.raw())) {
                 failed |= !step(steps, fix, "lab-kernel-model", gm.step(), () -> gm.run(c));
+            }
+            AmplifiedModel am = p.amplifiedModel();
+            if (am != null && GuestModel.hasAb(c.raw()) && !labQuick) {
+                failed |= !step(steps, fix, "lab-kernel-amplified", am.step(), () -> am.run(c));
             }
             if (flamegraphs) {
                 failed |= !step(steps, fix, "flamegraphs", p.flamegraphStep(), () -> p.flamegraphs(c));

@@ -57,18 +57,45 @@ public record GuestModel(String benchmark, String param, String before, String a
         return "the model (" + before + " vs " + after + ") at the guest's CPU per I/O, on the guest's CPUs";
     }
 
+    /**
+     * The guest's point, from the run's lab-kernel A/B: its vCPUs, and G (the after's task-clock per
+     * I/O at N = 1) as the model's base, split into the device's and the worker's work as the run's
+     * calibration splits its own base ({@code userSplit}), else all of it the device's.
+     */
+    record Point(int threads, long base, long device, long user, String split) {
+        static Point of(Pairing.Ctx c, boolean userSplit) throws IOException {
+            Path dir = c.raw().resolve(LabKernelPart.DIR);
+            LabAb ab = LabAb.read(dir).orElseThrow(() -> new IOException("no " + LabAb.TRIALS + " in " + dir));
+            Map<String, String> facts = KernelRuns.readEnv(dir.resolve(LabAb.FACTS));
+            double g = guestNs(SwitchSweep.of(ab, false, null))
+                    .orElseThrow(() -> new IOException(LabAb.TRIALS + " has no after at N = 1 with a CPU per I/O"));
+            Calibration cal = Calibration.read(c.raw());
+            long base = Math.round(g);
+            long user = userSplit && cal != null && cal.baseNs() > 0 ? Math.round(g * cal.userNs() / (double) cal.baseNs()) : 0;
+            String split = !userSplit ? "all of it device work (the benchmark has no worker work)" : cal == null
+                    ? "all of it device work (no calibration in this run to split it by)"
+                    : "as the run's calibration splits its " + cal.baseNs() + " ns (" + cal.userNs() + " ns in the worker)";
+            return new Point(Integer.parseInt(facts.getOrDefault("cpus", "1").trim()), base, base - user, user, split);
+        }
+
+        /** {@code o} at this point's work per I/O. */
+        ChainedOptionsBuilder apply(ChainedOptionsBuilder o, boolean userSplit) {
+            o.param("baseNs", Long.toString(device));
+            if (userSplit) {
+                o.param("userNs", Long.toString(user));
+            }
+            return o;
+        }
+    }
+
     /** Runs the model at the guest's CPU per I/O into {@code raw/<fix>/lab-kernel/}. */
     public void run(Pairing.Ctx c) throws Exception {
         Path dir = c.raw().resolve(LabKernelPart.DIR);
-        LabAb ab = LabAb.read(dir).orElseThrow(() -> new IOException("no " + LabAb.TRIALS + " in " + dir));
-        Map<String, String> facts = KernelRuns.readEnv(dir.resolve(LabAb.FACTS));
-        double g = guestNs(SwitchSweep.of(ab, false, null))
-                .orElseThrow(() -> new IOException(LabAb.TRIALS + " has no after at N = 1 with a CPU per I/O"));
-        int threads = Integer.parseInt(facts.getOrDefault("cpus", "1").trim());
-        Calibration cal = Calibration.read(c.raw());
-        long base = Math.round(g);
-        long user = userSplit && cal != null && cal.baseNs() > 0 ? Math.round(g * cal.userNs() / (double) cal.baseNs()) : 0;
-        long device = base - user;
+        Point pt = Point.of(c, userSplit);
+        int threads = pt.threads();
+        long base = pt.base();
+        long device = pt.device();
+        long user = pt.user();
         int rounds = Math.max(MIN_ROUNDS, c.rounds());
         String[] variants = {before, after, control()};
         for (int r = 1; r <= rounds; r++) {
@@ -76,11 +103,7 @@ public record GuestModel(String benchmark, String param, String before, String a
                     r, rounds, threads);
             ChainedOptionsBuilder o = JmhOptions.of(benchmark, c.quick()).threads(threads).param(param, variants);
             fixed.forEach((k, v) -> o.param(k, v));
-            o.param("baseNs", Long.toString(device));
-            if (userSplit) {
-                o.param("userNs", Long.toString(user));
-            }
-            JmhOptions.run(o, dir.resolve(LabKernelPart.MODEL + "-r" + r + "-t" + threads + ".json"));
+            JmhOptions.run(pt.apply(o, userSplit), dir.resolve(LabKernelPart.MODEL + "-r" + r + "-t" + threads + ".json"));
         }
         Map<String, String> out = new LinkedHashMap<>();
         out.put("param", param);
@@ -92,9 +115,7 @@ public record GuestModel(String benchmark, String param, String before, String a
         out.put("base_ns", Long.toString(base));
         out.put("device_ns", Long.toString(device));
         out.put("user_ns", Long.toString(user));
-        out.put("split", !userSplit ? "all of it device work (the benchmark has no worker work)" : cal == null
-                ? "all of it device work (no calibration in this run to split it by)"
-                : "as the run's calibration splits its " + cal.baseNs() + " ns (" + cal.userNs() + " ns in the worker)");
+        out.put("split", pt.split());
         out.put("what", what);
         List<String> lines = new ArrayList<>();
         out.forEach((k, v) -> lines.add(k + ": " + v));

@@ -49,6 +49,15 @@ public interface Pairing {
         return null;
     }
 
+    /**
+     * The fix's model amplified as its lab-kernel switch amplifies the kernel (N operations at the
+     * switch's sites), run after {@link #guestModel} where the run has a full A/B (its N sweep);
+     * null where the model has no such sites yet.
+     */
+    default AmplifiedModel amplifiedModel() {
+        return null;
+    }
+
     /** The JMH settings of a quick or full run, as manifest.json records them (forks, warm-up, measurement). */
     default String jmhSettings(boolean quick) {
         return JmhOptions.describe(quick);

@@ -140,6 +140,14 @@ public final class SweepEstimates {
     }
 
     /**
+     * The A/A of {@code base} in this sweep against {@code control} in {@code other} (the control
+     * run beside it in the same rounds), as {@link #aa}: base over control per round.
+     */
+    public NoiseFloor aaAcross(SweepEstimates other, Map<String, String> base, Map<String, String> control, int threads) {
+        return NoiseFloor.of(across(other, base, control, threads, "aa", (a, b) -> a / b, false));
+    }
+
+    /**
      * {@code f(this sweep's cell, other's cell)} in each round both sweeps measured (two benchmarks
      * run in the same rounds), a positive figure (a ratio): geometric mean and interval.
      */

@@ -219,8 +219,22 @@ public final class SwitchSweep {
         return new Slope(line, List.copyOf(pts), k(), perRound, resolved, d1, r1);
     }
 
+    /**
+     * The slope as the estimation stage gives a signed figure: fitted to each round's own Δ over its
+     * own operations per I/O, the mean over rounds with its 95% interval ({@link Estimator#mean});
+     * null where no round has two counts. The model's amplified slope is estimated the same way.
+     */
+    public Estimate slopeEstimate() {
+        List<Double> b = roundSlopes();
+        return b.isEmpty() ? null : Estimator.mean(b);
+    }
+
     /** The slope fitted to each round's own Δ over its own operations per I/O (rounds with two counts or more); null for none. */
     private Stats.Spread perRoundSlopes() {
+        return spread(roundSlopes());
+    }
+
+    private List<Double> roundSlopes() {
         Map<Integer, List<double[]>> byRound = new TreeMap<>();
         for (Count c : counts) {
             for (Round r : c.rounds()) {
@@ -237,6 +251,6 @@ public final class SwitchSweep {
                 b.add(l.b());
             }
         });
-        return spread(b);
+        return b;
     }
 }

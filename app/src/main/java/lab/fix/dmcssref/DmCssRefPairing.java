@@ -15,6 +15,7 @@ import lab.fix.CostSweep;
 import lab.fix.Counting;
 import lab.fix.EmulationProbe;
 import lab.fix.JmhFlamegraph;
+import lab.fix.AmplifiedModel;
 import lab.fix.GuestModel;
 import lab.fix.JmhOptions;
 import lab.fix.Pairing;
@@ -51,6 +52,21 @@ final class DmCssRefPairing implements Pairing {
         return new GuestModel(DmCssRefRaw.BENCHMARK, "variant", ATOMIC, PERCPU,
                 Map.of("depth", Integer.toString(SEED_DEPTH), "device", "ram", "inject", "none"), true,
                 "dm-linear x" + SEED_DEPTH + " over the ram disk, `" + ATOMIC + "` against `" + PERCPU + "`");
+    }
+
+    /**
+     * The switch's "on" (kernel/patches/6.1/dm-css-ref.patch: N atomic_long_inc on one global word
+     * at each clone set up, alloc_tio, and each clone completion, clone_endio, per dm layer, on
+     * today's per-cpu css) as the model's injection at the same two per-layer stages, on `percpu`
+     * (today's) over dm-linear x5: 2 x 5 operations per I/O per unit of N, as the switch's counter
+     * counts 10 per I/O at N = 1.
+     */
+    @Override
+    public AmplifiedModel amplifiedModel() {
+        return new AmplifiedModel(DmCssRefRaw.BENCHMARK, "variant", PERCPU, Map.of("depth", Integer.toString(SEED_DEPTH), "device", "ram"),
+                "inject", n -> n == 0 ? "none" : "clone:atomic:" + n + ",end_io:atomic:" + n, 2 * SEED_DEPTH, true,
+                "N atomic increments of one shared word at each clone's set-up and completion in each of the " + SEED_DEPTH
+                        + " dm layers (the engine's `clone` and `end_io` injection stages), as the switch's dm_lab_css_ref_op");
     }
 
     @Override
