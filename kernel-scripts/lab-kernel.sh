@@ -19,6 +19,9 @@
 #   lab-ab FIX [--quick]   FIX's switch A/B on the lab kernel in the guest (kernel/lab-ab.sh),
 #                          on the source its switch lives in (thin-bufio-lock: 6.12, else 6.1)
 #   overhead [--quick]     Debian's kernel against the lab kernel, switches at their defaults
+#   refscale [--quick]     the kernel's own ns per operation in the guest on the lab kernel:
+#                          refscale (built in) for refcnt rwsem lock srcu acqrel, at 1 reader
+#                          and one a vCPU, a boot each (kernel/refscale.sh; into LAB_OUT)
 #   cleanup                remove everything in the registry (and the guest VM); idempotent
 #   check DEV              exit 0 if the lab owns DEV, else refuse with exit 2
 #   fill DEV [PATTERN]     write DEV once with fio (random, zero, compressible50, or N: compressible %)
@@ -37,7 +40,7 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$KS_DIR/common/rc.sh"
 
 # header: the comment above, without its '# '.
-header() { sed -n '2,31s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+header() { sed -n '2,/^set /s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 
 usage() {
 	header
@@ -250,6 +253,7 @@ main() {
 	build) exec bash "$KS_DIR/kernel/build.sh" build "$@" ;;
 	lab-ab) exec bash "$KS_DIR/kernel/lab-ab.sh" "$@" ;;
 	overhead) exec bash "$KS_DIR/kernel/overhead.sh" "$@" ;;
+	refscale) exec bash "$KS_DIR/kernel/refscale.sh" "$@" ;;
 	cleanup) need_root; _cleanup_all ;;
 	check) [ $# -eq 1 ] || bad_input "check needs one device"; _lab_require_owned "$1"; echo "$1: owned by the lab" ;;
 	fill) [ $# -ge 1 ] || bad_input "fill needs a device"; need_root; _fill "$1" "${2:-50}" ;;
@@ -264,7 +268,7 @@ main() {
 		_cgroup_weight "$1" "$2" "$3"
 		;;
 	-h | --help | help) usage 0 ;;
-	'') bad_input "needs a command: status, up, down, run, build, lab-ab, overhead, cleanup, check, fill, iostats, sched, weight" ;;
+	'') bad_input "needs a command: status, up, down, run, build, lab-ab, overhead, refscale, cleanup, check, fill, iostats, sched, weight" ;;
 	*) bad_input "unknown command '$cmd'" ;;
 	esac
 }

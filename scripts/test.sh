@@ -6,7 +6,7 @@
 # As root it installs the Debian packages the tests need (PKGS_TEST in scripts/lib.sh); otherwise
 # it prints the apt-get line to run.
 #
-# The lab kernels' tests (kernel-scripts 030 and 031) boot the lab kernels (6.1 with four fixes'
+# The lab kernels' tests (kernel-scripts 030, 031 and 042) boot the lab kernels (6.1 with four fixes'
 # switches, 6.12 with thin-bufio-lock's). They run when the kernels are in the cache
 # ($LAB_STATE/lab-kernel/, from `./lab kernel build`, `./lab pair` or an earlier run) and skip,
 # saying so, when not: building both took 34 min of a 2-core VM, the rest 13 (README.md).
@@ -30,7 +30,7 @@ for arg in "$@"; do
 		;;
 	esac
 done
-# kernel-scripts tests 030 and 031: build a lab kernel that is not in the cache (else skip)
+# kernel-scripts tests 030, 031 and 042: build a lab kernel that is not in the cache (else skip)
 export LAB_TEST_LAB_KERNELS=$build_kernels
 
 JDK=$(find_jdk)

@@ -38,7 +38,7 @@ help_of() {
 	printf '%s\n' "$out"
 }
 
-for sub in status up down run build lab-ab overhead cleanup check fill iostats sched weight; do
+for sub in status up down run build lab-ab overhead refscale cleanup check fill iostats sched weight; do
 	want=$(block "$sub")
 	[ -n "$want" ] || { echo "$sub: no line in the header"; continue; }
 	ok=yes

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# kernel/refscale.sh [--quick]: the kernel's own per-operation figures in the guest on the lab
+# kernel: refscale (kernel/rcu/refscale.c, built in: kernel/config) for the read sides that match
+# the fixes' operations, at 1 reader and at one reader a vCPU, into LAB_OUT (default: a new folder
+# under results/, kernel-refscale-<time>).
+#
+# Types (LAB_REFSCALE_TYPES overrides): refcnt (atomic_inc + atomic_dec of one shared counter:
+# dm-css-ref's css get/put, part-acct's in-flight count), rwsem (down_read + up_read:
+# zram-init-lock's init_lock read side, thin-bufio-lock's rwsem), lock (raw spin_lock + unlock
+# of one shared lock: thin-bufio-lock's mutex before, uncontended fast path alike), srcu
+# (srcu_read_lock + unlock: zram-init-lock's fix), acqrel (load-acquire + store-release of a
+# per-CPU word: the private floor). One boot a (type, readers): refscale runs once, at boot, with
+# its parameters on the kernel command line (LAB_GUEST_APPEND), holdoff seconds after its
+# initcall, so that /init is idle in the script's wait when it measures; the script
+# (kernel/refscale-guest.sh) waits for its table. Its readers bind themselves to CPU i
+# (set_cpus_allowed_ptr at kthread start, before the holdoff), so the guest boots with every vCPU
+# online (maxcpus=VCPUS, after guest.sh's maxcpus=1): with maxcpus=1 the binding of reader 1 fails
+# (CPU 1 offline: -EINVAL; refscale's WARN_ON_ONCE prints nothing, CONFIG_BUG being off) and it
+# floats (measured: its Cpus_allowed_list 0-1). The lab kernel patches no
+# text at run time (JUMP_LABEL, ftrace, kprobes and modules off: kernel/config), which is what
+# maxcpus=1 protects the Debian kernel from.
+#
+# Full: 30 runs a boot (refscale's default); --quick: 5; each of 100000 loops. Not refscale's
+# 10000: measured here (refcnt, TCG, 2 vCPUs on 2 host cores), 2 readers of 10000 loops (about
+# 0.2 ms each) timed 21.0 ns a loop, as 1 reader did: they hardly overlapped; of 100000, 70.6 ns
+# (median of 10 runs), of 1000000, 56.9 ns, 1 reader 22.0 and 23.9 ns. LAB_REFSCALE_LOOPS,
+# LAB_REFSCALE_NRUNS, LAB_REFSCALE_HOLDOFF override; LAB_REFSCALE_MAXCPUS=1 boots as guest.sh
+# does for Debian's kernel, to see the failed binding (the run then fails at 2 readers, saying so).
+#
+# Writes refscale.tsv (type, readers, run, ns_per_op: refscale's per-run mean over the readers of
+# one loop's time, a loop being one read-side acquire and release), refscale.txt (key: value),
+# refscale/boots.tsv (per boot: wall time, CPUs online, readers bound to their own CPU, the CPU
+# each ran on last) and each boot's files in refscale/TYPE-rN/ (console.log, dmesg.txt, guest.txt,
+# refscale-guest.txt).
+set -euo pipefail
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../common/rc.sh
+. "$KS_DIR/common/rc.sh"
+quick=0
+for a in "$@"; do
+	case $a in
+	--quick) quick=1 ;;
+	*) _lab_refuse "refscale: unknown option '$a' (usage: refscale [--quick])" ;;
+	esac
+done
+read -r -a types <<<"${LAB_REFSCALE_TYPES:-refcnt rwsem lock srcu acqrel}"
+for t in "${types[@]}"; do
+	case $t in
+	rcu | srcu | rcu-tasks | rcu-trace | refcnt | rwlock | rwsem | lock | lock-irq | acqrel | clock) ;;
+	*) _lab_refuse "refscale: '$t' is not one of 6.1's refscale types (rcu srcu rcu-tasks rcu-trace refcnt rwlock rwsem lock lock-irq acqrel clock)" ;;
+	esac
+done
+[ "$(id -u)" -eq 0 ] || { _lab_msg "refscale: needs root (qemu)"; exit 1; }
+command -v qemu-system-x86_64 >/dev/null || { _lab_msg "refscale: qemu-system-x86_64 missing"; exit 1; }
+loops=100000 nruns=30
+if [ "$quick" = 1 ]; then nruns=5; fi
+loops=${LAB_REFSCALE_LOOPS:-$loops} nruns=${LAB_REFSCALE_NRUNS:-$nruns}
+# the lab kernel reaches /init's script about 5 s after qemu starts under TCG, refscale's initcall
+# about 1 s after: 8 s leaves the guest idle but for the script's 1 s polls when it measures
+holdoff=${LAB_REFSCALE_HOLDOFF:-8}
+vcpus=$(bash "$KS_DIR/guest/guest.sh" vcpus)
+maxcpus=${LAB_REFSCALE_MAXCPUS:-$vcpus}
+readers=(1)
+[ "$vcpus" -gt 1 ] && readers+=("$vcpus")
+
+out=${LAB_OUT:-$LAB_ROOT/results/kernel-refscale-$(date -u +%Y%m%dT%H%M%SZ)}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -rf "$out/refscale" "$out/refscale.tsv" "$out/refscale.txt"
+mkdir -p "$out/refscale"
+# a boot's time: the kernel's build is done before the first (guest.sh builds it if it must)
+bash "$KS_DIR/kernel/build.sh" build --source 6.1 >/dev/null
+_lab_msg "refscale: ${types[*]} at ${readers[*]} reader(s), $nruns runs of $loops loops a boot, holdoff $holdoff s -> $out"
+printf 'type\treaders\tboot_wall_s\tcpus_online\treaders_bound\treaders_last_cpu\n' >"$out/refscale/boots.tsv"
+printf 'type\treaders\trun\tns_per_op\n' >"$out/refscale.tsv.new"
+t0=$SECONDS
+for t in "${types[@]}"; do
+	for n in "${readers[@]}"; do
+		d=$out/refscale/$t-r$n
+		mkdir -p "$d"
+		# the script's deadline: the holdoff, then 1 s a run at the least, and a margin
+		printf '%s\n' "type=$t" "readers=$n" "loops=$loops" "nruns=$nruns" "holdoff=$holdoff" \
+			"deadline_s=$((holdoff + 60 + nruns * (1 + loops / 20000)))" >"$d/refscale.params"
+		_lab_msg "refscale: $t at $n reader(s)"
+		b0=$SECONDS
+		LAB_GUEST_KERNEL=lab LAB_KERNEL_SOURCE=6.1 GUEST_VCPUS=$vcpus \
+			LAB_GUEST_APPEND="${LAB_GUEST_APPEND:-} maxcpus=$maxcpus refscale.scale_type=$t refscale.nreaders=$n refscale.loops=$loops refscale.nruns=$nruns refscale.holdoff=$holdoff refscale.shutdown=0" \
+			bash "$KS_DIR/guest/guest.sh" run "$KS_DIR/kernel/refscale-guest.sh" "$d"
+		wall=$((SECONDS - b0))
+		# the table: "RUN<tab>NS" after refscale's "Runs<tab>Time(ns)", time stamps dropped
+		sed 's/^\[[^]]*\] *//' "$d/dmesg.txt" | awk -v t="$t" -v n="$n" -v want="$nruns" '
+			index($0, t "-ref-scale: END OF TEST") == 1 { end = 1; next }
+			end && /^Runs\tTime\(ns\)$/ { on = 1; next }
+			on && /^[0-9]+\t[0-9]+\.[0-9]+$/ { printf "%s\t%s\t%s\t%s\n", t, n, $1, $2; k++ }
+			END { if (k != want) { printf "refscale: %s at %s reader(s): %d rows, not %d\n", t, n, k, want > "/dev/stderr"; exit 1 } }' \
+			>>"$out/refscale.tsv.new"
+		# bound: readers (in the order they were made: pid) whose allowed CPUs are exactly their own
+		# index, reader i on CPU i; last: the CPU each ran on last, comma-separated
+		bound=$(awk '/^reader:/ { if ($5 == i) b++; i++ } END { print b + 0 }' "$d/refscale-guest.txt")
+		last=$(awk '/^reader:/ { printf "%s%s", s, $7; s = "," }' "$d/refscale-guest.txt")
+		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "$n" "$wall" "$(sed -n 's/^cpus_online_at_end: //p' "$d/refscale-guest.txt")" \
+			"$bound" "${last:--}" >>"$out/refscale/boots.tsv"
+		if [ "$bound" != "$n" ]; then
+			_lab_msg "refscale: $t at $n reader(s): $bound reader(s) bound to their own CPU, not $n: the figure is not one reader a CPU ($d/refscale-guest.txt, dmesg.txt)"
+			exit 1
+		fi
+		_lab_msg "refscale: $t at $n reader(s): boot $wall s, median $(awk -F'\t' -v t="$t" -v n="$n" '$1 == t && $2 == n { print $4 }' "$out/refscale.tsv.new" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }') ns"
+	done
+done
+mv "$out/refscale.tsv.new" "$out/refscale.tsv"
+first=$out/refscale/${types[0]}-r1
+{
+	echo "kernel: $(sed -n 's/^kernel: //p' "$first/guest.txt") ($(sed -n 's/^lab_kernel: //p' "$first/guest.txt"))"
+	echo "kernel_build: $(sed -n 's/^kernel_build: //p' "$first/guest.txt")"
+	echo "accel: $(sed -n 's/^env: //p' "$first/guest.txt")"
+	echo "vcpus: $vcpus"
+	echo "qemu_cpu: $(sed -n 's/^qemu_cpu: //p' "$first/guest.txt")"
+	echo "host_cores: $(nproc)"
+	echo "types: ${types[*]}"
+	echo "readers: ${readers[*]}"
+	echo "loops: $loops"
+	echo "nruns: $nruns"
+	echo "holdoff_s: $holdoff"
+	echo "quick: $quick"
+	echo "measured: refscale built into the lab kernel (CONFIG_RCU_REF_SCALE_TEST=y), one boot per (type, readers) with refscale.scale_type, nreaders, loops, nruns, holdoff and shutdown=0 on the kernel command line; each run times loops back-to-back read-side sections (acquire + release) per reader with interrupts off, all readers at once; ns_per_op is refscale's per-run figure: the readers' mean time per loop"
+	echo "maxcpus: $maxcpus"
+	echo "pinning: the guest boots with maxcpus=$maxcpus (every vCPU online before refscale's initcall), so reader i binds itself to CPU i; refscale/boots.tsv's readers_bound counts the readers whose Cpus_allowed_list was their own CPU alone (read from /proc in the guest after the test; a run with fewer fails), readers_last_cpu the CPU each ran on last; refscale's own WARN_ONs print nothing (no CONFIG_BUG in the lab kernel)"
+	echo "boot_wall_s: $(awk -F'\t' 'NR > 1 { s += $3; n++ } END { printf "%.1f mean of %d boots", s / n, n }' "$out/refscale/boots.tsv")"
+	# the median run per (type, readers)
+	awk -F'\t' 'NR > 1 { print $1 "\t" $2 "\t" $4 }' "$out/refscale.tsv" | sort -t$'\t' -k1,1 -k2,2n -k3,3g |
+		awk -F'\t' '{ k = $1 "\t" $2; if (!(k in c)) o[++m] = k; v[k, ++c[k]] = $3 }
+			END { for (i = 1; i <= m; i++) { split(o[i], p, "\t"); n = c[o[i]]
+				printf "median_ns_per_op_%s_r%s: %s (%d runs, %s to %s)\n", p[1], p[2], v[o[i], int((n + 1) / 2)], n, v[o[i], 1], v[o[i], n] } }'
+	echo "wall_s: $((SECONDS - t0))"
+} >"$out/refscale.txt"
+_lab_msg "refscale: done in $((SECONDS - t0)) s: $out/refscale.tsv"

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# 042: refscale in the guest on the 6.1 lab kernel (`lab-kernel.sh refscale --quick`, issue 34):
+# refscale.tsv has its header and, for every type (refcnt rwsem lock srcu acqrel), the quick runs at
+# 1 reader and at one reader a vCPU, each with a positive ns_per_op; every boot had its vCPUs online
+# and each reader bound to its own CPU (its Cpus_allowed_list, read in the guest), where it last
+# ran; refscale.txt has its keys; nothing is left (no qemu, no guest scratch folder, no registry
+# line). Skips without root, qemu or the source package, and when the kernel is neither in the
+# cache nor to be built by this run (`./lab test --lab-kernels`).
+# timeout: 1200
+set -euo pipefail
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../common/rc.sh
+. "$KS_DIR/common/rc.sh"
+_have_guest
+_have_lab_kernel 6.1
+real_state=$LAB_STATE
+_test_begin_guest
+mkdir -p "$real_state/lab-kernel"
+ln -s "$real_state/lab-kernel" "$LAB_STATE/lab-kernel" # the build is cached across tests and runs
+out=$LAB_STATE/out
+# guest.sh's scratch folders (mktemp under TMPDIR) in a folder of this test's own, to find any left
+scratch=$LAB_STATE/tmp
+mkdir -p "$scratch"
+
+TMPDIR=$scratch LAB_OUT=$out bash "$KS_DIR/lab-kernel.sh" refscale --quick 2>"$LAB_STATE/refscale.err" ||
+	{ tail -n 30 "$LAB_STATE/refscale.err" >&2; exit 1; }
+
+yes() { if "$@"; then echo yes; else echo no; fi; }
+txt() { sed -n "s/^$1: //p" "$out/refscale.txt"; }
+types=(refcnt rwsem lock srcu acqrel)
+vcpus=$(txt vcpus)
+nruns=$(txt nruns)
+readers=(1)
+[ "${vcpus:-1}" -gt 1 ] && readers+=("$vcpus")
+
+echo "refscale.tsv's header: $(head -n 1 "$out/refscale.tsv" | tr '\t' ' ')"
+echo "quick: $(txt quick), runs a boot: $nruns, loops: $(txt loops)"
+missing=() bad=()
+for t in "${types[@]}"; do
+	for n in "${readers[@]}"; do
+		got=$(awk -F'\t' -v t="$t" -v n="$n" '$1 == t && $2 == n' "$out/refscale.tsv")
+		[ "$(grep -c . <<<"$got")" = "$nruns" ] || missing+=("$t@$n")
+		if awk -F'\t' '!($4 + 0 > 0) { bad = 1 } END { exit !bad }' <<<"$got"; then bad+=("$t@$n"); fi
+	done
+done
+echo "every type at 1 reader and at every vCPU, $nruns runs each: ${missing[*]:-yes}"
+echo "runs without a positive ns_per_op: ${bad[*]:-none}"
+extra=$(awk -F'\t' -v r=" ${readers[*]} " 'NR > 1 && index(r, " " $2 " ") == 0' "$out/refscale.tsv" | wc -l)
+echo "rows at other reader counts: $extra"
+# boots.tsv: type readers boot_wall_s cpus_online readers_bound warnings
+want_online=0
+[ "${vcpus:-1}" -gt 1 ] && want_online=0-$((vcpus - 1))
+echo "one boot a (type, readers): $(yes test "$(tail -n +2 "$out/refscale/boots.tsv" | wc -l)" = $((${#types[@]} * ${#readers[@]})))"
+all_online() { awk -F'\t' -v w="$want_online" 'NR > 1 && $4 != w { b = 1 } END { exit b }' "$out/refscale/boots.tsv"; }
+# reader i bound to CPU i alone, and last ran there: readers_last_cpu 0 at 1 reader, 0,1,... at N
+all_bound() {
+	awk -F'\t' 'NR > 1 { want = "0"; for (i = 1; i < $2; i++) want = want "," i; if ($5 != $2 || $6 != want) b = 1 }
+		END { exit b }' "$out/refscale/boots.tsv"
+}
+echo "every boot had every vCPU online: $(yes all_online)"
+echo "every reader bound to its own CPU and last ran there: $(yes all_bound)"
+keys=()
+for k in kernel accel vcpus qemu_cpu loops nruns holdoff_s measured pinning boot_wall_s; do
+	[ -n "$(txt "$k")" ] || keys+=("$k")
+done
+echo "refscale.txt's keys missing: ${keys[*]:-none}"
+echo "booted the lab kernel: $(yes grep -q '^kernel_kind: lab$' "$out/refscale/refcnt-r1/guest.txt")"
+qemu_left() { test -e "$LAB_STATE/kernel/guest/qemu.pid" || pgrep -f -- "$out/refscale/" >/dev/null; }
+echo "qemu left: $(yes qemu_left)"
+echo "guest scratch folders left: $(find "$scratch" -mindepth 1 -maxdepth 1 | wc -l)"
+echo "registry lines: $(wc -l <"$LAB_REGISTRY")"
