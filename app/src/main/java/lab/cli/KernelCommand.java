@@ -36,6 +36,8 @@ import picocli.CommandLine.Parameters;
                 "  lab-ab FIX [--quick]   FIX's switch A/B on the lab kernel in the guest VM,",
                 "                         on the source of its switch (thin-bufio-lock: 6.12)",
                 "  overhead [--quick]     Debian's kernel against the lab kernel",
+                "  refscale [--quick]     the kernel's own ns per operation (refscale) in the",
+                "                         guest on the lab kernel, at 1 reader and one a vCPU",
                 "  cleanup                remove everything in the registry (idempotent)",
                 "  check, fill, iostats, sched, weight: see kernel-scripts/README.md",
                 "./lab kernel COMMAND --help prints that command's usage.",
