@@ -23,8 +23,8 @@ import picocli.CommandLine.Option;
                 "before/after on it (as pair --kernel lab --quick); thin-bufio-lock's switch is",
                 "on 6.12, run by ./lab pair thin-bufio-lock. The kernel side needs root;",
                 "without it, it is skipped and said so. Measured on 2 cores as root from a",
-                "fresh clone: 29 min 30 s, 8.8 of them building the lab kernel (once), and",
-                "20 min 4 s and 20 min 28 s in two runs with it built."})
+                "fresh clone: 28 min 54 s, 9.7 of them building the lab kernel (once), and",
+                "19 min 38 s with it built."})
 final class DemoCommand implements Callable<Integer> {
     @Option(names = "--results", paramLabel = "DIR", description = "results folder (default: results/ in the lab)")
     Path results;
