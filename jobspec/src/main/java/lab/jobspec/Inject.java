@@ -21,7 +21,7 @@ import java.util.Locale;
  */
 public record Inject(Stage stage, Kind kind, int count) {
     /** An injection's largest count: more is a benchmark of the primitive, not of a path. */
-    public static final int MAX_COUNT = 64;
+    public static final int MAX_COUNT = 128;
 
     /** A named point of a bio's path through the engine. */
     public enum Stage {

@@ -206,7 +206,7 @@ class JobFileParserTest {
     @Test
     void badInjectIsRefusedAtItsLine() throws Exception {
         for (String bad : List.of("inject=clone", "inject=clone:cas", "inject=queue:atomic", "inject=clone:atomic:0",
-                "inject=clone:atomic:65", "inject=clone:atomic:x", "inject=clone:atomic,", "inject=a:b:c:d")) {
+                "inject=clone:atomic:129", "inject=clone:atomic:x", "inject=clone:atomic,", "inject=a:b:c:d")) {
             assertRefused("[j]\nsize=1m\n" + bad + "\n", 3, "inject");
         }
         Path file = write("[j]\nsize=1m\ninject=clone:cas\n");
