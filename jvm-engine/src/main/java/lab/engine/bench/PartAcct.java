@@ -71,6 +71,15 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *            submit (lab.engine.work.CpuWork, Blackhole.consumeCPU tokens
  *            measured at setup): the kernel's own per-I/O work, for the
  *            calibrated model; 0 spends nothing
+ *   amp      the lab kernel's switch block.lab_part_acct at "atomic" with
+ *            count N (6.1/part-acct.patch) on top of the variant: N shared
+ *            atomic increments of the accounted partition's ref and
+ *            in_flight[rw] words at accounting start, N decrements of each
+ *            at done (4N per I/O), on a line of their own; 0 (the default)
+ *            is the switch off. Chosen when the disk is made
+ *            (lab.engine.block.LabPartAcct), never tested per I/O. The
+ *            switch's "after" is today's code: lazy-ticks (per-cpu ref and
+ *            in-flight, update_io_ticks) is the model's nearest
  *   userNs   ns of the same work the submitting thread spends per I/O after
  *            the bio completes, before it submits the next: the kernel's
  *            per-I/O work outside the accounted window (fio's own loop, the
@@ -152,6 +161,10 @@ public class PartAcct {
         @Param({"0"})
         public long userNs;
 
+        /** The lab switch's count N: N shared atomics of each word at start and at done; 0 for none. */
+        @Param({"0"})
+        public int amp;
+
         /** What {@link #userNs} spends. */
         CpuWork user;
 
@@ -202,7 +215,7 @@ public class PartAcct {
             CpuWork work = works.apply(baseNs);
             user = works.apply(userNs);
             jiffies = clock.apply(hz);
-            disk = new Gendisk(NullBlk.immediate("nullb0", CAPACITY, LOGICAL_BLOCK, work), mode, jiffies, nrCpus, lines);
+            disk = new Gendisk(NullBlk.immediate("nullb0", CAPACITY, LOGICAL_BLOCK, work), mode, jiffies, nrCpus, amp, lines);
             dev = switch (to) {
                 case DISK -> disk.part0();
                 case PART -> disk.addPartition(1, PART_START, (CAPACITY >>> Bio.SECTOR_SHIFT) - PART_START);

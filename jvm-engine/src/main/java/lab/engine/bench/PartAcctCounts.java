@@ -55,6 +55,15 @@ public final class PartAcctCounts {
      * calibrated run without {@code userNs}.
      */
     public static SharedLineCounts of(String variant, String target, long ios, boolean submitterWork) {
+        return of(variant, 0, target, ios, submitterWork);
+    }
+
+    /**
+     * As {@link #of(String, String, long, boolean)}, with the benchmark's {@code amp} (the lab
+     * switch's count: N shared atomics of each word at start and done; 0 none), which the point
+     * then names.
+     */
+    public static SharedLineCounts of(String variant, int amp, String target, long ios, boolean submitterWork) {
         if (ios < 1) {
             throw new IllegalArgumentException("ios " + ios);
         }
@@ -62,6 +71,7 @@ public final class PartAcctCounts {
         PartAcct.Disk d = new PartAcct.Disk();
         d.variant = variant;
         d.target = target;
+        d.amp = amp;
         d.hz = HZ;
         d.slots = SLOTS;
         d.baseNs = 1; // any work: a mark
@@ -97,6 +107,9 @@ public final class PartAcctCounts {
         }
         Map<String, String> point = new LinkedHashMap<>();
         point.put("target", target);
+        if (amp != 0) {
+            point.put("amp", Integer.toString(amp));
+        }
         return new SharedLineCounts(MODEL, Variants.id(variant), point, ios, SharedLineCounts.per(perIo, ios),
                 TICKS, perTick(ticked, perIo, ios), SharedLineCounts.perVisits(visits, ios));
     }

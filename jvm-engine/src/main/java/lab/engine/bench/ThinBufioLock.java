@@ -63,6 +63,13 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *            (CpuWork): the kernel's per-I/O work, for the calibrated model
  *   userNs   ns of the same work the worker spends between a completion
  *            and its next submission (fio's loop, the system call's way)
+ *   amp      the lab kernel's switch dm_bufio.lab_client_lock at count N
+ *            (6.12/thin-bufio-lock.patch), on striped only: N empty
+ *            lock/unlock pairs of the client mutex on each hit (a node's get)
+ *            and at the top of each release, 2N per node a lookup visits; 0
+ *            (the default) is the switch off, 6.12's striped path alone.
+ *            Chosen when the pool is made (lab.engine.bufio.CacheLock's
+ *            AmpStripedLock), never tested per I/O
  *
  * What the model fixes by itself, not the job file: threads from -t (not
  * numjobs); a 512 MiB volume (the kernel scenario's; the seed's was 16 GiB)
@@ -113,6 +120,10 @@ public class ThinBufioLock {
         @Param({"0"})
         public long userNs;
 
+        /** The lab switch's client-lock count N at each hit and release (striped only); 0 for none. */
+        @Param({"0"})
+        public int amp;
+
         /** The work for {@link #baseNs} and {@link #userNs}: calibrated; the count run's marks instead. */
         java.util.function.LongFunction<CpuWork> works = CpuWork::forNs;
         CpuWork user;
@@ -157,7 +168,7 @@ public class ThinBufioLock {
             if (!CACHES.contains(cache)) {
                 throw new IllegalArgumentException("unknown cache '" + cache + "' (" + String.join(", ", CACHES) + ")");
             }
-            pool = new ThinPool(metadata, data, BLOCK_SECTORS, CACHE_WHOLE, locking, nrCpus, lines);
+            pool = new ThinPool(metadata, data, BLOCK_SECTORS, CACHE_WHOLE, locking, amp, nrCpus, lines);
             thin = new MappedDevice("thin", new DmTable(List.of(pool.createThin(THIN_ID, VOLUME >>> 9, 0)), nrCpus), nrCpus, rcu,
                     CssForward.NONE, Injection.NONE);
             bioset = new Bioset(nrCpus, Math.max(bs, 4096));

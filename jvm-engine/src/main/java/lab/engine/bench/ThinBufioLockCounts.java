@@ -42,9 +42,19 @@ public final class ThinBufioLockCounts {
      * lookup visits ({@code nodes_per_lookup}) and the metadata's nodes ({@code nodes}).
      */
     public static SharedLineCounts of(String variant, String target, String cache, long ios, boolean visits, boolean submitterWork) {
+        return of(variant, 0, target, cache, ios, visits, submitterWork);
+    }
+
+    /**
+     * {@link #of(String, String, String, long, boolean, boolean)} with the benchmark's {@code amp}
+     * (the lab switch's client-lock count on striped; 0 none), which the point then names.
+     */
+    public static SharedLineCounts of(String variant, int amp, String target, String cache, long ios, boolean visits,
+                                      boolean submitterWork) {
         LineTally tally = new LineTally();
         ThinBufioLock.Stack s = new ThinBufioLock.Stack();
         s.variant = variant;
+        s.amp = amp;
         s.target = target;
         s.cache = cache;
         s.baseNs = visits ? 1 : 0; // any work: a mark
@@ -68,6 +78,9 @@ public final class ThinBufioLockCounts {
         point.put("nodes_per_lookup", Integer.toString(nodesPerLookup));
         point.put("nodes", Integer.toString(s.nodes));
         point.put("cache_blocks", Integer.toString(s.cacheBlocks));
+        if (amp != 0) {
+            point.put("amp", Integer.toString(amp));
+        }
         return new SharedLineCounts(MODEL, Variants.id(variant), point, ios, SharedLineCounts.per(counted.perIo(), ios), 0, Map.of(),
                 visits ? SharedLineCounts.perVisits(counted.visits(), ios) : null);
     }

@@ -43,6 +43,16 @@ public final class ZramCounts {
     /** {@link #of(String, String, String, long)} with a compressor ({@code lzo-rle}, {@code lz4}) and device size. */
     public static SharedLineCounts of(String guard, String rw, String pattern, String compressor, int sizeMiB,
                                       long ios) {
+        return of(guard, 1, rw, pattern, compressor, sizeMiB, ios);
+    }
+
+    /**
+     * As {@link #of(String, String, String, String, int, long)}, with the benchmark's
+     * {@code sections} (the lab switch's count N: read sections per I/O; 1 the guard alone), which
+     * the point then names where it is not 1.
+     */
+    public static SharedLineCounts of(String guard, int sections, String rw, String pattern, String compressor, int sizeMiB,
+                                      long ios) {
         if (ios < 1) {
             throw new IllegalArgumentException("ios " + ios);
         }
@@ -53,6 +63,7 @@ public final class ZramCounts {
         d.pattern = pattern;
         d.compressor = compressor;
         d.sizeMiB = sizeMiB;
+        d.sections = sections;
         d.baseNs = 0;
         d.setUp(ZramInitLock.example(rw, pattern), tally);
         Map<String, Map<String, Long>> counted;
@@ -72,6 +83,9 @@ public final class ZramCounts {
         point.put("pattern", pattern);
         point.put("compressor", compressor);
         point.put("sizeMiB", Integer.toString(sizeMiB));
+        if (sections != 1) {
+            point.put("sections", Integer.toString(sections));
+        }
         return new SharedLineCounts(MODEL, Variants.id(guard), point, ios, SharedLineCounts.per(counted, ios), 0,
                 Map.of());
     }

@@ -60,6 +60,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * An id with the suffix ~aa (rwsem~aa) runs the same guard as an A/A control
  * trial (Variants).
  *
+ * sections: the lab kernel's zram.lab_init_lock_count N
+ * (6.1/zram-init-lock.patch): each I/O enters and leaves the guard's read
+ * section N-1 extra times, back to back, before the one it holds across the
+ * I/O (lab.engine.zram.SectionsGuard, chosen when the device is made); 1 (the
+ * default) is the guard alone. The same for rwsem (the switch's before) and
+ * srcu (its after).
+ *
  * baseNs: ns of calibrated uncontended CPU each page I/O spends before the
  * guard (lab.engine.work.CpuWork, Blackhole.consumeCPU tokens measured at
  * setup): the kernel's own per-I/O work around zram's, for the calibrated
@@ -106,6 +113,10 @@ public class ZramInitLock {
         @Param({"16"})
         public int sizeMiB;
 
+        /** The lab switch's count: read sections per I/O, N-1 of them extra ({@code sections}); 1 for the guard alone. */
+        @Param({"1"})
+        public int sections = 1;
+
         /** ns of calibrated CPU per page I/O before the guard ({@code base_ns}); a number, 0 for none. */
         @Param({"0"})
         public long baseNs;
@@ -138,7 +149,7 @@ public class ZramInitLock {
             this.job = job;
             readPercent = mix.readPercent();
             zram = new Zram(GuardKind.of(Variants.id(guard)), Compressor.of(compressor), MAX_THREADS,
-                    CpuWork.forNs(baseNs), lines);
+                    CpuWork.forNs(baseNs), lines, sections);
             zram.init((long) sizeMiB << 20);
             zram.open();
             pages = zram.disksize() / Zram.PAGE_SIZE;

@@ -81,9 +81,9 @@ public enum AcctMode {
         return inFlight;
     }
 
-    /** The accounting over {@code partRef} (from {@link #newPartRef}), reading {@code jiffies}: once per disk. */
-    IoStat newIoStat(Jiffies jiffies, PartRef partRef) {
-        return ticks == null ? IoStatOff.INSTANCE : new BlkAccount(jiffies, partRef, inFlight, ticks.apply(inFlight));
+    /** The accounting over {@code partRef} (from {@link #newPartRef}), reading {@code jiffies}, with the lab switch {@code lab}: once per disk. */
+    IoStat newIoStat(Jiffies jiffies, PartRef partRef, LabPartAcct lab) {
+        return ticks == null ? IoStatOff.INSTANCE : new BlkAccount(jiffies, partRef, inFlight, ticks.apply(inFlight), lab);
     }
 
     /** Every mode's {@link #id()}, in declaration order: the benchmark's variants. */

@@ -27,6 +27,9 @@ package lab.engine.block;
  * RCU quiescent state (nothing unless the worker is online, Gendisk.cpuOnline):
  * a kernel CPU reports it at its next context switch or tick instead.
  *
+ * The lab kernel's switch (LabPartAcct, the disk's, NONE when off) adds its
+ * shared atomics after the in-flight counting at start and at done.
+ *
  * One instance per disk; its fields are final and set before the disk takes
  * I/O. Allocates nothing.
  */
@@ -42,7 +45,11 @@ final class BlkAccount implements IoStat {
     /** {@code part_round_stats()} or {@code update_io_ticks()}. */
     private final IoTicks ticks;
 
-    BlkAccount(Jiffies jiffies, PartRef partRef, PartInFlight inFlight, IoTicks ticks) {
+    /** The lab kernel's switch: its shared atomics after the in-flight counting, or nothing. */
+    private final LabPartAcct lab;
+
+    BlkAccount(Jiffies jiffies, PartRef partRef, PartInFlight inFlight, IoTicks ticks, LabPartAcct lab) {
+        this.lab = lab;
         this.jiffies = jiffies;
         this.partRef = partRef;
         this.inFlight = inFlight;
@@ -59,7 +66,9 @@ final class BlkAccount implements IoStat {
             part.refGet(cpu);
         }
         ticks.start(cpu, part, now);
-        inFlight.add(cpu, part, rw(bio), 1);
+        int rw = rw(bio);
+        inFlight.add(cpu, part, rw, 1);
+        lab.start(part, rw);
         bio.acctPart = part;
         bio.acctStart = now;
         bio.acctSectors = bio.sectors();
@@ -77,6 +86,7 @@ final class BlkAccount implements IoStat {
         part.partStatAdd(cpu, DiskStats.TICKS + rw, duration);
         ticks.done(cpu, part, now, duration);
         inFlight.add(cpu, part, rw, -1);
+        lab.done(part, rw);
         part.refPut(cpu);
         bio.acctPart = null;
         partRef.quiescent(cpu); // between I/Os: no read-side section open (see PercpuPartRef)
@@ -88,6 +98,6 @@ final class BlkAccount implements IoStat {
 
     @Override
     public String toString() {
-        return "BlkAccount[" + partRef + ", " + inFlight + ", " + ticks + "]";
+        return "BlkAccount[" + partRef + ", " + inFlight + ", " + ticks + ", " + lab + "]";
     }
 }

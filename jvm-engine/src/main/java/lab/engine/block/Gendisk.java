@@ -86,6 +86,17 @@ public final class Gendisk {
      * shared-line operations to {@code lines} (a count run's {@link lab.engine.count.LineTally}).
      */
     public Gendisk(BlockDevice driver, AcctMode mode, Jiffies jiffies, int nrCpus, SharedLines lines) {
+        this(driver, mode, jiffies, nrCpus, 0, lines);
+    }
+
+    /**
+     * As {@link #Gendisk(BlockDevice, AcctMode, Jiffies, int, SharedLines)}, with the lab kernel's
+     * switch block.lab_part_acct at "atomic" and count {@code labAcctCount} (0: off): that many
+     * shared atomic get and in-flight increments at each accounted I/O's start, and decrements at
+     * its done, on the accounted partition's own words ({@link LabPartAcct}). A mode that accounts
+     * nothing ignores it, as the patch's sites are in the accounting.
+     */
+    public Gendisk(BlockDevice driver, AcctMode mode, Jiffies jiffies, int nrCpus, int labAcctCount, SharedLines lines) {
         if (mode.enabled() && jiffies == null) {
             throw new IllegalArgumentException(driver.name() + ": accounting (" + mode.id() + ") needs a jiffies clock");
         }
@@ -97,7 +108,7 @@ public final class Gendisk {
         this.lines = lines;
         this.partRef = mode.newPartRef(nrCpus);
         this.inFlight = mode.inFlight();
-        this.ioStat = mode.newIoStat(jiffies, partRef);
+        this.ioStat = mode.newIoStat(jiffies, partRef, LabPartAcct.of(labAcctCount));
         this.part0 = new Partition(this, 0, 0, driver.capacitySectors());
         this.parts = new Partition[] {part0};
     }

@@ -50,6 +50,9 @@ public final class Partition implements BlockDevice {
     private static final int STAMP = 16;
     private static final int IN_FLIGHT = 17; // [READ], [WRITE] at +1
     private static final int REF = 19;
+    /** The lab line's words ({@link #lab}). */
+    private static final int LAB_REF = 16;
+    private static final int LAB_IN_FLIGHT = 17; // [READ], [WRITE] at +1
 
     private final Gendisk disk;
     private final int partno;
@@ -71,6 +74,10 @@ public final class Partition implements BlockDevice {
     private final LineCounter stampCas;
     /** {@code atomic_inc/dec(&part->in_flight[rw])}. */
     private final LineCounter inFlightRmw;
+    /** The lab switch's words ({@link LabPartAcct}): {@code bd_lab_ref}, {@code bd_lab_in_flight[2]}, a line of their own, padded. */
+    private final long[] lab = new long[48];
+    /** Their atomics, at the site {@code part.lab_acct} (or {@code part0.lab_acct}). */
+    private final LineCounter labRmw;
 
     Partition(Gendisk disk, int partno, long startSect, long nrSects) {
         this.disk = disk;
@@ -84,6 +91,7 @@ public final class Partition implements BlockDevice {
         this.stampStore = lines.counter(site + ".stamp", LineOp.STORE);
         this.stampCas = lines.counter(site + ".stamp", LineOp.CAS);
         this.inFlightRmw = lines.counter(site + ".in_flight", LineOp.RMW);
+        this.labRmw = lines.counter(site + ".lab_acct", LineOp.RMW);
         this.ref = disk.partRef().init(hot, REF, this::release, lines, site + ".ref"); // hd_ref_init: the table's reference
     }
 
@@ -121,6 +129,26 @@ public final class Partition implements BlockDevice {
     /** {@code atomic_read(&in_flight[rw])}. */
     long atomicInFlight(int rw) {
         return (long) LONGS.getOpaque(hot, IN_FLIGHT + rw);
+    }
+
+    // ---- the lab switch's words (LabPartAcct) ----
+
+    /** {@code atomic_inc(&bdev->bd_lab_ref)}: a locked xadd. */
+    void labGet() {
+        labRmw.add();
+        LONGS.getAndAdd(lab, LAB_REF, 1L);
+    }
+
+    /** {@code atomic_dec(&bdev->bd_lab_ref)}. */
+    void labPut() {
+        labRmw.add();
+        LONGS.getAndAdd(lab, LAB_REF, -1L);
+    }
+
+    /** {@code atomic_inc/dec(&bdev->bd_lab_in_flight[rw])}. */
+    void labInFlightAdd(int rw, long delta) {
+        labRmw.add();
+        LONGS.getAndAdd(lab, LAB_IN_FLIGHT + rw, delta);
     }
 
     // ---- per-cpu stats ----

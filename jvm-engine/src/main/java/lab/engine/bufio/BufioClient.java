@@ -92,6 +92,16 @@ public final class BufioClient implements BioEndIo, AutoCloseable {
      */
     public BufioClient(BlockDevice dev, int blockSize, int maxBuffers, BufioLocking locking, int nrCpus, Validator validator,
             SharedLines lines) {
+        this(dev, blockSize, maxBuffers, locking, 0, nrCpus, validator, lines);
+    }
+
+    /**
+     * As {@link #BufioClient(BlockDevice, int, int, BufioLocking, int, Validator, SharedLines)}, with
+     * the lab kernel's switch dm_bufio.lab_client_lock on at count {@code clientLockCount} (0: off):
+     * that many acquisitions of the client mutex per hit and per release ({@link BufioLocking#STRIPED} only).
+     */
+    public BufioClient(BlockDevice dev, int blockSize, int maxBuffers, BufioLocking locking, int clientLockCount, int nrCpus,
+            Validator validator, SharedLines lines) {
         this.dev = Objects.requireNonNull(dev, "dev");
         if (blockSize < 512 || Integer.bitCount(blockSize) != 1 || blockSize > BioVec.PAGE_SIZE * 16) {
             throw new IllegalArgumentException("bufio: block size " + blockSize + " is not a power of two from 512");
@@ -104,7 +114,7 @@ public final class BufioClient implements BioEndIo, AutoCloseable {
         this.maxBuffers = maxBuffers;
         this.locking = Objects.requireNonNull(locking, "locking");
         this.validator = Objects.requireNonNull(validator, "validator");
-        this.lock = CacheLock.of(locking, lines);
+        this.lock = CacheLock.of(locking, clientLockCount, lines);
         int stripes = locking == BufioLocking.STRIPED ? stripes(nrCpus) : 1;
         this.trees = new BufferTree[stripes];
         for (int i = 0; i < stripes; i++) {

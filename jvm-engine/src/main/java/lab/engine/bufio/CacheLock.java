@@ -40,6 +40,16 @@ import lab.engine.sync.Rwsem;
  *
  * Counting: the client lock is the site bufio.lock, the stripes' locks
  * bufio.tree, atomic hold counts bufio.hold (rmw).
+ *
+ * The lab kernel's switch dm_bufio.lab_client_lock (6.12/thin-bufio-lock.patch)
+ * amplified: striped with a client-lock count N > 0 (AmpStripedLock, chosen at
+ * creation) takes and drops the client mutex N times back to back on the hit
+ * path of get (after the stripe found the buffer, as new_read()'s cache-hit
+ * path after cache_get()) and at the top of put (dm_bufio_release()): 2N
+ * bufio.lock acquisitions per btree node visited. Where the model simplifies:
+ * as the switch, the critical section is empty; a miss is not doubled; the
+ * mutex is the model's Mutex (lab.engine.sync), not the kernel's with its
+ * optimistic spinning.
  */
 
 /** How a {@link BufioClient}'s cache is locked; see the notes above. */
@@ -50,6 +60,21 @@ abstract sealed class CacheLock permits CacheLock.MutexLock, CacheLock.AtomicHol
 
     /** The lock of {@code locking} for {@code c}, reporting to {@code lines}. */
     static CacheLock of(BufioLocking locking, SharedLines lines) {
+        return of(locking, 0, lines);
+    }
+
+    /**
+     * The lock of {@code locking}, with the lab switch's {@code clientLockCount} extra client-lock
+     * acquisitions per hit and per release (striped only; 0 for none).
+     */
+    static CacheLock of(BufioLocking locking, int clientLockCount, SharedLines lines) {
+        if (clientLockCount != 0) {
+            if (locking != BufioLocking.STRIPED || clientLockCount < 0) {
+                throw new IllegalArgumentException("bufio: client-lock count " + clientLockCount + " on " + locking.id()
+                        + " (the lab switch's sites are 6.12's striped path only)");
+            }
+            return new AmpStripedLock(lines, clientLockCount);
+        }
         return switch (locking) {
             case MUTEX -> new MutexLock(lines);
             case RWSEM -> new RwsemLock(lines, false);
@@ -276,8 +301,8 @@ abstract sealed class CacheLock permits CacheLock.MutexLock, CacheLock.AtomicHol
     }
 
     /** 6.4: one rw_semaphore per tree; the client mutex for the miss path only. */
-    static final class StripedLock extends AtomicHolds {
-        private final Mutex client;
+    static sealed class StripedLock extends AtomicHolds permits AmpStripedLock {
+        final Mutex client;
 
         StripedLock(SharedLines lines) {
             super(lines);
@@ -337,6 +362,41 @@ abstract sealed class CacheLock permits CacheLock.MutexLock, CacheLock.AtomicHol
             } finally {
                 t.lock.upWrite();
             }
+        }
+    }
+
+    /**
+     * 6.12's striped path with the lab switch on: {@code count} lock/unlock pairs of the client
+     * mutex, back to back and empty, on a hit and at each release (dm_bufio_lab_lock_op).
+     */
+    static final class AmpStripedLock extends StripedLock {
+        private final int count;
+
+        AmpStripedLock(SharedLines lines, int count) {
+            super(lines);
+            this.count = count;
+        }
+
+        private void clientLockOps() {
+            for (int i = 0; i < count; i++) {
+                client.lock();
+                client.unlock();
+            }
+        }
+
+        @Override
+        Buffer get(BufioClient c, long block, boolean nfGet) {
+            Buffer b = super.get(c, block, nfGet);
+            if (b != null) { // new_read()'s cache-hit path, after cache_get()
+                clientLockOps();
+            }
+            return b;
+        }
+
+        @Override
+        boolean put(BufioClient c, Buffer b) {
+            clientLockOps(); // the top of dm_bufio_release()
+            return super.put(c, b);
         }
     }
 }

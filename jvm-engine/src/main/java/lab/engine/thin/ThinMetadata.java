@@ -74,6 +74,12 @@ public final class ThinMetadata implements AutoCloseable {
      * data blocks, cached by a client of {@code cacheBlocks} buffers locked as {@code locking}.
      */
     public ThinMetadata(BlockDevice metadata, long dataBlocks, int cacheBlocks, BufioLocking locking, int nrCpus, SharedLines lines) {
+        this(metadata, dataBlocks, cacheBlocks, locking, 0, nrCpus, lines);
+    }
+
+    /** As above, the cache with the lab switch's {@code clientLockCount} client-lock acquisitions per hit and release (0: none). */
+    public ThinMetadata(BlockDevice metadata, long dataBlocks, int cacheBlocks, BufioLocking locking, int clientLockCount, int nrCpus,
+            SharedLines lines) {
         Objects.requireNonNull(metadata, "metadata");
         this.nrMetadataBlocks = metadata.capacitySectors() / (BLOCK_SIZE >>> 9);
         if (nrMetadataBlocks < 8) {
@@ -82,7 +88,7 @@ public final class ThinMetadata implements AutoCloseable {
         if (dataBlocks < 1 || dataBlocks > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("thin: data blocks " + dataBlocks);
         }
-        this.bm = new BufioClient(metadata, BLOCK_SIZE, cacheBlocks, locking, nrCpus, new BufioClient.Validator() {
+        this.bm = new BufioClient(metadata, BLOCK_SIZE, cacheBlocks, locking, clientLockCount, nrCpus, new BufioClient.Validator() {
             @Override
             public void prepareForWrite(long block, MemorySegment data) {
                 BtreeNode.prepareForWrite(block, data);

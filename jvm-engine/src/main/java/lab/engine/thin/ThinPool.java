@@ -33,6 +33,15 @@ public final class ThinPool implements AutoCloseable {
      */
     public ThinPool(BlockDevice metadata, BlockDevice data, int blockSectors, int cacheBlocks, BufioLocking locking, int nrCpus,
             SharedLines lines) {
+        this(metadata, data, blockSectors, cacheBlocks, locking, 0, nrCpus, lines);
+    }
+
+    /**
+     * As above, the metadata cache with the lab kernel's switch dm_bufio.lab_client_lock on at
+     * {@code clientLockCount} (0: off; {@link BufioLocking#STRIPED} only).
+     */
+    public ThinPool(BlockDevice metadata, BlockDevice data, int blockSectors, int cacheBlocks, BufioLocking locking,
+            int clientLockCount, int nrCpus, SharedLines lines) {
         this.data = Objects.requireNonNull(data, "data");
         if (blockSectors < MIN_BLOCK_SECTORS || Integer.bitCount(blockSectors) != 1) {
             throw new IllegalArgumentException("thin-pool: block size " + blockSectors + " sectors is not a power of two from "
@@ -43,7 +52,7 @@ public final class ThinPool implements AutoCloseable {
         if (nrDataBlocks < 1) {
             throw new IllegalArgumentException("thin-pool: data device " + data.name() + " is smaller than one block");
         }
-        this.pmd = new ThinMetadata(metadata, nrDataBlocks, cacheBlocks, locking, nrCpus, lines);
+        this.pmd = new ThinMetadata(metadata, nrDataBlocks, cacheBlocks, locking, clientLockCount, nrCpus, lines);
         this.prison = new BioPrison(lines);
         this.allIo = new DeferredSet(lines);
     }

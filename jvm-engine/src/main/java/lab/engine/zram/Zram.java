@@ -103,7 +103,7 @@ public final class Zram {
 
     /** A device of no size, not initialised, with {@code nrCpus} per-cpu slots. */
     public Zram(GuardKind guard, Compressor comp, int nrCpus) {
-        this(guard, null, comp, nrCpus, CpuWork.NONE, SharedLines.NONE);
+        this(guard, null, comp, nrCpus, CpuWork.NONE, SharedLines.NONE, 1);
     }
 
     /**
@@ -112,22 +112,33 @@ public final class Zram {
      * {@code lines} ({@link SharedLines#NONE} but in a count run).
      */
     public Zram(GuardKind guard, Compressor comp, int nrCpus, CpuWork work, SharedLines lines) {
-        this(guard, null, comp, nrCpus, work, lines);
+        this(guard, null, comp, nrCpus, work, lines, 1);
+    }
+
+    /**
+     * As {@link #Zram(GuardKind, Compressor, int, CpuWork, SharedLines)}, with the lab kernel's
+     * zram.lab_init_lock_count {@code sections} (1: the guard alone): each I/O enters and leaves
+     * the guard's read section {@code sections - 1} extra times before the one it holds
+     * ({@link SectionsGuard}).
+     */
+    public Zram(GuardKind guard, Compressor comp, int nrCpus, CpuWork work, SharedLines lines, int sections) {
+        this(guard, null, comp, nrCpus, work, lines, sections);
     }
 
     /** A device with a caller's guard (tests), reported as {@code kind}. */
     Zram(GuardKind kind, MetaGuard custom, Compressor comp, int nrCpus) {
-        this(kind, custom, comp, nrCpus, CpuWork.NONE, SharedLines.NONE);
+        this(kind, custom, comp, nrCpus, CpuWork.NONE, SharedLines.NONE, 1);
     }
 
-    private Zram(GuardKind kind, MetaGuard custom, Compressor comp, int nrCpus, CpuWork work, SharedLines lines) {
+    private Zram(GuardKind kind, MetaGuard custom, Compressor comp, int nrCpus, CpuWork work, SharedLines lines, int sections) {
         this.guardKind = Objects.requireNonNull(kind, "guard");
         this.compressor = Objects.requireNonNull(comp, "comp");
         this.work = Objects.requireNonNull(work, "work");
         this.lines = Objects.requireNonNull(lines, "lines");
         this.stats = new ZramStats(lines);
         this.comp = new Zcomp(comp, nrCpus);
-        this.guard = custom != null ? custom : newGuard(kind, nrCpus, openers, lines);
+        MetaGuard g = custom != null ? custom : newGuard(kind, nrCpus, openers, lines);
+        this.guard = sections == 1 ? g : new SectionsGuard(g, sections);
     }
 
     private static MetaGuard newGuard(GuardKind kind, int nrCpus, DiskOpeners openers, SharedLines lines) {

@@ -61,7 +61,10 @@ class BenchParamsTest {
             Map.entry("ThinBufioLock$Stack.target", "ThinBufioLock.TARGETS"),
             Map.entry("ThinBufioLock$Stack.cache", "ThinBufioLock.CACHES"),
             Map.entry("ThinBufioLock$Stack.baseNs", "numbers: ns of calibrated work per I/O"),
-            Map.entry("ThinBufioLock$Stack.userNs", "numbers: ns of calibrated work per I/O in the worker"));
+            Map.entry("ThinBufioLock$Stack.userNs", "numbers: ns of calibrated work per I/O in the worker"),
+            Map.entry("ZramInitLock$Device.sections", "the lab switch's count: 1, the guard alone"),
+            Map.entry("PartAcct$Disk.amp", "the lab switch's count: 0, none"),
+            Map.entry("ThinBufioLock$Stack.amp", "the lab switch's count: 0, none"));
 
     static List<String> params(Class<?> state, String field) {
         try {
@@ -93,6 +96,14 @@ class BenchParamsTest {
                 assertTrue(Long.parseLong(v) >= 0, v);
             }
         }
+    }
+
+    /** The lab switches' counts (the amplified model's): by default none, the benchmark as it was. */
+    @Test
+    void labSwitchCountsDefaultToNone() {
+        assertEquals(List.of("1"), params(ZramInitLock.Device.class, "sections"));
+        assertEquals(List.of("0"), params(PartAcct.Disk.class, "amp"));
+        assertEquals(List.of("0"), params(ThinBufioLock.Stack.class, "amp"));
     }
 
     /** The annotations list engine ids only: an A/A control is asked for with -p, never listed. */

@@ -126,4 +126,24 @@ class PartAcctCountsTest {
             assertEquals(Map.of(), PartAcctCounts.of(v, "disk", IOS, true).visitsPerIo(), v + ": no shared line per I/O");
         }
     }
+
+    /**
+     * The lab switch amplified (6.1/part-acct.patch, block.lab_part_acct=atomic with count N) on
+     * today's lazy-ticks: N get and in_flight[rw] increments at start, N decrements at done, on the
+     * accounted partition's own words: 4N per I/O at its lab_acct site, exactly, and nothing else
+     * changes (the whole disk's words stay untouched for a partition's I/O).
+     */
+    @ParameterizedTest
+    @CsvSource({"disk,part0", "part,part"})
+    void ampAddsFourNSharedAtomicsPerIoOnTheAccountedPartition(String target, String site) {
+        SharedLineCounts none = PartAcctCounts.of("lazy-ticks", 0, target, IOS, false);
+        for (int n : new int[] {1, 4}) {
+            SharedLineCounts amp = PartAcctCounts.of("lazy-ticks", n, target, IOS, false);
+            Map<String, Map<String, Double>> expected = new TreeMap<>(none.perIo());
+            expected.put(site + ".lab_acct", Map.of("rmw", 4.0 * n));
+            assertEquals(expected, amp.perIo(), "N = " + n + " to " + target);
+            assertEquals(none.perTick(), amp.perTick());
+            assertEquals(Map.of("target", target, "amp", Integer.toString(n)), amp.point());
+        }
+    }
 }

@@ -2,6 +2,7 @@ package lab.engine.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import lab.engine.count.SharedLineCounts;
@@ -68,5 +69,26 @@ class ThinBufioLockCountsTest {
         assertNull(linear.perIo().get("bufio.lock"));
         assertNull(linear.perIo().get("thin.prison"));
         assertEquals(0.0, ThinBufioLockCounts.lockAcquisitionsPerIo(linear), 1e-9);
+    }
+
+    /**
+     * The lab switch amplified (6.12/thin-bufio-lock.patch, dm_bufio.lab_client_lock_count N):
+     * striped with {@code amp} N takes the client mutex N times at each node's get and release,
+     * 2N per node, and changes nothing else; N = 4 adds exactly four times N = 1's.
+     */
+    @Test
+    void ampTakesTheClientMutexNTimesAtEachGetAndRelease() {
+        SharedLineCounts none = ThinBufioLockCounts.of("striped", 0, "thin", "whole", IOS, false, false);
+        int nodes = Integer.parseInt(none.point().get("nodes_per_lookup"));
+        for (int n : new int[] {1, 4}) {
+            SharedLineCounts amp = ThinBufioLockCounts.of("striped", n, "thin", "whole", IOS, false, false);
+            common(amp);
+            assertEquals(2.0 * n * nodes, at(amp, "bufio.lock", "mutex"), 1e-9, "N = " + n);
+            assertEquals(at(none, "bufio.tree", "rwsem-read"), at(amp, "bufio.tree", "rwsem-read"), 1e-9);
+            assertEquals(at(none, "bufio.hold", "rmw"), at(amp, "bufio.hold", "rmw"), 1e-9);
+            assertEquals(Integer.toString(n), amp.point().get("amp"));
+        }
+        assertThrows(IllegalArgumentException.class, () -> ThinBufioLockCounts.of("mutex", 1, "thin", "whole", 10, false, false),
+                "the switch's sites are on 6.12's striped path only");
     }
 }

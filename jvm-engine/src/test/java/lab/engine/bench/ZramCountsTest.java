@@ -140,4 +140,21 @@ class ZramCountsTest {
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
+
+    /**
+     * The lab switch amplified (6.1/zram-init-lock.patch, zram.lab_init_lock_count N): N read
+     * sections per I/O, for rwsem N down_read/up_read pairs on init_lock (N = 4 is four times
+     * N = 1), for srcu still no shared write; nothing else changes.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"rwsem", "srcu"})
+    void sectionsEnterTheGuardNTimesPerIo(String g) {
+        SharedLineCounts one = ZramCounts.of(g, 1, "randread", "zero", "lzo-rle", SIZE_MIB, IOS);
+        assertEquals(ops(guard(g)), one.perIo());
+        for (int n : new int[] {2, 4}) {
+            SharedLineCounts c = ZramCounts.of(g, n, "randread", "zero", "lzo-rle", SIZE_MIB, IOS);
+            assertEquals(g.equals("rwsem") ? ops("zram.init_lock:rwsem-read=" + n) : ops(), c.perIo(), g + " N = " + n);
+            assertEquals(Integer.toString(n), c.point().get("sections"));
+        }
+    }
 }
