@@ -34,7 +34,11 @@ public final class LabKernelPart {
     public static final String MODEL_FACTS = "model-guest.txt";
     /** The model amplified as the switch amplifies the kernel: JMH's {@code AMP-rR-tT.json}, its A/A {@code AMP-aa-rR-tT.json} (the app's AmplifiedModel). */
     public static final String AMP = "model-amp";
-    /** Its facts: key: value lines (param, variant, control, amp, none, counts, ops_per_count, threads, rounds, base_ns, split, what). */
+    /**
+     * Its facts: key: value lines (param, variant, control, amp, none, counts, ops_per_count, threads, rounds, base_ns, split,
+     * what; and where the switch's after is not the before without its operations, after_variant, after_none, after_counts;
+     * ops_per_count_counted and ops_per_io_counted where the engine's counter counted the before).
+     */
     public static final String AMP_FACTS = "model-amp.txt";
 
     /**
@@ -57,6 +61,30 @@ public final class LabKernelPart {
     public record AmplifiedFigure(Estimate slope, NoiseFloor floor, Map<String, String> facts) {
         String fact(String key) {
             return facts.getOrDefault(key, "?");
+        }
+
+        /** The model's operations per I/O per unit of N: the engine's counter's where the facts have it, else the stated one. */
+        public double opsPerCount() {
+            return counted() ? Double.parseDouble(facts.get("ops_per_count_counted").trim())
+                    : Double.parseDouble(facts.get("ops_per_count").trim());
+        }
+
+        /** Whether {@link #opsPerCount()} is the engine's counter's. */
+        public boolean counted() {
+            String c = facts.get("ops_per_count_counted");
+            if (c == null) {
+                return false;
+            }
+            try {
+                return Double.parseDouble(c.trim()) > 0;
+            } catch (NumberFormatException e) {
+                return false;
+            }
+        }
+
+        /** The switch's after, the cell Δ(N) is taken against: {@code after_variant}, else the before's own variant. */
+        String afterVariant() {
+            return facts.getOrDefault("after_variant", facts.get("variant"));
         }
     }
 
@@ -140,37 +168,65 @@ public final class LabKernelPart {
 
     /**
      * The amplified model, where the run has it: null without its facts; a gap where its files
-     * are missing or its facts lack a line. x for N is the facts' ops_per_count times N (0 for none).
+     * are missing or its facts lack a line. Per round, Δ(N) = ns of the before at N (the facts'
+     * variant with counts' value) less ns of the after at N (after_variant with after_counts' value;
+     * without them, the variant with none: the switch's after has no operation), fitted over
+     * x = ops per count · N for N ≥ 1, the count's ops the counter's where the facts have them
+     * ({@link AmplifiedFigure#opsPerCount()}); the A/A is the after at N = 0 against its control.
      */
     private static AmplifiedFigure readAmplified(RunDir run, Path dir) throws IOException {
         if (!Files.isRegularFile(dir.resolve(AMP_FACTS))) {
             return null;
         }
-        Map<String, String> f = KernelRuns.readEnv(dir.resolve(AMP_FACTS));
+        Path file = dir.resolve(AMP_FACTS);
+        Map<String, String> f = KernelRuns.readEnv(file);
         SweepEstimates s = SweepEstimates.read(dir, AMP, run::gap);
         SweepEstimates aa = SweepEstimates.read(dir, AMP + "-aa", run::gap);
         for (String k : List.of("param", "variant", "control", "amp", "none", "counts", "ops_per_count", "threads")) {
             if (!f.containsKey(k)) {
-                run.gap(dir.resolve(AMP_FACTS), "no " + k + " line");
+                run.gap(file, "no " + k + " line");
                 return null;
             }
         }
         if (s.isEmpty()) {
-            run.gap(dir.resolve(AMP_FACTS), "no " + AMP + "-rR-tT.json beside it");
+            run.gap(file, "no " + AMP + "-rR-tT.json beside it");
             return null;
         }
+        AmplifiedFigure facts = new AmplifiedFigure(null, null, f);
         int t = Integer.parseInt(f.get("threads").trim());
-        int per = Integer.parseInt(f.get("ops_per_count").trim());
+        double per = facts.opsPerCount();
         String param = f.get("param");
-        Map<String, String> none = Map.of(param, f.get("variant"), f.get("amp"), f.get("none"));
-        Map<Double, Map<String, String>> byX = new java.util.TreeMap<>();
-        byX.put(0.0, none);
-        for (String nv : f.get("counts").trim().split(" +")) {
-            int eq = nv.indexOf('=');
-            byX.put((double) per * Integer.parseInt(nv.substring(0, eq)), Map.of(param, f.get("variant"), f.get("amp"), nv.substring(eq + 1)));
+        String amp = f.get("amp");
+        String after = facts.afterVariant();
+        String afterNone = f.getOrDefault("after_none", f.get("none"));
+        Map<Integer, String> before = counts(f.get("counts"));
+        Map<Integer, String> afterAt = f.containsKey("after_counts") ? counts(f.get("after_counts")) : Map.of();
+        Map<Double, SweepEstimates.Pair> byX = new java.util.TreeMap<>();
+        for (Map.Entry<Integer, String> e : before.entrySet()) {
+            int n = e.getKey();
+            if (n < 1) {
+                continue;
+            }
+            String av = f.containsKey("after_counts") ? afterAt.get(n) : afterNone;
+            if (av == null) {
+                run.gap(file, "after_counts has no N = " + n);
+                return null;
+            }
+            byX.put(per * n, new SweepEstimates.Pair(Map.of(param, f.get("variant"), amp, e.getValue()), Map.of(param, after, amp, av)));
         }
-        NoiseFloor floor = aa.isEmpty() ? null : s.aaAcross(aa, none, Map.of(param, f.get("control"), f.get("amp"), f.get("none")), t);
-        return new AmplifiedFigure(s.slope(byX, t), floor, f);
+        Map<String, String> afterAtNone = Map.of(param, after, amp, afterNone);
+        NoiseFloor floor = aa.isEmpty() ? null : s.aaAcross(aa, afterAtNone, Map.of(param, f.get("control"), amp, afterNone), t);
+        return new AmplifiedFigure(s.deltaSlope(byX, t), floor, f);
+    }
+
+    /** "N=value N=value ..." as N to value, in N's order. */
+    private static Map<Integer, String> counts(String line) {
+        Map<Integer, String> m = new java.util.TreeMap<>();
+        for (String nv : line.trim().split(" +")) {
+            int eq = nv.indexOf('=');
+            m.put(Integer.parseInt(nv.substring(0, eq)), nv.substring(eq + 1));
+        }
+        return m;
     }
 
     private static Double k(Map<String, String> facts) {
@@ -297,7 +353,9 @@ public final class LabKernelPart {
             x.put("model_slope_ns_per_op", sc.model().json());
             x.put("model_over_kernel", sc.ratio());
             x.put("model_over_kernel_bounds", sc.lo() == null ? null : List.of(sc.lo(), sc.hi()));
-            x.put("model_ops_per_count", Integer.valueOf(amplified.fact("ops_per_count").trim()));
+            x.put("model_ops_per_count", amplified.opsPerCount());
+            x.put("model_ops_per_count_from", amplified.counted() ? "counter" : "stated");
+            x.put("model_ops_per_count_stated", Double.valueOf(amplified.fact("ops_per_count").trim()));
             x.put("kernel_ops_per_count", sweep.k());
             x.put("model_aa", amplified.floor() == null ? null : amplified.floor().aa().json());
             m.put("scorecard", x);

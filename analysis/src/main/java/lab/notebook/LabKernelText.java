@@ -42,8 +42,13 @@ final class LabKernelText {
         StringBuilder b = new StringBuilder("Like for like: the model amplified as the switch amplifies the kernel (`raw/").append(p.fix())
                 .append("/").append(LabKernelPart.DIR).append("/").append(LabKernelPart.AMP).append("-rR-tT.json`): ")
                 .append(a.fact("what")).append("; `").append(a.fact("variant")).append("` with `").append(a.fact("amp"))
-                .append("` over N (").append(a.fact("counts")).append(") against it with `").append(a.fact("none"))
-                .append("`, ").append(a.fact("ops_per_count")).append(" operations per I/O per unit of N, at the guest's ")
+                .append("` over N (").append(a.fact("counts")).append(") against ")
+                .append(a.facts().containsKey("after_counts") ? "`" + a.afterVariant() + "` with it at the same N (" + a.fact("after_counts")
+                        + ")" : a.facts().containsKey("after_variant") ? "`" + a.afterVariant() + "` with `" + a.fact("after_none") + "`"
+                        : "it with `" + a.fact("none") + "`")
+                .append(", ").append(a.opsPerCount() == Math.rint(a.opsPerCount()) ? Long.toString((long) a.opsPerCount()) : Fmt.sig(a.opsPerCount()))
+                .append(" operations per I/O per unit of N")
+                .append(a.counted() ? " (the engine's counter; stated " + a.fact("ops_per_count") + ")" : "").append(", at the guest's ")
                 .append(a.fact("base_ns")).append(" ns per I/O on ").append(a.fact("threads")).append(" threads, ")
                 .append(a.fact("rounds")).append(" rounds; A/A ")
                 .append(a.floor() == null ? "none" : a.floor().aa().format(3) + "x" + (a.floor().failed() ? " (excludes 1)" : ""))
@@ -56,9 +61,10 @@ final class LabKernelText {
             b.append("| model / kernel | ").append(Fmt.f(sc.ratio(), 2)).append(sc.lo() == null ? " (the kernel's interval reaches 0:"
                     + " no bounds)" : " [" + Fmt.f(sc.lo(), 2) + "–" + Fmt.f(sc.hi(), 2) + "]").append(" |\n");
         }
-        b.append("\nEach slope is fitted to each round's own ns per I/O over the operations it added (the kernel's x from its"
-                + " switch's counter, the model's from its own injection), then estimated over rounds; the ratio's bounds are its"
-                + " ends' ratios.");
+        b.append("\nEach slope is fitted to each round's own difference, ns per I/O of the before at N less the after at N, over the"
+                + " operations per I/O at N (the kernel's x from its switch's counter, the model's from its own"
+                + (a.counted() ? " shared-line counter" : " stated count") + "), N ≥ 1, then estimated over rounds; the ratio's bounds"
+                + " are its ends' ratios.");
         if (sc != null && sc.outsideTwofold()) {
             b.append(" The ratio lies outside [0.5, 2]: model and kernel disagree on the operation's cost by more than twofold.");
         }

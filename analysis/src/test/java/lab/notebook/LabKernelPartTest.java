@@ -169,7 +169,58 @@ class LabKernelPartTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> sum = (Map<String, Object>) p.summary().get("scorecard");
         assertEquals(1.5, (Double) sum.get("model_over_kernel"), 1e-4);
-        assertEquals(2, sum.get("model_ops_per_count"));
+        assertEquals(2.0, sum.get("model_ops_per_count"));
+        assertEquals("stated", sum.get("model_ops_per_count_from"));
+    }
+
+    private static String sectionsEntry(String v, int sections, double ns) {
+        return entry(v, ns).replace("\"baseNs\": \"400\"}", "\"baseNs\": \"400\", \"sections\": \"" + sections + "\"}");
+    }
+
+    /**
+     * The generalized form, a before/after pair at each N (zram-init-lock: rwsem with N read sections
+     * against srcu with N): per round Δ(N) = ns(rwsem, N) - ns(srcu, N) over x = the counter's 2 ops
+     * per unit of N (the stated 1 is not used), N ≥ 1. Hand-worked: rwsem = 500 + c + 2bN, srcu =
+     * 450 + c + 0.5N (c a round's common drift), so Δ = 50 + (2b - 0.5)N and the slope over x = 2N
+     * is b - 0.25: 2.75, 3.05, 2.45 over b = 3.0, 3.3, 2.7; mean 2.75, sd 0.3, t(2) 4.303: ±0.7453.
+     */
+    @Test
+    void theAmplifiedPairsSlopeIsTheDifferencesOverTheCountersOperations() throws Exception {
+        LabAbFixture.iops(labDir(), 3, 1, 4, 16);
+        Files.writeString(labDir().resolve(LabKernelPart.AMP_FACTS), String.join("\n", "param: guard", "variant: rwsem",
+                "after_variant: srcu", "control: srcu~aa", "amp: sections", "none: 1", "after_none: 1", "counts: 1=1 4=4 16=16",
+                "after_counts: 1=1 4=4 16=16", "ops_per_count: 1", "ops_per_count_counted: 2", "ops_per_io_counted: 1=2 2=4",
+                "threads: 2", "rounds: 3", "base_ns: 400", "what: N read sections") + "\n");
+        double[] b = {3.0, 3.3, 2.7};
+        double[] drift = {0, 40, -25};
+        for (int r = 1; r <= 3; r++) {
+            StringBuilder cells = new StringBuilder("[");
+            for (int n : new int[] {1, 4, 16}) {
+                cells.append(sectionsEntry("rwsem", n, 500 + drift[r - 1] + 2 * b[r - 1] * n)).append(", ")
+                        .append(sectionsEntry("srcu", n, 450 + drift[r - 1] + 0.5 * n)).append(n == 16 ? "]" : ", ");
+            }
+            Files.writeString(labDir().resolve(LabKernelPart.AMP + "-r" + r + "-t2.json"), cells.toString());
+            Files.writeString(labDir().resolve(LabKernelPart.AMP + "-aa-r" + r + "-t2.json"),
+                    "[" + sectionsEntry("srcu~aa", 1, (450.5 + drift[r - 1]) * 0.99) + "]");
+        }
+        RunDir r = open();
+        LabKernelPart p = LabKernelPart.read(r, "zram-init-lock").orElseThrow();
+        assertEquals(List.of(), r.gaps());
+        Estimate slope = p.amplified().slope();
+        assertEquals(2.75, slope.value(), 1e-9);
+        assertEquals(2.75 - 0.7453, slope.lo(), 1e-3);
+        assertEquals(2.75 + 0.7453, slope.hi(), 1e-3);
+        assertEquals(2.0, p.amplified().opsPerCount(), 0);
+        assertEquals(1 / 0.99, p.amplified().floor().aa().value(), 1e-9, "the after at N = 0 (srcu, 1 section) against its control");
+        LabKernelPart.Scorecard sc = p.scorecard();
+        assertEquals(2.75 / 2.0, sc.ratio(), 1e-4);
+        String md = p.text(3000.0, 1.05);
+        assertTrue(md.contains("`rwsem` with `sections` over N (1=1 4=4 16=16) against `srcu` with it at the same N (1=1 4=4 16=16),"
+                + " 2 operations per I/O per unit of N (the engine's counter; stated 1)"), md);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> sum = (Map<String, Object>) p.summary().get("scorecard");
+        assertEquals(2.0, sum.get("model_ops_per_count"));
+        assertEquals("counter", sum.get("model_ops_per_count_from"));
     }
 
     @Test

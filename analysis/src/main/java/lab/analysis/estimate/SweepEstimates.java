@@ -175,15 +175,45 @@ public final class SweepEstimates {
             Map<Integer, List<double[]>> byRound = new TreeMap<>();
             cellsByX.forEach((x, cell) -> sweep.scoresByRound(cell, threads)
                     .forEach((r, ns) -> byRound.computeIfAbsent(r, k -> new ArrayList<>()).add(new double[] {x, ns})));
-            List<Double> slopes = new ArrayList<>();
-            byRound.values().forEach(xy -> {
-                Stats.Line l = xy.size() >= 2 ? Stats.line(xy) : null;
-                if (l != null) {
-                    slopes.add(l.b());
-                }
-            });
-            return Estimator.mean(slopes);
+            return meanOfRoundSlopes(byRound);
         });
+    }
+
+    /** Two cells measured against each other at one x: {@code before} and {@code after}. */
+    public record Pair(Map<String, String> before, Map<String, String> after) {}
+
+    /**
+     * The least-squares slope of the difference ns per op (before less after, within each round)
+     * over {@code x}, fitted in each round alone over the x whose pair it measured both cells of,
+     * the mean over rounds with its interval; null where no round has two x. A switch's A/B
+     * amplified: Δ(N) = ns(before at N) - ns(after at N) over the operations per I/O at N.
+     */
+    public Estimate deltaSlope(Map<Double, Pair> pairsByX, int threads) {
+        return once(new Key("deltaSlope", Map.of(), null, threads, pairsByX), () -> {
+            Map<Integer, List<double[]>> byRound = new TreeMap<>();
+            pairsByX.forEach((x, p) -> {
+                Map<Integer, Double> after = sweep.scoresByRound(p.after(), threads);
+                sweep.scoresByRound(p.before(), threads).forEach((r, b) -> {
+                    Double a = after.get(r);
+                    if (a != null) {
+                        byRound.computeIfAbsent(r, k -> new ArrayList<>()).add(new double[] {x, b - a});
+                    }
+                });
+            });
+            return meanOfRoundSlopes(byRound);
+        });
+    }
+
+    /** Each round's least-squares slope (rounds with two points or more), their mean and interval. */
+    private static Estimate meanOfRoundSlopes(Map<Integer, List<double[]>> byRound) {
+        List<Double> slopes = new ArrayList<>();
+        byRound.values().forEach(xy -> {
+            Stats.Line l = xy.size() >= 2 ? Stats.line(xy) : null;
+            if (l != null) {
+                slopes.add(l.b());
+            }
+        });
+        return Estimator.mean(slopes);
     }
 
     /** The cell's fork-to-fork CV at {@code threads} ({@link JmhSweep#forkCv}); NaN without two forks or rounds. */
