@@ -32,7 +32,7 @@ class GuestModelTest {
     Path tmp;
 
     /** The {@code @Param} fields of the benchmark class an include pattern names, with their listed values. */
-    private static Map<String, List<String>> params(String include) throws Exception {
+    static Map<String, List<String>> params(String include) throws Exception {
         Matcher m = Pattern.compile("bench\\\\\\.(\\w+)").matcher(include);
         assertTrue(m.find(), include);
         Class<?> bench = Class.forName("lab.engine.bench." + m.group(1));

@@ -23,6 +23,7 @@ import lab.fix.Rounds;
 import lab.fix.Trials;
 import lab.fix.Adaptive;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import lab.notebook.KernelRuns;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -59,12 +60,13 @@ final class DmCssRefPairing implements Pairing {
      * at each clone set up, alloc_tio, and each clone completion, clone_endio, per dm layer, on
      * today's per-cpu css) as the model's injection at the same two per-layer stages, on `percpu`
      * (today's) over dm-linear x5: 2 x 5 operations per I/O per unit of N, as the switch's counter
-     * counts 10 per I/O at N = 1.
+     * counts 10 per I/O at N = 1; the model's own count run counts them at N = 1 and 2.
      */
     @Override
     public AmplifiedModel amplifiedModel() {
-        return new AmplifiedModel(DmCssRefRaw.BENCHMARK, "variant", PERCPU, Map.of("depth", Integer.toString(SEED_DEPTH), "device", "ram"),
-                "inject", n -> n == 0 ? "none" : "clone:atomic:" + n + ",end_io:atomic:" + n, 2 * SEED_DEPTH, true,
+        IntFunction<String> inject = n -> n == 0 ? "none" : "clone:atomic:" + n + ",end_io:atomic:" + n;
+        return AmplifiedModel.onToday(DmCssRefRaw.BENCHMARK, "variant", PERCPU, Map.of("depth", Integer.toString(SEED_DEPTH), "device", "ram"),
+                "inject", inject, 2 * SEED_DEPTH, n -> DmCssRefCounts.of(PERCPU, SEED_DEPTH, inject.apply(n), Counting.IOS), true,
                 "N atomic increments of one shared word at each clone's set-up and completion in each of the " + SEED_DEPTH
                         + " dm layers (the engine's `clone` and `end_io` injection stages), as the switch's dm_lab_css_ref_op");
     }

@@ -5,6 +5,7 @@ import static lab.fix.JmhOptions.run;
 
 import java.util.ArrayList;
 import java.util.List;
+import lab.fix.AmplifiedModel;
 import java.util.Map;
 import java.util.Set;
 import lab.analysis.Stats;
@@ -63,6 +64,22 @@ final class PartAcctPairing implements Pairing {
     public GuestModel guestModel() {
         return new GuestModel(PartAcctRaw.IO, "variant", BASE, FOUR, Map.of("target", "disk", "hz", HZ, "slots", SLOTS), true,
                 "the disk accounted, `" + BASE + "` against `" + FOUR + "`");
+    }
+
+    /**
+     * The switch's "atomic" at count N (kernel/patches/6.1/part-acct.patch, __lab_part_acct: N
+     * get and in_flight[rw] increments at accounting start, N decrements at done, on words of the
+     * accounted block_device, next to today's per-cpu counting) as the benchmark's {@code amp} on
+     * `lazy-ticks` (the model's today's: per-cpu reference and in-flight, update_io_ticks), against
+     * `lazy-ticks` alone (the switch's percpu), the whole disk accounted: 4 per I/O per unit of N.
+     */
+    @Override
+    public AmplifiedModel amplifiedModel() {
+        return AmplifiedModel.onToday(PartAcctRaw.IO, "variant", LAZY, Map.of("target", "disk", "hz", HZ, "slots", SLOTS), "amp",
+                Integer::toString, 4, n -> PartAcctCounts.of(LAZY, n, "disk", Counting.IOS, false), true,
+                "N shared atomic increments of the accounted disk's reference and in_flight[rw] words at accounting start and"
+                        + " N decrements at done, on a line of their own, on `" + LAZY + "` (the benchmark's `amp`,"
+                        + " lab.engine.block.LabPartAcct), as the switch's __lab_part_acct");
     }
 
     @Override

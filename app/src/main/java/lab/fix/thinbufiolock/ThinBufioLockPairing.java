@@ -5,6 +5,7 @@ import static lab.fix.JmhOptions.run;
 
 import java.util.ArrayList;
 import java.util.List;
+import lab.fix.AmplifiedModel;
 import java.util.Map;
 import java.util.Set;
 import lab.analysis.fidelity.Calibration;
@@ -53,6 +54,25 @@ final class ThinBufioLockPairing implements Pairing {
         return new GuestModel(ThinBufioLockRaw.BENCHMARK, "variant", MUTEX, STRIPED, Map.of("target", THIN, "cache", WHOLE), true,
                 "the thin volume, whole tree cached, `" + MUTEX + "` against `" + STRIPED + "`");
     }
+
+    /**
+     * The switch's "on" (kernel/patches/6.12/thin-bufio-lock.patch, dm_bufio.lab_client_lock_count
+     * N: N empty lock/unlock pairs of the client mutex on new_read()'s cache-hit path and at the top
+     * of dm_bufio_release(), on 6.12's path) as the benchmark's {@code amp} on `striped` (6.12's
+     * lock-striped cache), against `striped` alone (the switch off), the thin volume with the whole
+     * tree cached: 2 per node, 3 nodes a lookup, 6 per I/O per unit of N (the count run counts them).
+     */
+    @Override
+    public AmplifiedModel amplifiedModel() {
+        return AmplifiedModel.onToday(ThinBufioLockRaw.BENCHMARK, "variant", STRIPED, Map.of("target", THIN, "cache", WHOLE), "amp",
+                Integer::toString, 2 * NODES_PER_LOOKUP,
+                n -> ThinBufioLockCounts.of(STRIPED, n, THIN, WHOLE, Counting.IOS, false, false), true,
+                "N empty lock/unlock pairs of the bufio client mutex at each btree node's get (a hit) and release on `" + STRIPED
+                        + "` (the benchmark's `amp`, lab.engine.bufio.CacheLock's AmpStripedLock), as the switch's dm_bufio_lab_lock_op");
+    }
+
+    /** Nodes a lookup visits in the benchmark's 512 MiB volume (ThinBufioLockCountsTest holds the count run to it). */
+    static final int NODES_PER_LOOKUP = 3;
 
     @Override
     public String kernelScenario() { return ID; }

@@ -5,6 +5,8 @@ import static lab.fix.zraminitlock.ZramInitLock.*;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import lab.fix.AmplifiedModel;
+import java.util.function.IntFunction;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -57,6 +59,28 @@ final class ZramInitLockPairing implements Pairing {
                 Map.of("rw", SEED_RW, "pattern", SEED_PATTERN, "compressor", "lzo-rle"), false,
                 "zram, " + SEED_RW + " on " + SEED_PATTERN + " pages, `" + BASE + "` against `" + SRCU + "`");
     }
+
+    /**
+     * The switch's count (kernel/patches/6.1/zram-init-lock.patch, zram.lab_init_lock_count N:
+     * N-1 extra read sections entered and left before the one held across the I/O, in rwsem mode
+     * and in srcu mode alike) as the benchmark's {@code sections}: `rwsem` with N sections against
+     * `srcu` with N, at the guest model's point; N = 0 (no count in the kernel) is 1 section on both,
+     * as N = 1. One rwsem read pair per section: 1 per I/O per unit of N, as the switch's counter;
+     * srcu's sections write no shared line, so the count run counts the before's.
+     */
+    @Override
+    public AmplifiedModel amplifiedModel() {
+        IntFunction<String> sections = n -> Integer.toString(Math.max(1, n));
+        return new AmplifiedModel(ZramInitLockRaw.BENCHMARK, "guard", BASE, SRCU,
+                Map.of("rw", SEED_RW, "pattern", SEED_PATTERN, "compressor", "lzo-rle"), "sections", sections, sections, 1,
+                n -> ZramCounts.of(BASE, Math.max(1, n), SEED_RW, SEED_PATTERN, "lzo-rle", COUNT_SIZE_MIB, Counting.IOS), false,
+                "N read sections of the guard per I/O, N-1 of them entered and left back to back before the one held across the"
+                        + " I/O (the benchmark's `sections`, lab.engine.zram.SectionsGuard), for `" + BASE + "` and for `" + SRCU
+                        + "` alike, as the switch's zram_lab_lock");
+    }
+
+    /** The count run's device: the benchmark's default size (the guard's operations do not depend on it). */
+    static final int COUNT_SIZE_MIB = 16;
 
     @Override
     public String kernelScenario() { return ID; }

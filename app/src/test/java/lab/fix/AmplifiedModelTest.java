@@ -1,0 +1,78 @@
+package lab.fix;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each switched fix's model amplified as its lab-kernel switch ({@link AmplifiedModel}): the cells
+ * of both sides at every N, the benchmark's parameters it sets, and the operations per I/O per
+ * unit of N that the engine's own count run counts, which must be the switch's (the patches'
+ * headers: dm-css-ref 2 per dm layer x 5, zram-init-lock 1, part-acct 4, thin-bufio-lock 2 per
+ * node x 3 nodes).
+ */
+class AmplifiedModelTest {
+    private static final SortedSet<Integer> NS = new TreeSet<>(List.of(0, 1, 4, 16));
+
+    private static AmplifiedModel of(String id) {
+        AmplifiedModel a = Fixes.byId(id).orElseThrow().pairing().amplifiedModel();
+        assertNotNull(a, id);
+        return a;
+    }
+
+    @Test
+    void everySwitchedFixIsAmplifiedOnItsBenchmarksParameters() throws Exception {
+        for (String id : List.of("dm-css-ref", "zram-init-lock", "part-acct", "thin-bufio-lock")) {
+            AmplifiedModel a = of(id);
+            Map<String, List<String>> p = GuestModelTest.params(a.benchmark());
+            assertTrue(p.get(a.param()).contains(a.variant()), id);
+            assertTrue(p.get(a.param()).contains(a.afterVariant()), id);
+            assertTrue(p.containsKey(a.amp()), id + ": no @Param " + a.amp());
+            assertEquals(a.ampValue().apply(0), p.get(a.amp()).get(0), id + ": N = 0 is the benchmark's default, no operation");
+            for (String k : a.fixed().keySet()) {
+                assertTrue(p.containsKey(k), id + ": no @Param " + k);
+            }
+        }
+    }
+
+    @Test
+    void theCellsOfBothSidesAtEveryN() {
+        Map<String, String> z = of("zram-init-lock").facts(NS);
+        assertEquals("rwsem", z.get("variant"));
+        assertEquals("srcu", z.get("after_variant"));
+        assertEquals("srcu~aa", z.get("control"));
+        assertEquals("1", z.get("none"), "N = 0: one section, the guard alone");
+        assertEquals("1=1 4=4 16=16", z.get("counts"));
+        assertEquals("1=1 4=4 16=16", z.get("after_counts"), "srcu repeats its section as rwsem does");
+        assertEquals(List.of("1", "4", "16"), of("zram-init-lock").values(NS));
+
+        Map<String, String> d = of("dm-css-ref").facts(NS);
+        assertEquals("percpu", d.get("variant"));
+        assertEquals("percpu", d.get("after_variant"));
+        assertEquals("none", d.get("after_none"));
+        assertEquals("1=none 4=none 16=none", d.get("after_counts"), "the switch's after has no operation");
+        assertEquals("1=clone:atomic:1,end_io:atomic:1 4=clone:atomic:4,end_io:atomic:4 16=clone:atomic:16,end_io:atomic:16",
+                d.get("counts"));
+        assertEquals(List.of("none", "clone:atomic:1,end_io:atomic:1", "clone:atomic:4,end_io:atomic:4",
+                "clone:atomic:16,end_io:atomic:16"), of("dm-css-ref").values(NS));
+        assertEquals("1=0 4=0 16=0", of("part-acct").facts(NS).get("after_counts"));
+        assertEquals("1=1 4=4 16=16", of("thin-bufio-lock").facts(NS).get("counts"));
+    }
+
+    /** The engine's count run agrees with the switch's counter per unit of N, and is written beside the stated figure. */
+    @Test
+    void theCountedOperationsPerUnitOfNAreTheSwitchs() {
+        Map<String, Double> expected = Map.of("dm-css-ref", 10.0, "zram-init-lock", 1.0, "part-acct", 4.0, "thin-bufio-lock", 6.0);
+        expected.forEach((id, k) -> {
+            Map<String, String> f = of(id).facts(new TreeSet<>(List.of(0, 1)));
+            assertEquals(k, Double.parseDouble(f.get("ops_per_count_counted")), 1e-9, id + ": " + f);
+            assertEquals(k, Double.parseDouble(f.get("ops_per_count")), 1e-9, id + ": the stated count");
+        });
+    }
+}
