@@ -82,6 +82,12 @@ public final class LabKernelPart {
             }
         }
 
+        /** Whether the after repeats an operation of its own with N (after_counts other than after_none, as zram's srcu). */
+        boolean afterRepeats() {
+            String none = facts.getOrDefault("after_none", facts.get("none"));
+            return facts.containsKey("after_counts") && counts(facts.get("after_counts")).values().stream().anyMatch(v -> !v.equals(none));
+        }
+
         /** The switch's after, the cell Δ(N) is taken against: {@code after_variant}, else the before's own variant. */
         String afterVariant() {
             return facts.getOrDefault("after_variant", facts.get("variant"));

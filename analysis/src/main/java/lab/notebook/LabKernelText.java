@@ -43,7 +43,7 @@ final class LabKernelText {
                 .append("/").append(LabKernelPart.DIR).append("/").append(LabKernelPart.AMP).append("-rR-tT.json`): ")
                 .append(a.fact("what")).append("; `").append(a.fact("variant")).append("` with `").append(a.fact("amp"))
                 .append("` over N (").append(a.fact("counts")).append(") against ")
-                .append(a.facts().containsKey("after_counts") ? "`" + a.afterVariant() + "` with it at the same N (" + a.fact("after_counts")
+                .append(a.afterRepeats() ? "`" + a.afterVariant() + "` with it at the same N (" + a.fact("after_counts")
                         + ")" : a.facts().containsKey("after_variant") ? "`" + a.afterVariant() + "` with `" + a.fact("after_none") + "`"
                         : "it with `" + a.fact("none") + "`")
                 .append(", ").append(a.opsPerCount() == Math.rint(a.opsPerCount()) ? Long.toString((long) a.opsPerCount()) : Fmt.sig(a.opsPerCount()))
