@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
                 "2 bad input or refused: one line on stderr says what, and nothing is made or",
                 "written."},
         subcommands = {DemoCommand.class, TestCommand.class, KernelCommand.class, EngineCommand.class, BridgeCommand.class, BenchCommand.class,
-                PairCommand.class, NotebookCommand.class, CompareCommand.class, FlamegraphCommand.class,
+                PairCommand.class, AmplifyCommand.class, NotebookCommand.class, CompareCommand.class, FlamegraphCommand.class,
                 SpecCommand.class, CommandLine.HelpCommand.class})
 public final class Lab {
     /** Exit code for bad input: the message names what was wrong and nothing was written. */

@@ -26,6 +26,7 @@ class HelpTest extends CapturedStreams {
             bridge: The native bridge: the engine's job files, on real devices.
             bench: JMH benchmarks of the JVM engine; a run writes results/<run-id>/.
             pair: Measure each FIX before and after, on the JVM and real devices.
+            amplify: Amplify the model as a run's lab kernel switch.
             notebook: Regenerate a run folder's notebook from its manifest and raw/.
             compare: Line up two or more run folders in one notebook.
             flamegraph: Render collapsed stacks to a standalone SVG flamegraph.
