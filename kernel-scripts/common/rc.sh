@@ -51,6 +51,21 @@ _lab_refuse() {
 	exit 2
 }
 
+# _lab_quick_opt USAGE ARG...: sets quick=1 for --quick, 0 without; any other ARG is refused
+# (exit 2) with USAGE ("refscale [--quick]"), its first word naming the command.
+# shellcheck disable=SC2034 # quick is the caller's
+_lab_quick_opt() {
+	local usage=$1 a
+	shift
+	quick=0
+	for a in "$@"; do
+		case $a in
+		--quick) quick=1 ;;
+		*) _lab_refuse "${usage%% *}: unknown option '$a' (usage: $usage)" ;;
+		esac
+	done
+}
+
 # _skip REASON: print the skip line and end the test with success.
 _skip() {
 	echo "SKIP: $*"

@@ -518,6 +518,8 @@ stage_bridge() {
   mkdir -p "$in/bridge/lib"
   cp -a "$jre" "$in/bridge/jre"
   cp "$jar" "$in/bridge/bridge.jar"
+  # the JVM model's JMH benchmarks, where built: kernel/refscale.sh's JVM boot runs its Primitives
+  if [[ -f $REPO/jvm-engine/target/benchmarks.jar ]]; then cp "$REPO/jvm-engine/target/benchmarks.jar" "$in/bridge/"; fi
   cp -L /usr/lib/x86_64-linux-gnu/liburing.so.2 "$in/bridge/lib/"
   while read -r lib; do
     [[ -f $lib ]] && cp -Ln "$lib" "$in/bridge/lib/"

@@ -3,11 +3,12 @@
 # kernel/lab-ab.sh through guest/guest.sh run, under busybox sh, then re-run under bash with the
 # host's kernel-scripts as /mnt/in/ks).
 #
-# Reads $OUT/lab-ab.params (fix, counts, rounds, runtime, quick) and the fix's switch from its
+# Reads $OUT/lab-ab.params (fix, counts, rounds, runtime, quick, boot, round0) and the fix's switch from its
 # patch's Lab-* header (kernel/build.sh switches). Sources scenarios/FIX/lab-ab.sh, which makes
 # the device (ab_setup: sets AB_DEV) and names the workload (ab_fio_args: fio's arguments but the
 # output; AB_WORKLOAD: in words), or runs a trial its own way (ab_trial PREFIX; AB_METRIC share:
-# two writers' bandwidth ratio, their fio JSONs PREFIX.a.fio.json and PREFIX.b.fio.json). Then per round, per count N, each variant in turn (before,
+# two writers' bandwidth ratio, their fio JSONs PREFIX.a.fio.json and PREFIX.b.fio.json). Then
+# per round (this boot's rounds are round0+1..round0+rounds), per count N, each variant in turn (before,
 # after, aa: the after again, the A/A; default when neither is the stock value), the order
 # reversed every other round: the switch and its count written and read back, the switch's
 # operation counter read before and after, fio under perf stat. Each trial leaves in $OUT/ab/:
@@ -15,7 +16,8 @@
 #   ...perf.csv                            perf stat -x, (the guest's held events)
 #   ...ops                                 "before after" of the counter
 #   ...iops.<job>.log                      fio's IOPS per 250 ms, per job (the A/A's iterations)
-# and $OUT/ab/trials.tsv, one line a trial: count round slot variant value prefix. The host
+# and $OUT/ab/trials.tsv, one line a trial: count round slot variant value prefix boot (each boot
+# adds its lines to the last's). The host
 # (kernel/ab-rows.py) turns them into lab-ab.tsv and lab-iter.tsv.
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 set -euo pipefail
@@ -30,6 +32,8 @@ export LAB_STATE=/tmp/lab-state
 # shellcheck source=SCRIPTDIR/../common/rc.sh
 . "$KS/common/rc.sh"
 _guest_params "$OUT/lab-ab.params" fix counts rounds runtime # into P
+BOOT=${P[boot]:-1}
+ROUND0=${P[round0]:-0}
 FIX=${P[fix]}
 read -r -a COUNTS <<<"${P[counts]}"
 ROUNDS=${P[rounds]}
@@ -86,7 +90,7 @@ trial() {
 	fi
 	o1=$(cat "$SW_OPS")
 	echo "$o0 $o1" >"$pre.ops"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$r" "$s" "$v" "$val" "ab/${pre##*/}" >>"$OUT/ab/trials.tsv"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$r" "$s" "$v" "$val" "ab/${pre##*/}" "$BOOT" >>"$OUT/ab/trials.tsv"
 }
 
 switch_facts
@@ -97,14 +101,14 @@ AB_SITES_NOTE= # how AB_SITES was had, where the fix's file measured it (thin-bu
 # shellcheck source=/dev/null
 . "$KS/scenarios/$FIX/lab-ab.sh"
 mkdir -p "$OUT/ab"
-printf 'count\tround\tslot\tvariant\tvalue\tprefix\n' >"$OUT/ab/trials.tsv"
+[ -f "$OUT/ab/trials.tsv" ] || printf 'count\tround\tslot\tvariant\tvalue\tprefix\tboot\n' >"$OUT/ab/trials.tsv"
 ab_setup # sets AB_DEV, joins MADE
 AB_FIO=()
 if ! declare -F ab_trial >/dev/null; then mapfile -t AB_FIO < <(ab_fio_args "$AB_DEV"); fi
 variants=(before after aa)
 [ "$SW_DEFAULT" = "$SW_BEFORE" ] || [ "$SW_DEFAULT" = "$SW_AFTER" ] || variants+=(default)
-_lab_msg "ab-guest: $FIX on $(uname -r), $(nproc) cpus: $SW_PARAM $SW_BEFORE vs $SW_AFTER, counts ${COUNTS[*]}, $ROUNDS rounds of ${RUNTIME}"
-for ((r = 1; r <= ROUNDS; r++)); do
+_lab_msg "ab-guest: $FIX on $(uname -r), $(nproc) cpus, boot $BOOT: $SW_PARAM $SW_BEFORE vs $SW_AFTER, counts ${COUNTS[*]}, rounds $((ROUND0 + 1))..$((ROUND0 + ROUNDS)) of ${RUNTIME}"
+for ((r = ROUND0 + 1; r <= ROUND0 + ROUNDS; r++)); do
 	order=("${variants[@]}")
 	if ((r % 2 == 0)); then
 		order=()
@@ -115,7 +119,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		for v in "${order[@]}"; do
 			s=$((s + 1))
 			case $v in before) val=$SW_BEFORE ;; after | aa) val=$SW_AFTER ;; default) val=$SW_DEFAULT ;; esac
-			_lab_msg "ab-guest: round $r/$ROUNDS, N=$n, $v ($val)"
+			_lab_msg "ab-guest: boot $BOOT, round $r/$((ROUND0 + ROUNDS)), N=$n, $v ($val)"
 			trial "$n" "$r" "$s" "$v" "$val"
 		done
 	done

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """kernel/ab-rows.py ab|over OUTDIR: the rows of a lab-kernel run, from the trials the guest left.
 
-ab   (kernel/ab-guest.sh's OUTDIR/ab/trials.tsv): OUTDIR/lab-ab.tsv and OUTDIR/lab-iter.tsv.
+ab   (kernel/ab-guest.sh's OUTDIR/ab/trials.tsv): OUTDIR/lab-ab.tsv and OUTDIR/lab-iter.tsv; a
+     trial's boot (1 where trials.tsv has no boot column) is the last column of lab-ab.tsv.
 over (kernel/overhead.sh's OUTDIR/overhead/trials.tsv): OUTDIR/overhead.tsv.
 
 Per trial: fio's JSON (I/Os of every job, reads and writes, and the runtime), perf stat's CSV
@@ -96,9 +97,9 @@ def ab(out):
                     its.append([t["count"], t["round"], t["variant"], i + 1, v])
             rows.append([t["count"], t["round"], t["slot"], t["variant"], t["value"], jobs, ios,
                          f"{runtime:.3f}", f"{metric:.4f}" if extra != "-" else f"{metric:.1f}", f"{clock:.0f}",
-                         f"{clock / ios:.1f}" if ios and clock else "0", o1 - o0, extra])
+                         f"{clock / ios:.1f}" if ios and clock else "0", o1 - o0, extra, t.get("boot") or "1"])
     with open(os.path.join(out, "lab-ab.tsv"), "w") as f:
-        f.write("count\tround\tslot\tvariant\tvalue\tjobs\tios\truntime_s\tmetric\ttask_clock_ns\tns_per_io\tops_delta\textra\n")
+        f.write("count\tround\tslot\tvariant\tvalue\tjobs\tios\truntime_s\tmetric\ttask_clock_ns\tns_per_io\tops_delta\textra\tboot\n")
         for r in rows:
             f.write("\t".join(str(x) for x in r) + "\n")
     with open(os.path.join(out, "lab-iter.tsv"), "w") as f:

@@ -7,8 +7,11 @@
 # boots it (guest/guest.sh run, LAB_GUEST_KERNEL=lab) on kernel/ab-guest.sh with FIX's workload
 # (scenarios/FIX/lab-ab.sh), then writes lab-ab.tsv, lab-iter.tsv (kernel/ab-rows.py) and
 # lab-ab.txt (key: value: the switch, the workload, the kernel, where it ran). Full: counts
-# 1 4 16 64, 3 rounds of 3 s a trial; --quick: counts 1 16, 2 rounds of 1 s. LAB_AB_COUNTS,
-# LAB_AB_ROUNDS and LAB_AB_RUNTIME override. Exit 2 for a fix with no switch.
+# 1 2 4 8 16 32 64 128 (N = 0 is the after itself), 2 boots of 4 rounds each (8 rounds, the
+# boot a level of the estimate), 2 s a trial; --quick: counts 1 16, 1 boot of 2 rounds of 1 s.
+# LAB_AB_COUNTS, LAB_AB_ROUNDS (per boot), LAB_AB_BOOTS and LAB_AB_RUNTIME override. Each boot
+# numbers its rounds on from the last (boot 2's are 5..8), so a round names one boot's trials.
+# Exit 2 for a fix with no switch.
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
@@ -31,32 +34,48 @@ if [ -z "$fix" ] || [ ! -f "$KS_DIR/scenarios/$fix/lab-ab.sh" ] || ! grep -q "^f
 fi
 # switch_word KEY: the value of KEY= on FIX's line of kernel/build.sh switches
 switch_word() { grep "^fix=$fix " <<<"$switches" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+if [ "$quick" = 1 ]; then
+	counts="1 16" rounds=2 boots=1 runtime=1s
+else
+	counts="1 2 4 8 16 32 64 128" rounds=4 boots=2 runtime=2s
+fi
+counts=${LAB_AB_COUNTS:-$counts} rounds=${LAB_AB_ROUNDS:-$rounds} boots=${LAB_AB_BOOTS:-$boots} runtime=${LAB_AB_RUNTIME:-$runtime}
+for v in rounds boots; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || _lab_refuse "lab-ab: LAB_AB_${v^^} must be a count >= 1, not '${!v}'"
+done
 [ "$(id -u)" -eq 0 ] || { _lab_msg "lab-ab: needs root (qemu, the guest's devices)"; exit 1; }
 command -v qemu-system-x86_64 >/dev/null || { _lab_msg "lab-ab: qemu-system-x86_64 missing"; exit 1; }
-if [ "$quick" = 1 ]; then counts="1 16" rounds=2 runtime=1s; else counts="1 4 16 64" rounds=3 runtime=3s; fi
-counts=${LAB_AB_COUNTS:-$counts} rounds=${LAB_AB_ROUNDS:-$rounds} runtime=${LAB_AB_RUNTIME:-$runtime}
 # a switch without a count (dm-blkcg-clone: the association kept or lost) runs at N=1 only
 if [ "$(switch_word count)" = - ]; then counts=1; fi
 
 out=${LAB_OUT:-$LAB_ROOT/results/kernel-lab-$fix-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -rf "$out/ab"
-printf '%s\n' "fix=$fix" "counts=$counts" "rounds=$rounds" "runtime=$runtime" "source=$src" "quick=$quick" >"$out/lab-ab.params"
+rm -rf "$out/ab" "$out"/guest-b*.txt "$out"/console-b*.log
 # a fix whose guest needs what only the host can make (job files rendered by the bridge's JVM)
 # makes it here
 # shellcheck source=/dev/null
 . "$KS_DIR/scenarios/$fix/lab-ab.sh"
 if declare -F ab_host_prepare >/dev/null; then ab_host_prepare "$out" "$quick"; fi
-_lab_msg "lab-ab: $fix, counts $counts, $rounds rounds of $runtime (lab kernel $src) -> $out"
+_lab_msg "lab-ab: $fix, counts $counts, $boots boot(s) of $rounds rounds of $runtime (lab kernel $src) -> $out"
 t0=$SECONDS
-LAB_GUEST_KERNEL=lab LAB_KERNEL_SOURCE=$src GUEST_TIMEOUT=${GUEST_TIMEOUT:-1500} bash "$KS_DIR/guest/guest.sh" run "$KS_DIR/kernel/ab-guest.sh" "$out"
+for ((b = 1; b <= boots; b++)); do
+	# the guest reads its boot and where its rounds start from here
+	printf '%s\n' "fix=$fix" "counts=$counts" "rounds=$rounds" "runtime=$runtime" "source=$src" "quick=$quick" \
+		"boot=$b" "round0=$(((b - 1) * rounds))" >"$out/lab-ab.params"
+	_lab_msg "lab-ab: $fix, boot $b/$boots"
+	LAB_GUEST_KERNEL=lab LAB_KERNEL_SOURCE=$src GUEST_TIMEOUT=${GUEST_TIMEOUT:-1500} bash "$KS_DIR/guest/guest.sh" run "$KS_DIR/kernel/ab-guest.sh" "$out"
+	cp "$out/guest.txt" "$out/guest-b$b.txt"
+	cp "$out/console.log" "$out/console-b$b.log"
+done
 python3 "$KS_DIR/kernel/ab-rows.py" ab "$out"
 k=$(switch_word k)
 {
 	sed -n 's/^\(fix\|switch\|values\|before\|after\|default\|workload\|metric\|cpus\): /&/p' "$out/ab/facts.txt"
 	echo "counts: $counts"
-	echo "rounds: $rounds"
+	echo "rounds: $((rounds * boots))"
+	echo "boots: $boots"
+	echo "rounds_per_boot: $rounds"
 	echo "runtime: $runtime"
 	# K per pass of the switch's sites, times the passes an I/O makes (dm-css-ref: a dm layer each)
 	echo "ops_per_io: $((k * $(sed -n 's/^sites: //p' "$out/ab/facts.txt")))"

@@ -9,13 +9,7 @@ set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
 . "$KS_DIR/common/rc.sh"
-quick=0
-for a in "$@"; do
-	case $a in
-	--quick) quick=1 ;;
-	*) _lab_refuse "overhead: unknown option '$a' (usage: overhead [--quick])" ;;
-	esac
-done
+_lab_quick_opt "overhead [--quick]" "$@"
 [ "$(id -u)" -eq 0 ] || { _lab_msg "overhead: needs root (qemu, the guest's devices)"; exit 1; }
 if [ "$quick" = 1 ]; then rounds=1 runtime=1s; else rounds=3 runtime=3s; fi
 rounds=${LAB_AB_ROUNDS:-$rounds} runtime=${LAB_AB_RUNTIME:-$runtime}

@@ -27,6 +27,17 @@
 # LAB_REFSCALE_NRUNS, LAB_REFSCALE_HOLDOFF override; LAB_REFSCALE_MAXCPUS=1 boots as guest.sh
 # does for Debian's kernel, to see the failed binding (the run then fails at 2 readers, saying so).
 #
+# Then one more boot of the same kernel and vCPUs, the JVM's side of the same operations
+# (kernel/jvm-primitives-guest.sh): JMH's Primitives.getPut of the kind that matches each type
+# (JVM_KIND below: refcnt atomic-refcount, rwsem rwsem-read, lock mutex, srcu srcu, acqrel
+# padded-slot), on a shared line and a private one, at 1 thread and one a vCPU, 3 rounds (quick:
+# 2), per round a JVM a kind (lab.engine.bench.PrimitivesByKind: 4 x 500 ms warm-up, 5 x 200 ms
+# measured a cell: under TCG the JIT's compiles take seconds, and 2 x 200 ms left the first
+# measured iterations 2-4x slow, measured), into jvm/jvm-guest-KIND-rR-tT.json; then the same natively on the host, on
+# LAB_JDK, into jvm/jvm-host-KIND-rR-tT.json (the JVM's own figures beside the guest's). It needs
+# jvm-engine/target/benchmarks.jar and LAB_JDK (the jlink'd runtime guest.sh stages); without
+# them, or with LAB_REFSCALE_JVM=0, refscale.txt's jvm line says why it did not run.
+#
 # Writes refscale.tsv (type, readers, run, ns_per_op: refscale's per-run mean over the readers of
 # one loop's time, a loop being one read-side acquire and release), refscale.txt (key: value),
 # refscale/boots.tsv (per boot: wall time, CPUs online, readers bound to their own CPU, the CPU
@@ -36,13 +47,7 @@ set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
 . "$KS_DIR/common/rc.sh"
-quick=0
-for a in "$@"; do
-	case $a in
-	--quick) quick=1 ;;
-	*) _lab_refuse "refscale: unknown option '$a' (usage: refscale [--quick])" ;;
-	esac
-done
+_lab_quick_opt "refscale [--quick]" "$@"
 read -r -a types <<<"${LAB_REFSCALE_TYPES:-refcnt rwsem lock srcu acqrel}"
 for t in "${types[@]}"; do
 	case $t in
@@ -62,11 +67,17 @@ vcpus=$(bash "$KS_DIR/guest/guest.sh" vcpus)
 maxcpus=${LAB_REFSCALE_MAXCPUS:-$vcpus}
 readers=(1)
 [ "$vcpus" -gt 1 ] && readers+=("$vcpus")
+# the JVM's kind for each refscale type: the same read-side pair, as Primitives prices it
+declare -A JVM_KIND=([refcnt]=atomic-refcount [rwsem]=rwsem-read [lock]=mutex [srcu]=srcu [acqrel]=padded-slot)
+jvm_rounds=3
+jmh="4 500 5 200" # PrimitivesByKind's warm-ups, their ms, iterations, their ms
+read -r jw jwms ji jims <<<"$jmh"
+if [ "$quick" = 1 ]; then jvm_rounds=2; fi
 
 out=${LAB_OUT:-$LAB_ROOT/results/kernel-refscale-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -rf "$out/refscale" "$out/refscale.tsv" "$out/refscale.txt"
+rm -rf "$out/refscale" "$out/refscale.tsv" "$out/refscale.txt" "$out/jvm"
 mkdir -p "$out/refscale"
 # a boot's time: the kernel's build is done before the first (guest.sh builds it if it must)
 bash "$KS_DIR/kernel/build.sh" build --source 6.1 >/dev/null
@@ -108,6 +119,39 @@ for t in "${types[@]}"; do
 	done
 done
 mv "$out/refscale.tsv.new" "$out/refscale.tsv"
+# the JVM's side: one boot, every kind the types map to
+kinds=()
+for t in "${types[@]}"; do [ -z "${JVM_KIND[$t]:-}" ] || kinds+=("${JVM_KIND[$t]}"); done
+jvm_why=
+if [ "${LAB_REFSCALE_JVM:-1}" = 0 ]; then
+	jvm_why="LAB_REFSCALE_JVM=0"
+elif [ ! -f "$LAB_ROOT/jvm-engine/target/benchmarks.jar" ]; then
+	jvm_why="no jvm-engine/target/benchmarks.jar (./lab build)"
+elif [ -z "${LAB_JDK:-}" ] || [ ! -x "$LAB_JDK/bin/jlink" ]; then
+	jvm_why="no LAB_JDK with jlink for the guest's runtime"
+elif [ ${#kinds[@]} = 0 ]; then
+	jvm_why="no type here has a JVM kind"
+fi
+if [ -z "$jvm_why" ]; then
+	mkdir -p "$out/jvm"
+	jvm_threads="${readers[*]}"
+	printf '%s\n' "kinds=$(IFS=,; echo "${kinds[*]}")" "lines=shared,private" "threads=$jvm_threads" "rounds=$jvm_rounds" \
+		"jmh=$jmh" >"$out/jvm/jvm.params"
+	_lab_msg "refscale: the JVM's ${kinds[*]} in the guest, threads $jvm_threads, $jvm_rounds rounds"
+	b0=$SECONDS
+	LAB_GUEST_KERNEL=lab LAB_KERNEL_SOURCE=6.1 GUEST_VCPUS=$vcpus LAB_GUEST_APPEND="${LAB_GUEST_APPEND:-} maxcpus=$maxcpus" \
+		GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} bash "$KS_DIR/guest/guest.sh" run "$KS_DIR/kernel/jvm-primitives-guest.sh" "$out/jvm"
+	_lab_msg "refscale: the JVM's side in the guest in $((SECONDS - b0)) s; the same on the host"
+	read -r -a jmh <<<"$(sed -n 's/^jmh=//p' "$out/jvm/jvm.params")"
+	for ((r = 1; r <= jvm_rounds; r++)); do
+		for k in "${kinds[@]}"; do
+			"$LAB_JDK/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -Xmx256m \
+				-cp "$LAB_ROOT/jvm-engine/target/benchmarks.jar" lab.engine.bench.PrimitivesByKind "$k" "$(sed -n 's/^lines=//p' "$out/jvm/jvm.params")" \
+				"${jvm_threads// /,}" "$out/jvm/jvm-host" "$r" "${jmh[@]}" >"$out/jvm/jvm-host-$k-r$r.log" 2>&1 ||
+				{ tail -n 20 "$out/jvm/jvm-host-$k-r$r.log" >&2; exit 1; }
+		done
+	done
+fi
 first=$out/refscale/${types[0]}-r1
 {
 	echo "kernel: $(sed -n 's/^kernel: //p' "$first/guest.txt") ($(sed -n 's/^lab_kernel: //p' "$first/guest.txt"))"
@@ -124,6 +168,12 @@ first=$out/refscale/${types[0]}-r1
 	echo "quick: $quick"
 	echo "measured: refscale built into the lab kernel (CONFIG_RCU_REF_SCALE_TEST=y), one boot per (type, readers) with refscale.scale_type, nreaders, loops, nruns, holdoff and shutdown=0 on the kernel command line; each run times loops back-to-back read-side sections (acquire + release) per reader with interrupts off, all readers at once; ns_per_op is refscale's per-run figure: the readers' mean time per loop"
 	echo "maxcpus: $maxcpus"
+	echo "jvm_kinds: $(for t in "${types[@]}"; do printf '%s=%s ' "$t" "${JVM_KIND[$t]:--}"; done | sed 's/ $//')"
+	if [ -n "$jvm_why" ]; then
+		echo "jvm: not run: $jvm_why"
+	else
+		echo "jvm: JMH Primitives.getPut of each type's kind (jvm_kinds), lines shared and private, threads ${readers[*]}, $jvm_rounds rounds, a round a JVM a kind (lab.engine.bench.PrimitivesByKind: JMH in that JVM, forks 0; $jw x $jwms ms warm-up, $ji x $jims ms measured a cell), in one boot of the same kernel and vCPUs (jvm/jvm-guest-KIND-rR-tT.json, jvm/jvm-guest.txt), then the same on the host on $("$LAB_JDK/bin/java" -version 2>&1 | head -n 1) (jvm/jvm-host-KIND-rR-tT.json)"
+	fi
 	echo "pinning: the guest boots with maxcpus=$maxcpus (every vCPU online before refscale's initcall), so reader i binds itself to CPU i; refscale/boots.tsv's readers_bound counts the readers whose Cpus_allowed_list was their own CPU alone (read from /proc in the guest after the test; a run with fewer fails), readers_last_cpu the CPU each ran on last; refscale's own WARN_ONs print nothing (no CONFIG_BUG in the lab kernel)"
 	echo "boot_wall_s: $(awk -F'\t' 'NR > 1 { s += $3; n++ } END { printf "%.1f mean of %d boots", s / n, n }' "$out/refscale/boots.tsv")"
 	# the median run per (type, readers)

@@ -5,7 +5,9 @@
 # and each reader bound to its own CPU (its Cpus_allowed_list, read in the guest), where it last
 # ran; refscale.txt has its keys; nothing is left (no qemu, no guest scratch folder, no registry
 # line). Skips without root, qemu or the source package, and when the kernel is neither in the
-# cache nor to be built by this run (`./lab test --lab-kernels`).
+# cache nor to be built by this run (`./lab test --lab-kernels`). The JVM's side (kernel/
+# jvm-primitives-guest.sh, then the host): every kind in the guest and on the host, a JMH file a
+# round and thread count with its shared and private cells.
 # timeout: 1200
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -65,6 +67,23 @@ for k in kernel accel vcpus qemu_cpu loops nruns holdoff_s measured pinning boot
 done
 echo "refscale.txt's keys missing: ${keys[*]:-none}"
 echo "booted the lab kernel: $(yes grep -q '^kernel_kind: lab$' "$out/refscale/refcnt-r1/guest.txt")"
+# the JVM's side: each type's kind (refscale.txt's jvm_kinds), in the guest and on the host, a JMH
+# file per round and thread count (1 and every vCPU), each with a shared and a private cell
+echo "jvm_kinds: $(txt jvm_kinds)"
+echo "the JVM's side ran: $(yes grep -q '^jvm: JMH' "$out/refscale.txt")"
+jvm_rounds=$(sed -n 's/^rounds=//p' "$out/jvm/jvm.params")
+jmissing=()
+for k in $(txt jvm_kinds | tr ' ' '\n' | sed 's/^[^=]*=//' | grep -v '^-$'); do
+	for where in guest host; do
+		for ((r = 1; r <= jvm_rounds; r++)); do
+			for n in "${readers[@]}"; do
+				f=$out/jvm/jvm-$where-$k-r$r-t$n.json
+				[ "$(grep -c '"line" : "shared"\|"line" : "private"' "$f" 2>/dev/null)" = 2 ] || jmissing+=("$where/$k/r$r/t$n")
+			done
+		done
+	done
+done
+echo "a JMH file a kind, place, round and thread count, shared and private: ${jmissing[*]:-yes} ($jvm_rounds rounds)"
 qemu_left() { test -e "$LAB_STATE/kernel/guest/qemu.pid" || pgrep -f -- "$out/refscale/" >/dev/null; }
 echo "qemu left: $(yes qemu_left)"
 echo "guest scratch folders left: $(find "$scratch" -mindepth 1 -maxdepth 1 | wc -l)"

@@ -323,6 +323,8 @@ public final class LabKernelPart {
                 "workload")) {
             m.put(k, facts.get(k));
         }
+        m.put("boots", sweep.boots().size());
+        m.put("rounds", sweep.counts().isEmpty() ? 0 : sweep.headline().rounds().size());
         m.put("ops_per_io", sweep.k());
         m.put("ops_per_io_from", sweep.countedK() != null ? "counter" : sweep.statedK() != null ? "stated" : null);
         m.put("ops_per_io_stated", sweep.statedK());

@@ -78,12 +78,19 @@ final class LabKernelText {
                 : ", and at `" + d + "` (the stock value)";
         List<String> ns = s.counts().stream().map(c -> Integer.toString(c.n())).toList();
         return "Lab kernel `" + p.fact("kernel") + "` (" + p.fact("source") + ", patches `" + p.fact("patches") + "`), "
-                + p.fact("env") + ", " + p.fact("cpus") + " CPUs, one boot; workload: " + p.fact("workload") + ". The switch `"
+                + p.fact("env") + ", " + p.fact("cpus") + " CPUs, " + boots() + "; workload: " + p.fact("workload") + ". The switch `"
                 + p.fact("switch") + "` (values " + p.fact("values") + ") at `" + p.fact("before") + "` (the fix's before) against `"
                 + p.fact("after") + "` (what the seed compares with) and `" + p.fact("after") + "` again (the A/A)" + def + "; "
                 + p.fact("rounds") + " rounds over N = " + String.join(", ", ns) + " (the switch's shared operations per site), the"
                 + " trials' order alternating per round. " + opsPerIo() + " Data: `raw/" + p.fix()
                 + "/lab-kernel/" + LabAb.TRIALS + "`, `" + LabAb.ITERATIONS + "`.\n\n";
+    }
+
+    /** The guest's boots in words: one, or how many and that each is a level of every estimate. */
+    private String boots() {
+        int b = s.boots().size();
+        return b <= 1 ? "one boot" : b + " boots (rounds numbered across them; every interval takes the boot as a level: where the"
+                + " boots differ more than their rounds, the boot is the unit)";
     }
 
     /**

@@ -56,11 +56,12 @@ public final class Notebook {
             o.ifPresent(out -> outs.put(s.id(), out));
         }
         Optional<LabKernelOverhead> overhead = LabKernelOverhead.read(run);
+        Optional<LabKernelPrimitives> primitives = LabKernelPrimitives.read(run);
         Map<String, String> headlineCharts = new LinkedHashMap<>();
-        String md = markdown(run, outs, lineup, headlineCharts, overhead);
+        String md = markdown(run, outs, lineup, headlineCharts, overhead, primitives);
         List<Path> charts = writeCharts(runDir.resolve("charts"), headlineCharts, outs);
         Path summary = runDir.resolve("summary.json");
-        Files.writeString(summary, JSON.writeValueAsString(summary(run, outs, lineup, overhead)) + "\n", StandardCharsets.UTF_8);
+        Files.writeString(summary, JSON.writeValueAsString(summary(run, outs, lineup, overhead, primitives)) + "\n", StandardCharsets.UTF_8);
         Path nb = runDir.resolve("NOTEBOOK.md");
         Files.writeString(nb, md, StandardCharsets.UTF_8);
         return new Written(nb, summary, charts, run.gaps());
@@ -101,7 +102,8 @@ public final class Notebook {
         return outs.size() == 1 && outs.containsKey("compare");
     }
 
-    static Map<String, Object> summary(RunDir run, Map<String, SectionOutput> outs, Lineup lineup, Optional<LabKernelOverhead> overhead) {
+    static Map<String, Object> summary(RunDir run, Map<String, SectionOutput> outs, Lineup lineup, Optional<LabKernelOverhead> overhead,
+                                       Optional<LabKernelPrimitives> primitives) {
         if (isCompare(outs)) {
             Map<String, Object> root = new LinkedHashMap<>();
             root.put("run", run.manifest());
@@ -130,6 +132,7 @@ public final class Notebook {
         root.put("run", run.manifest());
         root.put("fixes", fixes);
         overhead.ifPresent(o -> root.put("lab_kernel_overhead", o.summary()));
+        primitives.ifPresent(p -> root.put("lab_kernel_primitives", p.summary()));
         root.put("gaps", run.gaps());
         return root;
     }
@@ -149,7 +152,7 @@ public final class Notebook {
     }
 
     static String markdown(RunDir run, Map<String, SectionOutput> outs, Lineup lineup, Map<String, String> headlineCharts,
-                           Optional<LabKernelOverhead> overhead) {
+                           Optional<LabKernelOverhead> overhead, Optional<LabKernelPrimitives> primitives) {
         String id = run.id();
         JsonNode m = run.manifest();
         StringBuilder b = new StringBuilder();
@@ -166,6 +169,7 @@ public final class Notebook {
             b.append(e.getValue().markdown()).append('\n');
         }
         overhead.ifPresent(o -> b.append(o.text(m.path("command").asText("./lab pair"))));
+        primitives.ifPresent(p -> b.append(p.text()));
         if (!isCompare(outs)) {
             notInRun(outs, b, lineup);
         }

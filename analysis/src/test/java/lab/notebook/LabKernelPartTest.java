@@ -22,6 +22,11 @@ class LabKernelPartTest {
     Path run;
 
     private RunDir open() throws Exception {
+        return empty(run);
+    }
+
+    /** An empty run folder at {@code run}: raw/ and a manifest, opened. */
+    static RunDir empty(Path run) throws Exception {
         Files.createDirectories(run.resolve("raw"));
         Files.writeString(run.resolve("manifest.json"), "{\"run_id\": \"r\"}");
         return RunDir.open(run);

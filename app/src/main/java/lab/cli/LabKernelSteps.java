@@ -17,7 +17,9 @@ import lab.notebook.KernelRuns;
  * (one that has {@code kernel-scripts/scenarios/<fix>/lab-ab.sh}: nothing else says so) its
  * switch A/B ({@code <fix>/lab-kernel} into {@code raw/<fix>/lab-kernel/}); and once, after every
  * fix, the lab kernel against Debian's ({@code all/lab-kernel-overhead} into
- * {@code raw/lab-kernel/}). Without a fix that has a switch there are none. Each is skipped with
+ * {@code raw/lab-kernel/}) and, in a full A/B, the kernel's own price of each operation beside the
+ * JVM's on the same vCPUs ({@code all/lab-kernel-refscale}, refscale and the JVM's primitives
+ * into {@code raw/lab-kernel/}). Without a fix that has a switch there are none. Each is skipped with
  * the reason where the lab kernel cannot run ({@code --kernel debian}, no root, no qemu) and
  * after a failed build; a failed step fails the run and the others are kept.
  */
@@ -28,6 +30,7 @@ final class LabKernelSteps {
     static final String BUILD = "lab-kernel-build";
     static final String AB = "lab-kernel";
     static final String OVERHEAD = "lab-kernel-overhead";
+    static final String REFSCALE = "lab-kernel-refscale";
     private static final String DIR = "lab-kernel";
     /** The lab kernel source of Debian's guest kernel's version: the overhead check's, and the demo's one build. */
     static final String GUEST_SOURCE = "6.1";
@@ -166,6 +169,28 @@ final class LabKernelSteps {
         }
         Path dir = raw.resolve(DIR);
         return run(ALL, OVERHEAD, args("overhead"), dir, dir.resolve("overhead.log"));
+    }
+
+    /**
+     * refscale's types in the 6.1 lab kernel beside the JVM's kinds in the same guest and on the
+     * host ({@code lab-kernel.sh refscale}), once, in a full A/B only (a quick run leaves it to
+     * {@code ./lab kernel refscale}); false when it failed.
+     */
+    boolean refscale() throws IOException, InterruptedException {
+        if (switched.isEmpty() || quick) {
+            return true;
+        }
+        if (skip != null) {
+            steps.end(ALL, REFSCALE, "skipped", skip);
+            return true;
+        }
+        if (switched.stream().noneMatch(f -> onSource(root, f, GUEST_SOURCE))) {
+            steps.end(ALL, REFSCALE, "skipped", "refscale runs on the " + GUEST_SOURCE + " lab kernel, and no fix of this run has its"
+                    + " switch there (" + String.join(", ", switched) + ")");
+            return true;
+        }
+        Path dir = raw.resolve(DIR);
+        return run(ALL, REFSCALE, args("refscale"), dir, dir.resolve("refscale.log"));
     }
 
     private List<String> args(String... words) {

@@ -49,8 +49,9 @@ final class PairCommand implements Callable<Integer> {
     String kernel = "lab";
 
     @Option(names = "--lab-ab", paramLabel = "quick|full",
-            description = "the lab kernel's A/B and overhead check: quick (2 rounds of 1 s over N = 1, 16) or full (3 rounds"
-                    + " of 3 s over N = 1, 4, 16, 64); default: quick with --quick, else full")
+            description = "the lab kernel's A/B and overhead check: quick (1 boot, 2 rounds of 1 s over N = 1, 16) or full"
+                    + " (2 boots of 4 rounds of 2 s over N = 1, 2, 4, ..., 128; the model amplified alike; refscale beside the"
+                    + " JVM's primitives); default: quick with --quick, else full")
     String labAb;
 
     @Option(names = "--results", paramLabel = "DIR", description = "results folder (default: results/ in the lab)")

@@ -82,6 +82,7 @@ final class PairRun {
             landed(run.dir(), fix, progress);
         }
         failed |= !lab.overhead();
+        failed |= !lab.refscale();
         run.writeJson("manifest.json", manifest);
         steps.begin("all", "notebook", "NOTEBOOK.md, charts/, summary.json from raw/");
         Notebook.Written w = Fixes.notebook(run.dir());

@@ -95,6 +95,89 @@ public final class Estimator {
     }
 
     /**
+     * {@link #of(Collection)} for rounds nested in boots (a lab kernel's guest booted more than
+     * once): the geometric mean over every round, its interval by {@link #nested}'s rule on the
+     * logs. One boot: {@link #of(Collection)} itself. Null for no rounds.
+     */
+    public static Estimate of(Map<Integer, ? extends Collection<Double>> perRoundByBoot) {
+        List<Double> all = flat(perRoundByBoot);
+        if (perRoundByBoot.size() < 2 || all.isEmpty()) {
+            return of(all);
+        }
+        Map<Integer, List<Double>> logs = new java.util.TreeMap<>();
+        perRoundByBoot.forEach((b, v) -> logs.put(b, v.stream().map(x -> {
+            if (!(x > 0) || !Double.isFinite(x)) {
+                throw new IllegalArgumentException("a per-round figure must be positive and finite, not " + x);
+            }
+            return Math.log(x);
+        }).toList()));
+        double[] mh = nested(logs);
+        return new Estimate(Math.exp(mh[0]), Math.exp(mh[0] - mh[1]), Math.exp(mh[0] + mh[1]), all.size(), mh[2]);
+    }
+
+    /**
+     * {@link #mean(Collection)} for rounds nested in boots, by {@link #nested}'s rule. One boot:
+     * {@link #mean(Collection)} itself. Null for no rounds.
+     */
+    public static Estimate mean(Map<Integer, ? extends Collection<Double>> perRoundByBoot) {
+        List<Double> all = flat(perRoundByBoot);
+        if (perRoundByBoot.size() < 2 || all.isEmpty()) {
+            return mean(all);
+        }
+        Map<Integer, List<Double>> v = new java.util.TreeMap<>();
+        perRoundByBoot.forEach((b, x) -> v.put(b, List.copyOf(x)));
+        double[] mh = nested(v);
+        return new Estimate(mh[0], mh[0] - mh[1], mh[0] + mh[1], all.size(), Double.NaN);
+    }
+
+    /**
+     * The mean of rounds nested in boots and its 95% half-width, by the one-way random-effects
+     * reading of the two levels: MSW, the rounds' mean square within their boots, and MSB, the
+     * boots' mean square (each boot's mean about the grand mean, weighted by its rounds). Where
+     * MSB &le; MSW the boots differ no more than their rounds do: the rounds are taken as
+     * independent, Student's t over all N of them (N &minus; 1 degrees of freedom), as in one
+     * boot. Where MSB &gt; MSW a boot adds its own noise, and the boot is the unit: the grand
+     * mean's variance is MSB / N (for equal rounds per boot, exactly its expectation, boot
+     * variance / boots + round variance / N) on boots &minus; 1 degrees of freedom; with two boots
+     * that is t = 12.7, the honest width of two boots that disagree. Returns {mean, half-width,
+     * the standard deviation the width came from (per round)}.
+     */
+    static double[] nested(Map<Integer, List<Double>> byBoot) {
+        List<Double> all = flat(byBoot);
+        int n = all.size();
+        int b = (int) byBoot.values().stream().filter(v -> !v.isEmpty()).count();
+        double m = all.stream().mapToDouble(Double::doubleValue).sum() / n;
+        double ssw = 0;
+        double ssb = 0;
+        for (List<Double> v : byBoot.values()) {
+            if (v.isEmpty()) {
+                continue;
+            }
+            double mi = v.stream().mapToDouble(Double::doubleValue).sum() / v.size();
+            for (double x : v) {
+                ssw += (x - mi) * (x - mi);
+            }
+            ssb += v.size() * (mi - m) * (mi - m);
+        }
+        if (n < 2) {
+            return new double[] {m, Double.NaN, Double.NaN};
+        }
+        double msb = b < 2 ? 0 : ssb / (b - 1);
+        double msw = n - b < 1 ? Double.POSITIVE_INFINITY : ssw / (n - b);
+        if (b < 2 || msb <= msw) {
+            double sd = Math.sqrt((ssw + ssb) / (n - 1));
+            return new double[] {m, t975(n - 1) * sd / Math.sqrt(n), sd};
+        }
+        return new double[] {m, t975(b - 1) * Math.sqrt(msb / n), Math.sqrt(msb)};
+    }
+
+    private static List<Double> flat(Map<Integer, ? extends Collection<Double>> byBoot) {
+        List<Double> all = new java.util.ArrayList<>();
+        byBoot.values().forEach(all::addAll);
+        return all;
+    }
+
+    /**
      * The ratio {@code base / cand} of two figures measured in the same rounds (ns per op: the
      * candidate's throughput over the base's), from the rounds that have both; null when none has.
      */

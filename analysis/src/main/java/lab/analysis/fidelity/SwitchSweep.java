@@ -14,7 +14,8 @@ import lab.analysis.parse.LabAb.Trial;
  * A fix's "before" behind a runtime switch of the lab kernel, measured A/B per round over counts
  * N (the switch's shared operations per site): per N, the after/before ratio in the notebook's
  * estimator (per round, then the geometric mean with its 95% interval over rounds), the A/A (the
- * after value against itself) estimated the same way, each variant's CPU per I/O and their difference Δ(N); across N, the
+ * after value against itself) estimated the same way (rounds nested in the guest's boots where it
+ * booted more than once: {@link Estimator#of(Map)}), each variant's CPU per I/O and their difference Δ(N); across N, the
  * least-squares slope of Δ over the shared operations added per I/O, and what it implies for the
  * seed's single operation (N = 1) if an I/O's time is its CPU. The operations per I/O at each N
  * are the switch's counter's ({@code opsDelta / ios} of the before's trial: K·N where the switch
@@ -26,13 +27,13 @@ import lab.analysis.parse.LabAb.Trial;
  * the before's beside it.
  */
 public final class SwitchSweep {
-    /** One round of one count: the trial of each variant, null where the round lacks it. */
-    public record Round(int round, Trial before, Trial after, Trial aa, Trial stock) {}
+    /** One round of one count, in boot {@code boot}: the trial of each variant, null where the round lacks it. */
+    public record Round(int round, int boot, Trial before, Trial after, Trial aa, Trial stock) {}
 
     /**
      * One count N. {@code ratio}: after/before (a share: the after's share); {@code before},
      * {@code after}: the variants' metric; {@code aa}: aa/after per round; {@code floor}: the
-     * A/A as a {@link NoiseFloor} (its interval over rounds: boots and rounds are the top level here);
+     * A/A as a {@link NoiseFloor} (its interval over rounds, nested in boots);
      * {@code nsBefore}, {@code nsAfter}: median CPU ns per I/O; {@code delta}: before − after per
      * round; {@code opsBefore}, {@code opsAfter}: the switch's counter per I/O and per unit of N.
      * Any of them null where the rounds lack the trials.
@@ -85,17 +86,18 @@ public final class SwitchSweep {
 
     private static Count count(int n, Map<Integer, Map<String, Trial>> byRound, boolean share) {
         List<Round> rounds = new ArrayList<>();
-        List<Double> ratio = new ArrayList<>();
+        Map<Integer, List<Double>> ratio = new TreeMap<>();
         List<Double> before = new ArrayList<>();
         List<Double> after = new ArrayList<>();
-        List<Double> aa = new ArrayList<>();
+        Map<Integer, List<Double>> aa = new TreeMap<>();
         List<Double> nsB = new ArrayList<>();
         List<Double> nsA = new ArrayList<>();
         List<Double> delta = new ArrayList<>();
         List<Double> opsB = new ArrayList<>();
         List<Double> opsA = new ArrayList<>();
         byRound.forEach((r, v) -> {
-            Round x = new Round(r, v.get(LabAb.BEFORE), v.get(LabAb.AFTER), v.get(LabAb.AA), v.get(LabAb.DEFAULT));
+            int boot = v.values().iterator().next().boot();
+            Round x = new Round(r, boot, v.get(LabAb.BEFORE), v.get(LabAb.AFTER), v.get(LabAb.AA), v.get(LabAb.DEFAULT));
             rounds.add(x);
             if (x.before() != null) {
                 before.add(x.before().metric());
@@ -107,19 +109,19 @@ public final class SwitchSweep {
                 cpu(nsA, x.after());
                 finite(opsA, x.after().opsPerIoPerCount());
                 if (share) {
-                    ratio.add(x.after().metric());
+                    ratio.computeIfAbsent(boot, b -> new ArrayList<>()).add(x.after().metric());
                 }
             }
             if (x.before() != null && x.after() != null) {
                 if (!share && x.before().metric() > 0) {
-                    ratio.add(x.after().metric() / x.before().metric());
+                    ratio.computeIfAbsent(boot, b -> new ArrayList<>()).add(x.after().metric() / x.before().metric());
                 }
                 if (x.before().nsPerIo() > 0 && x.after().nsPerIo() > 0) {
                     delta.add(x.before().nsPerIo() - x.after().nsPerIo());
                 }
             }
             if (x.after() != null && x.aa() != null && x.after().metric() > 0) {
-                aa.add(x.aa().metric() / x.after().metric());
+                aa.computeIfAbsent(boot, b -> new ArrayList<>()).add(x.aa().metric() / x.after().metric());
             }
         });
         Estimate aaEstimate = Estimator.of(aa);
@@ -221,12 +223,20 @@ public final class SwitchSweep {
 
     /**
      * The slope as the estimation stage gives a signed figure: fitted to each round's own Δ over its
-     * own operations per I/O, the mean over rounds with its 95% interval ({@link Estimator#mean});
+     * own operations per I/O, the mean over rounds with its 95% interval, rounds nested in boots
+     * ({@link Estimator#mean(Map)});
      * null where no round has two counts. The model's amplified slope is estimated the same way.
      */
     public Estimate slopeEstimate() {
-        List<Double> b = roundSlopes();
+        Map<Integer, List<Double>> b = roundSlopesByBoot();
         return b.isEmpty() ? null : Estimator.mean(b);
+    }
+
+    /** The boots the sweep's rounds ran in (one: a run that booted once). */
+    public java.util.SortedSet<Integer> boots() {
+        java.util.SortedSet<Integer> b = new java.util.TreeSet<>();
+        counts.forEach(c -> c.rounds().forEach(r -> b.add(r.boot())));
+        return b;
     }
 
     /** The slope fitted to each round's own Δ over its own operations per I/O (rounds with two counts or more); null for none. */
@@ -235,20 +245,29 @@ public final class SwitchSweep {
     }
 
     private List<Double> roundSlopes() {
+        List<Double> all = new ArrayList<>();
+        roundSlopesByBoot().values().forEach(all::addAll);
+        return all;
+    }
+
+    /** {@link #roundSlopes}, each under its round's boot. */
+    private Map<Integer, List<Double>> roundSlopesByBoot() {
         Map<Integer, List<double[]>> byRound = new TreeMap<>();
+        Map<Integer, Integer> bootOf = new TreeMap<>();
         for (Count c : counts) {
             for (Round r : c.rounds()) {
                 if (r.before() != null && r.after() != null && r.before().nsPerIo() > 0 && r.after().nsPerIo() > 0) {
                     byRound.computeIfAbsent(r.round(), x -> new ArrayList<>())
                             .add(new double[] {opsPerIo(c, r.before()), r.before().nsPerIo() - r.after().nsPerIo()});
+                    bootOf.put(r.round(), r.boot());
                 }
             }
         }
-        List<Double> b = new ArrayList<>();
-        byRound.values().forEach(pts -> {
+        Map<Integer, List<Double>> b = new TreeMap<>();
+        byRound.forEach((round, pts) -> {
             Stats.Line l = pts.size() < 2 ? null : Stats.line(pts);
             if (l != null) {
-                b.add(l.b());
+                b.computeIfAbsent(bootOf.get(round), x -> new ArrayList<>()).add(l.b());
             }
         });
         return b;

@@ -13,7 +13,9 @@ import java.util.Optional;
 /**
  * A fix's switch A/B on the lab kernel as {@code lab-kernel.sh lab-ab FIX} leaves it in its
  * {@code LAB_OUT}: {@code lab-ab.tsv}, one line per trial (a count N, a round, the switch at one
- * variant), and {@code lab-iter.tsv}, the same trials' metric per 500 ms interval. Read as
+ * variant; its boot of the lab kernel, where the run booted it more than once: rounds are numbered
+ * across boots, so a round lies in one boot), and {@code lab-iter.tsv}, the same trials' metric
+ * per 250 ms interval. Read as
  * written, with no fix's knowledge; {@code lab-ab.txt} (the run's {@code key: value} facts) is
  * the reader's to take.
  *
@@ -37,14 +39,22 @@ public record LabAb(List<Trial> trials, List<Iteration> iterations) {
     /**
      * One trial. {@code metric}: total IOPS, or for a share the ratio writer a / writer b;
      * {@code nsPerIo}: task-clock over I/Os; {@code opsDelta}: how far the switch's operation
-     * counter moved; {@code extra}: the {@code k=v;k=v} column ({@code -}: none).
+     * counter moved; {@code extra}: the {@code k=v;k=v} column ({@code -}: none); {@code boot}: the
+     * guest boot it ran in (1 in a file without the column: one boot).
      */
     public record Trial(int count, int round, int slot, String variant, String value, int jobs, long ios, double runtimeS,
-                        double metric, double taskClockNs, double nsPerIo, double opsDelta, Map<String, String> extra) {
+                        double metric, double taskClockNs, double nsPerIo, double opsDelta, Map<String, String> extra, int boot) {
         /** The switch's operations per I/O per unit of N: {@code opsDelta / (ios * N)}; NaN without I/Os. */
         public double opsPerIoPerCount() {
             return ios == 0 ? Double.NaN : opsDelta / ((double) ios * count);
         }
+    }
+
+    /** The boots the trials ran in, ascending (one for a run that booted once). */
+    public java.util.SortedSet<Integer> boots() {
+        java.util.SortedSet<Integer> b = new java.util.TreeSet<>();
+        trials.forEach(t -> b.add(t.boot()));
+        return b;
     }
 
     /** The metric of one interval {@code i} of the trial ({@code count}, {@code round}, {@code variant}). */
@@ -52,6 +62,7 @@ public record LabAb(List<Trial> trials, List<Iteration> iterations) {
 
     /** The files in {@code dir}; empty when it has no {@code lab-ab.tsv}. A bad line is a {@link Tsv.Malformed}. */
     public static Optional<LabAb> read(Path dir) throws IOException {
+        Map<Integer, Integer> bootOfRound = new HashMap<>();
         Path t = dir.resolve(TRIALS);
         if (!Files.isRegularFile(t)) {
             return Optional.empty();
@@ -61,7 +72,11 @@ public record LabAb(List<Trial> trials, List<Iteration> iterations) {
         for (Tsv.Row r : Tsv.read(t, TRIAL_COLUMNS)) {
             Trial x = new Trial(positive(r, "count"), positive(r, "round"), r.integer("slot"), variant(r), r.text("value"),
                     r.integer("jobs"), r.count("ios"), r.number("runtime_s"), r.number("metric"), r.number("task_clock_ns"),
-                    r.number("ns_per_io"), r.number("ops_delta"), extra(r));
+                    r.number("ns_per_io"), r.number("ops_delta"), extra(r), r.cells().containsKey("boot") ? positive(r, "boot") : 1);
+            Integer b = bootOfRound.putIfAbsent(x.round(), x.boot());
+            if (b != null && b != x.boot()) {
+                throw r.bad("boot", "round " + x.round() + " is in boot " + b + " on an earlier line: a round lies in one boot");
+            }
             Integer other = seen.putIfAbsent(x.count() + "/" + x.round() + "/" + x.variant(), r.line());
             if (other != null) {
                 throw r.bad("a second trial of count " + x.count() + ", round " + x.round() + ", variant " + x.variant()

@@ -159,4 +159,32 @@ class SwitchSweepTest {
         assertEquals(3, c.rounds().size());
         assertEquals("100", c.rounds().getFirst().before().extra().get("root_pct"));
     }
+
+    @Test
+    void theSlopeTakesTheBootAsALevel() throws Exception {
+        // rounds 1-2 in boot 1 (slope 2 each, the fixture's), rounds 3-4 in boot 2 with Δ doubled (slope 4):
+        // MSW = 0 < MSB = 2·1² + 2·1², so the boot is the unit: 3 ± t(1)·sqrt(MSB/4) = 3 ± 12.706
+        LabAbFixture.iops(dir, 4, 1, 4, 16);
+        rewriteTrials(c -> {
+            if (c[0].equals("count")) {
+                c[c.length - 1] = c[c.length - 1] + "\tboot";
+                return;
+            }
+            int n = Integer.parseInt(c[0]);
+            int r = Integer.parseInt(c[1]);
+            if (r > 2 && c[3].equals("before")) {
+                c[10] = Double.toString(NS_AFTER + 2 * delta(n));
+            }
+            c[c.length - 1] = c[c.length - 1] + "\t" + (r > 2 ? 2 : 1);
+        });
+        SwitchSweep s = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, LabAbFixture.K);
+        assertEquals(List.of(1, 2), List.copyOf(s.boots()));
+        lab.analysis.estimate.Estimate e = s.slopeEstimate();
+        assertEquals(3.0, e.value(), 1e-9);
+        assertEquals(3.0 - 12.706, e.lo(), 1e-6);
+        assertEquals(3.0 + 12.706, e.hi(), 1e-6);
+        assertEquals(4, e.rounds());
+        assertEquals(1, s.counts().getFirst().rounds().getFirst().boot());
+        assertEquals(2, s.counts().getFirst().rounds().getLast().boot());
+    }
 }

@@ -93,4 +93,26 @@ class LabAbTest {
         String m = assertThrows(IllegalArgumentException.class, () -> LabAb.read(dir)).getMessage();
         assertTrue(m.startsWith(it + ":11: column 'i'"), m);
     }
+
+    @Test
+    void aTrialsBootIsItsColumnOrOneWithout() throws Exception {
+        Files.writeString(dir.resolve(LabAb.TRIALS), HEADER.replace("\n", "\tboot\n")
+                + "1\t1\t1\tbefore\ton\t2\t100\t2.0\t50.0\t1000\t10.0\t200\t-\t1\n"
+                + "1\t5\t1\tbefore\ton\t2\t100\t2.0\t50.0\t1000\t10.0\t200\t-\t2\n");
+        LabAb ab = LabAb.read(dir).orElseThrow();
+        assertEquals(List.of(1, 2), ab.trials().stream().map(LabAb.Trial::boot).toList());
+        assertEquals(List.of(1, 2), List.copyOf(ab.boots()));
+        LabAbFixture.iops(dir, 2, 1);
+        assertEquals(List.of(1), List.copyOf(LabAb.read(dir).orElseThrow().boots()));
+    }
+
+    @Test
+    void aRoundInTwoBootsIsNamedByLine() throws Exception {
+        Files.writeString(dir.resolve(LabAb.TRIALS), HEADER.replace("\n", "\tboot\n")
+                + "1\t1\t1\tbefore\ton\t2\t100\t2.0\t50.0\t1000\t10.0\t200\t-\t1\n"
+                + "1\t1\t2\tafter\toff\t2\t100\t2.0\t50.0\t1000\t10.0\t0\t-\t2\n");
+        Tsv.Malformed e = assertThrows(Tsv.Malformed.class, () -> LabAb.read(dir));
+        assertEquals(3, e.line());
+        assertTrue(e.getMessage().contains("round 1 is in boot 1"), e.getMessage());
+    }
 }
