@@ -168,7 +168,7 @@ class LabCommandTest extends CapturedStreams {
         assertTrue(err.toString().contains("--inject: 'cas' in 'clone:cas' is not a kind"), err.toString());
         assertEquals(2, Lab.run("engine", "run", f.toString(), "--css", "sometimes", "--output", output.toString()));
         assertTrue(err.toString().contains("unknown css forwarding 'sometimes'"), err.toString());
-        Path bad = jobFile("[a]\nsize=1m\ninject=map:atomic:99\n");
+        Path bad = jobFile("[a]\nsize=1m\ninject=map:atomic:129\n");
         assertEquals(2, Lab.run("engine", "run", bad.toString(), "--dm-linear", "1", "--output", output.toString()));
         assertTrue(err.toString().contains(bad + ":3: key 'inject'"), err.toString());
         assertFalse(Files.exists(output.getParent()), "no output folder on bad input");
