@@ -72,7 +72,7 @@ class PartAcctRawTest {
             try (Stream<Path> s = Files.list(dir)) {
                 for (Path f : s.filter(p -> p.getFileName().toString().endsWith(".json")).toList()) {
                     String name = f.getFileName().toString();
-                    boolean named = List.of(LineCounts.FILE, Calibration.FILE, Calibrations.PRERUN).contains(name);
+                    boolean named = List.of(LineCounts.FILE, Calibration.FILE, Calibrations.PRERUN, lab.analysis.estimate.AdaptiveLog.FILE).contains(name);
                     for (int r = 1; r <= 9 && !named; r++) {
                         named = name.equals(PartAcctRaw.sum(dir, r).getFileName().toString());
                         for (int t = 1; t <= 64 && !named; t++) {
