@@ -109,17 +109,7 @@ public record AmplifiedModel(String benchmark, String param, String variant, Str
             fixed.forEach((k, v) -> aa.param(k, v));
             JmhOptions.run(pt.apply(aa, userSplit), dir.resolve(LabKernelPart.AMP + "-aa-r" + r + "-t" + pt.threads() + ".json"));
         }
-        Map<String, String> out = facts(ns);
-        out.put("threads", Integer.toString(pt.threads()));
-        out.put("rounds", Integer.toString(rounds));
-        out.put("base_ns", Long.toString(pt.base()));
-        out.put("device_ns", Long.toString(pt.device()));
-        out.put("user_ns", Long.toString(pt.user()));
-        out.put("split", pt.split());
-        out.put("what", what);
-        List<String> lines = new ArrayList<>();
-        out.forEach((k, v) -> lines.add(k + ": " + v));
-        Files.write(dir.resolve(LabKernelPart.AMP_FACTS), lines);
+        pt.writeFacts(dir.resolve(LabKernelPart.AMP_FACTS), facts(ns), rounds, what);
     }
 
     /**

@@ -78,6 +78,24 @@ public record GuestModel(String benchmark, String param, String before, String a
             return new Point(Integer.parseInt(facts.getOrDefault("cpus", "1").trim()), base, base - user, user, split);
         }
 
+        /**
+         * Writes {@code file}, {@code key: value} a line: {@code head}, then the sweep's threads and
+         * rounds, this point's work per I/O and its split, and {@code what}.
+         */
+        void writeFacts(Path file, Map<String, String> head, int rounds, String what) throws IOException {
+            Map<String, String> out = new LinkedHashMap<>(head);
+            out.put("threads", Integer.toString(threads));
+            out.put("rounds", Integer.toString(rounds));
+            out.put("base_ns", Long.toString(base));
+            out.put("device_ns", Long.toString(device));
+            out.put("user_ns", Long.toString(user));
+            out.put("split", split);
+            out.put("what", what);
+            List<String> lines = new ArrayList<>();
+            out.forEach((k, v) -> lines.add(k + ": " + v));
+            Files.write(file, lines);
+        }
+
         /** {@code o} at this point's work per I/O. */
         ChainedOptionsBuilder apply(ChainedOptionsBuilder o, boolean userSplit) {
             o.param("baseNs", Long.toString(device));
@@ -110,16 +128,7 @@ public record GuestModel(String benchmark, String param, String before, String a
         out.put("before", before);
         out.put("after", after);
         out.put("control", control());
-        out.put("threads", Integer.toString(threads));
-        out.put("rounds", Integer.toString(rounds));
-        out.put("base_ns", Long.toString(base));
-        out.put("device_ns", Long.toString(device));
-        out.put("user_ns", Long.toString(user));
-        out.put("split", pt.split());
-        out.put("what", what);
-        List<String> lines = new ArrayList<>();
-        out.forEach((k, v) -> lines.add(k + ": " + v));
-        Files.write(dir.resolve(LabKernelPart.MODEL_FACTS), lines);
+        pt.writeFacts(dir.resolve(LabKernelPart.MODEL_FACTS), out, rounds, what);
     }
 
     /** G: the after's CPU per I/O at N = 1 (median over rounds), where the sweep has it. */
