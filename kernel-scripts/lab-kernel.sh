@@ -22,6 +22,9 @@
 #   refscale [--quick]     the kernel's own ns per operation in the guest on the lab kernel:
 #                          refscale (built in) for refcnt rwsem lock srcu acqrel, at 1 reader
 #                          and one a vCPU, a boot each (kernel/refscale.sh; into LAB_OUT)
+#   jmh-guest [--kernel debian|lab] [--source 6.1|6.12]
+#                          the JVM model's JMH runs in the guest on the A/B's vCPUs: each
+#                          LAB_OUT/runs-*.txt (a JMH run a line) in one JVM (kernel/jmh.sh)
 #   cleanup                remove everything in the registry (and the guest VM); idempotent
 #   check DEV              exit 0 if the lab owns DEV, else refuse with exit 2
 #   fill DEV [PATTERN]     write DEV once with fio (random, zero, compressible50, or N: compressible %)
@@ -254,6 +257,7 @@ main() {
 	lab-ab) exec bash "$KS_DIR/kernel/lab-ab.sh" "$@" ;;
 	overhead) exec bash "$KS_DIR/kernel/overhead.sh" "$@" ;;
 	refscale) exec bash "$KS_DIR/kernel/refscale.sh" "$@" ;;
+	jmh-guest) exec bash "$KS_DIR/kernel/jmh.sh" "$@" ;;
 	cleanup) need_root; _cleanup_all ;;
 	check) [ $# -eq 1 ] || bad_input "check needs one device"; _lab_require_owned "$1"; echo "$1: owned by the lab" ;;
 	fill) [ $# -ge 1 ] || bad_input "fill needs a device"; need_root; _fill "$1" "${2:-50}" ;;
@@ -268,7 +272,7 @@ main() {
 		_cgroup_weight "$1" "$2" "$3"
 		;;
 	-h | --help | help) usage 0 ;;
-	'') bad_input "needs a command: status, up, down, run, build, lab-ab, overhead, refscale, cleanup, check, fill, iostats, sched, weight" ;;
+	'') bad_input "needs a command: status, up, down, run, build, lab-ab, overhead, refscale, jmh-guest, cleanup, check, fill, iostats, sched, weight" ;;
 	*) bad_input "unknown command '$cmd'" ;;
 	esac
 }

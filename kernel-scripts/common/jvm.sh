@@ -43,3 +43,56 @@ _job_render() {
 	shift
 	"${LAB_BRIDGE[@]}" spec render "$LAB_ROOT/examples/$example" "$@"
 }
+
+# _lab_guest_jvm_init OUT: in the guest (guest/guest.sh stages the jlink'd runtime and the
+# benchmarks in /mnt/in/bridge), set JAVA to the runtime's java, bring loopback up (JMH's runner
+# and a fork talk over a socket; the guest boots with lo down) and start OUT/jvm-guest.txt with
+# the runtime and the CPUs online. Fails (status 1) saying so where nothing is staged.
+_lab_guest_jvm_init() {
+	local b=/mnt/in/bridge
+	if [ ! -x "$b/jre/bin/java" ] || [ ! -r "$b/benchmarks.jar" ]; then
+		_lab_msg "no runtime or benchmarks.jar staged in $b (guest.sh stage_bridge: needs LAB_JDK and jvm-engine/target/benchmarks.jar)"
+		return 1
+	fi
+	if command -v ip >/dev/null; then ip link set lo up; else ifconfig lo 127.0.0.1 up; fi
+	export LD_LIBRARY_PATH=$b/lib
+	JAVA=$b/jre/bin/java
+	# shellcheck disable=SC2034 # the callers' (jvm-primitives-guest.sh, jmh-guest.sh)
+	LAB_BENCHMARKS_JAR=$b/benchmarks.jar
+	{
+		echo "java: $("$JAVA" -version 2>&1 | head -n 1)"
+		echo "cpus_online: $(cat /sys/devices/system/cpu/online)"
+		echo "nproc: $(nproc)"
+	} >"$1/jvm-guest.txt"
+}
+
+# _lab_jvm_tries OUT NAME ARG...: one JVM, "$JAVA" with the lab's flags and ARG..., its output in
+# OUT/NAME.log, its wall time a line "jvm_NAME_wall_s: S" of OUT/jvm-guest.txt; started on CPUs
+# LAB_JVM_TASKSET alone (taskset -c) where that is set. A JVM that fails
+# runs again, up to 3 times: measured, a SIGSEGV in C1 code at 2 threads in 1 JVM of 4
+# (multi-threaded TCG and the JIT's cross-modified code). Each failure's hs_err header and the
+# log's tail are kept in OUT/crashes/NAME-tryK.txt and counted ("jvm_crash: NAME try K" in
+# jvm-guest.txt). After the third, the log's tail goes to stderr and it returns 1.
+_lab_jvm_tries() {
+	local out=$1 name=$2 try t0 pin=()
+	shift 2
+	[ -z "${LAB_JVM_TASKSET:-}" ] || pin=(taskset -c "$LAB_JVM_TASKSET")
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	for try in 1 2 3; do
+		if "${pin[@]}" "$JAVA" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:-CreateCoredumpOnCrash \
+			-XX:ErrorFile="$out/hs_err.log" "$@" >"$out/$name.log" 2>&1; then
+			echo "jvm_${name}_wall_s: $(awk -v a="$t0" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN { printf "%.1f", b - a }')" \
+				>>"$out/jvm-guest.txt"
+			return 0
+		fi
+		mkdir -p "$out/crashes"
+		if [ -f "$out/hs_err.log" ]; then
+			head -n 40 "$out/hs_err.log" >"$out/crashes/$name-try$try.txt"
+			rm -f "$out/hs_err.log"
+		fi
+		tail -n 5 "$out/$name.log" >>"$out/crashes/$name-try$try.txt"
+		echo "jvm_crash: $name try $try" >>"$out/jvm-guest.txt"
+	done
+	tail -n 20 "$out/$name.log" >&2
+	return 1
+}

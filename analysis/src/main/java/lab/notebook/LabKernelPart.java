@@ -40,6 +40,12 @@ public final class LabKernelPart {
      * ops_per_count_counted and ops_per_io_counted where the engine's counter counted the before).
      */
     public static final String AMP_FACTS = "model-amp.txt";
+    /**
+     * The same amplified sweep run in the guest, on the vCPUs the kernel's A/B ran on: a folder
+     * under {@link #DIR} with the host's file names ({@link #AMP}, {@link #AMP_FACTS}, whose
+     * {@code where} line says how it ran), and the guest's own files (console.log, jvm-guest.txt).
+     */
+    public static final String AMP_GUEST = "amp-guest";
 
     /**
      * The model at the guest's CPU per I/O: {@code ratio} after/before per round, its geometric mean
@@ -96,8 +102,9 @@ public final class LabKernelPart {
 
     /**
      * Model over kernel, like for like: each slope's estimate, and their ratio with the interval
-     * whose ends are the ends' ratios (model lo over kernel hi, model hi over kernel lo), where the
-     * kernel's interval lies above 0; null ratio otherwise.
+     * whose ends are the extremes of the ends' ratios (for a model interval above 0, model lo over
+     * kernel hi and model hi over kernel lo; an end below 0 is divided by the kernel's other end),
+     * where the kernel's interval lies above 0; null ratio otherwise.
      */
     public record Scorecard(Estimate kernel, Estimate model, Double ratio, Double lo, Double hi) {
         static Scorecard of(Estimate kernel, Estimate model) {
@@ -106,7 +113,8 @@ public final class LabKernelPart {
             }
             boolean bounded = kernel.hasInterval() && model.hasInterval() && kernel.lo() > 0;
             return new Scorecard(kernel, model, kernel.value() > 0 ? model.value() / kernel.value() : null,
-                    bounded ? model.lo() / kernel.hi() : null, bounded ? model.hi() / kernel.lo() : null);
+                    bounded ? model.lo() / (model.lo() >= 0 ? kernel.hi() : kernel.lo()) : null,
+                    bounded ? model.hi() / (model.hi() >= 0 ? kernel.lo() : kernel.hi()) : null);
         }
 
         /** The ratio's interval leaves [0.5, 2]: model and kernel disagree on the operation's cost beyond a factor of two. */
@@ -120,6 +128,7 @@ public final class LabKernelPart {
     private final SwitchSweep sweep;
     private final GuestModelFigure model;
     private AmplifiedFigure amplified;
+    private AmplifiedFigure amplifiedGuest;
 
     private LabKernelPart(String fix, Map<String, String> facts, SwitchSweep sweep, GuestModelFigure model) {
         this.fix = fix;
@@ -147,6 +156,7 @@ public final class LabKernelPart {
             LabKernelPart p = new LabKernelPart(fix, facts, SwitchSweep.of(ab.get(), "share".equals(facts.get("metric")), k(facts)),
                     readModel(run, dir));
             p.amplified = readAmplified(run, dir);
+            p.amplifiedGuest = Files.isDirectory(dir.resolve(AMP_GUEST)) ? readAmplified(run, dir.resolve(AMP_GUEST)) : null;
             return Optional.of(p);
         } catch (Tsv.Malformed e) {
             run.gap(e.file(), "line " + e.line() + ": " + e.problem());
@@ -257,9 +267,19 @@ public final class LabKernelPart {
         return amplified;
     }
 
+    /** The model amplified alike, run in the guest on the A/B's vCPUs; null where the run has none. */
+    public AmplifiedFigure amplifiedGuest() {
+        return amplifiedGuest;
+    }
+
     /** The kernel's slope beside the amplified model's; null where either is missing (or for a share). */
     public Scorecard scorecard() {
         return sweep.share() || amplified == null ? null : Scorecard.of(sweep.slopeEstimate(), amplified.slope());
+    }
+
+    /** The kernel's slope beside the amplified model's in the guest; null where either is missing (or for a share). */
+    public Scorecard guestScorecard() {
+        return sweep.share() || amplifiedGuest == null ? null : Scorecard.of(sweep.slopeEstimate(), amplifiedGuest.slope());
     }
 
     /** A fact of {@code lab-ab.txt}, "?" where it is missing. */
@@ -366,6 +386,14 @@ public final class LabKernelPart {
             x.put("model_ops_per_count_stated", Double.valueOf(amplified.fact("ops_per_count").trim()));
             x.put("kernel_ops_per_count", sweep.k());
             x.put("model_aa", amplified.floor() == null ? null : amplified.floor().aa().json());
+            Scorecard g = guestScorecard();
+            if (g != null) {
+                x.put("model_in_guest_slope_ns_per_op", g.model().json());
+                x.put("model_in_guest_over_kernel", g.ratio());
+                x.put("model_in_guest_over_kernel_bounds", g.lo() == null ? null : List.of(g.lo(), g.hi()));
+                x.put("model_in_guest_aa", amplifiedGuest.floor() == null ? null : amplifiedGuest.floor().aa().json());
+                x.put("model_in_guest_where", amplifiedGuest.fact("where"));
+            }
             m.put("scorecard", x);
         }
         m.put("headline_n", h.n());

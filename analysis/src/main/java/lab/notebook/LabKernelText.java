@@ -56,10 +56,13 @@ final class LabKernelText {
         LabKernelPart.Scorecard sc = p.scorecard();
         b.append("| slope, ns per added operation per I/O | estimate [95% interval] over rounds |\n|---|---:|\n")
                 .append("| kernel (the switch, per-round fits) | ").append(sc == null || sc.kernel() == null ? "—" : sc.kernel().format(2))
-                .append(" |\n| model (amplified the same way) | ").append(a.slope() == null ? "—" : a.slope().format(2)).append(" |\n");
-        if (sc != null && sc.ratio() != null) {
-            b.append("| model / kernel | ").append(Fmt.f(sc.ratio(), 2)).append(sc.lo() == null ? " (the kernel's interval reaches 0:"
-                    + " no bounds)" : " [" + Fmt.f(sc.lo(), 2) + "–" + Fmt.f(sc.hi(), 2) + "]").append(" |\n");
+                .append(" |\n| model on the host (amplified the same way, at the guest's CPU per I/O) | ").append(a.slope() == null ? "—" : a.slope().format(2)).append(" |\n");
+        b.append(ratioRow("model / kernel", sc));
+        LabKernelPart.AmplifiedFigure g = p.amplifiedGuest();
+        LabKernelPart.Scorecard gsc = p.guestScorecard();
+        if (g != null) {
+            b.append("| model in the guest (the same sweep on the A/B's vCPUs) | ").append(g.slope() == null ? "—" : g.slope().format(2))
+                    .append(" |\n").append(ratioRow("model in the guest / kernel", gsc));
         }
         b.append("\nEach slope is fitted to each round's own difference, ns per I/O of the before at N less the after at N, over the"
                 + " operations per I/O at N (the kernel's x from its switch's counter, the model's from its own"
@@ -68,7 +71,26 @@ final class LabKernelText {
         if (sc != null && sc.outsideTwofold()) {
             b.append(" The ratio lies outside [0.5, 2]: model and kernel disagree on the operation's cost by more than twofold.");
         }
+        if (g != null) {
+            b.append(" In the guest (`").append(LabKernelPart.AMP_GUEST).append("/`): ").append(g.fact("where")).append("; ")
+                    .append(g.fact("rounds")).append(" rounds; A/A ")
+                    .append(g.floor() == null ? "none" : g.floor().aa().format(3) + "x" + (g.floor().failed() ? " (excludes 1)" : ""))
+                    .append(". The host's model pays the host's price of each operation at the guest's CPU per I/O; the guest's pays"
+                            + " the emulated price of its own operations, under the emulation the kernel's slope is taken under.");
+            if (gsc != null && gsc.outsideTwofold()) {
+                b.append(" Its ratio too lies outside [0.5, 2]: the emulation alone does not account for the difference.");
+            }
+        }
         return b.append("\n\n").toString();
+    }
+
+    /** A scorecard's ratio row: the ratio with its bounds, or why it has none; nothing without a ratio. */
+    private static String ratioRow(String name, LabKernelPart.Scorecard sc) {
+        if (sc == null || sc.ratio() == null) {
+            return "";
+        }
+        return "| " + name + " | " + Fmt.f(sc.ratio(), 2) + (sc.lo() == null ? " (the kernel's interval reaches 0: no bounds)"
+                : " [" + Fmt.f(sc.lo(), 2) + "–" + Fmt.f(sc.hi(), 2) + "]") + " |\n";
     }
 
     private String environment() {

@@ -141,21 +141,27 @@ class LabKernelPartTest {
      * ops_per_count·N (the kernel's fixture: 2 ns per counted operation, every round), estimated
      * over rounds, and the scorecard's ratio with its bounds; nothing of it without its facts.
      */
+    /** The amplified sweep's files in {@code dir}, a round a slope (ns per added operation), {@code where} a facts line or null. */
+    private static void amplified(Path dir, String where, double... slope) throws Exception {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(LabKernelPart.AMP_FACTS), String.join("\n", "param: guard", "variant: srcu",
+                "control: srcu~aa", "amp: inject", "none: none", "counts: 1=a1 4=a4 16=a16", "ops_per_count: 2", "threads: 2",
+                "rounds: " + slope.length, "base_ns: 400", "what: N atomics at the switch's site") + "\n"
+                + (where == null ? "" : "where: " + where + "\n"));
+        for (int r = 1; r <= slope.length; r++) {
+            double b = slope[r - 1];
+            Files.writeString(dir.resolve(LabKernelPart.AMP + "-r" + r + "-t2.json"), "[" + ampEntry("srcu", "none", 400) + ", "
+                    + ampEntry("srcu", "a1", 400 + b * 2) + ", " + ampEntry("srcu", "a4", 400 + b * 8) + ", "
+                    + ampEntry("srcu", "a16", 400 + b * 32) + "]");
+            Files.writeString(dir.resolve(LabKernelPart.AMP + "-aa-r" + r + "-t2.json"), "[" + ampEntry("srcu~aa", "none", 400) + "]");
+        }
+    }
+
     @Test
     void theAmplifiedModelsSlopeStandsBesideTheKernelsInTheScorecard() throws Exception {
         LabAbFixture.iops(labDir(), 3, 1, 4, 16);
         assertEquals(null, LabKernelPart.read(open(), "zram-init-lock").orElseThrow().scorecard());
-        Files.writeString(labDir().resolve(LabKernelPart.AMP_FACTS), String.join("\n", "param: guard", "variant: srcu",
-                "control: srcu~aa", "amp: inject", "none: none", "counts: 1=a1 4=a4 16=a16", "ops_per_count: 2", "threads: 2",
-                "rounds: 3", "base_ns: 400", "what: N atomics at the switch's site") + "\n");
-        double[] slope = {3.0, 3.3, 2.7}; // ns per added operation, round by round
-        for (int r = 1; r <= 3; r++) {
-            double b = slope[r - 1];
-            Files.writeString(labDir().resolve(LabKernelPart.AMP + "-r" + r + "-t2.json"), "[" + ampEntry("srcu", "none", 400) + ", "
-                    + ampEntry("srcu", "a1", 400 + b * 2) + ", " + ampEntry("srcu", "a4", 400 + b * 8) + ", "
-                    + ampEntry("srcu", "a16", 400 + b * 32) + "]");
-            Files.writeString(labDir().resolve(LabKernelPart.AMP + "-aa-r" + r + "-t2.json"), "[" + ampEntry("srcu~aa", "none", 400) + "]");
-        }
+        amplified(labDir(), null, 3.0, 3.3, 2.7);
         RunDir r = open();
         LabKernelPart p = LabKernelPart.read(r, "zram-init-lock").orElseThrow();
         assertEquals(List.of(), r.gaps());
@@ -176,6 +182,71 @@ class LabKernelPartTest {
         assertEquals(1.5, (Double) sum.get("model_over_kernel"), 1e-4);
         assertEquals(2.0, sum.get("model_ops_per_count"));
         assertEquals("stated", sum.get("model_ops_per_count_from"));
+        assertEquals(null, p.guestScorecard());
+        assertFalse(sum.containsKey("model_in_guest_over_kernel"));
+    }
+
+    /**
+     * The same sweep run in the guest ({@code amp-guest/}, the host's file names) stands as a row of
+     * its own beside the host's, with its ratio to the kernel: here 4 rounds at 8, 9, 7, 8 ns per
+     * operation against the fixture kernel's 2, a ratio of 4 outside [0.5, 2], said so.
+     */
+    @Test
+    void theModelInTheGuestStandsBesideTheHostsWithItsOwnRatio() throws Exception {
+        LabAbFixture.iops(labDir(), 3, 1, 4, 16);
+        amplified(labDir(), null, 3.0, 3.3, 2.7);
+        amplified(labDir().resolve(LabKernelPart.AMP_GUEST), "guest: Debian's kernel, one JVM a round", 8, 9, 7, 8);
+        RunDir r = open();
+        LabKernelPart p = LabKernelPart.read(r, "zram-init-lock").orElseThrow();
+        assertEquals(List.of(), r.gaps());
+        Estimate guest = lab.analysis.estimate.Estimator.mean(List.of(8.0, 9.0, 7.0, 8.0));
+        assertEquals(guest.value(), p.amplifiedGuest().slope().value(), 1e-6);
+        assertEquals(guest.hi(), p.amplifiedGuest().slope().hi(), 1e-6);
+        LabKernelPart.Scorecard g = p.guestScorecard();
+        assertEquals(4.0, g.ratio(), 1e-4);
+        assertEquals(guest.lo() / g.kernel().hi(), g.lo(), 1e-6);
+        assertTrue(g.outsideTwofold());
+        assertEquals(1.5, p.scorecard().ratio(), 1e-4, "the host's row is the host's");
+        String md = p.text(3000.0, 1.05);
+        assertTrue(md.contains("| model in the guest (the same sweep on the A/B's vCPUs) | 8.00 ["), md);
+        assertTrue(md.contains("| model in the guest / kernel | 4.00 ["), md);
+        assertTrue(md.contains("In the guest (`amp-guest/`): guest: Debian's kernel, one JVM a round; 4 rounds; A/A 1.000"), md);
+        assertTrue(md.contains("Its ratio too lies outside [0.5, 2]"), md);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> sum = (Map<String, Object>) p.summary().get("scorecard");
+        assertEquals(4.0, (Double) sum.get("model_in_guest_over_kernel"), 1e-4);
+        assertEquals("guest: Debian's kernel, one JVM a round", sum.get("model_in_guest_where"));
+    }
+
+    /**
+     * A model slope below 0 (zram's in the guest: srcu dearer than rwsem there) keeps its ratio's
+     * bounds in order: each end divided by the kernel's end that makes it extreme.
+     */
+    @Test
+    void aNegativeModelSlopesRatioHasItsBoundsInOrder() {
+        Estimate kernel = lab.analysis.estimate.Estimator.mean(List.of(2.0, 2.2, 1.8));
+        Estimate model = lab.analysis.estimate.Estimator.mean(List.of(-3.0, -3.3, -2.7));
+        LabKernelPart.Scorecard sc = LabKernelPart.Scorecard.of(kernel, model);
+        assertEquals(-1.5, sc.ratio(), 1e-9);
+        assertEquals(model.lo() / kernel.lo(), sc.lo(), 1e-9);
+        assertEquals(model.hi() / kernel.hi(), sc.hi(), 1e-9);
+        assertTrue(sc.lo() < sc.ratio() && sc.ratio() < sc.hi(), sc.lo() + " " + sc.hi());
+        assertTrue(sc.outsideTwofold());
+        Estimate across = lab.analysis.estimate.Estimator.mean(List.of(-1.0, 1.5, 0.5));
+        LabKernelPart.Scorecard x = LabKernelPart.Scorecard.of(kernel, across);
+        assertEquals(across.lo() / kernel.lo(), x.lo(), 1e-9);
+        assertEquals(across.hi() / kernel.lo(), x.hi(), 1e-9);
+    }
+
+    @Test
+    void aGuestFolderWithoutItsJmhFilesIsAGap() throws Exception {
+        LabAbFixture.iops(labDir(), 3, 1, 4, 16);
+        Files.createDirectories(labDir().resolve(LabKernelPart.AMP_GUEST));
+        Files.writeString(labDir().resolve(LabKernelPart.AMP_GUEST).resolve(LabKernelPart.AMP_FACTS), "param: guard\nvariant: srcu\n"
+                + "control: c\namp: inject\nnone: none\ncounts: 1=a1\nops_per_count: 2\nthreads: 2\n");
+        RunDir r = open();
+        assertEquals(null, LabKernelPart.read(r, "zram-init-lock").orElseThrow().amplifiedGuest());
+        assertEquals(List.of("`raw/zram-init-lock/lab-kernel/amp-guest/model-amp.txt`: no model-amp-rR-tT.json beside it"), r.gaps());
     }
 
     private static String sectionsEntry(String v, int sections, double ns) {

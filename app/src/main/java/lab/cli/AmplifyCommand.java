@@ -16,6 +16,7 @@ import lab.fix.Pairing;
 import lab.fix.Steps;
 import lab.notebook.Notebook;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -33,14 +34,22 @@ import picocli.CommandLine.Parameters;
         description = {"Amplify the model as a run's lab kernel switch.",
                 "For each FIX, against RUN's raw/FIX/lab-kernel/lab-ab.tsv (from pair",
                 "--lab-ab full): the model with N operations at the switch's sites against",
-                "it without them, over the sweep's N, at the guest's CPU per I/O.",
-                "Then the notebook is written again."})
+                "it without them, over the sweep's N, at the guest's CPU per I/O: on the",
+                "host, and in the guest on the A/B's vCPUs (--where). Then the notebook",
+                "is written again."})
 final class AmplifyCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "RUN", description = "a run folder with a full lab kernel A/B")
     Path dir;
 
     @Parameters(index = "1..*", paramLabel = "FIX", arity = "1..*", description = "fix id(s) with an amplified model")
     List<String> fixes;
+
+    @Option(names = "--where", paramLabel = "WHERE", description = "host, guest or both (default): where the model runs")
+    String where = "both";
+
+    @Option(names = "--guest-kernel", paramLabel = "KERNEL", description = "lab (default: the A/B's own lab kernel) or debian:"
+            + " the guest's kernel for --where guest or both")
+    String guestKernel = "lab";
 
     @Override
     public Integer call() throws Exception {
@@ -50,6 +59,16 @@ final class AmplifyCommand implements Callable<Integer> {
             System.err.println("lab: amplify: " + dir + ": not a run folder (no raw/ and manifest.json)");
             return Lab.EXIT_BAD_INPUT;
         }
+        if (!List.of("host", "guest", "both").contains(where)) {
+            System.err.println("lab: amplify: --where '" + where + "' is not host, guest or both");
+            return Lab.EXIT_BAD_INPUT;
+        }
+        if (!List.of("lab", "debian").contains(guestKernel)) {
+            System.err.println("lab: amplify: --guest-kernel '" + guestKernel + "' is not lab or debian");
+            return Lab.EXIT_BAD_INPUT;
+        }
+        boolean host = !where.equals("guest");
+        boolean guest = !where.equals("host");
         JsonNode m = new ObjectMapper().readTree(manifest.toFile());
         List<Pairing> todo = new ArrayList<>();
         for (String fix : fixes) {
@@ -59,6 +78,12 @@ final class AmplifyCommand implements Callable<Integer> {
                 return Lab.EXIT_BAD_INPUT;
             }
             todo.add(Fixes.byId(fix).map(FixUnit::pairing).orElseThrow());
+        }
+        String noGuest = guest ? LabKernelSteps.whyNot(Lab.root(), "lab") : null;
+        if (noGuest != null) {
+            System.err.println("lab: amplify: the model cannot run in the guest here: " + noGuest + " (--where host runs it on the host"
+                    + " alone)");
+            return Lab.EXIT_BAD_INPUT;
         }
         boolean quick = m.path("quick").asBoolean(false);
         List<Integer> threads = new ArrayList<>();
@@ -70,14 +95,14 @@ final class AmplifyCommand implements Callable<Integer> {
             Pairing.Ctx c = new Pairing.Ctx(dir, raw.resolve(p.fixId()), dir.resolve("flamegraphs").resolve(p.fixId()), quick, threads,
                     rounds, steps, System.err);
             AmplifiedModel am = p.amplifiedModel();
-            String what = am.step() + " (`./lab amplify " + dir.getFileName() + " " + p.fixId() + "`, after the run)";
-            steps.begin(p.fixId(), "lab-kernel-amplified", what);
-            try {
-                am.run(c);
-                steps.end(p.fixId(), "lab-kernel-amplified", "ran", what);
-            } catch (Exception e) {
-                steps.end(p.fixId(), "lab-kernel-amplified", "failed", e.getClass().getSimpleName() + ": " + e.getMessage());
-                failed = true;
+            String how = " (`./lab amplify " + dir.getFileName() + " " + p.fixId() + " --where " + where
+                    + (guest ? " --guest-kernel " + guestKernel : "") + "`, after the run)";
+            if (host) {
+                failed |= !PairRun.step(steps, p.fixId(), "lab-kernel-amplified", am.step() + how, () -> am.run(c));
+            }
+            if (guest) {
+                failed |= !PairRun.step(steps, p.fixId(), "lab-kernel-amplified-guest", am.guestStep(guestKernel) + how,
+                        () -> am.runInGuest(c, guestKernel, LabKernelSteps.jmhGuest(Lab.root(), dir)));
             }
         }
         Notebook.Written w = Fixes.notebook(dir);

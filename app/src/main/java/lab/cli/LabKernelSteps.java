@@ -193,6 +193,14 @@ final class LabKernelSteps {
         return run(ALL, REFSCALE, args("refscale"), dir, dir.resolve("refscale.log"));
     }
 
+    /**
+     * The JVM model's JMH runs in the guest ({@code lab-kernel.sh jmh-guest}, its log
+     * {@code jmh-guest.log} in the folder it writes), for {@link lab.fix.AmplifiedModel#runInGuest}.
+     */
+    static lab.fix.AmplifiedModel.GuestLauncher jmhGuest(Path root, Path runDir) {
+        return (args, out) -> KernelScenario.script(root, args, out, out.resolve("jmh-guest.log"), runDir, () -> {});
+    }
+
     private List<String> args(String... words) {
         List<String> a = new ArrayList<>(List.of(words));
         if (quick) {

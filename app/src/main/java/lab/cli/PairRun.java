@@ -73,6 +73,8 @@ final class PairRun {
             AmplifiedModel am = p.amplifiedModel();
             if (am != null && GuestModel.hasAb(c.raw()) && !labQuick) {
                 failed |= !step(steps, fix, "lab-kernel-amplified", am.step(), () -> am.run(c));
+                failed |= !step(steps, fix, "lab-kernel-amplified-guest", am.guestStep("lab"),
+                        () -> am.runInGuest(c, "lab", LabKernelSteps.jmhGuest(root, run.dir())));
             }
             if (flamegraphs) {
                 failed |= !step(steps, fix, "flamegraphs", p.flamegraphStep(), () -> p.flamegraphs(c));
@@ -157,7 +159,7 @@ final class PairRun {
         void run() throws Exception;
     }
 
-    private static boolean step(Steps steps, String fix, String step, String what, Body body) throws Exception {
+    static boolean step(Steps steps, String fix, String step, String what, Body body) throws Exception {
         steps.begin(fix, step, what);
         try {
             body.run();

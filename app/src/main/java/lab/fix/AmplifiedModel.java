@@ -13,6 +13,7 @@ import java.util.function.IntFunction;
 import lab.analysis.parse.LabAb;
 import lab.engine.bench.Variants;
 import lab.engine.count.SharedLineCounts;
+import lab.notebook.KernelRuns;
 import lab.notebook.LabKernelPart;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 
@@ -73,6 +74,35 @@ public record AmplifiedModel(String benchmark, String param, String variant, Str
                 + afterVariant + " at the same N), at the guest's CPU per I/O, over N = 0 and the A/B's N";
     }
 
+    /**
+     * JMH's settings in the guest, one JVM a round (JMH forks 0, lab.engine.bench.JmhBatch): 4 x
+     * 500 ms warm-up and 5 x 200 ms measured a cell, as refscale.sh's JVM boot has them (under TCG
+     * the JIT's compiles take seconds: 2 x 200 ms of warm-up left the first measured iterations
+     * 2-4x slow there, measured).
+     */
+    static final String GUEST_JMH = "-wi 4 -w 500ms -i 5 -r 200ms";
+    /** Rounds in the guest: even, as every other round runs N in the other order (one JVM a round: its JIT drifts). */
+    static final int GUEST_ROUNDS = 4;
+    /**
+     * The warm-up run that opens each JVM in the guest, its JSON not read: one cell, the before at
+     * the round's first N, 10 x 500 ms. Measured without it (dm-css-ref, TCG): a JVM's first cell
+     * read 1.6-2.1x its neighbours' ns per I/O (166.7 µs at N = 0 where N = 1 read 106.1).
+     */
+    static final String GUEST_WARMUP = "warmup";
+    static final String GUEST_WARMUP_JMH = "-wi 10 -w 500ms -i 1 -r 100ms";
+
+    /** Runs {@code kernel-scripts/lab-kernel.sh jmh-guest ARG...} with LAB_OUT at the folder given; its exit status. */
+    @FunctionalInterface
+    public interface GuestLauncher {
+        int run(List<String> args, Path out) throws Exception;
+    }
+
+    /** What the guest's step runs, in words, for {@code raw/steps.tsv}: on {@code kernel}'s kernel ("lab" or "debian"). */
+    public String guestStep(String kernel) {
+        return "the same amplified sweep in the guest, on the A/B's vCPUs (" + (kernel.equals("lab") ? "the A/B's lab kernel"
+                : "Debian's kernel") + "), " + GUEST_ROUNDS + " rounds of one JVM each";
+    }
+
     /** The model's N: 0 and the kernel A/B's counts. */
     static SortedSet<Integer> counts(Path dir) throws java.io.IOException {
         SortedSet<Integer> ns = new TreeSet<>(List.of(0));
@@ -110,6 +140,100 @@ public record AmplifiedModel(String benchmark, String param, String variant, Str
             JmhOptions.run(pt.apply(aa, userSplit), dir.resolve(LabKernelPart.AMP + "-aa-r" + r + "-t" + pt.threads() + ".json"));
         }
         pt.writeFacts(dir.resolve(LabKernelPart.AMP_FACTS), facts(ns), rounds, what);
+    }
+
+    /**
+     * The same sweep in the guest, on the vCPUs the kernel's A/B ran on (TCG here): per round one
+     * JVM of the staged runtime runs the before and the after at every N and the A/A
+     * ({@link #guestRuns}), into {@code raw/<fix>/lab-kernel/}{@value LabKernelPart#AMP_GUEST}{@code /}
+     * with the host's file names, so that the notebook reads it as it reads the host's. The model
+     * there pays the guest's price of each operation, the price the kernel's slope is taken at;
+     * its CPU per I/O is the same G. {@code kernel}: "lab" (the A/B's own lab kernel: its source
+     * from {@code lab-ab.txt}) or "debian" (the JVMs are user space).
+     */
+    public void runInGuest(Pairing.Ctx c, String kernel, GuestLauncher launch) throws Exception {
+        Path dir = c.raw().resolve(LabKernelPart.DIR);
+        Path out = dir.resolve(LabKernelPart.AMP_GUEST);
+        GuestModel.Point pt = GuestModel.Point.of(c, userSplit);
+        SortedSet<Integer> ns = counts(dir);
+        if (Files.isDirectory(out)) {
+            try (var s = Files.list(out)) {
+                for (Path f : s.filter(Files::isRegularFile).toList()) {
+                    Files.delete(f);
+                }
+            }
+        }
+        Files.createDirectories(out);
+        for (int r = 1; r <= GUEST_ROUNDS; r++) {
+            Files.write(out.resolve("runs-r" + r + ".txt"), guestRuns(ns, pt, r));
+        }
+        List<String> args = new ArrayList<>(List.of("jmh-guest", "--kernel", kernel));
+        String source = null;
+        if (kernel.equals("lab")) {
+            source = labSource(KernelRuns.readEnv(dir.resolve(LabAb.FACTS)).getOrDefault("source", ""));
+            args.addAll(List.of("--source", source));
+        }
+        c.progress().printf("lab: %s model amplified in the guest (%s kernel), %d rounds of N = %s, %d thread(s): one JVM a round%n",
+                c.raw().getFileName(), source == null ? kernel : "lab " + source, GUEST_ROUNDS, ns, pt.threads());
+        int rc = launch.run(args, out);
+        if (rc != 0) {
+            throw new java.io.IOException("kernel-scripts/lab-kernel.sh " + String.join(" ", args) + " exited " + rc + " (see "
+                    + LabKernelPart.AMP_GUEST + "/console.log, jvm-runs-rR.log)");
+        }
+        Map<String, String> head = facts(ns);
+        head.put("where", "guest: " + (source == null ? "Debian's kernel" : "the lab kernel " + source) + ", one JVM a round"
+                + " (JMH forks 0: " + GUEST_JMH + "), opened by a warm-up cell not read (" + GUEST_WARMUP_JMH + "), N ascending in"
+                + " odd rounds and descending in even ones");
+        pt.writeFacts(out.resolve(LabKernelPart.AMP_FACTS), head, GUEST_ROUNDS, what);
+    }
+
+    /** The lab kernel source ("6.1") of lab-ab.txt's {@code source} ("linux-source-6.1 6.1.158-1"). */
+    static String labSource(String source) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^linux-source-([0-9]+\\.[0-9]+)\\b").matcher(source.trim());
+        if (!m.find()) {
+            throw new IllegalArgumentException("lab-ab.txt's source '" + source + "' names no linux-source-V");
+        }
+        return m.group(1);
+    }
+
+    /**
+     * Round {@code r}'s lines of lab.engine.bench.JmhBatch's file: the warm-up ({@link #GUEST_WARMUP}),
+     * the before and the after at every N (N ascending in odd rounds, descending in even ones), then
+     * the A/A; JSON named as the host's.
+     */
+    List<String> guestRuns(SortedSet<Integer> ns, GuestModel.Point pt, int r) {
+        List<Integer> order = new ArrayList<>(ns);
+        if (r % 2 == 0) {
+            java.util.Collections.reverse(order);
+        }
+        LinkedHashSet<String> v = new LinkedHashSet<>();
+        order.forEach(n -> v.add(ampValue.apply(n)));
+        order.forEach(n -> v.add(afterAmpValue.apply(n)));
+        String warm = GUEST_WARMUP + "-r" + r + "-t" + pt.threads() + " "
+                + jmhArgs(pt, List.of(variant), List.of(ampValue.apply(order.get(0))), GUEST_WARMUP_JMH);
+        String sweep = LabKernelPart.AMP + "-r" + r + "-t" + pt.threads() + " "
+                + jmhArgs(pt, new LinkedHashSet<>(List.of(variant, afterVariant)), v, GUEST_JMH);
+        String aa = LabKernelPart.AMP + "-aa-r" + r + "-t" + pt.threads() + " "
+                + jmhArgs(pt, List.of(Variants.control(afterVariant)), List.of(afterAmpValue.apply(0)), GUEST_JMH);
+        return List.of(warm, sweep, aa);
+    }
+
+    /**
+     * JMH's command line for one run in the guest, as JmhBatch takes it (-P name=value, a value a
+     * flag: an amp value may hold a comma): the benchmark at {@code variants} × {@code values}, the
+     * seed's point, G.
+     */
+    private String jmhArgs(GuestModel.Point pt, java.util.Collection<String> variants, java.util.Collection<String> values,
+                           String iterations) {
+        StringBuilder b = new StringBuilder(benchmark).append(" -t ").append(pt.threads());
+        variants.forEach(x -> b.append(" -P ").append(param).append("=").append(x));
+        values.forEach(x -> b.append(" -P ").append(amp).append("=").append(x));
+        new java.util.TreeMap<>(fixed).forEach((k, x) -> b.append(" -P ").append(k).append("=").append(x));
+        b.append(" -P baseNs=").append(pt.device());
+        if (userSplit) {
+            b.append(" -P userNs=").append(pt.user());
+        }
+        return b.append(" ").append(iterations).toString();
     }
 
     /**

@@ -64,4 +64,14 @@ class AmplifyCommandTest extends CapturedStreams {
         sweep("part-acct");
         refused("part-acct: the run's lab kernel A/B was 'quick', not full", "part-acct");
     }
+
+    @Test
+    void whereAndTheGuestsKernelAreCheckedFirst() throws Exception {
+        runFolder("full");
+        sweep("part-acct");
+        refused("--where 'vm' is not host, guest or both", "part-acct", "--where", "vm");
+        err.reset();
+        refused("--guest-kernel 'ubuntu' is not lab or debian", "part-acct", "--guest-kernel", "ubuntu");
+        assertFalse(Files.exists(run.resolve("raw/part-acct/lab-kernel/amp-guest")));
+    }
 }

@@ -41,6 +41,57 @@ class AmplifiedModelTest {
         }
     }
 
+    /**
+     * The guest's rounds as lab.engine.bench.JmhBatch reads them: JMH takes every line, the sweep's
+     * cells are the host's (the before's and the after's values at every N, the seed's point, G),
+     * N ascending in odd rounds and descending in even ones, then the A/A, named as the host's files.
+     */
+    @Test
+    void theGuestsRoundsAreTheHostsCellsAsJmhBatchReadsThem(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        GuestModel.Point pt = new GuestModel.Point(2, 60000, 58000, 2000, "split");
+        AmplifiedModel t = of("thin-bufio-lock");
+        for (int r : new int[] {1, 2}) {
+            java.nio.file.Path f = tmp.resolve("runs-r" + r + ".txt");
+            java.nio.file.Files.write(f, t.guestRuns(NS, pt, r));
+            List<lab.engine.bench.JmhBatch.Run> runs = lab.engine.bench.JmhBatch.read(f, tmp);
+            assertEquals(List.of("warmup-r" + r + "-t2", "model-amp-r" + r + "-t2", "model-amp-aa-r" + r + "-t2"),
+                    runs.stream().map(x -> x.name()).toList());
+            assertEquals(List.of(r == 1 ? "0" : "16"), List.copyOf(runs.get(0).options().getParameter("amp").get()),
+                    "the warm-up runs the round's first cell");
+            assertEquals(10, runs.get(0).options().getWarmupIterations().get());
+            org.openjdk.jmh.runner.options.Options o = runs.get(1).options();
+            assertEquals(r == 1 ? List.of("0", "1", "4", "16") : List.of("16", "4", "1", "0"), List.copyOf(o.getParameter("amp").get()));
+            assertEquals(List.of("striped"), List.copyOf(o.getParameter("variant").get()));
+            assertEquals(List.of("58000"), List.copyOf(o.getParameter("baseNs").get()));
+            assertEquals(List.of("2000"), List.copyOf(o.getParameter("userNs").get()));
+            t.fixed().forEach((k, v) -> assertEquals(List.of(v), List.copyOf(o.getParameter(k).get()), k));
+            assertEquals(2, o.getThreads().get());
+            assertEquals(4, o.getWarmupIterations().get());
+            assertEquals(0, o.getForkCount().get());
+            org.openjdk.jmh.runner.options.Options aa = runs.get(2).options();
+            assertEquals(List.of("striped~aa"), List.copyOf(aa.getParameter("variant").get()));
+            assertEquals(List.of("0"), List.copyOf(aa.getParameter("amp").get()));
+        }
+        AmplifiedModel z = of("zram-init-lock");
+        List<String> zl = z.guestRuns(NS, pt, 1);
+        assertTrue(zl.get(1).contains(" -P guard=rwsem -P guard=srcu -P sections=1 -P sections=4 -P sections=16 "), zl.get(0));
+        java.nio.file.Path f = tmp.resolve("runs-dm.txt");
+        java.nio.file.Files.write(f, of("dm-css-ref").guestRuns(NS, pt, 1));
+        assertEquals(List.of("none", "clone:atomic:1,end_io:atomic:1", "clone:atomic:4,end_io:atomic:4", "clone:atomic:16,end_io:atomic:16"),
+                List.copyOf(lab.engine.bench.JmhBatch.read(f, tmp).get(1).options().getParameter("inject").get()),
+                "dm-css-ref's values hold a comma: each stays one value");
+        assertTrue(!zl.get(1).contains("userNs") == !z.userSplit(), zl.get(1));
+    }
+
+    @Test
+    void theLabSourceIsReadFromTheAbsSourceLine() {
+        assertEquals("6.12", AmplifiedModel.labSource("linux-source-6.12 6.12.118-1~deb12u1"));
+        assertEquals("6.1", AmplifiedModel.labSource("linux-source-6.1 6.1.158-1"));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> AmplifiedModel.labSource("?"));
+        assertTrue(e.getMessage().contains("names no linux-source-V"), e.getMessage());
+    }
+
     @Test
     void theCellsOfBothSidesAtEveryN() {
         Map<String, String> z = of("zram-init-lock").facts(NS);
