@@ -7,7 +7,8 @@
 # Types (LAB_REFSCALE_TYPES overrides): refcnt (atomic_inc + atomic_dec of one shared counter:
 # dm-css-ref's css get/put, part-acct's in-flight count), rwsem (down_read + up_read:
 # zram-init-lock's init_lock read side, thin-bufio-lock's rwsem), lock (raw spin_lock + unlock
-# of one shared lock: thin-bufio-lock's mutex before, uncontended fast path alike), srcu
+# of one shared lock), mutex (mutex_lock + unlock of one shared mutex: thin-bufio-lock's client
+# mutex, dm_bufio_lock; the lab's own type, kernel/patches/6.1/refscale-mutex.patch), srcu
 # (srcu_read_lock + unlock: zram-init-lock's fix), acqrel (load-acquire + store-release of a
 # per-CPU word: the private floor). One boot a (type, readers): refscale runs once, at boot, with
 # its parameters on the kernel command line (LAB_GUEST_APPEND), holdoff seconds after its
@@ -29,7 +30,7 @@
 #
 # Then one more boot of the same kernel and vCPUs, the JVM's side of the same operations
 # (kernel/jvm-primitives-guest.sh): JMH's Primitives.getPut of the kind that matches each type
-# (JVM_KIND below: refcnt atomic-refcount, rwsem rwsem-read, lock mutex, srcu srcu, acqrel
+# (JVM_KIND below: refcnt atomic-refcount, rwsem rwsem-read, lock and mutex mutex, srcu srcu, acqrel
 # padded-slot), on a shared line and a private one, at 1 thread and one a vCPU, 3 rounds (quick:
 # 2), per round a JVM a kind (lab.engine.bench.PrimitivesByKind: 4 x 500 ms warm-up, 5 x 200 ms
 # measured a cell: under TCG the JIT's compiles take seconds, and 2 x 200 ms left the first
@@ -48,11 +49,11 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
 . "$KS_DIR/common/rc.sh"
 _lab_quick_opt "refscale [--quick]" "$@"
-read -r -a types <<<"${LAB_REFSCALE_TYPES:-refcnt rwsem lock srcu acqrel}"
+read -r -a types <<<"${LAB_REFSCALE_TYPES:-refcnt rwsem lock mutex srcu acqrel}"
 for t in "${types[@]}"; do
 	case $t in
-	rcu | srcu | rcu-tasks | rcu-trace | refcnt | rwlock | rwsem | lock | lock-irq | acqrel | clock) ;;
-	*) _lab_refuse "refscale: '$t' is not one of 6.1's refscale types (rcu srcu rcu-tasks rcu-trace refcnt rwlock rwsem lock lock-irq acqrel clock)" ;;
+	rcu | srcu | rcu-tasks | rcu-trace | refcnt | rwlock | rwsem | lock | mutex | lock-irq | acqrel | clock) ;;
+	*) _lab_refuse "refscale: '$t' is not one of the lab kernel's refscale types (rcu srcu rcu-tasks rcu-trace refcnt rwlock rwsem lock mutex lock-irq acqrel clock)" ;;
 	esac
 done
 [ "$(id -u)" -eq 0 ] || { _lab_msg "refscale: needs root (qemu)"; exit 1; }
@@ -68,7 +69,7 @@ maxcpus=${LAB_REFSCALE_MAXCPUS:-$vcpus}
 readers=(1)
 [ "$vcpus" -gt 1 ] && readers+=("$vcpus")
 # the JVM's kind for each refscale type: the same read-side pair, as Primitives prices it
-declare -A JVM_KIND=([refcnt]=atomic-refcount [rwsem]=rwsem-read [lock]=mutex [srcu]=srcu [acqrel]=padded-slot)
+declare -A JVM_KIND=([refcnt]=atomic-refcount [rwsem]=rwsem-read [lock]=mutex [mutex]=mutex [srcu]=srcu [acqrel]=padded-slot)
 jvm_rounds=3
 jmh="4 500 5 200" # PrimitivesByKind's warm-ups, their ms, iterations, their ms
 read -r jw jwms ji jims <<<"$jmh"
@@ -121,7 +122,11 @@ done
 mv "$out/refscale.tsv.new" "$out/refscale.tsv"
 # the JVM's side: one boot, every kind the types map to
 kinds=()
-for t in "${types[@]}"; do [ -z "${JVM_KIND[$t]:-}" ] || kinds+=("${JVM_KIND[$t]}"); done
+# each kind once (lock and mutex both map to the JVM's mutex)
+for t in "${types[@]}"; do
+	k=${JVM_KIND[$t]:-}
+	if [ -n "$k" ] && [[ " ${kinds[*]} " != *" $k "* ]]; then kinds+=("$k"); fi
+done
 jvm_why=
 if [ "${LAB_REFSCALE_JVM:-1}" = 0 ]; then
 	jvm_why="LAB_REFSCALE_JVM=0"

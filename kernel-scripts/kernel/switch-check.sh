@@ -9,9 +9,10 @@
 #   - with the count at N (4), a short fio on the fix's device moves Lab-Ops by 0 at the
 #     default value and by at least Lab-Ops-Per-IO * N * I/Os at every other value (I/Os as
 #     counted by the device's /sys/block/DEV/stat; "exact" when equal).
-# A fix with "Lab-Switch: -" (a *.none file) is only listed. Every check prints one line,
-# "ok ..." or "FAIL ..."; the exit status is 1 if any check failed. Every switch is left at
-# its default and every count at 1.
+# A fix with "Lab-Switch: -" (a *.none file) is only listed, and so is a patch with no Lab-Fix
+# that says "Lab-Measure:" (one that adds a measurement: refscale-mutex.patch). Every check
+# prints one line, "ok ..." or "FAIL ..."; the exit status is 1 if any check failed. Every
+# switch is left at its default and every count at 1.
 # Devices (by Lab-Fix): zram-init-lock on a hot-added zram disk; dm-css-ref and
 # dm-blkcg-clone on one dm-linear layer over /dev/ram0 (brd); part-acct on a null_blk disk
 # (blk-mq, made through configfs); thin-bufio-lock on a thin volume of a pool over /dev/ram0 (data)
@@ -124,6 +125,10 @@ check_patch() {
   f=$1
   fix=$(hdr "$f" Lab-Fix)
   sw=$(hdr "$f" Lab-Switch)
+  if [ -z "$fix" ] && [ -n "$(hdr "$f" Lab-Measure)" ]; then
+    ok "$(basename "$f" .patch): a measurement ($(hdr "$f" Lab-Measure)), no switch"
+    return
+  fi
   [ -n "$fix" ] || { fail "$f: no Lab-Fix line"; return; }
   if [ "$sw" = - ]; then ok "$fix: no switch (Lab-Switch: -), nothing to flip"; return; fi
   values=$(hdr "$f" Lab-Values)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # 042: refscale in the guest on the 6.1 lab kernel (`lab-kernel.sh refscale --quick`, issue 34):
-# refscale.tsv has its header and, for every type (refcnt rwsem lock srcu acqrel), the quick runs at
+# refscale.tsv has its header and, for every type (refcnt rwsem lock mutex srcu acqrel), the quick runs at
 # 1 reader and at one reader a vCPU, each with a positive ns_per_op; every boot had its vCPUs online
 # and each reader bound to its own CPU (its Cpus_allowed_list, read in the guest), where it last
 # ran; refscale.txt has its keys; nothing is left (no qemu, no guest scratch folder, no registry
@@ -29,7 +29,7 @@ TMPDIR=$scratch LAB_OUT=$out bash "$KS_DIR/lab-kernel.sh" refscale --quick 2>"$L
 
 yes() { if "$@"; then echo yes; else echo no; fi; }
 txt() { sed -n "s/^$1: //p" "$out/refscale.txt"; }
-types=(refcnt rwsem lock srcu acqrel)
+types=(refcnt rwsem lock mutex srcu acqrel)
 vcpus=$(txt vcpus)
 nruns=$(txt nruns)
 readers=(1)

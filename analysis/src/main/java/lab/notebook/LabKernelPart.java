@@ -62,9 +62,12 @@ public final class LabKernelPart {
      * The model amplified as the switch amplifies the kernel: {@code slope} ns per I/O over the
      * operations added per I/O, fitted in each round alone, the mean over rounds with its 95%
      * interval; {@code floor} the A/A of today's variant against its control without the
-     * operations; {@code facts} what ran.
+     * operations; {@code facts} what ran; where the after repeats an operation of its own with N
+     * ({@link #afterRepeats()}), {@code beforeSlope} and {@code afterSlope} each side's own slope
+     * (its ns per I/O at N less at N = 0, fitted alike), else null.
      */
-    public record AmplifiedFigure(Estimate slope, NoiseFloor floor, Map<String, String> facts) {
+    public record AmplifiedFigure(Estimate slope, NoiseFloor floor, Map<String, String> facts, Estimate beforeSlope,
+                                  Estimate afterSlope) {
         String fact(String key) {
             return facts.getOrDefault(key, "?");
         }
@@ -208,7 +211,7 @@ public final class LabKernelPart {
             run.gap(file, "no " + AMP + "-rR-tT.json beside it");
             return null;
         }
-        AmplifiedFigure facts = new AmplifiedFigure(null, null, f);
+        AmplifiedFigure facts = new AmplifiedFigure(null, null, f, null, null);
         int t = Integer.parseInt(f.get("threads").trim());
         double per = facts.opsPerCount();
         String param = f.get("param");
@@ -232,7 +235,20 @@ public final class LabKernelPart {
         }
         Map<String, String> afterAtNone = Map.of(param, after, amp, afterNone);
         NoiseFloor floor = aa.isEmpty() ? null : s.aaAcross(aa, afterAtNone, Map.of(param, f.get("control"), amp, afterNone), t);
-        return new AmplifiedFigure(s.deltaSlope(byX, t), floor, f);
+        Estimate beforeSlope = null;
+        Estimate afterSlope = null;
+        if (facts.afterRepeats()) {
+            Map<String, String> beforeAtNone = Map.of(param, f.get("variant"), amp, f.get("none"));
+            Map<Double, SweepEstimates.Pair> b = new java.util.TreeMap<>();
+            Map<Double, SweepEstimates.Pair> a = new java.util.TreeMap<>();
+            byX.forEach((x, pair) -> {
+                b.put(x, new SweepEstimates.Pair(pair.before(), beforeAtNone));
+                a.put(x, new SweepEstimates.Pair(pair.after(), afterAtNone));
+            });
+            beforeSlope = s.deltaSlope(b, t);
+            afterSlope = s.deltaSlope(a, t);
+        }
+        return new AmplifiedFigure(s.deltaSlope(byX, t), floor, f, beforeSlope, afterSlope);
     }
 
     /** "N=value N=value ..." as N to value, in N's order. */
@@ -393,6 +409,19 @@ public final class LabKernelPart {
                 x.put("model_in_guest_over_kernel_bounds", g.lo() == null ? null : List.of(g.lo(), g.hi()));
                 x.put("model_in_guest_aa", amplifiedGuest.floor() == null ? null : amplifiedGuest.floor().aa().json());
                 x.put("model_in_guest_where", amplifiedGuest.fact("where"));
+            }
+            if (amplified.beforeSlope() != null) {
+                Map<String, Object> sides = new LinkedHashMap<>();
+                for (boolean before : new boolean[] {true, false}) {
+                    Map<String, Object> y = new LinkedHashMap<>();
+                    y.put("variant", before ? amplified.fact("variant") : amplified.afterVariant());
+                    y.put("kernel_slope_ns_per_op", Parts.json(sweep.sideSlopeEstimate(before)));
+                    y.put("model_slope_ns_per_op", Parts.json(before ? amplified.beforeSlope() : amplified.afterSlope()));
+                    y.put("model_in_guest_slope_ns_per_op", amplifiedGuest == null ? null
+                            : Parts.json(before ? amplifiedGuest.beforeSlope() : amplifiedGuest.afterSlope()));
+                    sides.put(before ? "before" : "after", y);
+                }
+                x.put("sides", sides);
             }
             m.put("scorecard", x);
         }

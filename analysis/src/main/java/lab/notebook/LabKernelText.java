@@ -2,6 +2,7 @@ package lab.notebook;
 
 import java.util.List;
 import java.util.Map;
+import lab.analysis.estimate.Estimate;
 import lab.analysis.fidelity.SwitchSweep;
 import lab.analysis.fidelity.SwitchSweep.Count;
 import lab.analysis.fidelity.SwitchSweep.Round;
@@ -81,7 +82,31 @@ final class LabKernelText {
                 b.append(" Its ratio too lies outside [0.5, 2]: the emulation alone does not account for the difference.");
             }
         }
-        return b.append("\n\n").toString();
+        b.append("\n\n");
+        if (a.afterRepeats() && a.beforeSlope() != null) {
+            b.append(sides(a, g));
+        }
+        return b.toString();
+    }
+
+    /**
+     * Each side alone, where the after repeats an operation of its own with N: the before's and the
+     * after's own slopes on each side, which the Δ's slope is the difference of.
+     */
+    private String sides(LabKernelPart.AmplifiedFigure a, LabKernelPart.AmplifiedFigure g) {
+        StringBuilder b = new StringBuilder("Each side alone (the after repeats an operation of its own with N, so the slope above is a"
+                + " difference): ns per I/O at N less at N = 0 for the model, over the same x, fitted per round and estimated alike; the"
+                + " kernel's over its N ≥ 1.\n\n| side, ns per added operation per I/O | kernel | model on the host | model in the guest |"
+                + "\n|---|---:|---:|---:|\n");
+        for (boolean before : new boolean[] {true, false}) {
+            Estimate k = s.sideSlopeEstimate(before);
+            Estimate h = before ? a.beforeSlope() : a.afterSlope();
+            Estimate gs = g == null ? null : before ? g.beforeSlope() : g.afterSlope();
+            b.append("| ").append(before ? "before (`" + a.fact("variant") + "`)" : "after (`" + a.afterVariant() + "`)").append(" | ")
+                    .append(k == null ? "—" : k.format(2)).append(" | ").append(h == null ? "—" : h.format(2)).append(" | ")
+                    .append(gs == null ? "—" : gs.format(2)).append(" |\n");
+        }
+        return b.append("\n").toString();
     }
 
     /** A scorecard's ratio row: the ratio with its bounds, or why it has none; nothing without a ratio. */

@@ -184,6 +184,8 @@ class LabKernelPartTest {
         assertEquals("stated", sum.get("model_ops_per_count_from"));
         assertEquals(null, p.guestScorecard());
         assertFalse(sum.containsKey("model_in_guest_over_kernel"));
+        assertEquals(null, p.amplified().beforeSlope(), "the after has no operation of its own: no sides");
+        assertFalse(sum.containsKey("sides"));
     }
 
     /**
@@ -297,6 +299,17 @@ class LabKernelPartTest {
         Map<String, Object> sum = (Map<String, Object>) p.summary().get("scorecard");
         assertEquals(2.0, sum.get("model_ops_per_count"));
         assertEquals("counter", sum.get("model_ops_per_count_from"));
+        // each side alone: rwsem(N) - rwsem(1) = 2b(N - 1) over x = 2N is b a round; srcu's 0.5(N - 1) is 0.25
+        assertEquals(2.75 + 0.25, p.amplified().beforeSlope().value(), 1e-9);
+        assertEquals(3.0 - 0.7453, p.amplified().beforeSlope().lo(), 1e-3);
+        assertEquals(0.25, p.amplified().afterSlope().value(), 1e-9);
+        assertEquals(2.0, p.sweep().sideSlopeEstimate(true).value(), 1e-6, "the fixture's before: 2 ns per counted operation");
+        assertEquals(0.0, p.sweep().sideSlopeEstimate(false).value(), 1e-6, "the fixture's after is flat");
+        assertTrue(md.contains("| before (`rwsem`) | 2.00"), md);
+        assertTrue(md.contains("| after (`srcu`) | 0.00"), md);
+        @SuppressWarnings("unchecked")
+        Map<String, Map<String, Object>> sides = (Map<String, Map<String, Object>>) sum.get("sides");
+        assertEquals("srcu", sides.get("after").get("variant"));
     }
 
     @Test

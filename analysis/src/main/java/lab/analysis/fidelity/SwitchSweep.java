@@ -250,15 +250,31 @@ public final class SwitchSweep {
         return all;
     }
 
+    /**
+     * One side's own slope: the before's (or the after's) ns per I/O over the before's operations
+     * per I/O, fitted per round and estimated over rounds as {@link #slopeEstimate()} is; for a
+     * switch whose after repeats an operation of its own with N (zram-init-lock's srcu sections),
+     * where the Δ's slope is a difference of the two. Null where no round has two counts.
+     */
+    public Estimate sideSlopeEstimate(boolean before) {
+        Map<Integer, List<Double>> b = roundSlopesByBoot(r -> (before ? r.before() : r.after()).nsPerIo());
+        return b.isEmpty() ? null : Estimator.mean(b);
+    }
+
     /** {@link #roundSlopes}, each under its round's boot. */
     private Map<Integer, List<Double>> roundSlopesByBoot() {
+        return roundSlopesByBoot(r -> r.before().nsPerIo() - r.after().nsPerIo());
+    }
+
+    /** The slope of {@code y} over each round's operations per I/O, each under its round's boot. */
+    private Map<Integer, List<Double>> roundSlopesByBoot(java.util.function.ToDoubleFunction<Round> y) {
         Map<Integer, List<double[]>> byRound = new TreeMap<>();
         Map<Integer, Integer> bootOf = new TreeMap<>();
         for (Count c : counts) {
             for (Round r : c.rounds()) {
                 if (r.before() != null && r.after() != null && r.before().nsPerIo() > 0 && r.after().nsPerIo() > 0) {
                     byRound.computeIfAbsent(r.round(), x -> new ArrayList<>())
-                            .add(new double[] {opsPerIo(c, r.before()), r.before().nsPerIo() - r.after().nsPerIo()});
+                            .add(new double[] {opsPerIo(c, r.before()), y.applyAsDouble(r)});
                     bootOf.put(r.round(), r.boot());
                 }
             }
