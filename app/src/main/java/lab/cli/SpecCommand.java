@@ -32,7 +32,8 @@ final class SpecCommand {
             description = {"Print a job file's jobs with fio's defaults applied.",
                     "Before them, one line per option set that has no effect here:",
                     "FILE:LINE: key 'KEY': accepted, no effect here (WHY).",
-                    "A malformed file prints FILE:LINE: key 'KEY': problem and exits 2."})
+                    "A malformed file prints FILE:LINE: key 'KEY': problem, one line for",
+                    "every refusal in the file, and exits 2."})
     static final class Check implements Callable<Integer> {
         @Parameters(paramLabel = "JOBFILE", description = "the job file")
         Path file;
@@ -43,7 +44,9 @@ final class SpecCommand {
             try {
                 jf = JobFileParser.parse(file);
             } catch (JobSpecException e) {
-                System.err.println("lab: " + e.getMessage());
+                for (JobSpecException r : e.refusals()) {
+                    System.err.println("lab: " + r.own());
+                }
                 return Lab.EXIT_BAD_INPUT;
             }
             for (Notice n : jf.notices()) {

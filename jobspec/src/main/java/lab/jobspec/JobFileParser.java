@@ -37,7 +37,11 @@ import java.util.Map;
  *
  * <p>Every refusal is a {@link JobSpecException} naming file, 1-based line and key. Whole-file
  * problems (missing, unreadable, no job section) are line 0 with no key; a line that is not text
- * (a NUL byte or invalid UTF-8) is that line with key {@code -}.
+ * (a NUL byte or invalid UTF-8) is that line with key {@code -}. A refused key is left out and the
+ * reading goes on, and so does a job that is refused as a whole (its sizes, its engine's keys):
+ * the exception thrown at the end is the file's first refusal, with every one in
+ * {@link JobSpecException#refusals()}. A section header that cannot be read stops the reading
+ * there (what follows has no job to belong to).
  */
 public final class JobFileParser {
     private static final String GLOBAL = "global";
@@ -45,6 +49,8 @@ public final class JobFileParser {
     private final Path file;
     private final List<Job> jobs = new ArrayList<>();
     private final List<Notice> notices = new ArrayList<>();
+    /** Every refusal so far, in file order: a refused key or job does not stop the reading. */
+    private final List<JobSpecException> refusals = new ArrayList<>();
     private final Map<String, Setting> global = new LinkedHashMap<>();
     /** Each job's {@code wait_for} setting, by job index; checked against later jobs at the end. */
     private final Map<Integer, Setting> waitFor = new LinkedHashMap<>();
@@ -77,6 +83,9 @@ public final class JobFileParser {
             p.line(lines.get(i), i + 1);
         }
         p.closeJob();
+        if (!p.refusals.isEmpty()) {
+            throw JobSpecException.of(p.refusals);
+        }
         if (p.jobs.isEmpty()) {
             throw new JobSpecException(file, 0, null, "no job section (only [global] or comments)");
         }
@@ -134,9 +143,19 @@ public final class JobFileParser {
             text = text.substring(1).strip();
         }
         if (text.charAt(0) == '[') {
-            section(text, line);
+            try {
+                section(text, line);
+            } catch (JobSpecException e) {
+                // a section that cannot be read leaves the lines after it without a job: stop here
+                refusals.add(e);
+                throw JobSpecException.of(refusals);
+            }
         } else {
-            setting(text, line);
+            try {
+                setting(text, line);
+            } catch (JobSpecException e) {
+                refusals.add(e); // the line is left out, and the rest of the file is still read
+            }
         }
     }
 
@@ -215,11 +234,16 @@ public final class JobFileParser {
                 problem + KeySuggestion.nearest(key).map(k -> "; did you mean '" + k + "'?").orElse(""));
     }
 
-    private void closeJob() throws JobSpecException {
+    /** Builds the job being read, if any; a job refused is recorded with the file's refusals and left out. */
+    private void closeJob() {
         if (jobName != null) {
-            Job job = JobBuilder.build(file, jobName, jobLine, current);
-            checkWaitee(job, current.get("wait_for"));
-            jobs.add(job);
+            try {
+                Job job = JobBuilder.build(file, jobName, jobLine, current);
+                checkWaitee(job, current.get("wait_for"));
+                jobs.add(job);
+            } catch (JobSpecException e) {
+                refusals.add(e);
+            }
             jobName = null;
         }
     }

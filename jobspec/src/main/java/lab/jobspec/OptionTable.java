@@ -59,6 +59,9 @@ public final class OptionTable {
     private static final String REPLAY = "I/O replay is out of scope: the lab runs the job file's own workload";
     private static final String ZONED = "zoned devices are out of scope";
     private static final String PROFILES = "fio's predefined workloads (profile=) are out of scope";
+    private static final String PROFILE_OPTION = "an option of one of fio's predefined workloads (profile=act or"
+            + " tiobench): fio 3.33 reads it only with profile= and ignores it in a job without one, as the lab does"
+            + " (profile= itself is refused)";
     private static final String NETWORK = "network and remote-storage engines are out of scope";
     private static final String OTHER_ENGINE =
             "an option of an I/O engine the lab does not run (the lab runs psync, sync, pvsync, io_uring and libaio)";
@@ -302,17 +305,17 @@ public final class OptionTable {
             refused(ZONED, "zone_reset_threshold"),
             refused(ZONED, "zone_reset_frequency"),
             refused(PROFILES, "profile"),
-            refused(PROFILES, "device-names"),
-            refused(PROFILES, "load"),
-            refused(PROFILES, "test-duration"),
-            refused(PROFILES, "threads-per-queue"),
-            refused(PROFILES, "read-req-num-512-blocks"),
-            refused(PROFILES, "large-block-op-kbytes"),
-            refused(PROFILES, "prep"),
-            refused(PROFILES, "block"),
-            refused(PROFILES, "numruns"),
-            refused(PROFILES, "dir"),
-            refused(PROFILES, "threads"),
+            noEffect(PROFILE_OPTION, "device-names"),
+            noEffect(PROFILE_OPTION, "load"),
+            noEffect(PROFILE_OPTION, "test-duration"),
+            noEffect(PROFILE_OPTION, "threads-per-queue"),
+            noEffect(PROFILE_OPTION, "read-req-num-512-blocks"),
+            noEffect(PROFILE_OPTION, "large-block-op-kbytes"),
+            noEffect(PROFILE_OPTION, "prep"),
+            noEffect(PROFILE_OPTION, "block"),
+            noEffect(PROFILE_OPTION, "numruns"),
+            noEffect(PROFILE_OPTION, "dir"),
+            noEffect(PROFILE_OPTION, "threads"),
             refused(NETWORK, "namenode"),
             refused(NETWORK, "port"),
             refused(NETWORK, "hostname"),

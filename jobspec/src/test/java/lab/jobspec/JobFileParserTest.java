@@ -72,6 +72,53 @@ class JobFileParserTest {
         void run() throws Exception;
     }
 
+    /**
+     * A refused key is left out and the reading goes on: every refusal of the file, in file
+     * order, the first as the exception (its file, line and key), its message counting the others;
+     * a job refused as a whole (here its engine's key on another engine) is one refusal and the
+     * next job is still read.
+     */
+    @Test
+    void everyRefusalOfAFileIsReportedInFileOrder() throws Exception {
+        Path file = write("[global]\nrate=1m\nsize=1m\n[a]\nloops=2\nbogus_key=1\n[b]\nioengine=psync\nsqthread_poll=1\n"
+                + "[c]\nrw=read\n");
+        JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
+        assertEquals(List.of("2 rate", "5 loops", "6 bogus_key", "9 sqthread_poll"),
+                e.refusals().stream().map(r -> r.line() + " " + r.key()).toList());
+        assertEquals(2, e.line());
+        assertEquals("rate", e.key());
+        assertTrue(e.getMessage().startsWith(file + ":2: key 'rate': fio option 'rate' is not supported by the lab: "), e.getMessage());
+        assertTrue(e.getMessage().endsWith(" (and 3 more refusal(s) in the file: `lab spec check` lists every one)"), e.getMessage());
+        assertEquals(e.refusals().get(0).getMessage(), e.own());
+        assertTrue(e.refusals().get(2).own().startsWith(file + ":6: key 'bogus_key': unknown key"), e.refusals().get(2).own());
+        // one refusal alone is itself, its message as before
+        Path one = write("[a]\nsize=1m\nloops=2\n");
+        JobSpecException o = assertThrows(JobSpecException.class, () -> JobFileParser.parse(one));
+        assertEquals(List.of(o), o.refusals());
+        assertFalse(o.getMessage().contains("more refusal"), o.getMessage());
+    }
+
+    /**
+     * A predefined workload's option (tiobench's threads) in a job without profile= is accepted
+     * with no effect, as fio 3.33 ignores it there (fio's examples/waitfor.fio); profile= itself is refused.
+     */
+    @Test
+    void aProfilesOptionWithoutProfileIsAcceptedWithNoEffect() throws Exception {
+        JobFile jf = JobFileParser.parse(write("[global]\nthreads=1\n[j]\nsize=1m\nrw=read\n"));
+        assertEquals(1, jf.jobs().size());
+        assertEquals(List.of("threads 2"), jf.notices().stream().map(n -> n.key() + " " + n.line()).toList());
+        assertTrue(jf.notices().get(0).message().contains("ignores it in a job without one"), jf.notices().get(0).message());
+        assertRefused("[j]\nsize=1m\nprofile=tiobench\n", 3, "profile");
+    }
+
+    /** A section header that cannot be read stops the reading there, after the refusals before it. */
+    @Test
+    void anUnreadableSectionHeaderStopsTheReading() throws Exception {
+        Path file = write("[a]\nsize=1m\nloops=2\n[b\nbogus_key=1\n");
+        JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
+        assertEquals(List.of("3 loops", "4 [b"), e.refusals().stream().map(r -> r.line() + " " + r.key()).toList());
+    }
+
     // ---- accepted ----------------------------------------------------------------------
 
     @Test
