@@ -23,12 +23,13 @@ import picocli.CommandLine.Parameters;
  * {@code lab amplify RUN FIX...}: the model amplified as the lab kernel's switch amplifies the
  * kernel, against a kernel sweep a run already took. The sweep is the long part of a
  * {@code pair --lab-ab full} (two boots of every N, minutes a fix); the model's side is a few
- * JMH runs. This runs, for each FIX, the same step {@code pair} runs after the fix's JVM step
- * ({@link AmplifiedModel#run}) into the run's {@code raw/FIX/lab-kernel/}, at the run's own JMH
- * settings (its manifest's {@code quick}, {@code threads}, {@code rounds}), records it in
- * {@code raw/steps.tsv} and regenerates the notebook. Every FIX is checked before anything runs:
- * one without an amplified model or without the run's full kernel sweep is refused (exit 2),
- * nothing written.
+ * JMH runs. This runs, for each FIX, the same steps {@code pair} runs after the fix's JVM step
+ * into the run's {@code raw/FIX/lab-kernel/}: on the host ({@link AmplifiedModel#run}, at the
+ * run's own JMH settings: its manifest's {@code quick}, {@code threads}, {@code rounds}) and in the
+ * guest on the A/B's vCPUs ({@link AmplifiedModel#runInGuest}, on {@code --guest-kernel}), as
+ * {@code --where} says; records them in {@code raw/steps.tsv} and regenerates the notebook. Every
+ * FIX, {@code --where} and {@code --guest-kernel} are checked before anything runs, and whether
+ * the guest can run here: a refusal exits 2 with nothing written.
  */
 @Command(name = "amplify", mixinStandardHelpOptions = true,
         description = {"Amplify the model as a run's lab kernel switch.",
