@@ -85,8 +85,10 @@ public record AmplifiedModel(String benchmark, String param, String variant, Str
     static final int GUEST_ROUNDS = 4;
     /**
      * The warm-up run that opens each JVM in the guest, its JSON not read: one cell, the before at
-     * the round's first N, 10 x 500 ms. Measured without it (dm-css-ref, TCG): a JVM's first cell
-     * read 1.6-2.1x its neighbours' ns per I/O (166.7 µs at N = 0 where N = 1 read 106.1).
+     * the round's first N, 10 x 500 ms. Measured without it (dm-css-ref, TCG, the first
+     * {@code ./lab amplify ... --where guest} of the committed run pair-lab-kernel-amp-2core-20261204,
+     * stopped and rerun with the warm-up, its files not kept): a JVM's first cell read 1.6-1.9x its
+     * neighbours' ns per I/O (166.7 µs at N = 0 where N = 1 read 106.1; 221.4 at N = 128 first, 116.9 at 64).
      */
     static final String GUEST_WARMUP = "warmup";
     static final String GUEST_WARMUP_JMH = "-wi 10 -w 500ms -i 1 -r 100ms";
@@ -110,8 +112,8 @@ public record AmplifiedModel(String benchmark, String param, String variant, Str
         return ns;
     }
 
-    /** The amp values one round's JMH run takes: the before's and the after's at every N, each once. */
-    List<String> values(SortedSet<Integer> ns) {
+    /** The amp values one round's JMH run takes: the before's and the after's at every N of {@code ns}, in its order, each once. */
+    List<String> values(java.util.Collection<Integer> ns) {
         LinkedHashSet<String> v = new LinkedHashSet<>();
         ns.forEach(n -> v.add(ampValue.apply(n)));
         ns.forEach(n -> v.add(afterAmpValue.apply(n)));
@@ -206,9 +208,7 @@ public record AmplifiedModel(String benchmark, String param, String variant, Str
         if (r % 2 == 0) {
             java.util.Collections.reverse(order);
         }
-        LinkedHashSet<String> v = new LinkedHashSet<>();
-        order.forEach(n -> v.add(ampValue.apply(n)));
-        order.forEach(n -> v.add(afterAmpValue.apply(n)));
+        List<String> v = values(order);
         String warm = GUEST_WARMUP + "-r" + r + "-t" + pt.threads() + " "
                 + jmhArgs(pt, List.of(variant), List.of(ampValue.apply(order.get(0))), GUEST_WARMUP_JMH);
         String sweep = LabKernelPart.AMP + "-r" + r + "-t" + pt.threads() + " "

@@ -112,8 +112,6 @@ public record GuestModel(String benchmark, String param, String before, String a
         Point pt = Point.of(c, userSplit);
         int threads = pt.threads();
         long base = pt.base();
-        long device = pt.device();
-        long user = pt.user();
         int rounds = Math.max(MIN_ROUNDS, c.rounds());
         String[] variants = {before, after, control()};
         for (int r = 1; r <= rounds; r++) {
