@@ -19,8 +19,16 @@ import java.util.Arrays;
  *     as fio's {@code should_do_random()}) take a random offset, the others continue
  *     sequentially from that direction's last I/O, random or not; a sequential I/O at the end of
  *     the region takes a random offset instead, as fio does.</li>
- * <li>Random offsets are aligned to the smallest block size the job issues ({@link Job#minBs()},
- *     fio's {@code ba} default) and chosen, by {@code random_generator} and {@code norandommap}:
+ * <li>{@code rw}'s offset modifier: {@code read:N} adds N bytes after the end of each I/O but the
+ *     first (a negative N walks backwards), wrapping at the region's ends as fio's
+ *     {@code get_next_seq_offset()}; {@code randread:N} takes a random offset only every Nth I/O
+ *     (fio's {@code ddir_seq_nr}), the others sequential from the last.</li>
+ * <li>{@code random_distribution} other than {@code random} ({@link RandomDistribution}): zipf,
+ *     pareto and normal draw a block from the distribution, no map (blocks repeat, as in fio);
+ *     zoned and zoned_abs draw a zone, then a uniform block in it (with {@code norandommap}).</li>
+ * <li>Random offsets are aligned to {@code blockalign} (fio's {@code ba}; by default the
+ *     direction's smallest block size, {@link Job#blockAlign}) and chosen, by
+ *     {@code random_generator} and {@code norandommap}:
  *     <ul>
  *     <li>one size (the random map, or {@code lfsr}): every block once per pass, without a bitmap:
  *         a keyed bijection of the next power-of-two range, walked from 0, 1, 2... and applied
@@ -54,7 +62,9 @@ import java.util.Arrays;
  * is left (region done, random map full, bijection walked). The job ends when its bytes reach
  * {@code io_size} (default {@code size}) or its I/Os {@code number_ios}; after a pass it starts
  * another only when {@code io_size} is set and at least the largest block size is left to do
- * ({@code keep_running()}). So {@code io_size} larger than {@code size} loops over the region, and
+ * ({@code keep_running()}), or when {@code loops} asks for another pass (fio decrements
+ * {@code loops} before any limit; the byte and I/O limits are {@code loops} times theirs, as
+ * {@code io_bytes_exceeded()}). So {@code io_size} larger than {@code size} loops over the region, and
  * {@code number_ios} never extends a job. A {@code time_based} job ({@link Job#runsForRuntime()})
  * ignores all three, as fio does: a sequential direction wraps at the end, and a full random map
  * or walked bijection starts over (fio's {@code fio_file_reset()}).
@@ -91,10 +101,13 @@ public final class IoSequence {
         /** The smallest size in {@link #sizes}, rounded as fio rounds it. */
         final int smallest;
         final int percentRandom;
+        /** {@code blockalign}: random offsets are multiples of it. */
+        final int align;
         final SplitMix bs;
         final SplitMix seqRand;
 
-        Dir(BlockSizes b, int percentRandom, SplitMix bs, SplitMix seqRand) {
+        Dir(BlockSizes b, int align, int percentRandom, SplitMix bs, SplitMix seqRand) {
+            this.align = align;
             this.min = b.min();
             this.max = b.max();
             this.percentRandom = percentRandom;
@@ -126,9 +139,11 @@ public final class IoSequence {
     private static final class Region {
         final int index;
         final long size;
-        /** Blocks of each direction's smallest size a uniform draw picks from. */
+        /** Blocks of each direction's {@code blockalign} a uniform draw picks from (fio's {@code last_block()}). */
         final long readLastBlock;
         final long writeLastBlock;
+        /** Draws blocks by {@code random_distribution}; null for {@code random}. */
+        final RandomDistribution.Picker picker;
         /** Blocks of the job's random unit in the region. */
         final long blocks;
         final long mask;
@@ -148,11 +163,12 @@ public final class IoSequence {
         long m1;
         long m2;
 
-        Region(int index, long size, int readMin, int writeMin, long unit, boolean keepMap) {
+        Region(int index, long size, Dir rd, Dir wr, long unit, boolean keepMap, RandomDistribution.Picker picker) {
             this.index = index;
             this.size = size;
-            this.readLastBlock = size / readMin;
-            this.writeLastBlock = size / writeMin;
+            this.readLastBlock = lastBlock(size, rd);
+            this.writeLastBlock = lastBlock(size, wr);
+            this.picker = picker;
             this.blocks = size / unit;
             this.map = keepMap ? new long[(int) ((blocks + 63) >>> 6)] : null;
             int bits = 64 - Long.numberOfLeadingZeros(blocks - 1);
@@ -162,6 +178,11 @@ public final class IoSequence {
 
         long pos(boolean read) {
             return read ? readPos : writePos;
+        }
+
+        /** fio's {@code last_block()}: blocks of {@code blockalign}, less what a smallest I/O past the last would overrun. */
+        private static long lastBlock(long size, Dir d) {
+            return (size - Math.max(0, d.min - d.align)) / d.align;
         }
     }
 
@@ -192,6 +213,14 @@ public final class IoSequence {
     private int nextRr;
     private int doneFiles;
 
+    /** {@code rw=read:N}: bytes added to each sequential offset (negative: backwards); 0 for none. */
+    private final long seqAdd;
+    /** {@code rw=randread:N}: a random offset every N I/Os (fio's {@code ddir_seq_nr}); 1 for every one. */
+    private final int seqNr;
+    private int seqLeft;
+    /** {@code loops}: passes left to start after the current one, beyond what {@code io_size} asks. */
+    private long loopsLeft;
+
     private final long passLimit;
     private final long totalLimit;
     private final long ioSize;
@@ -219,28 +248,41 @@ public final class IoSequence {
         forRuntime = job.runsForRuntime();
         rwmixread = job.rwmixread();
         rwmix = new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_RWMIX));
-        rd = new Dir(job.readBs(), job.percentageRandomRead(),
+        rd = new Dir(job.readBs(), job.blockAlign(true), job.percentageRandomRead(),
                 new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_BS_READ)),
                 new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_SEQ_RAND_READ)));
-        wr = new Dir(job.writeBs(), job.percentageRandomWrite(),
+        wr = new Dir(job.writeBs(), job.blockAlign(false), job.percentageRandomWrite(),
                 new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_BS_WRITE)),
                 new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_SEQ_RAND_WRITE)));
         boolean lfsr = job.randomGenerator() == RandomGenerator.LFSR;
-        bijective = lfsr || (!job.norandommap() && !job.mixedSizes());
-        unit = job.minBs();
-        boolean keepMap = random && !lfsr && !job.norandommap() && job.mixedSizes();
+        RandomDistribution dist = job.walk().distribution();
+        boolean uniformDist = dist.kind() == RandomDistribution.Kind.RANDOM;
+        bijective = uniformDist && (lfsr || (!job.norandommap() && !job.mixedSizes()));
+        unit = job.blockAlign(reads);
+        boolean keepMap = uniformDist && random && !lfsr && !job.norandommap() && job.mixedSizes();
+        SplitMix zone = new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_ZONE));
         files = new Region[job.nrfiles()];
         for (int i = 0; i < files.length; i++) {
-            files[i] = new Region(i, job.fileIoSize(i), rd.min, wr.min, unit, keepMap);
+            long fileSize = job.fileIoSize(i);
+            RandomDistribution.Picker picker = uniformDist || !random ? null : new RandomDistribution.Picker(dist,
+                    (fileSize + job.minBs() - 1) / job.minBs(),
+                    new SplitMix(SplitMix.mix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_DIST) + i)), zone);
+            files[i] = new Region(i, fileSize, rd, wr, unit, keepMap, picker);
         }
+        seqAdd = job.walk().seqAdd();
+        seqNr = job.walk().seqNr();
+        seqLeft = seqNr;
+        loopsLeft = job.walk().loops() - 1;
         serviceSequential = job.fileService().sequential();
         serviceBatch = job.fileService().batch();
         blockSeed = SplitMix.seed(job, jobIndex, SplitMix.STREAM_BLOCK);
         uniform = new SplitMix(blockSeed);
         passLimit = random && job.rw().writes() && job.norandommap() ? Math.max(size, job.ioSize()) : size;
         ioSize = job.ioSize();
-        totalLimit = ioSize > 0 ? ioSize : size;
-        numberIos = job.numberIos();
+        long loops = job.walk().loops();
+        // fio's io_bytes_exceeded(), exceeds_number_ios(): the limits times loops
+        totalLimit = multiply(ioSize > 0 ? ioSize : size, loops);
+        numberIos = multiply(job.numberIos(), loops);
         maxBs = job.maxBs();
         for (Region r : files) {
             clearRegion(r);
@@ -250,7 +292,15 @@ public final class IoSequence {
     }
 
     public static IoSequence forJob(Job job, int jobIndex) {  // one per worker, not thread-safe
+        if (job.sizeOfTarget()) {
+            throw new IllegalArgumentException("job '" + job.name() + "' (" + job.source() + ":" + job.line()
+                    + ") has no size yet: Job.withTargetSize first");
+        }
         return new IoSequence(job, jobIndex);
+    }
+
+    private static long multiply(long a, long b) {
+        return a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
     }
 
     /**
@@ -326,6 +376,11 @@ public final class IoSequence {
         if (pending) {
             return true;
         }
+        if (loopsLeft > 0) {
+            loopsLeft--; // fio's keep_running(): td->o.loops-- before any limit
+            resetPass();
+            return pending;
+        }
         if (ioSize == 0 || totalLimit - totalBytes < maxBs) {
             return false;
         }
@@ -394,19 +449,17 @@ public final class IoSequence {
         Dir d = read ? rd : wr;
         long off;
         boolean mark = false;
-        if (random && (d.percentRandom == 100 || d.seqRand.percent() <= d.percentRandom)) {
+        boolean hit = true;
+        if (seqNr > 1 && --seqLeft == 0) {
+            seqLeft = seqNr; // fio's get_next_offset(): ddir_seq_nr counts down to a random offset
+        } else if (seqNr > 1) {
+            hit = false;
+        }
+        if (random && hit && (d.percentRandom == 100 || d.seqRand.percent() <= d.percentRandom)) {
             off = randomOffset(r, read);
             mark = true;
         } else {
-            if (forRuntime && r.pos(read) >= r.size) {
-                if (read) {
-                    r.readPos = 0;
-                } else {
-                    r.writePos = 0;
-                }
-            }
-            long pos = r.pos(read);
-            off = pos < r.size ? pos : -1;
+            off = sequentialOffset(r, read);
             if (off < 0 && random) {
                 off = randomOffset(r, read); // fio: not marked in the map (IO_U_F_BUSY_OK)
             }
@@ -427,8 +480,39 @@ public final class IoSequence {
         return true;
     }
 
+    /**
+     * fio's {@code get_next_seq_offset()} in region terms: where the direction's last I/O ended,
+     * plus {@code rw}'s modifier once an I/O has been done; past either end it wraps, forwards to
+     * the start, backwards to the end less the step. -1 when the pass has reached the end.
+     * (fio compares with the file's size, not the region's: a region smaller than its file ends
+     * the pass where the lab wraps.)
+     */
+    private long sequentialOffset(Region r, boolean read) {
+        if (forRuntime && r.pos(read) >= r.size) {
+            if (read) {
+                r.readPos = 0;
+            } else {
+                r.writePos = 0;
+            }
+        }
+        long pos = r.pos(read);
+        if (pos >= r.size) {
+            return -1;
+        }
+        if (pos != 0 && seqAdd != 0) {
+            pos += seqAdd;
+            if (pos < 0 || pos >= r.size) {
+                pos = seqAdd > 0 ? 0 : r.size + seqAdd;
+            }
+        }
+        return pos < 0 ? -1 : pos;
+    }
+
     /** A random offset in {@code r} relative to {@code offset}, or -1 when none is left in this pass. */
     private long randomOffset(Region r, boolean read) {
+        if (r.picker != null) {
+            return distributedOffset(r, read);
+        }
         if (bijective) {
             if (r.cursor == r.blocks) {
                 if (!forRuntime) {
@@ -444,7 +528,7 @@ public final class IoSequence {
         }
         if (r.map == null) {
             Dir d = read ? rd : wr;
-            return (long) ((read ? r.readLastBlock : r.writeLastBlock) * uniform.nextDouble()) * d.min;
+            return (long) ((read ? r.readLastBlock : r.writeLastBlock) * uniform.nextDouble()) * d.align;
         }
         if (r.mapFree == 0) {
             if (!forRuntime) {
@@ -457,6 +541,18 @@ public final class IoSequence {
             b = nextFree(r, b);
         }
         return b * unit;
+    }
+
+    /**
+     * {@code random_distribution} other than {@code random} (no map, no bijection, as fio): the
+     * picker's block times {@code blockalign}; -1 when a {@code zoned_abs} zone ends past the region.
+     */
+    private long distributedOffset(Region r, boolean read) {
+        Dir d = read ? rd : wr;
+        RandomDistribution.Picker p = r.picker;
+        long b = p.byZone() ? p.zoned(read ? r.readLastBlock : r.writeLastBlock, d.align, uniform.nextDouble())
+                : p.shaped();
+        return b < 0 ? -1 : b * d.align;
     }
 
     /** fio's {@code get_next_buflen()} for {@code room} bytes left before the end of the region; 0 when nothing fits. */

@@ -16,7 +16,8 @@ import java.util.List;
  * of either direction is {@code bs}), percentage_random=100,100, norandommap=0,
  * random_generator=tausworthe, allrandrepeat=0, io_size=0 (= size) and number_ios=0 (no limit);
  * then stonewall=0, new_group=0, wait_for= (none), no CPU set, cpus_allowed_policy=shared;
- * then nrfiles=1, file_service_type=roundrobin.
+ * then nrfiles=1, file_service_type=roundrobin; then loops=1, no offset modifier on rw, blockalign
+ * = the smallest size of the direction, random_distribution=random ({@link Walk}).
  *
  * @param name        the section name, or {@code name=} if given
  * @param filename    target file or device, or null when the job file names none
@@ -42,6 +43,11 @@ import java.util.List;
  * @param nrfiles     {@code nrfiles}: files per clone ({@link #fileIoSize}); more than 1 only with a
  *                    {@code directory} and no {@code filename}
  * @param fileService {@code file_service_type} ({@link FileService})
+ * @param walk        {@code loops}, {@code rw}'s offset modifier, {@code blockalign} and
+ *                    {@code random_distribution} ({@link Walk})
+ * @param sizeOfTarget neither {@code size} nor {@code filesize} is set: as fio, the job covers its
+ *                    target from {@code offset} to the end, known only once the target is; until
+ *                    {@link #withTargetSize} says, {@code size} is the smallest block size
  * @param line        line of the section header in {@code source}, for later error messages
  * @param source      the job file, as given on the command line
  */
@@ -97,7 +103,54 @@ public record Job(
         long filesize,
         String ioscheduler,
         int nrfiles,
-        FileService fileService) {
+        FileService fileService,
+        Walk walk,
+        boolean sizeOfTarget) {
+
+    /**
+     * How a clone walks its region, beyond {@code rw} and the block sizes ({@link IoSequence}).
+     *
+     * @param loops        {@code loops}: the job runs this many times over (fio's default 1)
+     * @param seqAdd       {@code rw=read:N} and the like, for a sequential job: bytes added to each
+     *                     offset after the end of the last I/O; negative walks backwards; 0 for none
+     * @param seqNr        {@code rw=randread:N} and the like, for a random job: a new random offset
+     *                     every N I/Os, the others sequential (fio's {@code ddir_seq_nr}); 1 for none
+     * @param blockAlignRead  {@code blockalign} of reads: random offsets are multiples of it; 0 for
+     *                     fio's default, the job's smallest block size
+     * @param blockAlignWrite {@code blockalign} of writes, likewise
+     * @param distribution {@code random_distribution} ({@link RandomDistribution})
+     */
+    public record Walk(long loops, long seqAdd, int seqNr, int blockAlignRead, int blockAlignWrite,
+                       RandomDistribution distribution) {
+        /** fio's defaults. */
+        public static final Walk DEFAULT = new Walk(1, 0, 1, 0, 0, RandomDistribution.RANDOM);
+    }
+
+    /**
+     * This job with its region set from its target's size, as fio's {@code setup_files()} sets a
+     * size-less job's: {@code targetBytes - offset} (itself unchanged unless {@link #sizeOfTarget}). The caller (the bridge, which has stat'ed
+     * the target) refuses a target no block fits in.
+     *
+     * @throws IllegalArgumentException when {@code offset} leaves less than one smallest block
+     */
+    public Job withTargetSize(long targetBytes) {
+        if (!sizeOfTarget) {
+            return this;
+        }
+        long region = targetBytes - offset;
+        if (region < minBs()) {
+            throw new IllegalArgumentException("job '" + name + "' (" + source + ":" + line + ") has no size, and its"
+                    + " target of " + targetBytes + " bytes leaves " + Math.max(0, targetBytes - offset)
+                    + " bytes from offset " + offset + ", less than one " + minBs() + "-byte block");
+        }
+        return new Job(name, filename, rw, rwmixread, bs, region, offset, numjobs, iodepth, iodepthBatchSubmit,
+                iodepthBatchCompleteMin, iodepthBatchCompleteMax, runtimeNs, timeBased, rampTimeNs, direct, ioengine,
+                zeroBuffers, scrambleBuffers, bufferCompressPercentage, refillBuffers, randrepeat, randseed,
+                groupReporting, thread, fixedbufs, registerfiles, hipri, sqthreadPoll, userspaceReap, verify, baseNs,
+                inject, readBs, writeBs, percentageRandomRead, percentageRandomWrite, norandommap, randomGenerator,
+                allrandrepeat, ioSize, numberIos, source, line, order, verifyPattern, cpus, directory, filesize,
+                ioscheduler, nrfiles, fileService, walk, false);
+    }
 
     /**
      * {@code file_service_type}: how a clone with several files ({@code nrfiles}) picks the file of
@@ -218,6 +271,15 @@ public record Job(
     /** {@code iodepth_batch_complete_max} within {@link #queueDepth()}: at least {@link #completeMin()}. */
     public int completeMax() {
         return Math.max(completeMin(), Math.min(iodepthBatchCompleteMax, queueDepth()));
+    }
+
+    /**
+     * The unit of random offsets of reads ({@code read}) or writes: {@code blockalign}, or fio's
+     * default, the direction's smallest block size.
+     */
+    public int blockAlign(boolean read) {
+        int ba = read ? walk.blockAlignRead() : walk.blockAlignWrite();
+        return ba > 0 ? ba : blockSizes(read).min();
     }
 
     /** The sizes of reads ({@code read}) or writes. */

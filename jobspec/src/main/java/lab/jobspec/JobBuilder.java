@@ -52,8 +52,14 @@ import java.util.function.ToLongFunction;
  * {@code norandommap}). {@code allrandrepeat=1} seeds every stream from the default seed whatever
  * {@code randseed} and {@code randrepeat} say, as fio 3.33 does ({@code td_fill_rand_seeds()}).
  *
- * <p>{@code size} is required: fio would take the size of an existing file, but the JVM engine
- * has no file to ask. A problem between two keys ({@code size < bs}) is reported at whichever
+ * <p>Without {@code size} and {@code filesize} the job covers its target from {@code offset} to the
+ * end, as fio's: {@link Job#sizeOfTarget()}, sized by the bridge once it has stat'ed the target
+ * ({@link Job#withTargetSize}); the JVM engine, which has no file to ask, refuses such a job, and
+ * so does a job with {@code nrfiles} (the lab makes those files). {@code loops}, {@code rw}'s
+ * offset modifier ({@code read:8k}, {@code read:-8k}, {@code randread:8}), {@code blockalign} and
+ * {@code random_distribution} make the job's {@link Job.Walk}; the zoned distributions are refused
+ * with fio's random map (set {@code norandommap}), and different {@code blockalign}s for the reads
+ * and writes of a random job likewise. A problem between two keys ({@code size < bs}) is reported at whichever
  * of the two was written last. With {@code randrepeat=0} and no {@code randseed}, fio seeds from
  * the system; here the seed is drawn once, now, and stored in the {@link Job}, so the run can
  * still be repeated from what the job records.
@@ -99,20 +105,21 @@ final class JobBuilder {
     }
 
     private Job job(String section, int sectionLine) throws JobSpecException {
-        if (!settings.containsKey("size") && !settings.containsKey("filesize")) {
-            throw new JobSpecException(file, sectionLine, "size",
-                    "job '" + section + "' has no size or filesize; the lab needs the region size (fio would take"
-                    + " the file's)");
-        }
+        boolean sizeOfTarget = !settings.containsKey("size") && !settings.containsKey("filesize");
         int bs = (int) size("bs", 4096, 1, MAX_BS);
         long offset = size("offset", 0, 0, Long.MAX_VALUE);
         long filesize = size("filesize", 0, 1, Long.MAX_VALUE);
         int nrfiles = nrfiles();
-        long size = size("size", Long.MAX_VALUE, 1, Long.MAX_VALUE);
         Rw rw = rw();
         BlockSizes[] sizes = blockSizes(bs);
         String bsKey = settings.containsKey("bssplit") ? "bssplit" : settings.containsKey("bsrange") ? "bsrange" : "bs";
         int minBs = minOf(rw, sizes);
+        if (sizeOfTarget && nrfiles > 1) {
+            throw new JobSpecException(file, settings.get("nrfiles").line(), "nrfiles", "job '" + section + "' has"
+                    + " nrfiles=" + nrfiles + " and no size or filesize: the lab makes those files and needs their size");
+        }
+        // a size-less job takes its target's size (Job.withTargetSize); until then its region is one block
+        long size = sizeOfTarget ? minBs : size("size", Long.MAX_VALUE, 1, Long.MAX_VALUE);
         if (filesize > 0) {
             // fio's setup_files(): each file's io_size is filesize - offset; size is capped at their sum
             if (offset >= filesize) {
@@ -154,6 +161,7 @@ final class JobBuilder {
         checkSizes(rw, sizes, mapped, norandommap, generator, verify, bsKey);
         IoEngine engine = ioengine();
         checkEngineKeys(engine);
+        Job.Walk walk = walk(rw, sizes, norandommap, generator);
         return new Job(
                 text("name", section),
                 text("filename", null),
@@ -206,7 +214,9 @@ final class JobBuilder {
                 filesize,
                 ioscheduler(),
                 nrfiles,
-                fileService());
+                fileService(),
+                walk,
+                sizeOfTarget);
     }
 
     /**
@@ -308,8 +318,123 @@ final class JobBuilder {
         return allrandrepeat ? DEFAULT_RANDSEED : seed; // fio: allrandrepeat reseeds every stream, randseed or not
     }
 
+    /**
+     * {@code loops}, {@code rw}'s offset modifier, {@code blockalign} and {@code random_distribution}
+     * ({@link Job.Walk}), with the combinations the lab does not run as fio does refused.
+     */
+    private Job.Walk walk(Rw rw, BlockSizes[] sizes, boolean norandommap, RandomGenerator generator)
+            throws JobSpecException {
+        long loops = Math.max(1, count("loops", 1, 0, Integer.MAX_VALUE)); // fio: loops=0 runs once
+        long seqAdd = 0;
+        int seqNr = 1;
+        Setting rwSetting = settings.get("rw");
+        String postfix = rwSetting == null ? null : rwPostfix(rwSetting.value());
+        if (postfix != null && rw.random()) {
+            long nr;
+            try {
+                nr = Long.parseLong(postfix);
+            } catch (NumberFormatException e) {
+                nr = 0;
+            }
+            if (nr < 1 || nr > Integer.MAX_VALUE) {
+                throw fail(rwSetting, "':" + postfix + "' is not a positive count of I/Os per random offset (fio reads"
+                        + " it with atoi(), and 0 or a word gives no random offset at all: write a sequential rw=)");
+            }
+            seqNr = (int) nr;
+        } else if (postfix != null) {
+            boolean back = postfix.startsWith("-");
+            try {
+                seqAdd = FioUnits.size(back ? postfix.substring(1) : postfix);
+            } catch (IllegalArgumentException e) {
+                throw fail(rwSetting, "':" + postfix + "': " + e.getMessage());
+            }
+            seqAdd = back ? -seqAdd : seqAdd;
+        }
+        int[] ba = blockAlign();
+        RandomDistribution dist = distribution();
+        boolean map = !norandommap && generator != RandomGenerator.LFSR;
+        Setting baSetting = settings.get("blockalign");
+        if (baSetting != null && rw.random() && rw.reads() && rw.writes() && ba[0] != ba[1] && !norandommap) {
+            throw fail(baSetting, "different blockalign for reads and writes of a random job is implemented by the lab"
+                    + " only with norandommap (fio's random map and LFSR count blocks of one size)");
+        }
+        Setting distSetting = settings.get("random_distribution");
+        if (distSetting != null && !dist.withoutMap() && dist.kind() != RandomDistribution.Kind.RANDOM) {
+            if (map || generator == RandomGenerator.LFSR) {
+                throw fail(distSetting, "random_distribution=" + dist.kind().name().toLowerCase(Locale.ROOT)
+                        + " is implemented by the lab with norandommap and a tausworthe generator only (fio checks its"
+                        + " random map at the block's place within the zone, not in the file, and its LFSR ignores"
+                        + " the zones); set norandommap");
+            }
+        }
+        return new Job.Walk(loops, seqAdd, seqNr, ba[0], ba[1], dist);
+    }
+
+    /** What follows {@code rw}'s first ':' (fio's {@code get_opt_postfix()}), or null. */
+    private static String rwPostfix(String value) {
+        int colon = value.indexOf(':');
+        if (colon < 0) {
+            return null;
+        }
+        String p = value.substring(colon + 1).strip();
+        return p.isEmpty() ? null : p;
+    }
+
+    /** {@code blockalign} (alias {@code ba}) as {@code READ[,WRITE[,TRIM]]}; 0 for fio's default. */
+    private int[] blockAlign() throws JobSpecException {
+        Setting s = settings.get("blockalign");
+        if (s == null) {
+            return new int[] {0, 0};
+        }
+        String[] parts = s.value().split(",", -1);
+        if (parts.length > 3) {
+            throw fail(s, "'" + s.value() + "' has more than three parts (READ,WRITE,TRIM)");
+        }
+        int[] out = new int[2];
+        for (int i = 0; i < Math.min(2, parts.length); i++) {
+            String part = parts[i].strip();
+            if (part.isEmpty()) {
+                continue;
+            }
+            long v;
+            try {
+                v = FioUnits.size(part);
+            } catch (IllegalArgumentException e) {
+                throw fail(s, e.getMessage());
+            }
+            if (v < 1 || v > MAX_BS) {
+                throw fail(s, "'" + part + "' (" + v + ") is out of range [1, " + MAX_BS + "]");
+            }
+            out[i] = (int) v;
+        }
+        if (parts.length == 1) {
+            out[1] = out[0];
+        }
+        return out;
+    }
+
+    /** {@code random_distribution} ({@link RandomDistribution}); fio's {@code random} when absent. */
+    private RandomDistribution distribution() throws JobSpecException {
+        Setting s = settings.get("random_distribution");
+        if (s == null) {
+            return RandomDistribution.RANDOM;
+        }
+        try {
+            return RandomDistribution.parse(s.value());
+        } catch (IllegalArgumentException e) {
+            throw fail(s, e.getMessage());
+        }
+    }
+
+    /** {@code rw}, less an offset modifier ({@code read:-8k}, {@code randread:8}; {@link #walk}). */
     private Rw rw() throws JobSpecException {
-        return choice("rw", Rw.READ, "read, write, randread, randwrite, randrw, readwrite, rw", v -> switch (v) {
+        Setting s = settings.get("rw");
+        if (s == null) {
+            return Rw.READ;
+        }
+        int colon = s.value().indexOf(':');
+        String mode = (colon < 0 ? s.value() : s.value().substring(0, colon)).strip();
+        Rw rw = switch (mode) {
             case "read" -> Rw.READ;
             case "write" -> Rw.WRITE;
             case "randread" -> Rw.RANDREAD;
@@ -317,7 +442,12 @@ final class JobBuilder {
             case "randrw" -> Rw.RANDRW;
             case "readwrite", "rw" -> Rw.READWRITE;
             default -> null;
-        });
+        };
+        if (rw == null) {
+            throw fail(s, "'" + s.value() + "' is not one of read, write, randread, randwrite, randrw, readwrite, rw"
+                    + " (each may take fio's offset modifier, read:8k or randread:8)");
+        }
+        return rw;
     }
 
     private IoEngine ioengine() throws JobSpecException {

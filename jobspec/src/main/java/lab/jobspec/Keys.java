@@ -76,6 +76,10 @@ final class Keys {
             Map.entry("nrfiles", "nrfiles"),
             Map.entry("nr_files", "nrfiles"),
             Map.entry("file_service_type", "file_service_type"),
+            Map.entry("loops", "loops"),
+            Map.entry("blockalign", "blockalign"),
+            Map.entry("ba", "blockalign"),
+            Map.entry("random_distribution", "random_distribution"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 

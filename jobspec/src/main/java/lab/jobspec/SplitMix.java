@@ -22,6 +22,10 @@ public final class SplitMix {
     static final int STREAM_BS_WRITE = 4;
     static final int STREAM_SEQ_RAND_READ = 5;
     static final int STREAM_SEQ_RAND_WRITE = 6;
+    /** {@code random_distribution}'s zipf, pareto and normal draws (fio's per-file {@code zipf.rand}, {@code gauss.r}). */
+    static final int STREAM_DIST = 7;
+    /** {@code random_distribution}'s zone draws (fio's {@code zone_state}). */
+    static final int STREAM_ZONE = 8;
 
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
     private static final long FIO_SEED_MUL = 0x9e370001L;

@@ -3,6 +3,7 @@ package lab.jobspec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static lab.jobspec.TestJobs.assertRefused;
 
@@ -43,7 +44,22 @@ class FilesTest {
         assertRefused("[j]\nsize=1m\nnr_files=0\n", 3, "nr_files", "out of range");
         assertRefused("[j]\nsize=1m\ndirectory=/a:/b\n", 3, "directory", "several directories");
         assertRefused("[j]\nbs=8k\nfilesize=4k\n", 3, "filesize", "smaller than bs");
-        assertRefused("[j]\nbs=4k\n", 1, "size", "no size or filesize");
+        assertRefused("[j]\ndirectory=/d\nnrfiles=2\n", 3, "nrfiles", "no size or filesize");
+    }
+
+    /** fio's setup_files(): a job with neither size nor filesize covers its target from offset to the end. */
+    @Test
+    void aSizeLessJobTakesItsTargetsSize() throws Exception {
+        Job j = job("[j]\nbs=4k\noffset=8k\nfilename=/dev/x\n");
+        assertTrue(j.sizeOfTarget());
+        Job sized = j.withTargetSize(1 << 20);
+        assertFalse(sized.sizeOfTarget());
+        assertEquals((1 << 20) - 8192, sized.size());
+        assertEquals(sized, sized.withTargetSize(4096), "a job with its size keeps it");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> j.withTargetSize(10_000));
+        assertTrue(e.getMessage().contains("less than one 4096-byte block"), e.getMessage());
+        assertFalse(job("[j]\nsize=1m\n").sizeOfTarget());
+        assertFalse(job("[j]\nfilesize=1m\n").sizeOfTarget());
     }
 
     @Test

@@ -9,6 +9,10 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -59,8 +63,12 @@ class FioContractTest {
         long minOffset = Long.MAX_VALUE;
         long maxEnd;
         final Map<Long, Long> sizes = new TreeMap<>();
+        final List<Long> offsets = new ArrayList<>();
+        final List<Long> lengths = new ArrayList<>();
 
         void add(boolean read, long offset, long len) {
+            offsets.add(offset);
+            lengths.add(len);
             if (read) {
                 reads++;
             } else {
@@ -78,6 +86,35 @@ class FioContractTest {
 
         double share(long size) {
             return sizes.getOrDefault(size, 0L) / (double) ios();
+        }
+
+        /** The share of the I/Os in each of {@code n} equal parts of {@code [start, start + size)}. */
+        double[] histogram(long start, long size, int n) {
+            double[] h = new double[n];
+            for (long o : offsets) {
+                h[(int) Math.min(n - 1, (o - start) * n / size)] += 1.0 / offsets.size();
+            }
+            return h;
+        }
+
+        /** The share of the I/Os after the first that start where the one before them ended. */
+        double sequentialShare() {
+            long n = 0;
+            for (int i = 1; i < offsets.size(); i++) {
+                n += offsets.get(i) == offsets.get(i - 1) + lengths.get(i - 1) ? 1 : 0;
+            }
+            return n / (double) Math.max(1, offsets.size() - 1);
+        }
+
+        /** The share of the I/Os that land on the {@code percent}% of the region's blocks read or written most. */
+        double concentration(long blocks, long blockSize, double percent) {
+            Map<Long, Long> hits = new HashMap<>();
+            for (long o : offsets) {
+                hits.merge(o / blockSize, 1L, Long::sum);
+            }
+            long top = Math.max(1, (long) (blocks * percent / 100));
+            return hits.values().stream().sorted(Comparator.reverseOrder()).limit(top).mapToLong(Long::longValue).sum()
+                    / (double) offsets.size();
         }
 
         @Override
@@ -122,6 +159,7 @@ class FioContractTest {
             assertEquals(fio.minOffset, lab.minOffset, SPAN_TOLERANCE * job.size(), "lowest offset" + both);
             assertEquals(fio.maxEnd, lab.maxEnd, SPAN_TOLERANCE * job.size(), "highest end" + both);
         }
+        checkPlacement(text, job, fio, lab, both);
         if (exact) {
             assertEquals(fio.reads, lab.reads, "reads" + both);
             assertEquals(fio.writes, lab.writes, "writes" + both);
@@ -137,6 +175,61 @@ class FioContractTest {
         for (long s : sizes) {
             assertEquals(fio.share(s), lab.share(s), SHARE_TOLERANCE, "share of " + s + "-byte I/Os" + both);
         }
+    }
+
+    /**
+     * What a header asks of where the I/Os land: {@code ; histogram: N}, the share of the I/Os in
+     * each of N equal parts of the region within {@value #SHARE_TOLERANCE}; {@code ; concentration: P},
+     * the share on the P% of blocks hit most within {@value #SHARE_TOLERANCE} (a distribution whose
+     * blocks fio's hash scatters); {@code ; align: A}, every offset of both a multiple of A;
+     * {@code ; offsets: exact}, the same offsets in the same order (a sequential walk);
+     * {@code ; sequential-share: compared}, the share of I/Os that start where the one before ended within
+     * {@value #SHARE_TOLERANCE} ({@code rw=randread:N}).
+     */
+    private static void checkPlacement(String text, Job job, Issued fio, Issued lab, String both) {
+        String histogram = header(text, "histogram");
+        if (histogram != null) {
+            int n = Integer.parseInt(histogram);
+            double[] f = fio.histogram(job.offset(), job.size(), n);
+            double[] l = lab.histogram(job.offset(), job.size(), n);
+            for (int i = 0; i < n; i++) {
+                assertEquals(f[i], l[i], SHARE_TOLERANCE, "share of part " + i + " of " + n + ": fio "
+                        + Arrays.toString(f) + " lab " + Arrays.toString(l));
+            }
+        }
+        String concentration = header(text, "concentration");
+        if (concentration != null) {
+            double p = Double.parseDouble(concentration);
+            long blocks = job.size() / job.minBs();
+            double f = fio.concentration(blocks, job.minBs(), p);
+            double l = lab.concentration(blocks, job.minBs(), p);
+            assertEquals(f, l, SHARE_TOLERANCE, "share of the I/Os on the " + p + "% of blocks hit most" + both);
+        }
+        if (header(text, "offsets") != null) {
+            assertEquals(fio.offsets, lab.offsets, "the same offsets in the same order" + both);
+        }
+        String sequential = header(text, "sequential-share");
+        if (sequential != null) {
+            assertEquals(fio.sequentialShare(), lab.sequentialShare(), SHARE_TOLERANCE,
+                    "share of the I/Os that start where the one before ended" + both);
+        }
+        String align = header(text, "align");
+        if (align != null) {
+            long a = Long.parseLong(align);
+            for (Issued i : List.of(fio, lab)) {
+                assertTrue(i.offsets.stream().allMatch(o -> o % a == 0), "every offset a multiple of " + a + both);
+            }
+        }
+    }
+
+    /** The value of a {@code ; NAME: VALUE} header line, or null. */
+    private static String header(String text, String name) {
+        for (String line : text.split("\n")) {
+            if (line.startsWith("; " + name + ": ")) {
+                return line.substring(name.length() + 4).strip();
+            }
+        }
+        return null;
     }
 
     private static void assertNear(long expected, long actual, String what) {

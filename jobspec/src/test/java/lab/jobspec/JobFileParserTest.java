@@ -80,10 +80,10 @@ class JobFileParserTest {
      */
     @Test
     void everyRefusalOfAFileIsReportedInFileOrder() throws Exception {
-        Path file = write("[global]\nrate=1m\nsize=1m\n[a]\nloops=2\nbogus_key=1\n[b]\nioengine=psync\nsqthread_poll=1\n"
+        Path file = write("[global]\nrate=1m\nsize=1m\n[a]\nfsync=2\nbogus_key=1\n[b]\nioengine=psync\nsqthread_poll=1\n"
                 + "[c]\nrw=read\n");
         JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
-        assertEquals(List.of("2 rate", "5 loops", "6 bogus_key", "9 sqthread_poll"),
+        assertEquals(List.of("2 rate", "5 fsync", "6 bogus_key", "9 sqthread_poll"),
                 e.refusals().stream().map(r -> r.line() + " " + r.key()).toList());
         assertEquals(2, e.line());
         assertEquals("rate", e.key());
@@ -92,7 +92,7 @@ class JobFileParserTest {
         assertEquals(e.refusals().get(0).getMessage(), e.own());
         assertTrue(e.refusals().get(2).own().startsWith(file + ":6: key 'bogus_key': unknown key"), e.refusals().get(2).own());
         // one refusal alone is itself, its message as before
-        Path one = write("[a]\nsize=1m\nloops=2\n");
+        Path one = write("[a]\nsize=1m\nfsync=2\n");
         JobSpecException o = assertThrows(JobSpecException.class, () -> JobFileParser.parse(one));
         assertEquals(List.of(o), o.refusals());
         assertFalse(o.getMessage().contains("more refusal"), o.getMessage());
@@ -114,9 +114,9 @@ class JobFileParserTest {
     /** A section header that cannot be read stops the reading there, after the refusals before it. */
     @Test
     void anUnreadableSectionHeaderStopsTheReading() throws Exception {
-        Path file = write("[a]\nsize=1m\nloops=2\n[b\nbogus_key=1\n");
+        Path file = write("[a]\nsize=1m\nfsync=2\n[b\nbogus_key=1\n");
         JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
-        assertEquals(List.of("3 loops", "4 [b"), e.refusals().stream().map(r -> r.line() + " " + r.key()).toList());
+        assertEquals(List.of("3 fsync", "4 [b"), e.refusals().stream().map(r -> r.line() + " " + r.key()).toList());
     }
 
     // ---- accepted ----------------------------------------------------------------------
@@ -466,7 +466,6 @@ class JobFileParserTest {
                 Arguments.of("unclosedSectionHeader", "[j\nsize=1m\n", 1, "[j"),
                 Arguments.of("emptyFile", "", 0, null),
                 Arguments.of("onlyCommentsAndGlobal", "; nothing\n[global]\nbs=4k\n# to run\n", 0, null),
-                Arguments.of("sizeIsRequired", "[global]\nbs=4k\n\n[j]\nfilename=/dev/zram0\n", 4, "size"),
                 Arguments.of("batchCompleteMinAboveIodepth", "[j]\nsize=1m\niodepth=4\niodepth_batch_complete_min=8\n", 4, "iodepth_batch_complete_min"),
                 Arguments.of("iodepthBelowBatchCompleteMinIsReportedAtIodepthWhenLast", "[j]\nsize=1m\niodepth_batch_complete_min=8\niodepth=4\n", 4, "iodepth"),
                 Arguments.of("errorInASecondJobNamesItsLine", "[a]\nsize=1m\n[b]\nsize=1m\nrw=up\n", 5, "rw"));
@@ -495,7 +494,21 @@ class JobFileParserTest {
             "filename= | filename",
             "=4k | =",
             "rw=sideways | rw",
-            "rw=randread:8 | rw",
+            "rw=randread:0 | rw",
+            "rw=randread:x | rw",
+            "rw=read:abc | rw",
+            "loops=-1 | loops",
+            "blockalign=0 | blockalign",
+            "ba=4k,8k,4k,4k | ba",
+            "random_distribution=zipf:1 | random_distribution",
+            "random_distribution=pareto:1.5 | random_distribution",
+            "random_distribution=normal:100 | random_distribution",
+            "random_distribution=zipf:1.2:2 | random_distribution",
+            "random_distribution=zoned:50/5:30/15 | random_distribution",
+            "random_distribution=zoned:60/50:40/60 | random_distribution",
+            "random_distribution=zoned:50/5,50/5 | random_distribution",
+            "random_distribution=cauchy | random_distribution",
+            "random_distribution=zoned:50/50:50/50 | random_distribution",
             "numjobs=-1 | numjobs",
             "numjobs=0 | numjobs",
             "numjobs=1e9 | numjobs",

@@ -26,7 +26,8 @@ public final class FioOptions {
     public static Map<String, String> of(Job job) {
         Map<String, String> m = new LinkedHashMap<>();
         put(m, "filename", job.filename(), null);
-        put(m, "rw", job.rw().name().toLowerCase(Locale.ROOT), "read");
+        put(m, "rw", job.rw().name().toLowerCase(Locale.ROOT) + (job.walk().seqAdd() != 0 ? ":" + job.walk().seqAdd()
+                : job.walk().seqNr() != 1 ? ":" + job.walk().seqNr() : ""), "read");
         put(m, "rwmixread", job.rwmixread(), 50);
         put(m, "bs", job.bs(), 4096);
         put(m, "size", job.size(), 0L);
@@ -76,6 +77,11 @@ public final class FioOptions {
         put(m, "ioscheduler", job.ioscheduler(), null);
         put(m, "nrfiles", Integer.toString(job.nrfiles()), "1");
         put(m, "file_service_type", job.fileService().toString(), "roundrobin");
+        put(m, "loops", job.walk().loops(), 1L);
+        put(m, "blockalign", job.walk().blockAlignRead() == job.walk().blockAlignWrite()
+                ? Integer.toString(job.walk().blockAlignRead())
+                : job.walk().blockAlignRead() + "," + job.walk().blockAlignWrite(), "0");
+        put(m, "random_distribution", job.walk().distribution().fio(), "random");
         put(m, "base_ns", job.baseNs(), 0L); // the lab's key: fio has none such
         put(m, "inject", Inject.format(job.inject()), ""); // the lab's key too
         return m;

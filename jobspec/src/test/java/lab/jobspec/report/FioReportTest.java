@@ -28,7 +28,8 @@ class FioReportTest {
                 groupReporting, false, false, false, false, false, false, Verify.NONE, 0, List.of(),
                 BlockSizes.fixed(bs), BlockSizes.fixed(bs), 100, 100, false, RandomGenerator.TAUSWORTHE, false, 0, 0,
                 "t.fio", 1,
-                Job.Order.NONE, null, lab.jobspec.Cpus.ANY, null, 0, null, 1, Job.FileService.ROUNDROBIN);
+                Job.Order.NONE, null, lab.jobspec.Cpus.ANY, null, 0, null, 1, Job.FileService.ROUNDROBIN,
+                Job.Walk.DEFAULT, false);
     }
 
     static FioReport sample() {

@@ -88,6 +88,7 @@ public final class Workload {
      * @throws IllegalArgumentException when the injections do not fit (see {@link StackSpec#injections})
      */
     public static FioReport run(List<Job> jobs, DeviceKind device, StackSpec spec, PrintStream notes) {
+        checkSized(jobs);
         long baseNs = baseNs(jobs);
         CpuWork work = CpuWork.forNs(baseNs);
         int nrCpus = jobs.stream().mapToInt(Job::numjobs).sum();
@@ -196,6 +197,23 @@ public final class Workload {
             notes.add("inject=" + inject + ": shared-line operations added on the bio's path (lab.engine.inject)");
         }
         return notes;
+    }
+
+    /**
+     * Refuses a job with no {@code size} or {@code filesize}: on a real file or device fio (and the
+     * bridge) take its size, but the engine's device is made to hold the jobs' regions, so there
+     * is no size to take.
+     *
+     * @throws IllegalArgumentException naming the job's file and line
+     */
+    public static void checkSized(List<Job> jobs) {
+        for (Job j : jobs) {
+            if (j.sizeOfTarget()) {
+                throw new IllegalArgumentException(j.source() + ":" + j.line() + ": job '" + j.name() + "' has no size="
+                        + " or filesize=: the JVM engine models its device from the jobs' regions and has no file or"
+                        + " device to take a size from (the bridge takes the target's, as fio); add size=");
+            }
+        }
     }
 
     /** The device's {@code base_ns}: the jobs' largest (they share the device). */

@@ -92,7 +92,11 @@ public final class BridgeRun {
     }
 
     /** {@link #run(JobFile, String, boolean, PrintStream)} with every choice explicit. */
-    public static FioReport run(List<Job> jobs, Options options, PrintStream notes) throws BridgeSetupException {
+    public static FioReport run(List<Job> given, Options options, PrintStream notes) throws BridgeSetupException {
+        List<Job> jobs = new ArrayList<>();
+        for (Job job : given) {
+            jobs.add(withTargetSize(job, options, notes));
+        }
         List<Target> targets = new ArrayList<>();
         // the files of the clones of one Target[]: nrfiles of them, file i at [i]
         List<Target[]> units = new ArrayList<>();
@@ -160,6 +164,33 @@ public final class BridgeRun {
             schedulers.close();
             targets.forEach(Target::close);
             claims.values().forEach(DeviceClaim::close);
+        }
+    }
+
+    /**
+     * A job with neither {@code size} nor {@code filesize} covers its target from {@code offset} to
+     * the end, as fio's {@code setup_files()} sizes it: the target is checked read-only
+     * ({@link Target#check}, the ownership rule left to the real check that follows) for its size.
+     * A target that does not exist is refused: fio too needs a size to make a file.
+     */
+    private static Job withTargetSize(Job job, Options options, PrintStream notes) throws BridgeSetupException {
+        String path = options.filenameOverride() != null ? options.filenameOverride() : job.path(0);
+        if (!job.sizeOfTarget() || path == null) {
+            return job; // Target.check refuses a job with no target
+        }
+        String who = "job '" + job.name() + "' (" + job.source() + ":" + job.line() + ")";
+        if (!java.nio.file.Files.exists(Path.of(path))) {
+            throw new BridgeSetupException(who + ": " + path + " does not exist, and the job has no size= or filesize=:"
+                    + " fio takes the size of an existing file or device; set size=, or name one that exists");
+        }
+        Target probe = Target.check(job, path, 0, 0, 1, true, options.ownership(), new HashMap<>());
+        try {
+            Job sized = job.withTargetSize(probe.sizeBytes());
+            notes.println("lab: job '" + job.name() + "' has no size: it covers " + path + " from offset " + job.offset()
+                    + ", " + sized.size() + " bytes (fio takes the target's size likewise)");
+            return sized;
+        } catch (IllegalArgumentException e) {
+            throw new BridgeSetupException(e.getMessage(), e);
         }
     }
 

@@ -71,7 +71,7 @@ final class BridgeTesting {
     }
 
     /**
-     * Runs fio 3.33 ({@code /usr/bin/fio}) on {@code jobFile} and returns the {@code jobs} of its
+     * Runs fio 3.33 ({@code /usr/bin/fio}) on {@code jobFile}, in its folder, and returns the {@code jobs} of its
      * JSON output; skips the calling test where that fio is not installed.
      */
     static JsonNode fioJobs(Path jobFile) throws IOException, InterruptedException {
@@ -80,7 +80,9 @@ final class BridgeTesting {
         Process v = new ProcessBuilder(fio.toString(), "--version").redirectErrorStream(true).start();
         assumeTrue(new String(v.getInputStream().readAllBytes(), StandardCharsets.UTF_8).startsWith("fio-3.33"),
                 "not fio 3.33");
-        Process p = new ProcessBuilder(fio.toString(), "--output-format=json", jobFile.toString()).start();
+        // in the job file's folder: fio leaves files there (a verify job's *-verify.state)
+        Process p = new ProcessBuilder(fio.toString(), "--output-format=json", jobFile.toString())
+                .directory(jobFile.toAbsolutePath().getParent().toFile()).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), out);
         return new ObjectMapper().readTree(out.substring(out.indexOf('{'))).get("jobs");
