@@ -60,6 +60,19 @@ final class FioUnits {
         return times(value, timeMultiplierNs(suffix), text);
     }
 
+    /**
+     * Nanoseconds for a time whose bare numbers are {@code bareNs} each: microseconds for
+     * {@code thinktime} and its kin ({@code 1_000}), as fio's {@code is_time} options without
+     * {@code is_seconds}; otherwise as {@link #timeNs(String)}.
+     */
+    static long timeNs(String text, long bareNs) {
+        int end = hex(text) ? text.length() : digitsEnd(text);
+        if (!hex(text) && end == text.length()) {
+            return times(number(text, end), bareNs, text);
+        }
+        return timeNs(text);
+    }
+
     /** A plain decimal (or {@code 0x} hex) count without suffix, as the lab reads counts and percentages. */
     static long count(String text) {
         int end = digitsEnd(text);

@@ -334,6 +334,15 @@ public final class IoSequence {
     }
 
     /**
+     * Whether the I/O {@link #nextIsRead()} will take next is a read, without taking it (fio's
+     * {@code rate_ddir()} looks at the direction before it waits); call after {@link #hasNext()}
+     * answered true.
+     */
+    public boolean nextWillRead() {
+        return nextRead;
+    }
+
+    /**
      * Byte offset of the I/O just taken, in its file; within [offset, offset + the file's region),
      * aligned to the direction's smallest size.
      */

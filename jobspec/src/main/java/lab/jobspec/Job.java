@@ -45,6 +45,7 @@ import java.util.List;
  * @param fileService {@code file_service_type} ({@link FileService})
  * @param walk        {@code loops}, {@code rw}'s offset modifier, {@code blockalign} and
  *                    {@code random_distribution} ({@link Walk})
+ * @param pace        {@code rate} and its kin, {@code thinktime} and {@code startdelay} ({@link Pace})
  * @param sizeOfTarget neither {@code size} nor {@code filesize} is set: as fio, the job covers its
  *                    target from {@code offset} to the end, known only once the target is; until
  *                    {@link #withTargetSize} says, {@code size} is the smallest block size
@@ -105,7 +106,69 @@ public record Job(
         int nrfiles,
         FileService fileService,
         Walk walk,
+        Pace pace,
         boolean sizeOfTarget) {
+
+    /** A value per direction: fio's {@code READ,WRITE[,TRIM]} options (the trim part is checked and unused). */
+    public record PerDir(long read, long write) {
+        /** None for either direction. */
+        public static final PerDir NONE = new PerDir(0, 0);
+
+        /** The value of reads ({@code read}) or writes. */
+        public long of(boolean read) {
+            return read ? this.read : write;
+        }
+
+        /** Either direction has one. */
+        public boolean any() {
+            return read != 0 || write != 0;
+        }
+    }
+
+    /**
+     * When a clone may issue, beyond {@code iodepth} ({@link lab.jobspec.stats.Pacing}): fio's rate
+     * control, think time and start delay.
+     *
+     * @param rate          {@code rate}: bytes per second per direction; 0 for none
+     * @param rateIops      {@code rate_iops}: I/Os per second (fio turns it into bytes per second
+     *                      with the direction's smallest block size); used where {@code rate} is 0
+     * @param rateMin       {@code rate_min} (alias {@code ratemin}): bytes per second the job must
+     *                      keep over each {@code rate_cycle}, after 2 s, or it stops with EIO
+     * @param rateIopsMin   {@code rate_iops_min}: likewise in I/Os per second
+     * @param rateCycleNs   {@code rate_cycle} (alias {@code ratecycle}): the window of those checks
+     * @param poisson       {@code rate_process=poisson}: exponential gaps of the same mean (else linear)
+     * @param offload       {@code io_submit_mode=offload}: fio submits from worker threads and does
+     *                      not drain the queue before a rate pause; inline (the default) drains it
+     * @param rateIgnoreThinktime {@code rate_ignore_thinktime}: think time does not hold the rate back
+     * @param thinktimeNs   {@code thinktime}: pause after every {@code thinktime_blocks} I/Os
+     * @param thinktimeSpinNs {@code thinktime_spin}: of that pause, the part spent spinning
+     * @param thinktimeBlocks {@code thinktime_blocks}: I/Os between pauses (fio's default 1)
+     * @param thinktimeBlocksSet whether {@code thinktime_blocks} was written (fio skips the block
+     *                      count with {@code thinktime_iotime} unless it was)
+     * @param thinktimeIssue {@code thinktime_blocks_type=issue}: count I/Os issued, not completed
+     * @param thinktimeIotimeNs {@code thinktime_iotime}: also pause after this much issuing time
+     * @param startDelayNs  {@code startdelay}: wait before the first I/O; the low end of a range
+     * @param startDelayMaxNs the high end of a {@code startdelay} range (fio picks at random in it),
+     *                      else equal to {@code startDelayNs}
+     */
+    public record Pace(PerDir rate, PerDir rateIops, PerDir rateMin, PerDir rateIopsMin, long rateCycleNs,
+                       boolean poisson, boolean offload, boolean rateIgnoreThinktime, long thinktimeNs,
+                       long thinktimeSpinNs, long thinktimeBlocks, boolean thinktimeBlocksSet,
+                       boolean thinktimeIssue, long thinktimeIotimeNs, long startDelayNs, long startDelayMaxNs) {
+        /** fio's defaults: none of it; {@code rate_cycle} 1000 ms, {@code thinktime_blocks} 1. */
+        public static final Pace NONE = new Pace(PerDir.NONE, PerDir.NONE, PerDir.NONE, PerDir.NONE, 1_000_000_000L,
+                false, false, false, 0, 0, 1, false, false, 0, 0, 0);
+
+        /** {@code rate} or {@code rate_iops} for either direction. */
+        public boolean rated() {
+            return rate.any() || rateIops.any();
+        }
+
+        /** {@code rate_min} or {@code rate_iops_min} for either direction. */
+        public boolean hasMinimum() {
+            return rateMin.any() || rateIopsMin.any();
+        }
+    }
 
     /**
      * How a clone walks its region, beyond {@code rw} and the block sizes ({@link IoSequence}).
@@ -149,7 +212,7 @@ public record Job(
                 groupReporting, thread, fixedbufs, registerfiles, hipri, sqthreadPoll, userspaceReap, verify, baseNs,
                 inject, readBs, writeBs, percentageRandomRead, percentageRandomWrite, norandommap, randomGenerator,
                 allrandrepeat, ioSize, numberIos, source, line, order, verifyPattern, cpus, directory, filesize,
-                ioscheduler, nrfiles, fileService, walk, false);
+                ioscheduler, nrfiles, fileService, walk, pace, false);
     }
 
     /**

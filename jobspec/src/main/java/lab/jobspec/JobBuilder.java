@@ -162,6 +162,7 @@ final class JobBuilder {
         IoEngine engine = ioengine();
         checkEngineKeys(engine);
         Job.Walk walk = walk(rw, sizes, norandommap, generator);
+        Job.Pace pace = pace();
         return new Job(
                 text("name", section),
                 text("filename", null),
@@ -216,6 +217,7 @@ final class JobBuilder {
                 nrfiles,
                 fileService(),
                 walk,
+                pace,
                 sizeOfTarget);
     }
 
@@ -368,6 +370,104 @@ final class JobBuilder {
             }
         }
         return new Job.Walk(loops, seqAdd, seqNr, ba[0], ba[1], dist);
+    }
+
+    /**
+     * fio's rate control, think time and start delay ({@link Job.Pace}): {@code rate},
+     * {@code rate_min} sizes per second and {@code rate_iops}, {@code rate_iops_min} counts, each
+     * {@code READ[,WRITE[,TRIM]]} (one value for all; an empty part none); {@code rate_cycle} in
+     * milliseconds; {@code thinktime}, {@code thinktime_spin} times whose bare numbers are
+     * microseconds, {@code thinktime_iotime} and {@code startdelay} seconds ({@code startdelay}
+     * may be a range {@code LOW-HIGH}).
+     */
+    private Job.Pace pace() throws JobSpecException {
+        Job.PerDir rate = perDir("rate", FioUnits::size);
+        Job.PerDir rateIops = perDir("rate_iops", FioUnits::count);
+        Job.PerDir rateMin = perDir("rate_min", FioUnits::size);
+        Job.PerDir rateIopsMin = perDir("rate_iops_min", FioUnits::count);
+        // fio's fixup_options(): "rate and rate_iops are mutually exclusive", "minimum rate exceeds rate"
+        if ((rate.any() && rateIops.any()) || (rateMin.any() && rateIopsMin.any())) {
+            throw fail(rate.any() && rateIops.any() ? later("rate", "rate_iops") : later("rate_min", "rate_iops_min"),
+                    "rate and rate_iops (and rate_min and rate_iops_min) are mutually exclusive, as in fio");
+        }
+        for (boolean read : new boolean[] {true, false}) {
+            if ((rate.of(read) > 0 && rate.of(read) < rateMin.of(read))
+                    || (rateIops.of(read) > 0 && rateIops.of(read) < rateIopsMin.of(read))) {
+                throw fail(rate.of(read) > 0 ? later("rate", "rate_min") : later("rate_iops", "rate_iops_min"),
+                        "the minimum rate of " + (read ? "reads" : "writes") + " exceeds its rate (fio: \"minimum rate"
+                        + " exceeds rate\")");
+            }
+        }
+        long cycleMs = count("rate_cycle", 1000, 1, Integer.MAX_VALUE);
+        boolean poisson = choice("rate_process", false, "linear, poisson", v -> switch (v) {
+            case "linear" -> Boolean.FALSE;
+            case "poisson" -> Boolean.TRUE;
+            default -> null;
+        });
+        boolean offload = choice("io_submit_mode", false, "inline, offload", v -> switch (v) {
+            case "inline" -> Boolean.FALSE;
+            case "offload" -> Boolean.TRUE;
+            default -> null;
+        });
+        long think = bounded("thinktime", 0, 0, Long.MAX_VALUE, v -> FioUnits.timeNs(v, 1_000));
+        long spin = bounded("thinktime_spin", 0, 0, Long.MAX_VALUE, v -> FioUnits.timeNs(v, 1_000));
+        checkOrder("thinktime_spin", spin, "thinktime", think, "thinktime_spin is longer than thinktime");
+        long blocks = count("thinktime_blocks", 1, 0, Integer.MAX_VALUE);
+        boolean issue = choice("thinktime_blocks_type", false, "complete, issue", v -> switch (v) {
+            case "complete" -> Boolean.FALSE;
+            case "issue" -> Boolean.TRUE;
+            default -> null;
+        });
+        long iotime = time("thinktime_iotime");
+        long[] delay = startDelay();
+        return new Job.Pace(rate, rateIops, rateMin, rateIopsMin, cycleMs * 1_000_000L, poisson, offload,
+                flag("rate_ignore_thinktime", false), think, spin, blocks, settings.containsKey("thinktime_blocks"),
+                issue, iotime, delay[0], delay[1]);
+    }
+
+    /** A {@code READ[,WRITE[,TRIM]]} option: one value for all directions; an empty part is 0. */
+    private Job.PerDir perDir(String key, ToLongFunction<String> parse) throws JobSpecException {
+        Setting s = settings.get(key);
+        if (s == null) {
+            return Job.PerDir.NONE;
+        }
+        String[] parts = s.value().split(",", -1);
+        if (parts.length > 3) {
+            throw fail(s, "'" + s.value() + "' has more than three parts (READ,WRITE,TRIM)");
+        }
+        long[] v = new long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            String part = parts[i].strip();
+            try {
+                v[i] = part.isEmpty() ? 0 : parse.applyAsLong(part);
+            } catch (IllegalArgumentException e) {
+                throw fail(s, e.getMessage());
+            }
+        }
+        return parts.length == 1 ? new Job.PerDir(v[0], v[0]) : new Job.PerDir(v[0], v[1]);
+    }
+
+    /** {@code startdelay=TIME} or {@code LOW-HIGH} (fio's {@code irange}), bare numbers seconds: {LOW, HIGH}. */
+    private long[] startDelay() throws JobSpecException {
+        Setting s = settings.get("startdelay");
+        if (s == null) {
+            return new long[] {0, 0};
+        }
+        String[] parts = s.value().split("-", -1);
+        if (parts.length > 2) {
+            throw fail(s, "'" + s.value() + "' is not a time or a range LOW-HIGH");
+        }
+        long[] out = new long[2];
+        try {
+            out[0] = FioUnits.timeNs(parts[0].strip());
+            out[1] = parts.length == 2 ? FioUnits.timeNs(parts[1].strip()) : out[0];
+        } catch (IllegalArgumentException e) {
+            throw fail(s, e.getMessage());
+        }
+        if (out[1] < out[0]) {
+            throw fail(s, "the range '" + s.value() + "' ends before it starts");
+        }
+        return out;
     }
 
     /** What follows {@code rw}'s first ':' (fio's {@code get_opt_postfix()}), or null. */

@@ -80,6 +80,22 @@ final class Keys {
             Map.entry("blockalign", "blockalign"),
             Map.entry("ba", "blockalign"),
             Map.entry("random_distribution", "random_distribution"),
+            Map.entry("rate", "rate"),
+            Map.entry("rate_iops", "rate_iops"),
+            Map.entry("rate_min", "rate_min"),
+            Map.entry("ratemin", "rate_min"),
+            Map.entry("rate_iops_min", "rate_iops_min"),
+            Map.entry("rate_cycle", "rate_cycle"),
+            Map.entry("ratecycle", "rate_cycle"),
+            Map.entry("rate_process", "rate_process"),
+            Map.entry("rate_ignore_thinktime", "rate_ignore_thinktime"),
+            Map.entry("io_submit_mode", "io_submit_mode"),
+            Map.entry("thinktime", "thinktime"),
+            Map.entry("thinktime_spin", "thinktime_spin"),
+            Map.entry("thinktime_blocks", "thinktime_blocks"),
+            Map.entry("thinktime_blocks_type", "thinktime_blocks_type"),
+            Map.entry("thinktime_iotime", "thinktime_iotime"),
+            Map.entry("startdelay", "startdelay"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 
@@ -87,7 +103,7 @@ final class Keys {
     private static final Set<String> FLAGS = Set.of(
             "time_based", "direct", "zero_buffers", "scramble_buffers", "refill_buffers", "randrepeat",
             "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll",
-            "userspace_reap", "norandommap", "buffered", "stonewall", "new_group");
+            "userspace_reap", "norandommap", "buffered", "stonewall", "new_group", "rate_ignore_thinktime");
 
     /** The lab's own keys, which fio does not know. */
     private static final Set<String> LAB_KEYS = Set.of("base_ns", "inject");

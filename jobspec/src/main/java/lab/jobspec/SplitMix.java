@@ -26,6 +26,11 @@ public final class SplitMix {
     static final int STREAM_DIST = 7;
     /** {@code random_distribution}'s zone draws (fio's {@code zone_state}). */
     static final int STREAM_ZONE = 8;
+    /** {@code rate_process=poisson}'s gaps, reads and writes (fio's {@code poisson_state[]}). */
+    public static final int STREAM_POISSON_READ = 9;
+    public static final int STREAM_POISSON_WRITE = 10;
+    /** {@code startdelay}'s pick within its range (fio's {@code delay_state}). */
+    public static final int STREAM_START_DELAY = 11;
 
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
     private static final long FIO_SEED_MUL = 0x9e370001L;
@@ -44,6 +49,11 @@ public final class SplitMix {
             seed *= FIO_SEED_MUL;
         }
         return mix(seed * (jobIndex + 1L) + stream) ^ mix(GOLDEN * job.line());
+    }
+
+    /** A stream of clone {@code jobIndex} of {@code job} for a purpose outside this package ({@code STREAM_POISSON_READ}...). */
+    public static SplitMix of(Job job, int jobIndex, int stream) {
+        return new SplitMix(seed(job, jobIndex, stream));
     }
 
     /** The SplitMix64 finaliser: a bijection of 64-bit values with good avalanche. */
@@ -65,7 +75,7 @@ public final class SplitMix {
     }
 
     /** Uniform in [0, 1) with 53 bits. */
-    double nextDouble() {
+    public double nextDouble() {
         return (nextLong() >>> 11) * 0x1.0p-53;
     }
 

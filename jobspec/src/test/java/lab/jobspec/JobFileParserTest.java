@@ -80,14 +80,14 @@ class JobFileParserTest {
      */
     @Test
     void everyRefusalOfAFileIsReportedInFileOrder() throws Exception {
-        Path file = write("[global]\nrate=1m\nsize=1m\n[a]\nfsync=2\nbogus_key=1\n[b]\nioengine=psync\nsqthread_poll=1\n"
+        Path file = write("[global]\nfill_device=1\nsize=1m\n[a]\nfsync=2\nbogus_key=1\n[b]\nioengine=psync\nsqthread_poll=1\n"
                 + "[c]\nrw=read\n");
         JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
-        assertEquals(List.of("2 rate", "5 fsync", "6 bogus_key", "9 sqthread_poll"),
+        assertEquals(List.of("2 fill_device", "5 fsync", "6 bogus_key", "9 sqthread_poll"),
                 e.refusals().stream().map(r -> r.line() + " " + r.key()).toList());
         assertEquals(2, e.line());
-        assertEquals("rate", e.key());
-        assertTrue(e.getMessage().startsWith(file + ":2: key 'rate': fio option 'rate' is not supported by the lab: "), e.getMessage());
+        assertEquals("fill_device", e.key());
+        assertTrue(e.getMessage().startsWith(file + ":2: key 'fill_device': fio option 'fill_device' is not supported by the lab: "), e.getMessage());
         assertTrue(e.getMessage().endsWith(" (and 3 more refusal(s) in the file: `lab spec check` lists every one)"), e.getMessage());
         assertEquals(e.refusals().get(0).getMessage(), e.own());
         assertTrue(e.refusals().get(2).own().startsWith(file + ":6: key 'bogus_key': unknown key"), e.refusals().get(2).own());
@@ -498,6 +498,11 @@ class JobFileParserTest {
             "rw=randread:x | rw",
             "rw=read:abc | rw",
             "loops=-1 | loops",
+            "rate_process=bursty | rate_process",
+            "io_submit_mode=async | io_submit_mode",
+            "thinktime_blocks_type=both | thinktime_blocks_type",
+            "startdelay=5-2 | startdelay",
+            "rate=1m,2m,3m,4m | rate",
             "blockalign=0 | blockalign",
             "ba=4k,8k,4k,4k | ba",
             "random_distribution=zipf:1 | random_distribution",
@@ -550,6 +555,19 @@ class JobFileParserTest {
     })
     void refusedLine(String line, String key) throws Exception {
         assertRefused("[j]\nsize=1m\n" + line + "\n", 3, key);
+    }
+
+    /** Two lines that conflict, as fio's fixup_options() refuses them: at the second line, under its key. */
+    @ParameterizedTest(name = "{0} then {1}")
+    @CsvSource(delimiter = '|', value = {
+            "rate_iops=100 | rate=1m | rate",
+            "rate_min=1m | rate_iops_min=10 | rate_iops_min",
+            "rate_iops=100 | rate_iops_min=1000 | rate_iops_min",
+            "rate=1m | ratemin=2m | ratemin",
+            "thinktime=1ms | thinktime_spin=2ms | thinktime_spin",
+    })
+    void conflictingLines(String first, String second, String key) throws Exception {
+        assertRefused("[j]\nsize=1m\n" + first + "\n" + second + "\n", 4, key);
     }
 
     @ParameterizedTest(name = "size={0}")
@@ -703,12 +721,12 @@ class JobFileParserTest {
     /** An alias is refused under the spelling written; a refused key in [global] at its own line. */
     @Test
     void aRefusedAliasIsNamedAsWritten() throws Exception {
-        Path file = write("[global]\nratemin=1m\n[j]\nsize=1m\n");
+        Path file = write("[global]\nfill_fs=1\n[j]\nsize=1m\n");
         JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
         assertEquals(2, e.line());
-        assertEquals("ratemin", e.key());
-        assertTrue(e.getMessage().endsWith("fio option 'ratemin' is not supported by the lab: "
-                + reason("rate_min")), e.getMessage());
+        assertEquals("fill_fs", e.key());
+        assertTrue(e.getMessage().endsWith("fio option 'fill_fs' is not supported by the lab: "
+                + reason("fill_device")), e.getMessage());
     }
 
     @Test

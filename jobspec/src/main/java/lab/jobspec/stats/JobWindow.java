@@ -40,6 +40,11 @@ public final class JobWindow {
         return hasEnd && now - end >= 0;
     }
 
+    /** Nanoseconds from {@code now} to the end of {@code runtime}: a pause need not last longer; {@link Long#MAX_VALUE} without one. */
+    public long untilEnd(long now) {
+        return hasEnd ? Math.max(0, end - now) : Long.MAX_VALUE;
+    }
+
     /**
      * Whether {@code seq} may give another I/O: false once the job has done what {@code size},
      * {@code io_size} and {@code number_ios} ask (never for a {@code time_based} job, whose

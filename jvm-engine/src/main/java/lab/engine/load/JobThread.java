@@ -22,6 +22,7 @@ import lab.engine.sync.Rcu;
 import lab.jobspec.Inject;
 import lab.jobspec.Job;
 import lab.jobspec.stats.JobWindow;
+import lab.jobspec.stats.Pacing;
 import lab.jobspec.stats.StartGate;
 import lab.jobspec.stats.WorkerStats;
 
@@ -64,6 +65,8 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     private final InjectPoint injectSubmit;
     private final InjectPoint injectComplete;
     private final IoSequence seq;
+    /** {@code rate}, {@code thinktime}, {@code startdelay} ({@link Pacing}). */
+    private final Pacing pacing;
     /** Where each of the job's files ({@code nrfiles}) starts in the model's one region, less {@code offset}. */
     private final long[] fileBase;
     private final BufferPattern pattern;
@@ -95,6 +98,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         this.injectSubmit = inject.at(Inject.Stage.SUBMIT);
         this.injectComplete = inject.at(Inject.Stage.COMPLETE);
         this.seq = IoSequence.forJob(job, clone);
+        this.pacing = new Pacing(job, clone);
         this.fileBase = fileBases(job);
         this.pattern = BufferPattern.forJob(job, clone);
         this.batch = new Bio[Math.max(1, Math.min(job.iodepthBatchSubmit(), job.iodepth()))];
@@ -135,7 +139,12 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     }
 
     private void loop(long t0) {
+        if (pacing.startDelayNs() > 0) {
+            sleepOffline(pacing.startDelayNs()); // startdelay: the window opens after it
+            t0 = System.nanoTime();
+        }
         window = new JobWindow(job, t0);
+        pacing.start(t0);
         int depth = job.iodepth();
         boolean issuing = true;
         if (window.rampEnds(t0)) {
@@ -149,13 +158,69 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             if (stopping || window.over(now)) {
                 issuing = false;
             }
+            if (issuing && pacing.paces() && paused(now)) {
+                continue;
+            }
             if (issuing && inflight < depth) {
-                issuing = submitBatch(Math.min(batch.length, depth - inflight)) > 0;
+                issuing = submitBatch(pacing.paces() ? 1 : Math.min(batch.length, depth - inflight)) > 0;
             } else if (inflight > 0) {
                 reap(issuing ? Math.min(job.iodepthBatchCompleteMin(), inflight) : 1);
             }
+            if (ramped && pacing.hasMinimum()) {
+                String missed = pacing.belowMinimum(System.nanoTime());
+                if (missed != null && !stopping) {
+                    stats.error(BlkStatus.IOERR.errno()); // fio's check_min_rate(): the job stops with EIO
+                    stopping = true;
+                }
+            }
         }
         finish(System.nanoTime());
+    }
+
+    /**
+     * Before the next I/O of a paced job, as the bridge's clone: a think time that is due (drain
+     * what is in flight, then pause), or the rate's wait (drain first with
+     * {@code io_submit_mode=inline}; with offload, reap what completes meanwhile). True when it
+     * drained, reaped or paused.
+     */
+    private boolean paused(long now) {
+        if (!window.nextInPass(seq)) {
+            return false;
+        }
+        boolean read = seq.nextWillRead();
+        if (pacing.thinkDue(now)) {
+            if (inflight > 0) {
+                reap(inflight);
+            } else {
+                rcu.offline(cpu);
+                try {
+                    pacing.think(now, window.untilEnd(now), read);
+                } finally {
+                    rcu.online(cpu);
+                }
+            }
+            return true;
+        }
+        long wait = pacing.rateWaitNs(read, now);
+        if (wait == 0) {
+            return false;
+        }
+        if (inflight > 0) {
+            reap(pacing.drainsBeforeRatePause() ? inflight : 1);
+        } else {
+            sleepOffline(Math.min(wait, window.untilEnd(now)));
+        }
+        return true;
+    }
+
+    /** A pause: this slot's CPU is idle meanwhile, an extended quiescent state for the model's RCU. */
+    private void sleepOffline(long ns) {
+        rcu.offline(cpu);
+        try {
+            Pacing.sleepNs(ns);
+        } finally {
+            rcu.online(cpu);
+        }
     }
 
     /** Prepares up to {@code n} bios, then submits them; 0 when the pass is done and not {@code time_based}. */
@@ -174,6 +239,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             css.associate(bio, cgroup, cpu);
             injectSubmit.hit(cpu);
             bio.issueTime = System.nanoTime();
+            pacing.issued(bio.op == ReqOp.READ, bio.size);
             dev.submitBio(bio);
         }
         return k;
@@ -246,8 +312,12 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         if (bio.status != BlkStatus.OK) {
             stats.error(bio.status.errno());
             stopping = true;
-        } else if (ramped) {
-            stats.dir(bio.op == ReqOp.READ).add(bio.issueTime - bio.startTime, now - bio.issueTime, now - bio.startTime, bio.size);
+        } else {
+            pacing.completed(bio.op == ReqOp.READ, bio.size);
+            if (ramped) {
+                stats.dir(bio.op == ReqOp.READ).add(bio.issueTime - bio.startTime, now - bio.issueTime,
+                        now - bio.startTime, bio.size);
+            }
         }
         css.disassociate(bio, cpu); // bio_uninit
         bioset.free(bio);
@@ -255,6 +325,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
 
     /** {@code ramp_time} is over: statistics and CPU times start here. */
     private void rampDone(long now) {
+        pacing.rampDone(now);
         ramped = true;
         statsStart = now;
         stats.rampDone();

@@ -76,6 +76,30 @@ class WorkloadTest {
         assertEquals(1, r.jobs().get(1).lab().cpus().getFirst());
     }
 
+    /**
+     * The engine's clone loop paces as the bridge's (lab.jobspec.stats.Pacing, held to fio by the
+     * bridge's FioPacingContractTest): rate_iops holds the IOPS, a missed rate_min stops the job
+     * with EIO, thinktime adds its pauses, startdelay waits outside the runtime.
+     */
+    @Test
+    void rateThinktimeAndStartdelayPaceTheEngine() throws Exception {
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        FioJob rated = Workload.run(jobFile("[r]\nrw=randread\nbs=4k\nsize=8m\ntime_based\nruntime=1\n"
+                + "rate_iops=400\n"), DeviceKind.NULL, quiet).jobs().getFirst();
+        assertEquals(400, rated.read().iops(), 40, "rate_iops=400");
+        FioJob missed = Workload.run(jobFile("[m]\nrw=read\nbs=4k\nsize=8m\ntime_based\nruntime=5\n"
+                + "rate_iops=100\nrate_min=1m\n"), DeviceKind.NULL, quiet).jobs().getFirst();
+        assertEquals(5, missed.error(), "rate_min not met: EIO");
+        assertTrue(missed.jobRuntime() < 4500, "stopped early: " + missed.jobRuntime() + " ms");
+        long t0 = System.nanoTime();
+        FioJob thought = Workload.run(jobFile("[t]\nrw=read\nbs=4k\nsize=8m\nnumber_ios=200\nthinktime=5ms\n"
+                + "thinktime_blocks=10\nstartdelay=500ms\n"), DeviceKind.NULL, quiet).jobs().getFirst();
+        long wallMs = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(200, thought.read().totalIos());
+        assertTrue(thought.jobRuntime() >= 95, "20 pauses of 5 ms: " + thought.jobRuntime() + " ms");
+        assertTrue(wallMs >= 500 + thought.jobRuntime(), "startdelay outside the runtime: wall " + wallMs + " ms");
+    }
+
     @ParameterizedTest
     @EnumSource(DeviceKind.class)
     void sizeBoundedJobDoesExactlySizePerClone(DeviceKind device) throws Exception {

@@ -18,6 +18,7 @@ import lab.jobspec.IoSequence;
 import lab.jobspec.Job;
 import lab.jobspec.Verify;
 import lab.jobspec.stats.JobWindow;
+import lab.jobspec.stats.Pacing;
 import lab.jobspec.stats.StartGate;
 import lab.jobspec.stats.WorkerStats;
 
@@ -37,6 +38,12 @@ import lab.jobspec.stats.WorkerStats;
  * or, unless {@code time_based}, once the sequence says the job is done ({@code size},
  * {@code io_size}, {@code number_ios}); then reap what is in flight. Statistics start over when
  * {@code ramp_time} ends; verify counts never do.
+ *
+ * <p>Pacing ({@link Pacing}): a job with {@code rate}, {@code rate_iops} or {@code thinktime}
+ * issues one I/O at a time, each when its direction's rate allows (draining what is in flight
+ * before a pause unless {@code io_submit_mode=offload}) and with the think time's pauses; a
+ * {@code startdelay} is waited out before the window opens; a missed {@code rate_min} stops the
+ * clone with EIO.
  *
  * <p>Depth: {@link Job#queueDepth()}, so a synchronous engine (psync) works at depth 1 with
  * batches of 1, whatever {@code iodepth} says, as fio does; otherwise a batch of pwrites would
@@ -84,6 +91,8 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
 
     private final EngineFactory engines;
     private final IoSequence seq;
+    /** {@code rate}, {@code thinktime}, {@code startdelay} ({@link Pacing}). */
+    private final Pacing pacing;
     private final BufferPattern pattern;
     private final VerifyHeader verify;
     private final int depth;
@@ -137,6 +146,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         this.engines = engines;
         this.stats = new WorkerStats(job, -1);
         this.seq = IoSequence.forJob(job, clone);
+        this.pacing = new Pacing(job, clone);
         this.pattern = BufferPattern.forJob(job, clone);
         this.verify = job.verify() != Verify.NONE ? new VerifyHeader(job, clone) : null;
         this.depth = job.queueDepth();
@@ -241,7 +251,12 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     /** {@code thread_main()} from the start barrier at {@code t0}. */
     @Override
     public void run(long t0) {
+        if (pacing.startDelayNs() > 0) {
+            Pacing.sleepNs(pacing.startDelayNs()); // startdelay: the window opens after it
+            t0 = System.nanoTime();
+        }
         window = new JobWindow(job, t0);
+        pacing.start(t0);
         int completeMin = job.completeMin();
         int completeMax = job.completeMax();
         boolean issuing = true;
@@ -257,10 +272,17 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                 if (stopping || window.over(now)) {
                     issuing = false;
                 }
+                if (issuing && pacing.paces() && paused(now, completeMax)) {
+                    continue;
+                }
                 if (issuing && inflight < depth) {
-                    issuing = submitBatch(Math.min(batch.length, depth - inflight), now) > 0;
+                    int n = pacing.paces() ? 1 : Math.min(batch.length, depth - inflight);
+                    issuing = submitBatch(n, now) > 0;
                 } else if (inflight > 0) {
                     reap(issuing ? Math.min(completeMin, inflight) : 1, completeMax);
+                }
+                if (ramped && pacing.hasMinimum()) {
+                    checkMinimum(System.nanoTime());
                 }
             }
         } catch (BridgeIoException e) {
@@ -268,6 +290,47 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             note("stopped: " + e.getMessage() + " with " + inflight + " I/O(s) in flight");
         }
         finish(System.nanoTime());
+    }
+
+    /**
+     * Before the next I/O of a paced job: a think time that is due (drain what is in flight, then
+     * pause), or the rate's wait (drain first with {@code io_submit_mode=inline}; with offload,
+     * reap what completes meanwhile). True when it drained, reaped or paused: the loop reads its
+     * clock again.
+     */
+    private boolean paused(long now, int completeMax) throws BridgeIoException {
+        if (!window.nextInPass(seq)) {
+            return false; // nothing left to issue: submitBatch ends the issuing
+        }
+        boolean read = seq.nextWillRead();
+        if (pacing.thinkDue(now)) {
+            if (inflight > 0) {
+                reap(inflight, inflight);
+            } else {
+                pacing.think(now, window.untilEnd(now), read);
+            }
+            return true;
+        }
+        long wait = pacing.rateWaitNs(read, now);
+        if (wait == 0) {
+            return false;
+        }
+        if (inflight > 0) {
+            reap(pacing.drainsBeforeRatePause() ? inflight : 1, pacing.drainsBeforeRatePause() ? inflight : completeMax);
+        } else {
+            Pacing.sleepNs(Math.min(wait, window.untilEnd(now)));
+        }
+        return true;
+    }
+
+    /** fio's {@code check_min_rate()}: below {@code rate_min} the clone stops with EIO, as fio's job. */
+    private void checkMinimum(long now) {
+        String missed = pacing.belowMinimum(now);
+        if (missed != null && !stopping) {
+            stats.error(Errno.EIO);
+            stopping = true;
+            note("stopped: " + missed + " (fio: check_min_rate, EIO)");
+        }
     }
 
     /**
@@ -308,6 +371,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             isRead[tag] = read;
             fileOf[tag] = file;
             engine.queue(tag, file, read, offset, len);
+            pacing.issued(read, len);
             batch[k] = tag;
         }
         if (k > 0) {
@@ -351,6 +415,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         } else if (read && verify != null) {
             verifyBlock(tag);
         }
+        pacing.completed(read, res);
         if (ramped) {
             long start = startNs[tag];
             long issue = issueNs[tag];
@@ -375,6 +440,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
 
     /** {@code ramp_time} is over: statistics and CPU times start here. */
     private void rampDone(long now) {
+        pacing.rampDone(now);
         ramped = true;
         statsStart = now;
         stats.rampDone();

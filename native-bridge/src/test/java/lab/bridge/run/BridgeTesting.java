@@ -75,6 +75,11 @@ final class BridgeTesting {
      * JSON output; skips the calling test where that fio is not installed.
      */
     static JsonNode fioJobs(Path jobFile) throws IOException, InterruptedException {
+        return fioJobs(jobFile, 0);
+    }
+
+    /** {@link #fioJobs(Path)} for a run whose exit status must be {@code exit} (1 when a job fails). */
+    static JsonNode fioJobs(Path jobFile, int exit) throws IOException, InterruptedException {
         Path fio = Path.of("/usr/bin/fio");
         assumeTrue(Files.isExecutable(fio), "fio is not installed");
         Process v = new ProcessBuilder(fio.toString(), "--version").redirectErrorStream(true).start();
@@ -84,7 +89,7 @@ final class BridgeTesting {
         Process p = new ProcessBuilder(fio.toString(), "--output-format=json", jobFile.toString())
                 .directory(jobFile.toAbsolutePath().getParent().toFile()).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), out);
+        assertEquals(exit, p.waitFor(), out);
         return new ObjectMapper().readTree(out.substring(out.indexOf('{'))).get("jobs");
     }
 
