@@ -150,14 +150,20 @@ public record Job(
      * @param startDelayNs  {@code startdelay}: wait before the first I/O; the low end of a range
      * @param startDelayMaxNs the high end of a {@code startdelay} range (fio picks at random in it),
      *                      else equal to {@code startDelayNs}
+     * @param flow          {@code flow}: this clone's weight among the clones of its {@code flow_id}
+     *                      ({@link lab.jobspec.stats.Flows}); 0 for none
+     * @param flowId        {@code flow_id}: which flow (fio's default 0)
+     * @param flowSleepNs   {@code flow_sleep}: the pause when the clone is ahead of its share
+     *                      (drained first); 0 to retry at once
      */
     public record Pace(PerDir rate, PerDir rateIops, PerDir rateMin, PerDir rateIopsMin, long rateCycleNs,
                        boolean poisson, boolean offload, boolean rateIgnoreThinktime, long thinktimeNs,
                        long thinktimeSpinNs, long thinktimeBlocks, boolean thinktimeBlocksSet,
-                       boolean thinktimeIssue, long thinktimeIotimeNs, long startDelayNs, long startDelayMaxNs) {
+                       boolean thinktimeIssue, long thinktimeIotimeNs, long startDelayNs, long startDelayMaxNs,
+                       long flow, long flowId, long flowSleepNs) {
         /** fio's defaults: none of it; {@code rate_cycle} 1000 ms, {@code thinktime_blocks} 1. */
         public static final Pace NONE = new Pace(PerDir.NONE, PerDir.NONE, PerDir.NONE, PerDir.NONE, 1_000_000_000L,
-                false, false, false, 0, 0, 1, false, false, 0, 0, 0);
+                false, false, false, 0, 0, 1, false, false, 0, 0, 0, 0, 0, 0);
 
         /** {@code rate} or {@code rate_iops} for either direction. */
         public boolean rated() {
@@ -304,10 +310,29 @@ public record Job(
      * @param newGroup  {@code new_group}: a new reporting group, without waiting
      * @param waitFor   {@code wait_for=NAME}: start only once the job named so (an earlier one)
      *                  has finished; null for none
+     * @param exitall   {@code exitall}: fio 3.33 reads it as a switch for the whole run (a global
+     *                  {@code exitall_on_terminate}): once any job of a file sets it, every clone that
+     *                  ends stops others by its {@code exit_what} ({@link lab.jobspec.stats.Exits})
+     * @param exitWhat  {@code exit_what}: which clones an ending clone stops
      */
-    public record Order(boolean stonewall, boolean newGroup, String waitFor) {
+    public record Order(boolean stonewall, boolean newGroup, String waitFor, boolean exitall, ExitWhat exitWhat) {
         /** fio's defaults: start with the others, in the group before. */
         public static final Order NONE = new Order(false, false, null);
+
+        /** Without {@code exitall}. */
+        public Order(boolean stonewall, boolean newGroup, String waitFor) {
+            this(stonewall, newGroup, waitFor, false, ExitWhat.GROUP);
+        }
+    }
+
+    /** {@code exit_what} (fio's {@code TERMINATE_*}): the clones an ending clone stops under {@code exitall}. */
+    public enum ExitWhat {
+        /** Those of its reporting group (fio's default). */
+        GROUP,
+        /** Those running now (fio: {@code runstate >= TD_RUNNING}), of whatever group. */
+        STONEWALL,
+        /** Every clone of the run, those not started yet included. */
+        ALL
     }
 
     /**

@@ -208,7 +208,8 @@ final class JobBuilder {
                 size("number_ios", 0, 0, Long.MAX_VALUE),
                 file.toString(),
                 sectionLine,
-                new Job.Order(flag("stonewall", false), flag("new_group", false), text("wait_for", null)),
+                new Job.Order(flag("stonewall", false), flag("new_group", false), text("wait_for", null),
+                        flag("exitall", false), exitWhat()),
                 verifyPattern(),
                 cpus(),
                 directory(),
@@ -422,7 +423,19 @@ final class JobBuilder {
         long[] delay = startDelay();
         return new Job.Pace(rate, rateIops, rateMin, rateIopsMin, cycleMs * 1_000_000L, poisson, offload,
                 flag("rate_ignore_thinktime", false), think, spin, blocks, settings.containsKey("thinktime_blocks"),
-                issue, iotime, delay[0], delay[1]);
+                issue, iotime, delay[0], delay[1], count("flow", 0, 0, 1000),
+                count("flow_id", 0, 0, Integer.MAX_VALUE),
+                bounded("flow_sleep", 0, 0, Long.MAX_VALUE, v -> FioUnits.timeNs(v, 1_000)));
+    }
+
+    /** {@code exit_what}: group (fio's default), stonewall or all. */
+    private Job.ExitWhat exitWhat() throws JobSpecException {
+        return choice("exit_what", Job.ExitWhat.GROUP, "group, stonewall, all", v -> switch (v) {
+            case "group" -> Job.ExitWhat.GROUP;
+            case "stonewall" -> Job.ExitWhat.STONEWALL;
+            case "all" -> Job.ExitWhat.ALL;
+            default -> null;
+        });
     }
 
     /** A {@code READ[,WRITE[,TRIM]]} option: one value for all directions; an empty part is 0. */

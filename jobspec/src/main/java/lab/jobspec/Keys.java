@@ -96,6 +96,11 @@ final class Keys {
             Map.entry("thinktime_blocks_type", "thinktime_blocks_type"),
             Map.entry("thinktime_iotime", "thinktime_iotime"),
             Map.entry("startdelay", "startdelay"),
+            Map.entry("flow", "flow"),
+            Map.entry("flow_id", "flow_id"),
+            Map.entry("flow_sleep", "flow_sleep"),
+            Map.entry("exitall", "exitall"),
+            Map.entry("exit_what", "exit_what"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 
@@ -103,7 +108,7 @@ final class Keys {
     private static final Set<String> FLAGS = Set.of(
             "time_based", "direct", "zero_buffers", "scramble_buffers", "refill_buffers", "randrepeat",
             "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll",
-            "userspace_reap", "norandommap", "buffered", "stonewall", "new_group", "rate_ignore_thinktime");
+            "userspace_reap", "norandommap", "buffered", "stonewall", "new_group", "rate_ignore_thinktime", "exitall");
 
     /** The lab's own keys, which fio does not know. */
     private static final Set<String> LAB_KEYS = Set.of("base_ns", "inject");

@@ -46,8 +46,6 @@ public final class OptionTable {
             "not implemented by the lab yet: it changes which files the job uses or how they are prepared";
     private static final String TIMING =
             "not implemented by the lab yet: it changes when I/O is issued or when the job stops";
-    private static final String JOB_ORDER =
-            "not implemented by the lab yet: it stops other jobs when one ends (the lab lets every job run its course)";
     private static final String VERIFY =
             "not implemented by the lab yet: it changes how written data is checked (the lab checks each block as it is read"
                     + " back by a read job, with verify=crc32c, crc32, md5, sha1, sha256 or pattern)";
@@ -138,6 +136,11 @@ public final class OptionTable {
             implemented("thinktime_blocks_type"),
             implemented("thinktime_iotime"),
             implemented("startdelay"),
+            implemented("flow"),
+            implemented("flow_id"),
+            implemented("flow_sleep"),
+            implemented("exitall"),
+            implemented("exit_what"),
             // ---- accepted, no effect: one notice per line that sets one ----
             noEffect(COMMENT, "description"),
             noEffect(REPORT, "unit_base"),
@@ -246,14 +249,9 @@ public final class OptionTable {
             refused(TIMING, "latency_percentile"),
             refused(TIMING, "latency_run"),
             refused(TIMING, "max_latency"),
-            refused(TIMING, "flow_id"),
-            refused(TIMING, "flow"),
-            refused(TIMING, "flow_sleep"),
             refused(TIMING, "steadystate", "ss"),
             refused(TIMING, "steadystate_duration", "ss_dur"),
             refused(TIMING, "steadystate_ramp_time", "ss_ramp"),
-            refused(JOB_ORDER, "exitall"),
-            refused(JOB_ORDER, "exit_what"),
             refused(VERIFY, "verify_only"),
             refused(VERIFY, "do_verify"),
             refused(VERIFY, "verify_offset"),

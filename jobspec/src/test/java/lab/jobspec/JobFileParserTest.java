@@ -480,7 +480,8 @@ class JobFileParserTest {
     /** One bad line after {@code [j]} and {@code size=1m}: refused at line 3, under the key as written. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "exitall | exitall",
+            "exit_what=none | exit_what",
+            "flow=1001 | flow",
             "Size=2m | Size",
             "bs=0 | bs",
             "bs=3g | bs",

@@ -21,6 +21,8 @@ import lab.engine.inject.Injection;
 import lab.engine.sync.Rcu;
 import lab.jobspec.Inject;
 import lab.jobspec.Job;
+import lab.jobspec.stats.Exits;
+import lab.jobspec.stats.Flows;
 import lab.jobspec.stats.JobWindow;
 import lab.jobspec.stats.Pacing;
 import lab.jobspec.stats.StartGate;
@@ -72,6 +74,11 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     private final BufferPattern pattern;
     /** Bios prepared and not yet submitted ({@code iodepth_batch_submit} of them at most). */
     private final Bio[] batch;
+
+    /** This clone in its {@code flow_id} ({@link Flows}), or null; set by {@link Workload} before the start. */
+    Flows.Member flow;
+    /** This clone under {@code exitall} ({@link Exits}); set by {@link Workload} before the start. */
+    Exits.Member exit = Exits.alone();
 
     /** Set at the start barrier; owner-only. */
     private JobWindow window;
@@ -145,6 +152,10 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         }
         window = new JobWindow(job, t0);
         pacing.start(t0);
+        exit.started();
+        if (flow != null) {
+            flow.join();
+        }
         int depth = job.iodepth();
         boolean issuing = true;
         if (window.rampEnds(t0)) {
@@ -155,14 +166,18 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             if (window.rampEnds(now)) {
                 rampDone(now);
             }
-            if (stopping || window.over(now)) {
+            if (stopping || window.over(now) || exit.terminated()) {
                 issuing = false;
             }
             if (issuing && pacing.paces() && paused(now)) {
                 continue;
             }
             if (issuing && inflight < depth) {
-                issuing = submitBatch(pacing.paces() ? 1 : Math.min(batch.length, depth - inflight)) > 0;
+                if (flow != null && flow.ahead()) {
+                    flowWait();
+                    continue;
+                }
+                issuing = submitBatch(pacing.paces() || flow != null ? 1 : Math.min(batch.length, depth - inflight)) > 0;
             } else if (inflight > 0) {
                 reap(issuing ? Math.min(job.iodepthBatchCompleteMin(), inflight) : 1);
             }
@@ -175,6 +190,22 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             }
         }
         finish(System.nanoTime());
+        if (flow != null) {
+            flow.leave();
+        }
+        exit.finished();
+    }
+
+    /** As the bridge's clone ({@code BridgeWorker.flowWait}): drain and pause with {@code flow_sleep}, else reap one or retry. */
+    private void flowWait() {
+        long sleep = job.pace().flowSleepNs();
+        if (inflight > 0) {
+            reap(sleep > 0 ? inflight : 1);
+        } else if (sleep > 0) {
+            sleepOffline(sleep);
+        } else {
+            Thread.onSpinWait();
+        }
     }
 
     /**

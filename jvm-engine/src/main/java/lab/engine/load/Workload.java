@@ -22,6 +22,8 @@ import lab.jobspec.JobFile;
 import lab.jobspec.report.FioLab;
 import lab.jobspec.report.FioReport;
 import lab.jobspec.stats.RunReport;
+import lab.jobspec.stats.Exits;
+import lab.jobspec.stats.Flows;
 import lab.jobspec.stats.StartGate;
 
 /**
@@ -102,9 +104,15 @@ public final class Workload {
         try (Bioset bioset = new Bioset(nrCpus, maxBs(jobs))) {
             Gendisk disk = new Gendisk(stack.top());
             List<JobThread> tds = new ArrayList<>();
-            for (Job job : jobs) {
+            Flows flows = new Flows(jobs);
+            Exits exits = new Exits(jobs);
+            for (int j = 0; j < jobs.size(); j++) {
+                Job job = jobs.get(j);
                 for (int c = 0; c < job.numjobs(); c++) {
-                    tds.add(new JobThread(job, c, tds.size(), disk.part0(), bioset, rcu, cgroup, inject));
+                    JobThread td = new JobThread(job, c, tds.size(), disk.part0(), bioset, rcu, cgroup, inject);
+                    td.flow = flows.member(job);
+                    td.exit = exits.member(job, j);
+                    tds.add(td);
                 }
             }
             Instant wall = Instant.now();

@@ -100,6 +100,23 @@ class WorkloadTest {
         assertTrue(wallMs >= 500 + thought.jobRuntime(), "startdelay outside the runtime: wall " + wallMs + " ms");
     }
 
+    /**
+     * The engine's clones keep a flow's ratio and stop each other under exitall, with the classes
+     * the bridge's FioJobControlContractTest holds to fio (lab.jobspec.stats.Flows, Exits).
+     */
+    @Test
+    void flowsAndExitallControlTheEnginesJobs() throws Exception {
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        FioReport flows = Workload.run(jobFile("[global]\nbs=4k\nsize=8m\ntime_based\nruntime=300ms\n"
+                + "[one]\nrw=read\nflow=1\n[three]\nrw=randread\nflow=3\n"), DeviceKind.NULL, quiet);
+        double ratio = (double) flows.jobs().get(1).read().totalIos() / flows.jobs().get(0).read().totalIos();
+        assertEquals(3.0, ratio, 0.3, "flow=3 over flow=1");
+        FioReport exits = Workload.run(jobFile("[global]\nbs=4k\nsize=8m\n[short]\nrw=read\nsize=1m\nexitall\n"
+                + "[long]\nrw=randread\ntime_based\nruntime=20\n"), DeviceKind.NULL, quiet);
+        assertEquals(256, exits.jobs().get(0).read().totalIos());
+        assertTrue(exits.jobs().get(1).jobRuntime() < 5000, "long stopped with short: " + exits.jobs().get(1).jobRuntime());
+    }
+
     @ParameterizedTest
     @EnumSource(DeviceKind.class)
     void sizeBoundedJobDoesExactlySizePerClone(DeviceKind device) throws Exception {

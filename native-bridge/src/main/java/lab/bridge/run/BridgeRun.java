@@ -16,6 +16,8 @@ import lab.jobspec.Job;
 import lab.jobspec.JobFile;
 import lab.jobspec.report.FioLab;
 import lab.jobspec.report.FioReport;
+import lab.jobspec.stats.Exits;
+import lab.jobspec.stats.Flows;
 import lab.jobspec.stats.GroupStats;
 import lab.jobspec.stats.RunReport;
 import lab.jobspec.stats.StartGate;
@@ -135,6 +137,8 @@ public final class BridgeRun {
                 }
             }
             List<BridgeWorker> workers = new ArrayList<>();
+            Flows flows = new Flows(jobs);
+            Exits exits = new Exits(jobs);
             for (Target[] files : units) {
                 for (Target t : files) {
                     long before = t.sizeBytes();
@@ -150,6 +154,8 @@ public final class BridgeRun {
                 for (int c = t.firstClone; c < t.firstClone + t.cloneCount; c++) {
                     BridgeWorker w = new BridgeWorker(t.job, c, files, options.engines());
                     w.affinity = t.job.cpus().forClone(workers.size()); // fio's thread_number - 1
+                    w.flow = flows.member(t.job);
+                    w.exit = exits.member(t.job, jobs.indexOf(t.job));
                     workers.add(w);
                 }
             }

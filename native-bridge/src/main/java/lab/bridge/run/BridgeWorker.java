@@ -17,6 +17,8 @@ import lab.jobspec.BufferPattern;
 import lab.jobspec.IoSequence;
 import lab.jobspec.Job;
 import lab.jobspec.Verify;
+import lab.jobspec.stats.Exits;
+import lab.jobspec.stats.Flows;
 import lab.jobspec.stats.JobWindow;
 import lab.jobspec.stats.Pacing;
 import lab.jobspec.stats.StartGate;
@@ -172,6 +174,11 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
      */
     BitSet affinity = new BitSet();
 
+    /** This clone in its {@code flow_id} ({@link Flows}), or null; set by {@link BridgeRun} before the start. */
+    Flows.Member flow;
+    /** This clone under {@code exitall} ({@link Exits}); set by {@link BridgeRun} before the start. */
+    Exits.Member exit = Exits.alone();
+
     /**
      * Pins this thread ({@link #affinity}), as fio's {@code thread_main()} does before its set-up,
      * gives it credentials and descriptions of its own (see "A thread that behaves as fio's clone
@@ -257,6 +264,10 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         }
         window = new JobWindow(job, t0);
         pacing.start(t0);
+        exit.started();
+        if (flow != null) {
+            flow.join();
+        }
         int completeMin = job.completeMin();
         int completeMax = job.completeMax();
         boolean issuing = true;
@@ -269,14 +280,18 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                 if (window.rampEnds(now)) {
                     rampDone(now);
                 }
-                if (stopping || window.over(now)) {
+                if (stopping || window.over(now) || exit.terminated()) {
                     issuing = false;
                 }
                 if (issuing && pacing.paces() && paused(now, completeMax)) {
                     continue;
                 }
                 if (issuing && inflight < depth) {
-                    int n = pacing.paces() ? 1 : Math.min(batch.length, depth - inflight);
+                    if (flow != null && flow.ahead()) {
+                        flowWait();
+                        continue;
+                    }
+                    int n = pacing.paces() || flow != null ? 1 : Math.min(batch.length, depth - inflight);
                     issuing = submitBatch(n, now) > 0;
                 } else if (inflight > 0) {
                     reap(issuing ? Math.min(completeMin, inflight) : 1, completeMax);
@@ -290,6 +305,26 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             note("stopped: " + e.getMessage() + " with " + inflight + " I/O(s) in flight");
         }
         finish(System.nanoTime());
+        if (flow != null) {
+            flow.leave();
+        }
+        exit.finished();
+    }
+
+    /**
+     * This clone is ahead of its share of its flow: with {@code flow_sleep}, drain what is in flight
+     * and pause; without, reap one if any is in flight, else retry. (fio retries at once without
+     * reaping; reaping here keeps completions' times true and changes no count.)
+     */
+    private void flowWait() throws BridgeIoException {
+        long sleep = job.pace().flowSleepNs();
+        if (inflight > 0) {
+            reap(sleep > 0 ? inflight : 1, sleep > 0 ? inflight : job.completeMax());
+        } else if (sleep > 0) {
+            Pacing.sleepNs(sleep);
+        } else {
+            Thread.onSpinWait();
+        }
     }
 
     /**
