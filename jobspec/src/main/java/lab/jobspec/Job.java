@@ -46,6 +46,8 @@ import java.util.List;
  * @param walk        {@code loops}, {@code rw}'s offset modifier, {@code blockalign} and
  *                    {@code random_distribution} ({@link Walk})
  * @param pace        {@code rate} and its kin, {@code thinktime} and {@code startdelay} ({@link Pace})
+ * @param placement   {@code numa_cpu_nodes}, {@code numa_mem_policy}, {@code prioclass}, {@code prio}
+ *                    and io_uring's and libaio's {@code cmdprio_*} ({@link Placement})
  * @param sizeOfTarget neither {@code size} nor {@code filesize} is set: as fio, the job covers its
  *                    target from {@code offset} to the end, known only once the target is; until
  *                    {@link #withTargetSize} says, {@code size} is the smallest block size
@@ -107,7 +109,43 @@ public record Job(
         FileService fileService,
         Walk walk,
         Pace pace,
+        Placement placement,
         boolean sizeOfTarget) {
+
+    /**
+     * Where and at what priority a clone's I/O runs: fio's NUMA and I/O-priority options. The
+     * bridge applies them to the clone's thread and requests; the JVM engine, which has no NUMA
+     * placement of its own and no I/O scheduler, says once per run that it does not.
+     *
+     * @param cpuNodes     {@code numa_cpu_nodes}: run on the CPUs of these nodes (replacing
+     *                     {@code cpus_allowed}, as libnuma's {@code numa_run_on_node_mask()}); empty for none
+     * @param memPolicy    {@code numa_mem_policy}'s mode: {@code default}, {@code prefer}, {@code bind},
+     *                     {@code interleave} or {@code local}; null for none
+     * @param memNodes     its node list (one node for {@code prefer}); empty for the modes without
+     * @param prioClass    {@code prioclass}: 1 real-time, 2 best-effort, 3 idle; 0 for none
+     * @param prio         {@code prio}: the level in the class, 0..7 (fio's default 0 with a class, 4
+     *                     for best-effort without one)
+     * @param cmdprioPercentage {@code cmdprio_percentage}: of the I/Os of each direction, the
+     *                     percentage sent with their own priority ({@code cmdprioClass}, {@code cmdprio})
+     * @param cmdprioClass {@code cmdprio_class}: that priority's class (fio's default 1, real-time)
+     * @param cmdprio      {@code cmdprio}: that priority's level (fio's default 0)
+     */
+    public record Placement(List<Integer> cpuNodes, String memPolicy, List<Integer> memNodes, int prioClass, int prio,
+                            PerDir cmdprioPercentage, PerDir cmdprioClass, PerDir cmdprio) {
+        /** fio's defaults: none of it. */
+        public static final Placement NONE = new Placement(List.of(), null, List.of(), 0, 0, PerDir.NONE,
+                new PerDir(1, 1), PerDir.NONE);
+
+        /** Whether any of it is set. */
+        public boolean any() {
+            return !cpuNodes.isEmpty() || memPolicy != null || prioClass != 0 || cmdprioPercentage.any();
+        }
+
+        /** The value of an I/O priority as {@code ioprio_set(2)} and the request fields take it: class << 13 | level. */
+        public static int ioprio(long cls, long level) {
+            return (int) (cls << 13 | level);
+        }
+    }
 
     /** A value per direction: fio's {@code READ,WRITE[,TRIM]} options (the trim part is checked and unused). */
     public record PerDir(long read, long write) {
@@ -218,7 +256,7 @@ public record Job(
                 groupReporting, thread, fixedbufs, registerfiles, hipri, sqthreadPoll, userspaceReap, verify, baseNs,
                 inject, readBs, writeBs, percentageRandomRead, percentageRandomWrite, norandommap, randomGenerator,
                 allrandrepeat, ioSize, numberIos, source, line, order, verifyPattern, cpus, directory, filesize,
-                ioscheduler, nrfiles, fileService, walk, pace, false);
+                ioscheduler, nrfiles, fileService, walk, pace, placement, false);
     }
 
     /**

@@ -163,6 +163,7 @@ final class JobBuilder {
         checkEngineKeys(engine);
         Job.Walk walk = walk(rw, sizes, norandommap, generator);
         Job.Pace pace = pace();
+        Job.Placement placement = placement(engine);
         return new Job(
                 text("name", section),
                 text("filename", null),
@@ -219,6 +220,7 @@ final class JobBuilder {
                 fileService(),
                 walk,
                 pace,
+                placement,
                 sizeOfTarget);
     }
 
@@ -426,6 +428,81 @@ final class JobBuilder {
                 issue, iotime, delay[0], delay[1], count("flow", 0, 0, 1000),
                 count("flow_id", 0, 0, Integer.MAX_VALUE),
                 bounded("flow_sleep", 0, 0, Long.MAX_VALUE, v -> FioUnits.timeNs(v, 1_000)));
+    }
+
+    /**
+     * fio's NUMA and priority options ({@link Job.Placement}): node lists as {@code cpus_allowed}'s
+     * ({@code 0-1,3}); {@code numa_mem_policy=MODE[:NODES]}; {@code prioclass} 1..3, {@code prio}
+     * 0..7; {@code cmdprio_percentage} 0..100, {@code cmdprio_class} 1..3, {@code cmdprio} 0..7,
+     * each {@code READ[,WRITE]}: options of io_uring and libaio only, as fio registers them.
+     */
+    private Job.Placement placement(IoEngine engine) throws JobSpecException {
+        List<Integer> cpuNodes = nodes("numa_cpu_nodes", settings.get("numa_cpu_nodes"));
+        String mode = null;
+        List<Integer> memNodes = List.of();
+        Setting mp = settings.get("numa_mem_policy");
+        if (mp != null) {
+            int colon = mp.value().indexOf(':');
+            mode = (colon < 0 ? mp.value() : mp.value().substring(0, colon)).strip();
+            String list = colon < 0 ? "" : mp.value().substring(colon + 1).strip();
+            switch (mode) {
+                case "default", "local" -> {
+                    if (!list.isEmpty()) {
+                        throw fail(mp, "numa_mem_policy=" + mode + " takes no node list");
+                    }
+                }
+                case "prefer", "bind", "interleave" -> {
+                    if (list.isEmpty()) {
+                        throw fail(mp, "numa_mem_policy=" + mode + " needs its nodes (" + mode + ":0)");
+                    }
+                    memNodes = nodes("numa_mem_policy", new Setting(mp.key(), list, mp.line()));
+                    if (mode.equals("prefer") && memNodes.size() != 1) {
+                        throw fail(mp, "numa_mem_policy=prefer takes one node");
+                    }
+                }
+                default -> throw fail(mp, "'" + mode + "' is not one of default, prefer, bind, interleave, local");
+            }
+        }
+        int prioClass = (int) count("prioclass", 0, 1, 3);
+        int prio = (int) count("prio", 0, 0, 7);
+        if (prioClass == 0 && settings.containsKey("prio")) {
+            prioClass = 2; // fio: prio alone is a level of the best-effort class
+        }
+        for (String k : List.of("cmdprio_percentage", "cmdprio_class", "cmdprio")) {
+            Setting s = settings.get(k);
+            if (s != null && engine != IoEngine.IO_URING && engine != IoEngine.LIBAIO) {
+                throw fail(s, "an option of ioengine=io_uring and libaio, but this job's ioengine is " + engine.fioName()
+                        + " (fio refuses an option its engine lacks)");
+            }
+        }
+        Job.PerDir pct = perDir("cmdprio_percentage", FioUnits::count);
+        Job.PerDir cls = perDir("cmdprio_class", FioUnits::count);
+        Job.PerDir lvl = perDir("cmdprio", FioUnits::count);
+        for (boolean read : new boolean[] {true, false}) {
+            if (pct.of(read) > 100) {
+                throw fail(settings.get("cmdprio_percentage"), "'" + pct.of(read) + "' is out of range [0, 100]");
+            }
+            if (settings.containsKey("cmdprio_class") && (cls.of(read) < 1 || cls.of(read) > 3)) {
+                throw fail(settings.get("cmdprio_class"), "'" + cls.of(read) + "' is not a class 1..3");
+            }
+            if (lvl.of(read) > 7) {
+                throw fail(settings.get("cmdprio"), "'" + lvl.of(read) + "' is out of range [0, 7]");
+            }
+        }
+        return new Job.Placement(cpuNodes, mode, memNodes, prioClass, prio, pct,
+                settings.containsKey("cmdprio_class") ? cls : new Job.PerDir(1, 1), lvl);
+    }
+
+    /** A node list ({@code 0}, {@code 0-1,3}) of {@code s}, or none when absent. */
+    private List<Integer> nodes(String key, Setting s) throws JobSpecException {
+        if (s == null) {
+            return List.of();
+        }
+        try {
+            return Cpus.parseList(s.value(), Integer.MAX_VALUE);
+        } catch (IllegalArgumentException e) {
+            throw fail(s, e.getMessage().replace("CPU", "node"));
+        }
     }
 
     /** {@code exit_what}: group (fio's default), stonewall or all. */

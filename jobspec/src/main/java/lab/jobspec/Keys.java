@@ -101,6 +101,13 @@ final class Keys {
             Map.entry("flow_sleep", "flow_sleep"),
             Map.entry("exitall", "exitall"),
             Map.entry("exit_what", "exit_what"),
+            Map.entry("numa_cpu_nodes", "numa_cpu_nodes"),
+            Map.entry("numa_mem_policy", "numa_mem_policy"),
+            Map.entry("prioclass", "prioclass"),
+            Map.entry("prio", "prio"),
+            Map.entry("cmdprio_percentage", "cmdprio_percentage"),
+            Map.entry("cmdprio_class", "cmdprio_class"),
+            Map.entry("cmdprio", "cmdprio"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 

@@ -51,8 +51,8 @@ public final class OptionTable {
                     + " back by a read job, with verify=crc32c, crc32, md5, sha1, sha256 or pattern)";
     private static final String ERRORS = "not implemented by the lab yet: it changes what a job does on an I/O error";
     private static final String PLACEMENT =
-            "not implemented by the lab yet: it changes where or at what priority the job runs (memory nodes, priorities,"
-                    + " cgroup; the lab pins CPUs with cpus_allowed/cpumask only)";
+            "not implemented by the lab yet: it changes where or at what priority the job runs (the lab pins CPUs with"
+                    + " cpus_allowed, cpumask and numa_cpu_nodes, sets numa_mem_policy, prioclass, prio and cmdprio_*)";
     private static final String PROCESS = "out of scope: it runs other programs or changes the job's user";
     private static final String REPLAY = "I/O replay is out of scope: the lab runs the job file's own workload";
     private static final String ZONED = "zoned devices are out of scope";
@@ -141,6 +141,13 @@ public final class OptionTable {
             implemented("flow_sleep"),
             implemented("exitall"),
             implemented("exit_what"),
+            implemented("numa_cpu_nodes"),
+            implemented("numa_mem_policy"),
+            implemented("prioclass"),
+            implemented("prio"),
+            implemented("cmdprio_percentage"),
+            implemented("cmdprio_class"),
+            implemented("cmdprio"),
             // ---- accepted, no effect: one notice per line that sets one ----
             noEffect(COMMENT, "description"),
             noEffect(REPORT, "unit_base"),
@@ -215,9 +222,6 @@ public final class OptionTable {
             refused(NOT_YET_IO, "trim_verify_zero"),
             refused(NOT_YET_IO, "trim_backlog"),
             refused(NOT_YET_IO, "trim_backlog_batch"),
-            refused(IO_URING_NOT_YET, "cmdprio_percentage"),
-            refused(IO_URING_NOT_YET, "cmdprio_class"),
-            refused(IO_URING_NOT_YET, "cmdprio"),
             refused(IO_URING_NOT_YET, "cmdprio_bssplit"),
             refused(IO_URING_NOT_YET, "nonvectored"),
             refused(IO_URING_NOT_YET, "force_async"),
@@ -269,10 +273,6 @@ public final class OptionTable {
             refused(ERRORS, "ignore_error"),
             refused(PLACEMENT, "gtod_cpu"),
             refused(PLACEMENT, "nice"),
-            refused(PLACEMENT, "prio"),
-            refused(PLACEMENT, "prioclass"),
-            refused(PLACEMENT, "numa_cpu_nodes"),
-            refused(PLACEMENT, "numa_mem_policy"),
             refused(PLACEMENT, "cgroup"),
             refused(PLACEMENT, "cgroup_weight"),
             refused(PLACEMENT, "cgroup_nodelete"),

@@ -31,6 +31,8 @@ public final class SplitMix {
     public static final int STREAM_POISSON_WRITE = 10;
     /** {@code startdelay}'s pick within its range (fio's {@code delay_state}). */
     public static final int STREAM_START_DELAY = 11;
+    /** {@code cmdprio_percentage}'s draws (fio's {@code prio_state}). */
+    public static final int STREAM_PRIO = 12;
 
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
     private static final long FIO_SEED_MUL = 0x9e370001L;

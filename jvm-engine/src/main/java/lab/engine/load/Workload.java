@@ -171,6 +171,12 @@ public final class Workload {
             out.println(pin);
             notes.add(pin);
         }
+        if (jobs.stream().anyMatch(j -> j.placement().any())) {
+            String place = "numa_cpu_nodes/numa_mem_policy/prioclass/prio/cmdprio_*: no effect in the JVM model (its"
+                    + " memory is the JVM's and it has no I/O scheduler to read a priority; the bridge sets them)";
+            out.println(place);
+            notes.add(place);
+        }
         notes.add(device.modelNote());
         notes.add(ignored + ": each clone calls submitBio itself; iodepth = bios in flight per clone");
         notes.add("bio-based model: no request queue, blk-mq or I/O scheduler");

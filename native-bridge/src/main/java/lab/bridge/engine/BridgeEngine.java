@@ -30,6 +30,19 @@ public interface BridgeEngine extends AutoCloseable {
      */
     void queue(int tag, int file, boolean read, long offset, int len);
 
+    /**
+     * {@link #queue(int, int, boolean, long, int)} with the request's own I/O priority
+     * ({@code ioprio}: class << 13 | level; 0 for the thread's): io_uring's {@code sqe->ioprio},
+     * libaio's {@code aio_reqprio}, as fio's {@code cmdprio_*}. The blocking engines have no
+     * per-request priority (fio registers {@code cmdprio_*} for io_uring and libaio only).
+     */
+    default void queue(int tag, int file, boolean read, long offset, int len, int ioprio) {
+        if (ioprio != 0) {
+            throw new IllegalStateException("this engine has no per-request I/O priority");
+        }
+        queue(tag, file, read, offset, len);
+    }
+
     /** {@link #queue(int, int, boolean, long, int)} to the first (or only) file. */
     default void queue(int tag, boolean read, long offset, int len) {
         queue(tag, 0, read, offset, len);

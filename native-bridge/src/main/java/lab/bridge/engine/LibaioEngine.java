@@ -117,11 +117,19 @@ public final class LibaioEngine implements BridgeEngine {
 
     @Override
     public void queue(int tag, int file, boolean read, long offset, int len) {
+        queue(tag, file, read, offset, len, 0);
+    }
+
+    @Override
+    public void queue(int tag, int file, boolean read, long offset, int len, int ioprio) {
         buffers.check(tag, len);
         if (queued + inflight >= aio.slots()) {
             throw new IllegalStateException("more than iodepth (" + aio.slots() + ") I/Os outstanding");
         }
         aio.prep(tag, read, fds[file], buffers.address(tag), len, offset, tag);
+        if (ioprio != 0) {
+            aio.setIoprio(tag, ioprio);
+        }
         aio.order(submitted + queued, tag);
         queued++;
     }

@@ -221,6 +221,11 @@ public final class UringEngine implements BridgeEngine {
 
     @Override
     public void queue(int tag, int file, boolean read, long offset, int len) {
+        queue(tag, file, read, offset, len, 0);
+    }
+
+    @Override
+    public void queue(int tag, int file, boolean read, long offset, int len, int ioprio) {
         buffers.check(tag, len);
         int fd = fds[file];
         int slot = ring.getSqe();
@@ -236,6 +241,9 @@ public final class UringEngine implements BridgeEngine {
         }
         ring.prepRw(slot, read ? readOp : writeOp, sqeFlags, fd, buffers.address(tag), len, offset,
                 fixedbufs ? (short) tag : 0, tag);
+        if (ioprio != 0) {
+            ring.setIoprio(slot, ioprio);
+        }
         queued++;
     }
 

@@ -220,6 +220,16 @@ public final class Aio implements AutoCloseable {
         CB_OFFSET.set(iocbs, at, offset);
     }
 
+    /** {@code IOCB_FLAG_IOPRIO}: {@code aio_reqprio} holds the request's I/O priority. */
+    static final int IOCB_FLAG_IOPRIO = 1 << 1;
+
+    /** Gives control block {@code slot}, after {@link #prep}, its own I/O priority (class << 13 | level). */
+    public void setIoprio(int slot, int ioprio) {
+        long at = slot * IOCB_SIZE;
+        CB_REQPRIO.set(iocbs, at, (short) ioprio);
+        CB_FLAGS.set(iocbs, at, IOCB_FLAG_IOPRIO);
+    }
+
     /** Puts control block {@code slot} at position {@code index} of the next submission's array. */
     public void order(int index, int slot) {
         pointers.setAtIndex(JAVA_LONG, index, iocbs.address() + slot * IOCB_SIZE);

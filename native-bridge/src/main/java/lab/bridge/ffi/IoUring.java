@@ -226,6 +226,11 @@ public final class IoUring implements AutoCloseable {
         SQE_PAD2.set(sqes, base, 0L);
     }
 
+    /** Sets SQE {@code slot}'s {@code ioprio} (class << 13 | level), after {@link #prepRw}: the request's own I/O priority. */
+    public void setIoprio(int slot, int ioprio) {
+        SQE_IOPRIO.set(sqes, slot * SQE_SIZE, (short) ioprio);
+    }
+
     /**
      * liburing's {@code io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ALL |
      * IORING_ASYNC_CANCEL_ANY)}: SQE {@code slot} asks the kernel to cancel every request of this

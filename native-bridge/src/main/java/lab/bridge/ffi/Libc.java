@@ -259,6 +259,13 @@ public final class Libc {
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), Native.CAPTURE_ERRNO, Linker.Option.firstVariadicArg(1));
     }
 
+    /** {@code long syscall(long number, ...);} with three arguments: the calls glibc does not wrap. */
+    private static final class syscall {
+        static final MethodHandle HANDLE = libc("syscall",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG), Native.CAPTURE_ERRNO,
+                Linker.Option.firstVariadicArg(1));
+    }
+
     /** {@code int getrusage(int who, struct rusage *usage);} critical: short, never sleeps. */
     private static final class getrusage {
         static final MethodHandle HANDLE = libc("getrusage",
@@ -532,6 +539,82 @@ public final class Libc {
             throw unreachable(t);
         }
         return (int) check(rc, capture, what, -1);
+    }
+
+    /** System call numbers of the calls glibc does not wrap: x86_64, else aarch64 (asm-generic). */
+    private static final boolean X86_64 = System.getProperty("os.arch").equals("amd64");
+    private static final long SYS_SET_MEMPOLICY = X86_64 ? 238 : 237;
+    private static final long SYS_GET_MEMPOLICY = X86_64 ? 239 : 236;
+    private static final long SYS_IOPRIO_SET = X86_64 ? 251 : 30;
+    private static final long SYS_IOPRIO_GET = X86_64 ? 252 : 31;
+    /** {@code IOPRIO_WHO_PROCESS}: with who 0, the calling thread. */
+    private static final long IOPRIO_WHO_PROCESS = 1;
+    /** {@code MPOL_*} modes, {@code <linux/mempolicy.h>}. */
+    public static final int MPOL_DEFAULT = 0, MPOL_PREFERRED = 1, MPOL_BIND = 2, MPOL_INTERLEAVE = 3, MPOL_LOCAL = 4;
+    private static final int NODEMASK_BITS = 1024;
+
+    private static long syscall3(long nr, long a, long b, long c, String what) throws ErrnoException {
+        MemorySegment capture = Native.capture();
+        long rc;
+        try {
+            rc = (long) syscall.HANDLE.invokeExact(capture, nr, a, b, c);
+        } catch (Throwable t) {
+            throw unreachable(t);
+        }
+        return check(rc, capture, what, -1);
+    }
+
+    /** {@code ioprio_set(IOPRIO_WHO_PROCESS, 0, ioprio)}: the calling thread's I/O priority (class << 13 | level). */
+    public static void ioprioSet(int ioprio) throws ErrnoException {
+        syscall3(SYS_IOPRIO_SET, IOPRIO_WHO_PROCESS, 0, ioprio, "ioprio_set(" + (ioprio >> 13) + ", " + (ioprio & 7) + ")");
+    }
+
+    /** {@code ioprio_get(IOPRIO_WHO_PROCESS, 0)}: the calling thread's I/O priority as the kernel holds it. */
+    public static int ioprioGet() throws ErrnoException {
+        return (int) syscall3(SYS_IOPRIO_GET, IOPRIO_WHO_PROCESS, 0, 0, "ioprio_get");
+    }
+
+    /** {@code set_mempolicy(mode, nodes)} for the calling thread: where its new pages come from. */
+    public static void setMempolicy(int mode, BitSet nodes) throws ErrnoException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mask = arena.allocate(NODEMASK_BITS / 8, 8);
+            long[] words = nodes.toLongArray();
+            MemorySegment.copy(words, 0, mask, JAVA_LONG, 0, words.length);
+            syscall3(SYS_SET_MEMPOLICY, mode, nodes.isEmpty() ? 0 : mask.address(), nodes.isEmpty() ? 0 : NODEMASK_BITS + 1,
+                    "set_mempolicy(" + mode + ", " + nodes + ")");
+        }
+    }
+
+    /** {@code get_mempolicy()} of the calling thread: its mode first, then its nodes. */
+    public static int[] getMempolicy() throws ErrnoException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mode = arena.allocate(JAVA_INT);
+            MemorySegment mask = arena.allocate(NODEMASK_BITS / 8, 8);
+            MemorySegment capture = Native.capture();
+            long rc;
+            try {
+                rc = (long) getMempolicy.HANDLE.invokeExact(capture, SYS_GET_MEMPOLICY, mode.address(), mask.address(),
+                        (long) NODEMASK_BITS + 1, 0L, 0L);
+            } catch (Throwable t) {
+                throw unreachable(t);
+            }
+            check(rc, capture, "get_mempolicy", -1);
+            BitSet nodes = BitSet.valueOf(mask.toArray(JAVA_LONG));
+            int[] out = new int[1 + nodes.cardinality()];
+            out[0] = mode.get(JAVA_INT, 0);
+            int i = 1;
+            for (int n = nodes.nextSetBit(0); n >= 0; n = nodes.nextSetBit(n + 1)) {
+                out[i++] = n;
+            }
+            return out;
+        }
+    }
+
+    /** {@code syscall(SYS_get_mempolicy, int *mode, unsigned long *nodemask, unsigned long maxnode, void *addr, unsigned long flags)}. */
+    private static final class getMempolicy {
+        static final MethodHandle HANDLE = libc("syscall",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+                Native.CAPTURE_ERRNO, Linker.Option.firstVariadicArg(1));
     }
 
     /** {@code getrusage(who)}: {@link #RUSAGE_SELF} (the process) or {@link #RUSAGE_THREAD}. */

@@ -153,7 +153,8 @@ public final class BridgeRun {
                 Target t = files[0];
                 for (int c = t.firstClone; c < t.firstClone + t.cloneCount; c++) {
                     BridgeWorker w = new BridgeWorker(t.job, c, files, options.engines());
-                    w.affinity = t.job.cpus().forClone(workers.size()); // fio's thread_number - 1
+                    w.affinity = t.job.placement().cpuNodes().isEmpty() ? t.job.cpus().forClone(workers.size())
+                            : nodeCpus(t.job); // numa_cpu_nodes replaces cpus_allowed, as numa_run_on_node_mask()
                     w.flow = flows.member(t.job);
                     w.exit = exits.member(t.job, jobs.indexOf(t.job));
                     workers.add(w);
@@ -198,6 +199,34 @@ public final class BridgeRun {
         } catch (IllegalArgumentException e) {
             throw new BridgeSetupException(e.getMessage(), e);
         }
+    }
+
+    /** The CPUs of {@code job}'s {@code numa_cpu_nodes}, from {@code /sys/devices/system/node/nodeN/cpulist}. */
+    static java.util.BitSet nodeCpus(Job job) throws BridgeSetupException {
+        java.util.BitSet cpus = new java.util.BitSet();
+        for (int node : job.placement().cpuNodes()) {
+            Path list = Path.of("/sys/devices/system/node/node" + node + "/cpulist");
+            try {
+                for (String part : java.nio.file.Files.readString(list).strip().split(",")) {
+                    if (part.isEmpty()) {
+                        continue;
+                    }
+                    String[] ends = part.split("-");
+                    int from = Integer.parseInt(ends[0]);
+                    int to = ends.length == 2 ? Integer.parseInt(ends[1]) : from;
+                    cpus.set(from, to + 1);
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                throw new BridgeSetupException("job '" + job.name() + "' (" + job.source() + ":" + job.line()
+                        + "): numa_cpu_nodes names node " + node + ", which this machine does not have (" + list
+                        + ": " + e.getMessage() + ")");
+            }
+        }
+        if (cpus.isEmpty()) {
+            throw new BridgeSetupException("job '" + job.name() + "': numa_cpu_nodes " + job.placement().cpuNodes()
+                    + " have no CPU");
+        }
+        return cpus;
     }
 
     private static StartGate.Started start(List<Job> jobs, List<BridgeWorker> workers) throws BridgeSetupException {

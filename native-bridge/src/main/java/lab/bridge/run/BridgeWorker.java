@@ -95,6 +95,9 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     private final IoSequence seq;
     /** {@code rate}, {@code thinktime}, {@code startdelay} ({@link Pacing}). */
     private final Pacing pacing;
+    /** {@code cmdprio_percentage}'s draws (fio's {@code prio_state}), and the I/Os sent with it: writes at 0, reads at 1. */
+    private final lab.jobspec.SplitMix prioDraw;
+    private final long[] prioIos = new long[2];
     private final BufferPattern pattern;
     private final VerifyHeader verify;
     private final int depth;
@@ -149,6 +152,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         this.stats = new WorkerStats(job, -1);
         this.seq = IoSequence.forJob(job, clone);
         this.pacing = new Pacing(job, clone);
+        this.prioDraw = lab.jobspec.SplitMix.of(job, clone, lab.jobspec.SplitMix.STREAM_PRIO);
         this.pattern = BufferPattern.forJob(job, clone);
         this.verify = job.verify() != Verify.NONE ? new VerifyHeader(job, clone) : null;
         this.depth = job.queueDepth();
@@ -191,10 +195,11 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                 Libc.schedSetaffinity(affinity);
             } catch (ErrnoException e) {
                 throw new BridgeSetupException("job '" + job.name() + "' clone " + clone + ": cannot pin to CPUs "
-                        + affinity + " (cpus_allowed/cpumask): " + e.getMessage(), e);
+                        + affinity + " (cpus_allowed/cpumask/numa_cpu_nodes): " + e.getMessage(), e);
             }
         }
         stats.cpu(Libc.schedGetcpu());
+        place(); // before the engine's buffers: numa_mem_policy decides where they come from
         if (!job.thread()) {
             try {
                 Libc.unshareCreds();
@@ -252,6 +257,45 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         if (own != null) {
             Descriptions.close(own, own.length);
             own = null;
+        }
+    }
+
+    /**
+     * fio's {@code numa_mem_policy} ({@code set_mempolicy}) and {@code prioclass}/{@code prio}
+     * ({@code ioprio_set}) on this thread, each read back from the kernel into the notes.
+     */
+    private void place() throws BridgeSetupException {
+        Job.Placement p = job.placement();
+        String who = "job '" + job.name() + "' clone " + clone + ": ";
+        try {
+            if (p.memPolicy() != null) {
+                int mode = switch (p.memPolicy()) {
+                    case "prefer" -> Libc.MPOL_PREFERRED;
+                    case "bind" -> Libc.MPOL_BIND;
+                    case "interleave" -> Libc.MPOL_INTERLEAVE;
+                    case "local" -> Libc.MPOL_LOCAL;
+                    default -> Libc.MPOL_DEFAULT;
+                };
+                BitSet nodes = new BitSet();
+                p.memNodes().forEach(nodes::set);
+                Libc.setMempolicy(mode, nodes);
+                int[] got = Libc.getMempolicy();
+                if (clone == 0) {
+                    note("numa_mem_policy=" + p.memPolicy() + (nodes.isEmpty() ? "" : ":" + nodes) + ": get_mempolicy"
+                            + " says mode " + got[0] + " nodes " + java.util.Arrays.toString(
+                            java.util.Arrays.copyOfRange(got, 1, got.length)));
+                }
+            }
+            if (p.prioClass() != 0) {
+                Libc.ioprioSet(Job.Placement.ioprio(p.prioClass(), p.prio()));
+                int got = Libc.ioprioGet();
+                if (clone == 0) {
+                    note("prioclass=" + p.prioClass() + " prio=" + p.prio() + ": ioprio_get says class " + (got >> 13)
+                            + " level " + (got & 7));
+                }
+            }
+        } catch (ErrnoException e) {
+            throw new BridgeSetupException(who + e.getMessage(), e);
         }
     }
 
@@ -405,7 +449,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             lengths[tag] = len;
             isRead[tag] = read;
             fileOf[tag] = file;
-            engine.queue(tag, file, read, offset, len);
+            engine.queue(tag, file, read, offset, len, cmdprio(read));
             pacing.issued(read, len);
             batch[k] = tag;
         }
@@ -418,6 +462,19 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             engine.submit();
         }
         return k;
+    }
+
+    /**
+     * fio's {@code cmdprio_percentage}: for that share of a direction's I/Os (a 1..100 draw per
+     * I/O) the request's own priority ({@code cmdprio_class}, {@code cmdprio}), else 0 (the thread's).
+     */
+    private int cmdprio(boolean read) {
+        long pct = job.placement().cmdprioPercentage().of(read);
+        if (pct == 0 || prioDraw.nextDouble() * 100 >= pct) {
+            return 0;
+        }
+        prioIos[read ? 1 : 0]++;
+        return Job.Placement.ioprio(job.placement().cmdprioClass().of(read), job.placement().cmdprio().of(read));
     }
 
     /** One completion, inside {@code reap} on this thread: check, count, free the tag. */
@@ -483,6 +540,13 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     }
 
     private void finish(long now) {
+        Job.Placement p = job.placement();
+        if (p.cmdprioPercentage().any()) {
+            note("cmdprio: " + prioIos[1] + " read(s) at class " + p.cmdprioClass().read() + " level " + p.cmdprio().read()
+                    + ", " + prioIos[0] + " write(s) at class " + p.cmdprioClass().write() + " level "
+                    + p.cmdprio().write() + " (cmdprio_percentage=" + p.cmdprioPercentage().read() + ","
+                    + p.cmdprioPercentage().write() + ")");
+        }
         if (mismatches > MAX_NOTES) {
             note("verify: " + (mismatches - MAX_NOTES) + " more mismatch(es) not shown");
         }

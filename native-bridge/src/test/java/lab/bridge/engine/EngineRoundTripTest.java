@@ -120,6 +120,40 @@ class EngineRoundTripTest {
     }
 
     /**
+     * A request's own I/O priority (fio's cmdprio_*) reaches the kernel: io_uring and libaio take
+     * an idle-class read (3 << 13), and refuse a class the kernel does not have (7 << 13) with
+     * EINVAL from ioprio_check_cap(): the field is read, not dropped.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"io_uring", "libaio"})
+    void aRequestsOwnPriorityReachesTheKernel(String engineName) throws Exception {
+        Job job = job("ioengine=" + engineName + "\niodepth=2");
+        if (job.ioengine() == IoEngine.IO_URING) {
+            UringSupport.assumeIoUring();
+        }
+        int fd = openDirect(Libc.O_RDWR);
+        try (BridgeEngine engine = BridgeEngines.open(job, fd)) {
+            Libc.pwrite(fd, engine.buffer(0), BS, 0);
+            List<Integer> results = new ArrayList<>();
+            engine.queue(0, 0, true, 0, BS, Job.Placement.ioprio(3, 0));
+            assertEquals(1, engine.submit());
+            engine.reap(1, (tag, res) -> results.add(res));
+            assertEquals(List.of(BS), results, "an idle-class read completes");
+            results.clear();
+            engine.queue(1, 0, true, 0, BS, 7 << 13);
+            try {
+                engine.submit();
+                engine.reap(1, (tag, res) -> results.add(res));
+                assertEquals(List.of(-Errno.EINVAL), results, "class 7: the kernel refuses the request");
+            } catch (BridgeIoException e) {
+                assertEquals(Errno.EINVAL, e.errno(), "class 7: io_submit refuses it: " + e.getMessage());
+            }
+        } finally {
+            Libc.close(fd);
+        }
+    }
+
+    /**
      * Moves every block of {@code order} through {@code engine}, keeping up to {@code depth}
      * I/Os in flight in batches of up to half the depth; on reads checks each block's bytes.
      */

@@ -1,0 +1,94 @@
+package lab.bridge.run;
+
+import static lab.bridge.run.BridgeTesting.assumeUring;
+import static lab.bridge.run.BridgeTesting.jobs;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import lab.bridge.engine.BridgeEngines;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * fio 3.33's priority and NUMA options against the bridge's, on a 64 MiB sparse file: the share
+ * of requests sent with {@code cmdprio_class} (fio's JSON {@code prios}, the bridge's note),
+ * and what the kernel says of the clone's thread after {@code prioclass}/{@code prio}
+ * ({@code ioprio_get}) and {@code numa_mem_policy} ({@code get_mempolicy}); fio runs each file
+ * too (it must accept it). That the request's own priority reaches the kernel is
+ * {@code EngineRoundTripTest.aRequestsOwnPriorityReachesTheKernel}.
+ */
+class FioPlacementContractTest {
+    private Path dir;
+    private Path file;
+
+    @BeforeEach
+    void file() throws Exception {
+        dir = BridgeTesting.freshScratch("placement");
+        file = dir.resolve("data");
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.setLength(64L << 20);
+        }
+    }
+
+    private record Both(JsonNode fio, BridgeTesting.Outcome lab) {
+    }
+
+    private Both run(String job) throws Exception {
+        String text = "[global]\nfilename=" + file + "\n" + job;
+        Path jobFile = dir.resolve("job.fio");
+        Files.writeString(jobFile, text);
+        JsonNode fio = BridgeTesting.fioJobs(jobFile).get(0);
+        BridgeTesting.Outcome lab = BridgeTesting.run(jobs(dir, "lab.fio", text), new BridgeRun.Options(null, false,
+                DeviceOwnership.registry(), BridgeEngines::open));
+        assertEquals(0, lab.report().jobs().getFirst().error(), lab.notes());
+        return new Both(fio, lab);
+    }
+
+    /** fio's examples/cmdprio-percentage.fio in small: 20% of the reads at class 1, the rest at the job's class 3. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"io_uring", "libaio"})
+    void cmdprioPercentageSendsThatShareWithItsClass(String engine) throws Exception {
+        if (engine.equals("io_uring")) {
+            assumeUring();
+        }
+        Both b = run("[c]\nrw=randread\nbs=4k\nsize=16m\nioengine=" + engine + "\niodepth=8\nprioclass=3\n"
+                + "cmdprio_percentage=20\ncmdprio_class=1\n");
+        long fioAt1 = 0;
+        long fioAll = b.fio.get("read").get("total_ios").asLong();
+        for (JsonNode p : b.fio.get("read").get("prios")) {
+            if (p.get("prioclass").asInt() == 1) {
+                fioAt1 += p.get("clat_ns").get("N").asLong();
+            }
+        }
+        Matcher m = Pattern.compile("cmdprio: (\\d+) read\\(s\\) at class 1 level 0").matcher(b.lab.notes());
+        assertTrue(m.find(), b.lab.notes());
+        long labAt1 = Long.parseLong(m.group(1));
+        long labAll = b.lab.report().jobs().getFirst().read().totalIos();
+        String both = "fio " + fioAt1 + " of " + fioAll + ", bridge " + labAt1 + " of " + labAll;
+        assertEquals(0.20, (double) fioAt1 / fioAll, 0.03, both);
+        assertEquals(0.20, (double) labAt1 / labAll, 0.03, both);
+        assertTrue(b.lab.notes().contains("prioclass=3 prio=0: ioprio_get says class 3 level 0"), b.lab.notes());
+    }
+
+    /** fio's examples/numa.fio's first job on this machine's node 0: bound to its CPUs and memory. */
+    @Test
+    void numaNodesPinTheCloneAndBindItsMemory() throws Exception {
+        Both b = run("[n]\nrw=randread\nbs=4k\nsize=4m\nnuma_cpu_nodes=0\nnuma_mem_policy=bind:0\n");
+        assertEquals(1024, b.fio.get("read").get("total_ios").asLong());
+        assertTrue(b.lab.notes().contains("numa_mem_policy=bind:{0}: get_mempolicy says mode 2 nodes [0]"),
+                b.lab.notes());
+        String cpus = Files.readString(Path.of("/sys/devices/system/node/node0/cpulist")).strip();
+        assertEquals(1024, b.lab.report().jobs().getFirst().read().totalIos());
+        int cpu = b.lab.report().jobs().getFirst().lab().cpus().getFirst();
+        assertTrue(BridgeRun.nodeCpus(jobs(dir, "n.fio", "[n]\nsize=1m\nnuma_cpu_nodes=0\n").getFirst()).get(cpu),
+                "clone on CPU " + cpu + ", node 0 has " + cpus);
+    }
+}
