@@ -147,6 +147,21 @@ public record Job(
         }
     }
 
+    /**
+     * fio's steady-state options: the job stops once its IOPS or bandwidth has kept within a limit
+     * over the last {@code ss_dur} seconds.
+     *
+     * @param bw      the criterion reads bandwidth (bytes per second), else IOPS
+     * @param slope   the criterion is the least-squares slope of the samples, else their largest
+     *                deviation from their mean
+     * @param limit   the criterion must stay below it: a percentage of the mean when {@code percent}
+     * @param percent the limit is a percentage of the samples' mean
+     * @param seconds {@code ss_dur} in whole seconds: samples in the window, one a second
+     * @param rampNs  {@code ss_ramp}: samples start a second after it
+     */
+    public record Steady(boolean bw, boolean slope, double limit, boolean percent, int seconds, long rampNs) {
+    }
+
     /** A value per direction: fio's {@code READ,WRITE[,TRIM]} options (the trim part is checked and unused). */
     public record PerDir(long read, long write) {
         /** None for either direction. */
@@ -193,15 +208,18 @@ public record Job(
      * @param flowId        {@code flow_id}: which flow (fio's default 0)
      * @param flowSleepNs   {@code flow_sleep}: the pause when the clone is ahead of its share
      *                      (drained first); 0 to retry at once
+     * @param steadyState   {@code steadystate} (alias {@code ss}): the criterion, once a second over
+     *                      the last {@code ss_dur} ({@link lab.jobspec.stats.SteadyState}); null when
+     *                      {@code ss_dur} is 0 (fio then does not check)
      */
     public record Pace(PerDir rate, PerDir rateIops, PerDir rateMin, PerDir rateIopsMin, long rateCycleNs,
                        boolean poisson, boolean offload, boolean rateIgnoreThinktime, long thinktimeNs,
                        long thinktimeSpinNs, long thinktimeBlocks, boolean thinktimeBlocksSet,
                        boolean thinktimeIssue, long thinktimeIotimeNs, long startDelayNs, long startDelayMaxNs,
-                       long flow, long flowId, long flowSleepNs) {
+                       long flow, long flowId, long flowSleepNs, Steady steadyState) {
         /** fio's defaults: none of it; {@code rate_cycle} 1000 ms, {@code thinktime_blocks} 1. */
         public static final Pace NONE = new Pace(PerDir.NONE, PerDir.NONE, PerDir.NONE, PerDir.NONE, 1_000_000_000L,
-                false, false, false, 0, 0, 1, false, false, 0, 0, 0, 0, 0, 0);
+                false, false, false, 0, 0, 1, false, false, 0, 0, 0, 0, 0, 0, null);
 
         /** {@code rate} or {@code rate_iops} for either direction. */
         public boolean rated() {

@@ -427,7 +427,58 @@ final class JobBuilder {
                 flag("rate_ignore_thinktime", false), think, spin, blocks, settings.containsKey("thinktime_blocks"),
                 issue, iotime, delay[0], delay[1], count("flow", 0, 0, 1000),
                 count("flow_id", 0, 0, Integer.MAX_VALUE),
-                bounded("flow_sleep", 0, 0, Long.MAX_VALUE, v -> FioUnits.timeNs(v, 1_000)));
+                bounded("flow_sleep", 0, 0, Long.MAX_VALUE, v -> FioUnits.timeNs(v, 1_000)), steady());
+    }
+
+    /**
+     * {@code steadystate=KIND:LIMIT[%]} (fio's default {@code iops_slope:0.01%}), {@code ss_dur} and
+     * {@code ss_ramp} (bare numbers seconds); null when {@code ss_dur} is 0, as fio checks nothing then.
+     */
+    private Job.Steady steady() throws JobSpecException {
+        long durNs = time("steadystate_duration");
+        long rampNs = time("steadystate_ramp_time");
+        Setting s = settings.get("steadystate");
+        String v = s == null ? "iops_slope:0.01%" : s.value().strip();
+        int colon = v.indexOf(':');
+        String kind = colon < 0 ? v : v.substring(0, colon).strip();
+        boolean bw;
+        boolean slope;
+        switch (kind) {
+            case "iops" -> { bw = false; slope = false; }
+            case "iops_slope" -> { bw = false; slope = true; }
+            case "bw" -> { bw = true; slope = false; }
+            case "bw_slope" -> { bw = true; slope = true; }
+            default -> throw fail(s, "'" + kind + "' is not one of iops, iops_slope, bw, bw_slope");
+        }
+        if (colon < 0) {
+            throw fail(s, "steadystate needs a limit after its criterion (" + kind + ":1%)");
+        }
+        String limit = v.substring(colon + 1).strip();
+        boolean percent = limit.endsWith("%");
+        double value;
+        try {
+            if (percent) {
+                value = Double.parseDouble(limit.substring(0, limit.length() - 1).strip());
+            } else if (bw) {
+                value = FioUnits.size(limit);
+            } else {
+                value = Double.parseDouble(limit);
+            }
+        } catch (IllegalArgumentException e) {
+            throw fail(s, "'" + limit + "' is not a limit (a number, a size for bw, or a percentage)");
+        }
+        if (value < 0) {
+            throw fail(s, "a limit below 0 is never met");
+        }
+        if (durNs == 0) {
+            return null;
+        }
+        if (durNs / 1_000_000_000L < (slope ? 2 : 1)) {
+            throw fail(settings.get("steadystate_duration"), "ss_dur of " + durNs / 1_000_000_000L + " whole seconds"
+                    + " leaves no window: fio samples once a second, and a slope needs two samples");
+        }
+        return new Job.Steady(bw, slope, value, percent, (int) Math.min(Integer.MAX_VALUE, durNs / 1_000_000_000L),
+                rampNs);
     }
 
     /**

@@ -26,6 +26,7 @@ import lab.jobspec.stats.Flows;
 import lab.jobspec.stats.JobWindow;
 import lab.jobspec.stats.Pacing;
 import lab.jobspec.stats.StartGate;
+import lab.jobspec.stats.SteadyState;
 import lab.jobspec.stats.WorkerStats;
 
 /**
@@ -79,6 +80,8 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     Flows.Member flow;
     /** This clone under {@code exitall} ({@link Exits}); set by {@link Workload} before the start. */
     Exits.Member exit = Exits.alone();
+    /** This clone's steady-state judge ({@link SteadyState}), or null; set by {@link Workload}. */
+    SteadyState steady;
 
     /** Set at the start barrier; owner-only. */
     private JobWindow window;
@@ -156,6 +159,9 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         if (flow != null) {
             flow.join();
         }
+        if (steady != null) {
+            steady.start(t0);
+        }
         int depth = job.iodepth();
         boolean issuing = true;
         if (window.rampEnds(t0)) {
@@ -166,7 +172,10 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             if (window.rampEnds(now)) {
                 rampDone(now);
             }
-            if (stopping || window.over(now) || exit.terminated()) {
+            if (steady != null) {
+                steady.tick(now);
+            }
+            if (stopping || window.over(now) || exit.terminated() || (steady != null && steady.attained())) {
                 issuing = false;
             }
             if (issuing && pacing.paces() && paused(now)) {
@@ -345,6 +354,9 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             stopping = true;
         } else {
             pacing.completed(bio.op == ReqOp.READ, bio.size);
+            if (steady != null) {
+                steady.completed(bio.size);
+            }
             if (ramped) {
                 stats.dir(bio.op == ReqOp.READ).add(bio.issueTime - bio.startTime, now - bio.issueTime,
                         now - bio.startTime, bio.size);

@@ -25,6 +25,7 @@ import lab.jobspec.stats.RunReport;
 import lab.jobspec.stats.Exits;
 import lab.jobspec.stats.Flows;
 import lab.jobspec.stats.StartGate;
+import lab.jobspec.stats.SteadyState;
 
 /**
  * Runs a job file against an engine device, fio's backend.c ({@code run_threads()}) for the JVM
@@ -106,12 +107,14 @@ public final class Workload {
             List<JobThread> tds = new ArrayList<>();
             Flows flows = new Flows(jobs);
             Exits exits = new Exits(jobs);
+            List<SteadyState> steady = SteadyState.forClones(jobs);
             for (int j = 0; j < jobs.size(); j++) {
                 Job job = jobs.get(j);
                 for (int c = 0; c < job.numjobs(); c++) {
                     JobThread td = new JobThread(job, c, tds.size(), disk.part0(), bioset, rcu, cgroup, inject);
                     td.flow = flows.member(job);
                     td.exit = exits.member(job, j);
+                    td.steady = steady.get(tds.size());
                     tds.add(td);
                 }
             }

@@ -115,6 +115,10 @@ class WorkloadTest {
                 + "[long]\nrw=randread\ntime_based\nruntime=20\n"), DeviceKind.NULL, quiet);
         assertEquals(256, exits.jobs().get(0).read().totalIos());
         assertTrue(exits.jobs().get(1).jobRuntime() < 5000, "long stopped with short: " + exits.jobs().get(1).jobRuntime());
+        FioJob steady = Workload.run(jobFile("[s]\nrw=read\nbs=4k\nsize=8m\ntime_based\nruntime=20\nrate_iops=400\n"
+                + "ss=iops:10%\nss_dur=2\n"), DeviceKind.NULL, quiet).jobs().getFirst();
+        assertTrue(steady.jobRuntime() >= 1900 && steady.jobRuntime() < 6000, "steady state stops it after its 2 s"
+                + " window: " + steady.jobRuntime() + " ms");
     }
 
     @ParameterizedTest

@@ -21,6 +21,7 @@ import lab.jobspec.stats.Flows;
 import lab.jobspec.stats.GroupStats;
 import lab.jobspec.stats.RunReport;
 import lab.jobspec.stats.StartGate;
+import lab.jobspec.stats.SteadyState;
 import lab.jobspec.stats.WorkerStats;
 
 /**
@@ -139,6 +140,13 @@ public final class BridgeRun {
             List<BridgeWorker> workers = new ArrayList<>();
             Flows flows = new Flows(jobs);
             Exits exits = new Exits(jobs);
+            List<SteadyState> steady = SteadyState.forClones(jobs);
+            Map<Job, Integer> firstClone = new HashMap<>();
+            int clones = 0;
+            for (Job j : jobs) {
+                firstClone.put(j, clones);
+                clones += j.numjobs();
+            }
             for (Target[] files : units) {
                 for (Target t : files) {
                     long before = t.sizeBytes();
@@ -157,6 +165,7 @@ public final class BridgeRun {
                             : nodeCpus(t.job); // numa_cpu_nodes replaces cpus_allowed, as numa_run_on_node_mask()
                     w.flow = flows.member(t.job);
                     w.exit = exits.member(t.job, jobs.indexOf(t.job));
+                    w.steady = steady.get(firstClone.get(t.job) + c);
                     workers.add(w);
                 }
             }

@@ -22,6 +22,7 @@ import lab.jobspec.stats.Flows;
 import lab.jobspec.stats.JobWindow;
 import lab.jobspec.stats.Pacing;
 import lab.jobspec.stats.StartGate;
+import lab.jobspec.stats.SteadyState;
 import lab.jobspec.stats.WorkerStats;
 
 /**
@@ -182,6 +183,8 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     Flows.Member flow;
     /** This clone under {@code exitall} ({@link Exits}); set by {@link BridgeRun} before the start. */
     Exits.Member exit = Exits.alone();
+    /** This clone's steady-state judge ({@link SteadyState}: its own or its group's), or null; set by {@link BridgeRun}. */
+    SteadyState steady;
 
     /**
      * Pins this thread ({@link #affinity}), as fio's {@code thread_main()} does before its set-up,
@@ -312,6 +315,9 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         if (flow != null) {
             flow.join();
         }
+        if (steady != null) {
+            steady.start(t0);
+        }
         int completeMin = job.completeMin();
         int completeMax = job.completeMax();
         boolean issuing = true;
@@ -324,7 +330,10 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                 if (window.rampEnds(now)) {
                     rampDone(now);
                 }
-                if (stopping || window.over(now) || exit.terminated()) {
+                if (steady != null) {
+                    steady.tick(now);
+                }
+                if (stopping || window.over(now) || exit.terminated() || (steady != null && steady.attained())) {
                     issuing = false;
                 }
                 if (issuing && pacing.paces() && paused(now, completeMax)) {
@@ -508,6 +517,9 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             verifyBlock(tag);
         }
         pacing.completed(read, res);
+        if (steady != null) {
+            steady.completed(res);
+        }
         if (ramped) {
             long start = startNs[tag];
             long issue = issueNs[tag];

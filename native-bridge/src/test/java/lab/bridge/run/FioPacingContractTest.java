@@ -126,6 +126,20 @@ class FioPacingContractTest {
         assertTrue(b.notes.contains("rate_min=1048576B/s not met"), b.notes);
     }
 
+    /**
+     * fio's examples/steadystate.fio in small: a job held at 400 IOPS is steady by ss=iops:10% as
+     * soon as its window of ss_dur=3 samples is full, after ss_ramp=1 and a second: it stops at
+     * about 5 s of its 20, in both (fio's JSON says attained).
+     */
+    @Test
+    void steadyStateStopsASteadyJob() throws Exception {
+        Both b = run("[s]\nrw=read\nbs=4k\ntime_based\nruntime=20\nrate_iops=400\nss=iops:10%\nss_dur=3\nss_ramp=1\n");
+        assertEquals(1, b.fio.get("steadystate").get("attained").asInt(), b.toString());
+        long fio = b.fio.get("job_runtime").asLong();
+        assertTrue(fio > 3500 && fio < 8000, "fio stopped at " + fio + " ms\n" + b);
+        assertEquals(fio, b.lab.jobRuntime(), 1500, "the bridge stops when fio does\n" + b);
+    }
+
     /** startdelay=1: the job's I/O starts a second late, its runtime not counting the wait. */
     @Test
     void startdelayWaitsBeforeTheJob() throws Exception {
