@@ -47,6 +47,28 @@ class FilesTest {
         assertRefused("[j]\ndirectory=/d\nnrfiles=2\n", 3, "nrfiles", "no size or filesize");
     }
 
+    /** The report's job options echo the options of this families where they are not fio's defaults. */
+    @Test
+    void theReportEchoesPacingPlacementAndWalkOptions() throws Exception {
+        var m = FioOptions.of(job("[j]\nsize=1m\nrw=read:-8k\nloops=3\nrate=1m\nthinktime=10ms\nthinktime_blocks=4\n"
+                + "startdelay=1-2\nflow=2\nexitall\nexit_what=all\nnuma_mem_policy=bind:0\nprioclass=3\n"
+                + "ss=iops:10%\nss_dur=5\n"));
+        assertEquals("read:-8192", m.get("rw"));
+        assertEquals("3", m.get("loops"));
+        assertEquals("1048576", m.get("rate"));
+        assertEquals("10ms", m.get("thinktime"));
+        assertEquals("4", m.get("thinktime_blocks"));
+        assertEquals("1-2", m.get("startdelay"));
+        assertEquals("2", m.get("flow"));
+        assertEquals("1", m.get("exitall"));
+        assertEquals("all", m.get("exit_what"));
+        assertEquals("bind:0", m.get("numa_mem_policy"));
+        assertEquals("3", m.get("prioclass"));
+        assertEquals("iops:10.0%", m.get("steadystate"));
+        assertEquals("5", m.get("steadystate_duration"));
+        assertNull(FioOptions.of(job("[j]\nfilename=/dev/x\n")).get("size"), "a size-less job's size is its target's");
+    }
+
     /** fio's setup_files(): a job with neither size nor filesize covers its target from offset to the end. */
     @Test
     void aSizeLessJobTakesItsTargetsSize() throws Exception {

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import lab.jobspec.BlockSizes;
 import lab.jobspec.Inject;
+import lab.jobspec.Cpus;
 import lab.jobspec.Job;
 
 /**
@@ -30,7 +31,7 @@ public final class FioOptions {
                 : job.walk().seqNr() != 1 ? ":" + job.walk().seqNr() : ""), "read");
         put(m, "rwmixread", job.rwmixread(), 50);
         put(m, "bs", job.bs(), 4096);
-        put(m, "size", job.size(), 0L);
+        put(m, "size", job.sizeOfTarget() ? null : job.size(), 0L); // size-less: the target's, once known
         put(m, "offset", job.offset(), 0L);
         put(m, "numjobs", job.numjobs(), 1);
         put(m, "iodepth", job.iodepth(), 1);
@@ -82,9 +83,64 @@ public final class FioOptions {
                 ? Integer.toString(job.walk().blockAlignRead())
                 : job.walk().blockAlignRead() + "," + job.walk().blockAlignWrite(), "0");
         put(m, "random_distribution", job.walk().distribution().fio(), "random");
+        pace(m, job.pace());
+        placement(m, job.placement());
+        put(m, "exitall", bool(job.order().exitall()), "0");
+        put(m, "exit_what", job.order().exitWhat().name().toLowerCase(Locale.ROOT), "group");
         put(m, "base_ns", job.baseNs(), 0L); // the lab's key: fio has none such
         put(m, "inject", Inject.format(job.inject()), ""); // the lab's key too
         return m;
+    }
+
+    /** Rate, think time, start delay, flow and steady state ({@link Job.Pace}), where not fio's defaults. */
+    private static void pace(Map<String, String> m, Job.Pace p) {
+        put(m, "rate", perDir(p.rate()), null);
+        put(m, "rate_iops", perDir(p.rateIops()), null);
+        put(m, "rate_min", perDir(p.rateMin()), null);
+        put(m, "rate_iops_min", perDir(p.rateIopsMin()), null);
+        put(m, "rate_cycle", p.rateCycleNs() / 1_000_000, 1000L);
+        put(m, "rate_process", p.poisson() ? "poisson" : "linear", "linear");
+        put(m, "io_submit_mode", p.offload() ? "offload" : "inline", "inline");
+        put(m, "rate_ignore_thinktime", bool(p.rateIgnoreThinktime()), "0");
+        put(m, "thinktime", p.thinktimeNs() == 0 ? "0" : time(p.thinktimeNs()), "0");
+        put(m, "thinktime_spin", p.thinktimeSpinNs() == 0 ? "0" : time(p.thinktimeSpinNs()), "0");
+        put(m, "thinktime_blocks", p.thinktimeBlocks(), 1L);
+        put(m, "thinktime_blocks_type", p.thinktimeIssue() ? "issue" : "complete", "complete");
+        put(m, "thinktime_iotime", time(p.thinktimeIotimeNs()), "0");
+        put(m, "startdelay", p.startDelayNs() == p.startDelayMaxNs() ? time(p.startDelayNs())
+                : time(p.startDelayNs()) + "-" + time(p.startDelayMaxNs()), "0");
+        put(m, "flow", p.flow(), 0L);
+        put(m, "flow_id", p.flowId(), 0L);
+        put(m, "flow_sleep", p.flowSleepNs() == 0 ? "0" : time(p.flowSleepNs()), "0");
+        Job.Steady ss = p.steadyState();
+        if (ss != null) {
+            put(m, "steadystate", (ss.bw() ? "bw" : "iops") + (ss.slope() ? "_slope" : "") + ":" + ss.limit()
+                    + (ss.percent() ? "%" : ""), null);
+            put(m, "steadystate_duration", Integer.toString(ss.seconds()), null);
+            put(m, "steadystate_ramp_time", time(ss.rampNs()), "0");
+        }
+    }
+
+    /** NUMA and priorities ({@link Job.Placement}), where set. */
+    private static void placement(Map<String, String> m, Job.Placement p) {
+        put(m, "numa_cpu_nodes", p.cpuNodes().isEmpty() ? null : new Cpus(p.cpuNodes(), false).format(), null);
+        put(m, "numa_mem_policy", p.memPolicy() == null ? null : p.memPolicy()
+                + (p.memNodes().isEmpty() ? "" : ":" + new Cpus(p.memNodes(), false).format()), null);
+        put(m, "prioclass", p.prioClass(), 0);
+        put(m, "prio", p.prio(), 0);
+        put(m, "cmdprio_percentage", perDir(p.cmdprioPercentage()), null);
+        if (p.cmdprioPercentage().any()) {
+            put(m, "cmdprio_class", perDir(p.cmdprioClass()), null);
+            put(m, "cmdprio", perDir(p.cmdprio()), null);
+        }
+    }
+
+    /** A {@code READ,WRITE} option as written (one value when both are the same), or null when both are 0. */
+    private static String perDir(Job.PerDir v) {
+        if (!v.any() && v.read() == 0) {
+            return null;
+        }
+        return v.read() == v.write() ? Long.toString(v.read()) : v.read() + "," + v.write();
     }
 
     /** The options every one of {@code jobs} has with the same value; empty for fewer than two jobs. */
