@@ -21,12 +21,10 @@ import lab.engine.inject.Injection;
 import lab.engine.sync.Rcu;
 import lab.jobspec.Inject;
 import lab.jobspec.Job;
-import lab.jobspec.stats.Exits;
-import lab.jobspec.stats.Flows;
+import lab.jobspec.stats.CloneControl;
 import lab.jobspec.stats.JobWindow;
 import lab.jobspec.stats.Pacing;
 import lab.jobspec.stats.StartGate;
-import lab.jobspec.stats.SteadyState;
 import lab.jobspec.stats.WorkerStats;
 
 /**
@@ -76,12 +74,8 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     /** Bios prepared and not yet submitted ({@code iodepth_batch_submit} of them at most). */
     private final Bio[] batch;
 
-    /** This clone in its {@code flow_id} ({@link Flows}), or null; set by {@link Workload} before the start. */
-    Flows.Member flow;
-    /** This clone under {@code exitall} ({@link Exits}); set by {@link Workload} before the start. */
-    Exits.Member exit = Exits.alone();
-    /** This clone's steady-state judge ({@link SteadyState}), or null; set by {@link Workload}. */
-    SteadyState steady;
+    /** This clone's flow, exitall and steady state ({@link CloneControl}); set by {@link Workload} before the start. */
+    CloneControl control = CloneControl.alone();
 
     /** Set at the start barrier; owner-only. */
     private JobWindow window;
@@ -155,13 +149,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         }
         window = new JobWindow(job, t0);
         pacing.start(t0);
-        exit.started();
-        if (flow != null) {
-            flow.join();
-        }
-        if (steady != null) {
-            steady.start(t0);
-        }
+        control.start(t0);
         int depth = job.iodepth();
         boolean issuing = true;
         if (window.rampEnds(t0)) {
@@ -172,21 +160,18 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             if (window.rampEnds(now)) {
                 rampDone(now);
             }
-            if (steady != null) {
-                steady.tick(now);
-            }
-            if (stopping || window.over(now) || exit.terminated() || (steady != null && steady.attained())) {
+            if (stopping || window.over(now) || control.stopped(now)) {
                 issuing = false;
             }
             if (issuing && pacing.paces() && paused(now)) {
                 continue;
             }
             if (issuing && inflight < depth) {
-                if (flow != null && flow.ahead()) {
+                if (control.flowAhead()) {
                     flowWait();
                     continue;
                 }
-                issuing = submitBatch(pacing.paces() || flow != null ? 1 : Math.min(batch.length, depth - inflight)) > 0;
+                issuing = submitBatch(pacing.paces() || control.inFlow() ? 1 : Math.min(batch.length, depth - inflight)) > 0;
             } else if (inflight > 0) {
                 reap(issuing ? Math.min(job.iodepthBatchCompleteMin(), inflight) : 1);
             }
@@ -199,10 +184,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             }
         }
         finish(System.nanoTime());
-        if (flow != null) {
-            flow.leave();
-        }
-        exit.finished();
+        control.finished();
     }
 
     /** As the bridge's clone ({@code BridgeWorker.flowWait}): drain and pause with {@code flow_sleep}, else reap one or retry. */
@@ -354,9 +336,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             stopping = true;
         } else {
             pacing.completed(bio.op == ReqOp.READ, bio.size);
-            if (steady != null) {
-                steady.completed(bio.size);
-            }
+            control.completed(bio.size);
             if (ramped) {
                 stats.dir(bio.op == ReqOp.READ).add(bio.issueTime - bio.startTime, now - bio.issueTime,
                         now - bio.startTime, bio.size);

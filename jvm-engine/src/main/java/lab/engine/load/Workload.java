@@ -22,10 +22,8 @@ import lab.jobspec.JobFile;
 import lab.jobspec.report.FioLab;
 import lab.jobspec.report.FioReport;
 import lab.jobspec.stats.RunReport;
-import lab.jobspec.stats.Exits;
-import lab.jobspec.stats.Flows;
+import lab.jobspec.stats.CloneControl;
 import lab.jobspec.stats.StartGate;
-import lab.jobspec.stats.SteadyState;
 
 /**
  * Runs a job file against an engine device, fio's backend.c ({@code run_threads()}) for the JVM
@@ -105,16 +103,11 @@ public final class Workload {
         try (Bioset bioset = new Bioset(nrCpus, maxBs(jobs))) {
             Gendisk disk = new Gendisk(stack.top());
             List<JobThread> tds = new ArrayList<>();
-            Flows flows = new Flows(jobs);
-            Exits exits = new Exits(jobs);
-            List<SteadyState> steady = SteadyState.forClones(jobs);
-            for (int j = 0; j < jobs.size(); j++) {
-                Job job = jobs.get(j);
+            List<CloneControl> controls = CloneControl.forRun(jobs);
+            for (Job job : jobs) {
                 for (int c = 0; c < job.numjobs(); c++) {
                     JobThread td = new JobThread(job, c, tds.size(), disk.part0(), bioset, rcu, cgroup, inject);
-                    td.flow = flows.member(job);
-                    td.exit = exits.member(job, j);
-                    td.steady = steady.get(tds.size());
+                    td.control = controls.get(tds.size());
                     tds.add(td);
                 }
             }

@@ -16,12 +16,10 @@ import lab.jobspec.Job;
 import lab.jobspec.JobFile;
 import lab.jobspec.report.FioLab;
 import lab.jobspec.report.FioReport;
-import lab.jobspec.stats.Exits;
-import lab.jobspec.stats.Flows;
+import lab.jobspec.stats.CloneControl;
 import lab.jobspec.stats.GroupStats;
 import lab.jobspec.stats.RunReport;
 import lab.jobspec.stats.StartGate;
-import lab.jobspec.stats.SteadyState;
 import lab.jobspec.stats.WorkerStats;
 
 /**
@@ -138,9 +136,7 @@ public final class BridgeRun {
                 }
             }
             List<BridgeWorker> workers = new ArrayList<>();
-            Flows flows = new Flows(jobs);
-            Exits exits = new Exits(jobs);
-            List<SteadyState> steady = SteadyState.forClones(jobs);
+            List<CloneControl> controls = CloneControl.forRun(jobs);
             Map<Job, Integer> firstClone = new HashMap<>();
             int clones = 0;
             for (Job j : jobs) {
@@ -163,9 +159,7 @@ public final class BridgeRun {
                     BridgeWorker w = new BridgeWorker(t.job, c, files, options.engines());
                     w.affinity = t.job.placement().cpuNodes().isEmpty() ? t.job.cpus().forClone(workers.size())
                             : nodeCpus(t.job); // numa_cpu_nodes replaces cpus_allowed, as numa_run_on_node_mask()
-                    w.flow = flows.member(t.job);
-                    w.exit = exits.member(t.job, jobs.indexOf(t.job));
-                    w.steady = steady.get(firstClone.get(t.job) + c);
+                    w.control = controls.get(firstClone.get(t.job) + c);
                     workers.add(w);
                 }
             }

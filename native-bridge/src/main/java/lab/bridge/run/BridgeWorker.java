@@ -17,12 +17,10 @@ import lab.jobspec.BufferPattern;
 import lab.jobspec.IoSequence;
 import lab.jobspec.Job;
 import lab.jobspec.Verify;
-import lab.jobspec.stats.Exits;
-import lab.jobspec.stats.Flows;
+import lab.jobspec.stats.CloneControl;
 import lab.jobspec.stats.JobWindow;
 import lab.jobspec.stats.Pacing;
 import lab.jobspec.stats.StartGate;
-import lab.jobspec.stats.SteadyState;
 import lab.jobspec.stats.WorkerStats;
 
 /**
@@ -179,12 +177,8 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
      */
     BitSet affinity = new BitSet();
 
-    /** This clone in its {@code flow_id} ({@link Flows}), or null; set by {@link BridgeRun} before the start. */
-    Flows.Member flow;
-    /** This clone under {@code exitall} ({@link Exits}); set by {@link BridgeRun} before the start. */
-    Exits.Member exit = Exits.alone();
-    /** This clone's steady-state judge ({@link SteadyState}: its own or its group's), or null; set by {@link BridgeRun}. */
-    SteadyState steady;
+    /** This clone's flow, exitall and steady state ({@link CloneControl}); set by {@link BridgeRun} before the start. */
+    CloneControl control = CloneControl.alone();
 
     /**
      * Pins this thread ({@link #affinity}), as fio's {@code thread_main()} does before its set-up,
@@ -311,13 +305,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         }
         window = new JobWindow(job, t0);
         pacing.start(t0);
-        exit.started();
-        if (flow != null) {
-            flow.join();
-        }
-        if (steady != null) {
-            steady.start(t0);
-        }
+        control.start(t0);
         int completeMin = job.completeMin();
         int completeMax = job.completeMax();
         boolean issuing = true;
@@ -330,21 +318,18 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                 if (window.rampEnds(now)) {
                     rampDone(now);
                 }
-                if (steady != null) {
-                    steady.tick(now);
-                }
-                if (stopping || window.over(now) || exit.terminated() || (steady != null && steady.attained())) {
+                if (stopping || window.over(now) || control.stopped(now)) {
                     issuing = false;
                 }
                 if (issuing && pacing.paces() && paused(now, completeMax)) {
                     continue;
                 }
                 if (issuing && inflight < depth) {
-                    if (flow != null && flow.ahead()) {
+                    if (control.flowAhead()) {
                         flowWait();
                         continue;
                     }
-                    int n = pacing.paces() || flow != null ? 1 : Math.min(batch.length, depth - inflight);
+                    int n = pacing.paces() || control.inFlow() ? 1 : Math.min(batch.length, depth - inflight);
                     issuing = submitBatch(n, now) > 0;
                 } else if (inflight > 0) {
                     reap(issuing ? Math.min(completeMin, inflight) : 1, completeMax);
@@ -358,10 +343,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             note("stopped: " + e.getMessage() + " with " + inflight + " I/O(s) in flight");
         }
         finish(System.nanoTime());
-        if (flow != null) {
-            flow.leave();
-        }
-        exit.finished();
+        control.finished();
     }
 
     /**
@@ -517,9 +499,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             verifyBlock(tag);
         }
         pacing.completed(read, res);
-        if (steady != null) {
-            steady.completed(res);
-        }
+        control.completed(res);
         if (ramped) {
             long start = startNs[tag];
             long issue = issueNs[tag];
