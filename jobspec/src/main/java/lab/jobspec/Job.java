@@ -15,9 +15,13 @@ import java.util.List;
  * and the lab's own keys base_ns=0 and inject= (none); then bsrange and bssplit unset (every I/O
  * of either direction is {@code bs}), percentage_random=100,100, norandommap=0,
  * random_generator=tausworthe, allrandrepeat=0, io_size=0 (= size) and number_ios=0 (no limit);
- * then stonewall=0, new_group=0, wait_for= (none), no CPU set, cpus_allowed_policy=shared;
- * then nrfiles=1, file_service_type=roundrobin; then loops=1, no offset modifier on rw, blockalign
- * = the smallest size of the direction, random_distribution=random ({@link Walk}).
+ * then stonewall=0, new_group=0, wait_for= (none), exitall=0, exit_what=group, no CPU set,
+ * cpus_allowed_policy=shared; then nrfiles=1, file_service_type=roundrobin; then loops=1, no offset
+ * modifier on rw, blockalign = the smallest size of the direction, random_distribution=random
+ * ({@link Walk}); then no rate, rate_process=linear, rate_cycle=1000 (ms), io_submit_mode=inline,
+ * thinktime=0, thinktime_blocks=1, thinktime_blocks_type=complete, startdelay=0, flow=0,
+ * flow_id=0, ss_dur=0 (no steady-state check) ({@link Pace}); then no NUMA node, no priority
+ * class, cmdprio_percentage=0 with cmdprio_class=1 and cmdprio=0 ({@link Placement}).
  *
  * @param name        the section name, or {@code name=} if given
  * @param filename    target file or device, or null when the job file names none
