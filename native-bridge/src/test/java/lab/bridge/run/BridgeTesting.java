@@ -57,6 +57,15 @@ final class BridgeTesting {
         return d;
     }
 
+    /** A sparse regular file {@code data} of {@code bytes} in a {@link #freshScratch} folder {@code name}, for fio and the bridge to share. */
+    static Path sparseFile(String name, long bytes) throws IOException {
+        Path file = freshScratch(name).resolve("data");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            f.setLength(bytes);
+        }
+        return file;
+    }
+
     /** {@link #scratch} with whatever an earlier run left in it removed. */
     static Path freshScratch(String name) throws IOException {
         Path d = scratch(name);

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -28,11 +27,8 @@ class FioJobControlContractTest {
 
     @BeforeEach
     void file() throws Exception {
-        dir = BridgeTesting.freshScratch("jobcontrol");
-        file = dir.resolve("data");
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-            f.setLength(64L << 20);
-        }
+        file = BridgeTesting.sparseFile("jobcontrol", 64L << 20);
+        dir = file.getParent();
     }
 
     /** One job's I/Os and runtime (ms). */

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import lab.bridge.engine.BridgeEngines;
@@ -28,11 +27,8 @@ class FioPacingContractTest {
 
     @BeforeEach
     void file() throws Exception {
-        dir = BridgeTesting.freshScratch("pacing");
-        file = dir.resolve("data");
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-            f.setLength(64L << 20);
-        }
+        file = BridgeTesting.sparseFile("pacing", 64L << 20);
+        dir = file.getParent();
     }
 
     /** What fio and the bridge did with one job file, and how long each run took. */

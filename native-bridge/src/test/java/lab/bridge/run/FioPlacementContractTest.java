@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -31,11 +30,8 @@ class FioPlacementContractTest {
 
     @BeforeEach
     void file() throws Exception {
-        dir = BridgeTesting.freshScratch("placement");
-        file = dir.resolve("data");
-        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-            f.setLength(64L << 20);
-        }
+        file = BridgeTesting.sparseFile("placement", 64L << 20);
+        dir = file.getParent();
     }
 
     private record Both(JsonNode fio, BridgeTesting.Outcome lab) {
