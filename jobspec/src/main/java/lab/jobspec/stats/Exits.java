@@ -39,11 +39,6 @@ public final class Exits {
         return new Member(NONE, -1, Job.ExitWhat.GROUP);
     }
 
-    /** Whether any job sets {@code exitall}: otherwise no clone stops another. */
-    public boolean active() {
-        return exitall;
-    }
-
     /** Registers a clone of job {@code jobIndex} (in file order); call before any clone starts. */
     public synchronized Member member(Job job, int jobIndex) {
         Member m = new Member(this, groups[jobIndex], job.order().exitWhat());

@@ -43,6 +43,8 @@ public final class Pacing {
     private final Job.Pace p;
     private final boolean rated;
     private final boolean thinks;
+    /** Whether anything here counts I/Os: else issued() and completed() return at once (the engine's benchmarks run this loop). */
+    private final boolean counts;
     private final long[] bps = new long[2];
     private final long[] minBs = new long[2];
     private final SplitMix[] poisson = new SplitMix[2];
@@ -69,6 +71,7 @@ public final class Pacing {
         this.p = job.pace();
         this.rated = p.rated();
         this.thinks = p.thinktimeNs() > 0;
+        this.counts = rated || thinks || p.hasMinimum();
         for (int d = 0; d < 2; d++) {
             boolean read = d == 1;
             minBs[d] = job.blockSizes(read).min();
@@ -139,6 +142,9 @@ public final class Pacing {
 
     /** An I/O of {@code len} bytes was issued. */
     public void issued(boolean read, int len) {
+        if (!counts) {
+            return;
+        }
         int d = dir(read);
         if (p.thinktimeIssue()) {
             thinkCounter++;
@@ -165,6 +171,9 @@ public final class Pacing {
 
     /** An I/O of {@code len} bytes completed (successfully). */
     public void completed(boolean read, int len) {
+        if (!counts) {
+            return;
+        }
         int d = dir(read);
         if (!p.thinktimeIssue()) {
             thinkCounter++;
