@@ -76,7 +76,7 @@ final class EngineCommand {
                 stack = new StackSpec(dmLinear, CssForward.of(css), inject == null ? null : injectOption(inject));
                 jobs = JobFileParser.parse(file);
                 stack.injections(jobs.jobs()); // refused here, before anything runs or is written
-                Workload.checkSized(jobs.jobs());
+                Workload.checkRunnable(jobs.jobs());
             } catch (IllegalArgumentException | JobSpecException e) {
                 System.err.println("lab: " + e.getMessage());
                 return Lab.EXIT_BAD_INPUT;

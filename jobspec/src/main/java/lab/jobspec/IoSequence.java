@@ -80,6 +80,33 @@ import java.util.Arrays;
  * {@code size}, the total over the files. The direction, size and random-or-sequential draws are
  * the job's, shared by its files (fio's are the thread's too); a new pass resets every file.
  *
+ * <h2>Trims</h2>
+ * A job that only trims ({@code rw=trim}, {@code randtrim}) walks as a write job would, each I/O
+ * a trim ({@link #trim()}), with the trims' sizes ({@link Job#writeBs}). {@code trimwrite} and
+ * {@code randtrimwrite} follow each trim with a write of the same range (fio's
+ * {@code set_rw_ddir()} and {@code get_next_block()}): the pair is one step of the walk, so the
+ * pass, {@code size}, {@code io_size} and {@code number_ios} count it once, as fio doubles its
+ * limits for {@code trimwrite} ({@code do_io()}); {@code io_size}'s decision to start another
+ * pass sums both ({@code keep_running()}).
+ *
+ * <h2>Read-back ({@code verify})</h2>
+ * A job that writes with {@code verify} and {@code do_verify} logs each write ({@link VerifyLog})
+ * and reads it back, as fio's {@code do_io()} and {@code do_verify()}: after each pass (before the
+ * next, or the end) every logged piece is read, in the log's order; with {@code verify_backlog=N},
+ * during the pass, whenever the log holds a multiple of N pieces and the last completed I/O was
+ * not a read, the next {@code verify_backlog_batch} (default N) I/Os are read-backs, each taken
+ * only when its write has completed (else the pass's own I/O goes first, as fio). A read-back
+ * ({@link #checks()}) counts toward neither the pass nor {@code size} and {@code io_size}'s
+ * limits (fio's {@code td_io_queue()} leaves {@code IO_U_F_VER_LIST} out of
+ * {@code io_issue_bytes}), but toward {@code io_size}'s decision to start another pass
+ * ({@code keep_running()} sums {@code io_bytes}, read-backs included) and {@code number_ios}
+ * ({@code io_blocks}). At the end of a pass the loops ask
+ * {@link #waits()}: the next read-back's write is still in flight, reap first. The loops report
+ * every completion ({@link #completed}): the log's in-flight marks and fio's {@code last_ddir}
+ * come from them. A {@code time_based} job reads back only by its backlog, never after a pass
+ * (measured with fio 3.33: a timed write or read-write job reads nothing back without
+ * {@code verify_backlog}, and with it all its writes but the last few).
+ *
  * <p>Seeds come from {@code randseed}, the section and {@code jobIndex} (see {@link SplitMix#seed}),
  * one stream per purpose as fio keeps one state per purpose. The next I/O is chosen one call
  * ahead, so that {@link #passDone()} knows whether one is left. One instance per worker; not
@@ -230,6 +257,30 @@ public final class IoSequence {
     private long totalBytes;
     private long ios;
 
+    /** fio's {@code io_hist}: writes waiting to be read back; null when the job reads none back. */
+    private final VerifyLog log;
+    /** {@code verify} on a job that only reads: each of its reads is checked (fio: {@code !td_rw()}). */
+    private final boolean checksReads;
+    private final long backlog;
+    private final long backlogBatch;
+    /** fio's {@code verify_batch}: read-backs still owed by the backlog. */
+    private long verifyBatch;
+    /** fio's {@code last_ddir}: the last completed I/O was a read (fio's zeroed field is {@code DDIR_READ}). */
+    private boolean lastRead = true;
+    /** The I/O just taken is a read-back from the log. */
+    private boolean readBack;
+    /** The I/O just taken is a read. */
+    private boolean takenRead;
+    /** The job trims ({@code rw=trim}, {@code trimwrite}...): its non-read I/Os from the walk are trims. */
+    private final boolean trims;
+    /** {@code trimwrite}: each trim is followed by a write of its range. */
+    private final boolean trimWrite;
+    /** The I/O just taken is a trim. */
+    private boolean takenTrim;
+    /** {@code trimwrite}: the write of the last trim's range comes next. */
+    private boolean pairWrite;
+    private long readBackBytes;
+
     private boolean pending;
     private boolean nextRead;
     private long nextOffset;
@@ -284,6 +335,14 @@ public final class IoSequence {
         totalLimit = multiply(ioSize > 0 ? ioSize : size, loops);
         numberIos = multiply(job.numberIos(), loops);
         maxBs = job.maxBs();
+        trims = job.rw().trims();
+        trimWrite = trims && job.rw().writes();
+        boolean verifies = job.verify() != Verify.NONE;
+        checksReads = verifies && reads && !job.rw().writes();
+        backlog = job.checks().backlog();
+        backlogBatch = job.checks().backlogBatch();
+        log = verifies && job.rw().writes() && job.checks().doVerify() && (!forRuntime || backlog > 0)
+                ? new VerifyLog(job, logUnit(job), VerifyLog.listed(job)) : null;
         for (Region r : files) {
             clearRegion(r);
             rekey(r);
@@ -299,16 +358,53 @@ public final class IoSequence {
         return new IoSequence(job, jobIndex);
     }
 
+    /** A divisor of every offset and length the job writes: its sizes, alignments, offset step and regions. */
+    private static long logUnit(Job job) {
+        long g = gcd(job.writeBs().min(), job.readBs().min());
+        g = gcd(g, job.blockAlign(true));
+        g = gcd(g, job.blockAlign(false));
+        g = gcd(g, Math.abs(job.walk().seqAdd()));
+        for (int i = 0; i < job.nrfiles(); i++) {
+            g = gcd(g, job.fileIoSize(i));
+        }
+        return g;
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
     private static long multiply(long a, long b) {
         return a > Long.MAX_VALUE / b ? Long.MAX_VALUE : a * b;
     }
 
     /**
-     * Takes the next I/O and returns true when it is a read (false = write); {@link #offset()},
+     * Takes the next I/O and returns true when it is a read (false = a write, or a trim:
+     * {@link #trim()}); {@link #offset()},
      * {@link #length()} and {@link #file()} tell the rest. Past the end of a pass
      * ({@link #passDone()}) it starts a new pass itself.
      */
     public boolean nextIsRead() {
+        readBack = false;
+        takenTrim = false;
+        if (pairWrite) {
+            pairWrite = false; // trimwrite: the trim's range, written (current, length and file stay)
+            takenRead = false;
+            if (log != null) {
+                log.log(file, current - base, length);
+            }
+            return false;
+        }
+        if (log != null && (passOver() ? takeReadBack() : backlogReadBack())) {
+            readBack = true;
+            takenRead = true;
+            current = base + log.offset();
+            length = log.length();
+            file = log.file();
+            readBackBytes += length;
+            ios++; // fio's number_ios counts io_blocks, read-backs included
+            return true;
+        }
         if (!pending) {
             startPass();
             pending = draw();
@@ -317,6 +413,7 @@ public final class IoSequence {
             }
         }
         boolean read = nextRead;
+        takenRead = read;
         current = base + nextOffset;
         length = nextLen;
         file = nextFile;
@@ -329,8 +426,76 @@ public final class IoSequence {
         passBytes += nextLen;
         totalBytes += nextLen;
         ios++;
+        takenTrim = trims && !read;
+        pairWrite = trimWrite && !read;
+        if (!read && !trims && log != null) {
+            log.log(nextFile, nextOffset, nextLen);
+        }
         prepare();
         return read;
+    }
+
+    /** Whether the I/O just taken is a trim ({@link #nextIsRead()} said false: not a read, nor a write). */
+    public boolean trim() {
+        return takenTrim;
+    }
+
+    /** The pass has no I/O of its own left: what follows is its read-back. */
+    private boolean passOver() {
+        return !forRuntime && (!pending || limitReached());
+    }
+
+    /** fio's {@code do_verify()}: the next logged piece; its write must have completed ({@link #waits()}). */
+    private boolean takeReadBack() {
+        if (!log.take()) {
+            throw new IllegalStateException("the next read-back's write is in flight: ask waits() and reap first");
+        }
+        return true;
+    }
+
+    /** fio's {@code check_get_verify()}: a read-back during the pass, when the backlog asks and its write has landed. */
+    private boolean backlogReadBack() {
+        if (backlog == 0 || log.isEmpty()) {
+            return false;
+        }
+        boolean get = verifyBatch > 0;
+        if (!get && log.size() % backlog == 0 && !lastRead) {
+            verifyBatch = backlogBatch > 0 ? backlogBatch : backlog;
+            get = true;
+        }
+        if (get && log.take()) {
+            verifyBatch--;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Whether the I/O just taken is a read to check ({@code verify}): a read-back of the job's own
+     * write, or any read of a job that only reads (fio checks a mixed job's own reads against
+     * nothing).
+     */
+    public boolean checks() {
+        return readBack || (checksReads && takenRead);
+    }
+
+    /**
+     * Whether the next I/O is a read-back whose write has not completed yet: the loop reaps before
+     * taking it (fio's {@code do_verify()} starts after the pass's I/O has completed).
+     */
+    public boolean waits() {
+        return !pairWrite && log != null && passOver() && log.headInFlight();
+    }
+
+    /**
+     * An I/O this sequence gave has completed ({@code offset} as {@link #offset()} gave it): fio's
+     * {@code last_ddir}, and a logged write's piece may be read back now.
+     */
+    public void completed(boolean read, int file, long offset) {
+        lastRead = read;
+        if (!read && log != null) {
+            log.landed(file, offset - base);
+        }
     }
 
     /**
@@ -339,6 +504,13 @@ public final class IoSequence {
      * answered true.
      */
     public boolean nextWillRead() {
+        if (pairWrite) {
+            return false;
+        }
+        if (log != null && (passOver() || (backlog > 0 && !log.isEmpty() && !log.headInFlight()
+                && (verifyBatch > 0 || (log.size() % backlog == 0 && !lastRead))))) {
+            return true;
+        }
         return nextRead;
     }
 
@@ -376,21 +548,28 @@ public final class IoSequence {
      * starts the next one when {@code io_size} asks for more. Called before each {@link #nextIsRead()}.
      */
     public boolean hasNext() {
+        if (pairWrite) {
+            return true;
+        }
         if (forRuntime) {
             return pending;
         }
+        if (pending && !limitReached()) {
+            return true;
+        }
+        if (log != null && !log.isEmpty()) {
+            return true; // fio's do_verify(): the pass's writes read back before anything else
+        }
         if (limitReached()) {
             return false;
-        }
-        if (pending) {
-            return true;
         }
         if (loopsLeft > 0) {
             loopsLeft--; // fio's keep_running(): td->o.loops-- before any limit
             resetPass();
             return pending;
         }
-        if (ioSize == 0 || totalLimit - totalBytes < maxBs) {
+        // keep_running() sums every direction's bytes, a writing job's read-backs included
+        if (ioSize == 0 || totalLimit - totalBytes * (trimWrite ? 2 : 1) - readBackBytes < maxBs) {
             return false;
         }
         resetPass();

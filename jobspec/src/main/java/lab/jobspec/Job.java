@@ -34,7 +34,9 @@ import java.util.List;
  * @param inject      {@code inject}, a lab key (not fio's): contention points the JVM engine adds
  *                    on the bio's path ({@link Inject}); empty for none
  * @param readBs      sizes of reads: {@code bs}, or what {@code bsrange}/{@code bssplit} give ({@link BlockSizes})
- * @param writeBs     sizes of writes, likewise
+ * @param writeBs     sizes of writes, likewise; in a job that only trims ({@code rw=trim},
+ *                    {@code randtrim}), of its trims, which take the non-read direction's place
+ *                    ({@code bsrange}'s and {@code bssplit}'s trim part)
  * @param percentageRandomRead  {@code percentage_random} of reads: of a random job's reads, the
  *                    percentage at a random offset; the others continue from the last I/O
  * @param percentageRandomWrite {@code percentage_random} of writes, likewise
@@ -114,7 +116,57 @@ public record Job(
         Walk walk,
         Pace pace,
         Placement placement,
-        boolean sizeOfTarget) {
+        boolean sizeOfTarget,
+        Checks checks) {
+
+    /**
+     * How a writing job reads back and checks what it wrote ({@code verify} other than
+     * {@code none}), with fio 3.33's meaning ({@code backend.c}: {@code do_io()}, {@code do_verify()};
+     * {@code io_u.c}: {@code check_get_verify()}; {@code iolog.c}: {@code log_io_piece()}): each write
+     * is logged; after each pass its blocks are read back and checked ({@code do_verify}); with
+     * {@code verify_backlog} some are read back during the pass ({@link VerifyLog}).
+     *
+     * @param doVerify     {@code do_verify}: read back after each pass (fio's default 1)
+     * @param backlog      {@code verify_backlog}: once this many written blocks wait to be checked,
+     *                     check some during the pass; 0 for none
+     * @param backlogBatch {@code verify_backlog_batch}: how many then; 0 for {@code backlog}
+     * @param interval     {@code verify_interval} as written: each write carries a header every this
+     *                     many bytes; 0 for fio's default ({@link Job#verifyInterval()})
+     * @param fatal        {@code verify_fatal}: stop at the first bad piece of a block
+     * @param async        {@code verify_async}: fio's verify threads; the lab checks on the clone's own thread
+     */
+    public record Checks(boolean doVerify, long backlog, long backlogBatch, int interval, boolean fatal, int async) {
+        /** fio's defaults. */
+        public static final Checks DEFAULT = new Checks(true, 0, 0, 0, false, 0);
+    }
+
+    /**
+     * fio's {@code verify_interval} as it checks: a header every this many bytes of a write
+     * ({@code fixup_options()}): {@code verify_interval} capped at the smallest write (or read, for a
+     * job that reads), and replaced by the gcd of the smallest and largest write sizes when unset
+     * or not a factor of both; the smallest write size with several sizes and none set.
+     */
+    public int verifyInterval() {
+        int min = writeBs.min();
+        int max = writeBs.max();
+        long v = checks.interval();
+        if (max != min && v == 0) {
+            v = min;
+        }
+        if (v > min) {
+            v = min;
+        } else if (rw.reads() && v > readBs.min()) {
+            v = readBs.min();
+        }
+        if (v == 0 || min % v != 0 || max % v != 0) {
+            v = gcd(min, max);
+        }
+        return (int) v;
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
 
     /**
      * Where and at what priority a clone's I/O runs: fio's NUMA and I/O-priority options. The
@@ -278,7 +330,7 @@ public record Job(
                 groupReporting, thread, fixedbufs, registerfiles, hipri, sqthreadPoll, userspaceReap, verify, baseNs,
                 inject, readBs, writeBs, percentageRandomRead, percentageRandomWrite, norandommap, randomGenerator,
                 allrandrepeat, ioSize, numberIos, source, line, order, verifyPattern, cpus, directory, filesize,
-                ioscheduler, nrfiles, fileService, walk, pace, placement, false);
+                ioscheduler, nrfiles, fileService, walk, pace, placement, false, checks);
     }
 
     /**

@@ -111,7 +111,7 @@ final class JobBuilder {
         long filesize = size("filesize", 0, 1, Long.MAX_VALUE);
         int nrfiles = nrfiles();
         Rw rw = rw();
-        BlockSizes[] sizes = blockSizes(bs);
+        BlockSizes[] sizes = trimSizes(rw, blockSizes(bs));
         String bsKey = settings.containsKey("bssplit") ? "bssplit" : settings.containsKey("bsrange") ? "bsrange" : "bs";
         int minBs = minOf(rw, sizes);
         if (sizeOfTarget && nrfiles > 1) {
@@ -158,7 +158,7 @@ final class JobBuilder {
         // the random maps cover every file's region, which with filesize can sum to more than size
         long mapped = nrfiles > 1 && filesize > 0
                 ? (filesize - offset > Long.MAX_VALUE / nrfiles ? Long.MAX_VALUE : (filesize - offset) * nrfiles) : size;
-        checkSizes(rw, sizes, mapped, norandommap, generator, verify, bsKey);
+        checkSizes(rw, sizes, mapped, norandommap, generator, bsKey);
         IoEngine engine = ioengine();
         checkEngineKeys(engine);
         Job.Walk walk = walk(rw, sizes, norandommap, generator);
@@ -221,7 +221,8 @@ final class JobBuilder {
                 walk,
                 pace,
                 placement,
-                sizeOfTarget);
+                sizeOfTarget,
+                checks());
     }
 
     /**
@@ -482,6 +483,18 @@ final class JobBuilder {
     }
 
     /**
+     * {@code do_verify}, {@code verify_backlog}, {@code verify_backlog_batch}, {@code verify_interval},
+     * {@code verify_fatal} and {@code verify_async} ({@link Job.Checks}); without {@code verify} they
+     * change nothing, as in fio.
+     */
+    private Job.Checks checks() throws JobSpecException {
+        return new Job.Checks(flag("do_verify", true), count("verify_backlog", 0, 0, Long.MAX_VALUE),
+                count("verify_backlog_batch", 0, 0, Long.MAX_VALUE),
+                (int) size("verify_interval", 0, 0, Integer.MAX_VALUE), flag("verify_fatal", false),
+                (int) count("verify_async", 0, 0, 1024));
+    }
+
+    /**
      * fio's NUMA and priority options ({@link Job.Placement}): node lists as {@code cpus_allowed}'s
      * ({@code 0-1,3}); {@code numa_mem_policy=MODE[:NODES]}; {@code prioclass} 1..3, {@code prio}
      * 0..7; {@code cmdprio_percentage} 0..100, {@code cmdprio_class} 1..3, {@code cmdprio} 0..7,
@@ -682,11 +695,16 @@ final class JobBuilder {
             case "randwrite" -> Rw.RANDWRITE;
             case "randrw" -> Rw.RANDRW;
             case "readwrite", "rw" -> Rw.READWRITE;
+            case "trim" -> Rw.TRIM;
+            case "randtrim" -> Rw.RANDTRIM;
+            case "trimwrite" -> Rw.TRIMWRITE;
+            case "randtrimwrite" -> Rw.RANDTRIMWRITE;
             default -> null;
         };
         if (rw == null) {
-            throw fail(s, "'" + s.value() + "' is not one of read, write, randread, randwrite, randrw, readwrite, rw"
-                    + " (each may take fio's offset modifier, read:8k or randread:8)");
+            throw fail(s, "'" + s.value() + "' is not one of read, write, randread, randwrite, randrw, readwrite, rw,"
+                    + " trim, randtrim, trimwrite, randtrimwrite (each may take fio's offset modifier, read:8k or"
+                    + " randread:8)");
         }
         return rw;
     }
@@ -722,14 +740,15 @@ final class JobBuilder {
     }
 
     /**
-     * Reads' and writes' sizes: {@code bs} for both, unless {@code bsrange} or {@code bssplit} says
-     * otherwise; either takes {@code READ,WRITE[,TRIM]} (one value for all; an empty
-     * {@code bssplit} part keeps {@code bs}; the trim part is checked and unused).
+     * Reads', writes' and trims' sizes: {@code bs} for all, unless {@code bsrange} or
+     * {@code bssplit} says otherwise; either takes {@code READ,WRITE[,TRIM]}: one value for all,
+     * and a last value not ended by a comma applies to the types after it (fio's {@code bs=8k,32k}
+     * is 32k for writes and trims); an empty {@code bssplit} part keeps {@code bs}.
      */
     private BlockSizes[] blockSizes(int bs) throws JobSpecException {
         Setting range = settings.get("bsrange");
         Setting split = settings.get("bssplit");
-        BlockSizes[] out = {BlockSizes.fixed(bs), BlockSizes.fixed(bs)};
+        BlockSizes[] out = {BlockSizes.fixed(bs), BlockSizes.fixed(bs), BlockSizes.fixed(bs)};
         if (range != null && split != null) {
             throw fail(later("bsrange", "bssplit"), "bsrange and bssplit both set; fio would take its sizes from"
                     + " bssplit and its bounds from whichever came last: set one");
@@ -749,17 +768,37 @@ final class JobBuilder {
                     continue;
                 }
                 BlockSizes b = range != null ? BlockSizes.range(part, MAX_BS) : BlockSizes.split(part, MAX_BS);
-                if (i < 2) {
-                    out[i] = b;
-                }
-                if (parts.length == 1) {
-                    out[1] = b;
+                for (int d = i; d < (i == parts.length - 1 ? 3 : i + 1); d++) {
+                    out[d] = b;
                 }
             }
         } catch (IllegalArgumentException e) {
             throw fail(s, e.getMessage());
         }
         return out;
+    }
+
+    /**
+     * The job's {@code [reads, writes]} sizes: a job that only trims issues its trims in the
+     * non-read direction ({@link Job#writeBs}: trims' sizes there); {@code trimwrite} writes what it
+     * trimmed, so the lab needs the two sizes to agree (fio writes {@code last_pos - last_start}
+     * of the trim with {@code randtrimwrite}, and walks the two apart with {@code trimwrite}).
+     */
+    private BlockSizes[] trimSizes(Rw rw, BlockSizes[] sizes) throws JobSpecException {
+        if (!rw.trims()) {
+            return new BlockSizes[] {sizes[0], sizes[1]};
+        }
+        if (rw.writes() && !sizes[1].equals(sizes[2])) {
+            throw fail(later("rw", settings.containsKey("bssplit") ? "bssplit" : "bsrange"), "trimwrite with different"
+                    + " sizes for writes and trims is not implemented by the lab: give both the same");
+        }
+        for (String k : List.of("percentage_random", "blockalign", "rate", "rate_iops", "rate_min", "rate_iops_min")) {
+            if (settings.containsKey(k)) {
+                throw fail(later("rw", k), k + " in a job that trims is not implemented by the lab yet (fio reads its"
+                        + " trim part there)");
+            }
+        }
+        return new BlockSizes[] {sizes[0], sizes[2]};
     }
 
     /** The smallest size of the directions {@code rw} issues. */
@@ -772,16 +811,12 @@ final class JobBuilder {
 
     /** Combinations of sizes the lab does not run as fio does: refused at the later key's line. */
     private void checkSizes(Rw rw, BlockSizes[] sizes, long size, boolean norandommap, RandomGenerator generator,
-            Verify verify, String bsKey) throws JobSpecException {
+            String bsKey) throws JobSpecException {
         boolean mixed = rw.reads() && rw.writes()
                 ? !sizes[0].isFixed() || !sizes[1].isFixed() || sizes[0].min() != sizes[1].min()
                 : !sizes[rw.reads() ? 0 : 1].isFixed();
         if (!mixed) {
             return;
-        }
-        if (verify != Verify.NONE) {
-            throw fail(later(bsKey, "verify"), "verify with several block sizes is not implemented by the lab"
-                    + " (its header covers one whole I/O; fio verifies in verify_interval pieces)");
         }
         boolean map = !norandommap && generator != RandomGenerator.LFSR;
         if (rw.random() && rw.reads() && rw.writes() && sizes[0].min() != sizes[1].min()
@@ -837,7 +872,7 @@ final class JobBuilder {
      * {@code pattern} has none). {@code verify=pattern} needs a {@code verify_pattern}.
      */
     private Verify verify() throws JobSpecException {
-        Verify v = choice("verify", Verify.NONE, "none, crc32c, crc32c-intel, crc32, md5, sha1, sha256, pattern",
+        Verify v = choice("verify", Verify.NONE, "none, crc32c, crc32c-intel, crc32, md5, sha1, sha256, meta, pattern",
                 x -> Verify.of(x).orElse(null));
         Setting pattern = settings.get("verify_pattern");
         if (pattern != null && !settings.containsKey("verify")) {

@@ -114,6 +114,12 @@ final class Keys {
             Map.entry("cmdprio_percentage", "cmdprio_percentage"),
             Map.entry("cmdprio_class", "cmdprio_class"),
             Map.entry("cmdprio", "cmdprio"),
+            Map.entry("do_verify", "do_verify"),
+            Map.entry("verify_backlog", "verify_backlog"),
+            Map.entry("verify_backlog_batch", "verify_backlog_batch"),
+            Map.entry("verify_interval", "verify_interval"),
+            Map.entry("verify_fatal", "verify_fatal"),
+            Map.entry("verify_async", "verify_async"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 
@@ -121,7 +127,8 @@ final class Keys {
     private static final Set<String> FLAGS = Set.of(
             "time_based", "direct", "zero_buffers", "scramble_buffers", "refill_buffers", "randrepeat",
             "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll",
-            "userspace_reap", "norandommap", "buffered", "stonewall", "new_group", "rate_ignore_thinktime", "exitall");
+            "userspace_reap", "norandommap", "buffered", "stonewall", "new_group", "rate_ignore_thinktime", "exitall",
+            "do_verify", "verify_fatal");
 
     /** The lab's own keys, which fio does not know. */
     private static final Set<String> LAB_KEYS = Set.of("base_ns", "inject");

@@ -48,7 +48,8 @@ public final class OptionTable {
             "not implemented by the lab yet: it changes when I/O is issued or when the job stops";
     private static final String VERIFY =
             "not implemented by the lab yet: it changes how written data is checked (the lab checks each block as it is read"
-                    + " back by a read job, with verify=crc32c, crc32, md5, sha1, sha256 or pattern)";
+                    + " back, with verify=crc32c, crc32, md5, sha1, sha256, meta or pattern, do_verify, verify_backlog,"
+                    + " verify_interval and verify_fatal)";
     private static final String ERRORS = "not implemented by the lab yet: it changes what a job does on an I/O error";
     private static final String PLACEMENT =
             "not implemented by the lab yet: it changes where or at what priority the job runs (the lab pins CPUs with"
@@ -151,6 +152,12 @@ public final class OptionTable {
             implemented("cmdprio_percentage"),
             implemented("cmdprio_class"),
             implemented("cmdprio"),
+            implemented("do_verify"),
+            implemented("verify_backlog"),
+            implemented("verify_backlog_batch"),
+            implemented("verify_interval"),
+            implemented("verify_fatal"),
+            implemented("verify_async"),
             // ---- accepted, no effect: one notice per line that sets one ----
             noEffect(COMMENT, "description"),
             noEffect(REPORT, "unit_base"),
@@ -257,14 +264,8 @@ public final class OptionTable {
             refused(TIMING, "latency_run"),
             refused(TIMING, "max_latency"),
             refused(VERIFY, "verify_only"),
-            refused(VERIFY, "do_verify"),
             refused(VERIFY, "verify_offset"),
-            refused(VERIFY, "verify_interval"),
-            refused(VERIFY, "verify_fatal"),
-            refused(VERIFY, "verify_async"),
             refused(VERIFY, "verify_async_cpus"),
-            refused(VERIFY, "verify_backlog"),
-            refused(VERIFY, "verify_backlog_batch"),
             refused(VERIFY, "verify_state_save"),
             refused(VERIFY, "verify_state_load"),
             refused(VERIFY, "experimental_verify"),

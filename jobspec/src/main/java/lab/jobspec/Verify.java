@@ -22,6 +22,12 @@ public enum Verify {
     SHA1("sha1"),
     /** SHA-256 of the data area in the header. */
     SHA256("sha256"),
+    /**
+     * fio's {@code meta}: the header alone (offset, length, generation, clone), its CRC32C over
+     * those fields and not over the data; fio 3.33 calls it deprecated, its header checks being
+     * what every kind does.
+     */
+    META("meta"),
     /** fio's {@code pattern}: no header; the whole block is {@code verify_pattern}, checked byte for byte. */
     PATTERN("pattern");
 

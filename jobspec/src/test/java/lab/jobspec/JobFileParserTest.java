@@ -193,6 +193,12 @@ class JobFileParserTest {
                 hipri=1
                 sqthread_poll=1
                 verify=crc32c
+                do_verify=0
+                verify_backlog=16
+                verify_backlog_batch=4
+                verify_interval=1k
+                verify_fatal=1
+                verify_async=2
                 base_ns=2500
                 """);
         assertAll(
@@ -225,6 +231,7 @@ class JobFileParserTest {
                 () -> assertTrue(j.hipri()),
                 () -> assertTrue(j.sqthreadPoll()),
                 () -> assertEquals(Verify.CRC32C, j.verify()),
+                () -> assertEquals(new Job.Checks(false, 16, 4, 1024, true, 2), j.checks()),
                 () -> assertEquals(2500, j.baseNs()));
     }
 
@@ -406,9 +413,22 @@ class JobFileParserTest {
 
     @ParameterizedTest(name = "verify={0}")
     @CsvSource({"none, NONE", "0, NONE", "crc32c, CRC32C", "crc32c-intel, CRC32C", "crc32, CRC32", "md5, MD5",
-        "sha1, SHA1", "sha256, SHA256"})
+        "sha1, SHA1", "sha256, SHA256", "meta, META"})
     void verifyValues(String text, Verify verify) throws Exception {
         assertEquals(verify, job("verify=" + text).verify());
+    }
+
+    /**
+     * fio's {@code fixup_options()}: a header every {@code verify_interval} bytes, capped at the
+     * smallest write, the gcd of the smallest and largest write when unset or not a factor of both.
+     */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+        "bs=4k | 4096", "bs=64k~verify_interval=512 | 512", "bs=4k~verify_interval=8k | 4096",
+        "bsrange=4k-16k | 4096", "bsrange=4k-16k~verify_interval=1k | 1024", "bssplit=8k/50:12k/50 | 4096",
+        "bs=16k~verify_interval=3k | 16384"})
+    void verifyIntervalIsFiosPieceSize(String options, int interval) throws Exception {
+        assertEquals(interval, job("rw=write\nverify=crc32c\n" + options.replace('~', '\n')).verifyInterval());
     }
 
     @Test

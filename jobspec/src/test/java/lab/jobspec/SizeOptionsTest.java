@@ -73,7 +73,6 @@ class SizeOptionsTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "rw=randrw~bsrange=4k-8k~bssplit=4k/100|bssplit|bsrange and bssplit both set",
-        "rw=randwrite~verify=crc32c~bsrange=4k-8k|bsrange|verify with several block sizes",
         "rw=randrw~bssplit=4k,8k|bssplit|different smallest block sizes (4096, 8192)",
         "rw=randrw~bssplit=4k,8k~random_generator=lfsr|random_generator|different smallest block sizes",
         "rw=read~size=4k~bsrange=8k-16k|bsrange|smaller than the smallest block size",

@@ -76,6 +76,6 @@ class VerifyPatternTest {
     void refusalsNameTheLineAndKey() {
         TestJobs.assertRefused("[j]\nsize=1m\nverify=pattern\n", 3, "verify", "does not set");
         TestJobs.assertRefused("[j]\nsize=1m\nverify=md5\nverify_pattern=%o\n", 4, "verify_pattern", "%o");
-        TestJobs.assertRefused("[j]\nsize=1m\nverify=crc64\n", 3, "verify", "md5, sha1, sha256, pattern");
+        TestJobs.assertRefused("[j]\nsize=1m\nverify=crc64\n", 3, "verify", "md5, sha1, sha256, meta, pattern");
     }
 }

@@ -24,10 +24,11 @@ import java.util.List;
  *                         RUSAGE_SELF after minus before); the same in every entry of a report
  * @param processSysNs     bridge: system CPU of the whole process over the run, likewise
  * @param processCtx       bridge: voluntary + involuntary context switches of the process, likewise
- * @param verifyMismatches bridge, {@code verify=crc32c}: blocks read whose header or checksum did
- *                         not match (0 without verify)
- * @param verifyUnwritten  bridge, {@code verify=crc32c}: blocks read that carried no header at
- *                         all (never written by the lab); not mismatches
+ * @param verifyMismatches bridge, with {@code verify}: blocks read whose header or checksum did
+ *                         not match (0 without verify); the first stops its clone (EILSEQ), as
+ *                         fio stops the job, so each clone counts at most one
+ * @param verifyUnwritten  bridge, with {@code verify}: blocks read that carried no header at
+ *                         all (never written by the lab); not mismatches, but as fatal
  * @param startUs          microseconds from the run's start barrier to the start of the entry's
  *                         first job (later than 0 for a job that waited: {@code stonewall},
  *                         {@code wait_for}); set by {@link lab.jobspec.stats.RunReport}

@@ -58,6 +58,12 @@ public final class FioOptions {
         put(m, "userspace_reap", bool(job.userspaceReap()), "0");
         put(m, "verify", job.verify().fioName(), "none");
         put(m, "verify_pattern", job.verifyPattern(), null);
+        put(m, "do_verify", bool(job.checks().doVerify()), "1");
+        put(m, "verify_backlog", job.checks().backlog(), 0L);
+        put(m, "verify_backlog_batch", job.checks().backlogBatch(), 0L);
+        put(m, "verify_interval", job.checks().interval(), 0);
+        put(m, "verify_fatal", bool(job.checks().fatal()), "0");
+        put(m, "verify_async", job.checks().async(), 0);
         put(m, "bssplit", sizes(job, true), null);
         put(m, "bsrange", sizes(job, false), null);
         put(m, "percentage_random", job.percentageRandomRead() == job.percentageRandomWrite()

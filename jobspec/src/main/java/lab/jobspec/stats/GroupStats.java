@@ -20,6 +20,7 @@ public final class GroupStats {
     private final List<WorkerStats> clones;
     private final DirStat read = new DirStat();
     private final DirStat write = new DirStat();
+    private final DirStat trim = new DirStat();
     private final List<Integer> cpus = new ArrayList<>();
     private long maxRuntime;
     private long sumRuntime;
@@ -37,6 +38,7 @@ public final class GroupStats {
         for (WorkerStats w : clones) {
             read.merge(w.dir(true));
             write.merge(w.dir(false));
+            trim.merge(w.trim());
             maxRuntime = Math.max(maxRuntime, w.runtimeNs());
             sumRuntime += w.runtimeNs();
             usr += w.usrNs();
@@ -93,7 +95,7 @@ public final class GroupStats {
         FioDirStats r = read.toFio(runtimeMs);
         FioDirStats w = write.toFio(runtimeMs);
         return new FioJob(first.name(), groupid, error, (elapsedNs + 999_999_999) / 1_000_000_000,
-                FioOptions.jobOnly(first, global), r, w, FioDirStats.none(),
+                FioOptions.jobOnly(first, global), r, w, trim.toFio(runtimeMs),
                 sumRuntime / 1_000_000,
                 FioJob.cpuPercent(usr, sumRuntime), FioJob.cpuPercent(Math.max(0, sys), sumRuntime),
                 ctx, majf, minf, lab);

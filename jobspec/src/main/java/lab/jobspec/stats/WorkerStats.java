@@ -4,7 +4,7 @@ import lab.jobspec.Job;
 
 /**
  * What one clone (one of a job's {@code numjobs} workers) measured, fio's {@code struct
- * thread_stat} of one {@code thread_data}: the two directions' {@link DirStat}s, I/O errors, and
+ * thread_stat} of one {@code thread_data}: the three directions' {@link DirStat}s, I/O errors, and
  * the clone's runtime and CPU use after {@code ramp_time}.
  *
  * <p>Threading: written by the clone's own thread only; read by whoever joined that thread
@@ -16,6 +16,7 @@ public final class WorkerStats {
     private final Job job;
     private final DirStat read = new DirStat();
     private final DirStat write = new DirStat();
+    private final DirStat trim = new DirStat();
 
     private int cpu;
     private long errors;
@@ -43,6 +44,11 @@ public final class WorkerStats {
         return isRead ? read : write;
     }
 
+    /** The statistics of trims. */
+    public DirStat trim() {
+        return trim;
+    }
+
     /** One I/O that failed with {@code errno}; the first one becomes the clone's {@code error}. */
     public void error(int errno) {
         errors++;
@@ -55,6 +61,7 @@ public final class WorkerStats {
     public void rampDone() {
         read.reset();
         write.reset();
+        trim.reset();
     }
 
     /** Where the clone ran, when it is only known once the clone's thread runs. */

@@ -88,6 +88,10 @@ public final class Bio {
     public long issueTime;
     /** {@code System.nanoTime()} when the owner began to build the I/O (lat's start). */
     public long startTime;
+    /** The owner's own record of the I/O (fio's {@code io_u->offset}): its offset in the owner's file, untouched by remapping. */
+    public long ioOffset;
+    /** The owner's file of the I/O ({@code io_u->file}). */
+    public int ioFile;
 
     // ---- accounting (part-acct): set by blk_account_io_start, cleared at done ----
     /** {@code rq->part}: the partition this I/O is accounted to, holding its reference; null if not accounted. */

@@ -171,6 +171,10 @@ final class JobThread implements BioEndIo, StartGate.Clone {
                     flowWait();
                     continue;
                 }
+                if (inflight > 0 && seq.waits()) {
+                    reap(1); // the next read-back's write is in flight
+                    continue;
+                }
                 issuing = submitBatch(pacing.paces() || control.inFlow() ? 1 : Math.min(batch.length, depth - inflight)) > 0;
             } else if (inflight > 0) {
                 reap(issuing ? Math.min(job.iodepthBatchCompleteMin(), inflight) : 1);
@@ -249,7 +253,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     private int submitBatch(int n) {
         int k = 0;
         for (; k < n; k++) {
-            if (!window.nextInPass(seq)) {
+            if (!window.nextInPass(seq) || (k > 0 && seq.waits())) {
                 break;
             }
             batch[k] = prepBio();
@@ -299,6 +303,8 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         int len = seq.length();             // bsrange/bssplit: each I/O its own size, at most job.maxBs()
         Bio bio = bioset.alloc(cpu, this);
         bio.startTime = start;
+        bio.ioOffset = seq.offset();
+        bio.ioFile = seq.file();
         bio.op = isRead ? ReqOp.READ : ReqOp.WRITE;
         bio.sector = offset >>> Bio.SECTOR_SHIFT;
         bio.size = len;
@@ -331,6 +337,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         long now = System.nanoTime();
         injectComplete.hit(cpu);
         inflight--;
+        seq.completed(bio.op == ReqOp.READ, bio.ioFile, bio.ioOffset); // read-backs wait for their writes
         if (bio.status != BlkStatus.OK) {
             stats.error(bio.status.errno());
             stopping = true;

@@ -89,7 +89,7 @@ public final class Workload {
      * @throws IllegalArgumentException when the injections do not fit (see {@link StackSpec#injections})
      */
     public static FioReport run(List<Job> jobs, DeviceKind device, StackSpec spec, PrintStream notes) {
-        checkSized(jobs);
+        checkRunnable(jobs);
         long baseNs = baseNs(jobs);
         CpuWork work = CpuWork.forNs(baseNs);
         int nrCpus = jobs.stream().mapToInt(Job::numjobs).sum();
@@ -187,7 +187,8 @@ public final class Workload {
             notes.add("filename ignored: every job runs on the engine's " + device.cliName() + " device");
         }
         if (jobs.stream().anyMatch(j -> j.verify() != lab.jobspec.Verify.NONE)) {
-            notes.add("verify and verify_pattern not checked: the model keeps no data to read back (the bridge checks them)");
+            notes.add("verify and verify_pattern not checked: the model keeps no data to check (the bridge checks them);"
+                    + " its read-backs (do_verify, verify_backlog) are issued and counted as reads, as fio's");
         }
         if (jobs.stream().anyMatch(j -> j.timeBased() && j.runtimeNs() == 0)) {
             notes.add("time_based without runtime: one pass of size, as without time_based");
@@ -210,18 +211,25 @@ public final class Workload {
     }
 
     /**
-     * Refuses a job with no {@code size} or {@code filesize}: on a real file or device fio (and the
-     * bridge) take its size, but the engine's device is made to hold the jobs' regions, so there
-     * is no size to take.
+     * Refuses what the model cannot run, naming the job's file and line: a job with no
+     * {@code size} or {@code filesize} (on a real file or device fio, and the bridge, take its
+     * size, but the engine's device is made to hold the jobs' regions, so there is no size to
+     * take); a job that trims (the model's bio has no {@code REQ_OP_DISCARD}, nor its devices a
+     * discard path).
      *
      * @throws IllegalArgumentException naming the job's file and line
      */
-    public static void checkSized(List<Job> jobs) {
+    public static void checkRunnable(List<Job> jobs) {
         for (Job j : jobs) {
+            String where = j.source() + ":" + j.line() + ": job '" + j.name() + "' ";
             if (j.sizeOfTarget()) {
-                throw new IllegalArgumentException(j.source() + ":" + j.line() + ": job '" + j.name() + "' has no size="
+                throw new IllegalArgumentException(where + "has no size="
                         + " or filesize=: the JVM engine models its device from the jobs' regions and has no file or"
                         + " device to take a size from (the bridge takes the target's, as fio); add size=");
+            }
+            if (j.rw().trims()) {
+                throw new IllegalArgumentException(where + "trims (rw=" + j.rw().name().toLowerCase(java.util.Locale.ROOT)
+                        + "): the JVM engine's bios have no REQ_OP_DISCARD yet; the bridge runs trims on a real device");
             }
         }
     }

@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import lab.jobspec.JobFile;
 import lab.jobspec.JobFileParser;
 import lab.jobspec.JobSpecException;
@@ -119,6 +120,24 @@ class WorkloadTest {
                 + "ss=iops:10%\nss_dur=2\n"), DeviceKind.NULL, quiet).jobs().getFirst();
         assertTrue(steady.jobRuntime() >= 1900 && steady.jobRuntime() < 6000, "steady state stops it after its 2 s"
                 + " window: " + steady.jobRuntime() + " ms");
+    }
+
+    /**
+     * A write job with verify reads its writes back on every device of the model, as fio's (the
+     * counts the bridge's FioVerifyContractTest holds to fio): after the pass, and with a backlog
+     * during it, at depth 8, where a read-back waits for its write to complete.
+     */
+    @ParameterizedTest
+    @EnumSource(DeviceKind.class)
+    void verifyReadsTheWritesBack(DeviceKind device) throws Exception {
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        for (String extra : List.of("", "verify_backlog=5\n", "do_verify=0\n")) {
+            FioJob j = Workload.run(jobFile("[v]\nrw=randwrite\nbs=4k\nsize=1m\niodepth=8\nverify=crc32c\n" + extra),
+                    device, quiet).jobs().getFirst();
+            assertEquals(256, j.write().totalIos(), extra);
+            assertEquals(extra.startsWith("do_verify") ? 0 : 256, j.read().totalIos(), device + " " + extra);
+            assertEquals(0, j.error());
+        }
     }
 
     @ParameterizedTest

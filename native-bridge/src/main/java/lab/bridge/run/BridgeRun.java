@@ -51,7 +51,7 @@ import lab.jobspec.stats.WorkerStats;
  *     is joined (warm-up included), so that analysis can divide the whole CPU cost by the I/Os.</li>
  * </ol>
  *
- * <p>A run with failed I/Os or verify mismatches still returns its report; the entries say so
+ * <p>A run with failed I/Os or verify failures (each stops its clone, EILSEQ) still returns its report; the entries say so
  * ({@code error}, {@code lab.errors}, {@code lab.verifyMismatches}) and the notes stream names
  * each. Not thread-safe; one run at a time per caller.
  */
@@ -131,7 +131,7 @@ public final class BridgeRun {
         Map<Long, DeviceClaim> claims = new LinkedHashMap<>();
         try {
             for (Target t : targets) {
-                if (t.block && t.job.rw().writes() && !claims.containsKey(t.rdev)) {
+                if (t.block && t.job.rw().modifies() && !claims.containsKey(t.rdev)) {
                     claims.put(t.rdev, DeviceClaim.take(t, options.iOwnThisDevice(), options.ownership()));
                 }
             }
@@ -271,11 +271,7 @@ public final class BridgeRun {
                     + "; lab.cpus = where each clone set up");
         }
         if (t.job.verify() != lab.jobspec.Verify.NONE && t.job.rw().writes()) {
-            String v = "verify=" + t.job.verify().fioName();
-            notes.add(v + " on a write job: every block carries " + (t.job.verify() == lab.jobspec.Verify.PATTERN
-                    ? "verify_pattern" : "a header (the lab's layout, not fio's)") + "; fio's read-back phase after"
-                    + " the writes is not run here: verify with a read job (" + v + ") over the same region, e.g."
-                    + " after stonewall");
+            notes.add(verifyNote(t.job));
         }
         long mismatches = 0;
         long unwritten = 0;
@@ -291,6 +287,28 @@ public final class BridgeRun {
                 rusage ? self1.stimeNs() - self0.stimeNs() : null,
                 rusage ? (self1.nvcsw() + self1.nivcsw()) - (self0.nvcsw() + self0.nivcsw()) : null,
                 mismatches, unwritten);
+    }
+
+    /** What {@code verify} does in a job that writes: what each write carries, and what is read back when. */
+    static String verifyNote(Job job) {
+        Job.Checks c = job.checks();
+        String v = "verify=" + job.verify().fioName() + ": ";
+        String carries = (job.verify() == lab.jobspec.Verify.PATTERN ? "verify_pattern" : "a header (the lab's layout,"
+                + " not fio's)") + " every " + job.verifyInterval() + " bytes";
+        String back;
+        if (!c.doVerify()) {
+            back = "nothing read back (do_verify=0)";
+        } else if (job.runsForRuntime()) {
+            back = "nothing read back: a time_based job that only writes never gets to its read-back (as fio warns)";
+        } else {
+            back = (c.backlog() > 0 ? "read back " + (c.backlogBatch() > 0 ? c.backlogBatch() : c.backlog())
+                    + " at a time whenever " + c.backlog() + " wait (verify_backlog), the rest" : "read back")
+                    + " after each pass, the reads counted as reads";
+        }
+        return v + "each write carries " + carries + "; " + back + (job.rw().reads() ? "; the job's own reads are not"
+                + " checked (fio checks only read-backs in a job that also writes)" : "")
+                + "; the first bad block stops the clone (EILSEQ)"
+                + (c.async() > 0 ? "; checked on the clone's own thread (verify_async=" + c.async() + " not used)" : "");
     }
 
     private static Rusage processUsage() {

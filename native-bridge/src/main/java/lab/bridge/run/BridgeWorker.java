@@ -112,6 +112,12 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     /** Each tag's I/O length: with {@code bsrange}/{@code bssplit} every I/O has its own. */
     private final int[] lengths;
     private final boolean[] isRead;
+    /** Each tag's read is checked on completion ({@link IoSequence#checks()}). */
+    private final boolean[] checks;
+    /** Each tag's I/O is a trim ({@link IoSequence#trim()}). */
+    private final boolean[] isTrim;
+    /** BLKDISCARD's two u64s (start, length), made at warm-up; null for a job that does not trim. */
+    private MemorySegment discardRange;
     /** Each tag's file ({@link IoSequence#file()}). */
     private final int[] fileOf;
     private final List<String> notes = new ArrayList<>();
@@ -163,6 +169,8 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         this.offsets = new long[depth];
         this.lengths = new int[depth];
         this.isRead = new boolean[depth];
+        this.checks = new boolean[depth];
+        this.isTrim = new boolean[depth];
         this.fileOf = new int[depth];
     }
 
@@ -235,6 +243,9 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                         + " bytes (bsrange/bssplit): the engine must allocate Job.maxBs()");
             }
             views[tag] = buffers[tag].asByteBuffer();
+            if (job.rw().trims() && discardRange == null) {
+                discardRange = java.lang.foreign.Arena.ofAuto().allocate(16, 8);
+            }
             pattern.fillInitial(buffers[tag]);
             free[nfree++] = tag;
         }
@@ -329,6 +340,10 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                         flowWait();
                         continue;
                     }
+                    if (inflight > 0 && seq.waits()) {
+                        reap(1, completeMax); // the next read-back's write is in flight
+                        continue;
+                    }
                     int n = pacing.paces() || control.inFlow() ? 1 : Math.min(batch.length, depth - inflight);
                     issuing = submitBatch(n, now) > 0;
                 } else if (inflight > 0) {
@@ -414,12 +429,14 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
 
     /**
      * Prepares up to {@code n} I/Os and submits them; 0 when the pass is done and not
-     * {@code time_based}. {@code start} (the loop's clock read) opens every I/O of the batch.
+     * {@code time_based}. {@code start} (the loop's clock read) opens every I/O of the batch. A
+     * trim is done at once ({@link #trim}), as fio's engines do theirs.
      */
     private int submitBatch(int n, long start) throws BridgeIoException {
         int k = 0;
-        for (; k < n; k++) {
-            if (!window.nextInPass(seq)) {
+        int taken = 0;
+        for (; taken < n; taken++) {
+            if (!window.nextInPass(seq) || (taken > 0 && seq.waits())) {
                 break;
             }
             int tag = free[--nfree];
@@ -427,6 +444,11 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             long offset = seq.offset();
             int len = seq.length();
             int file = seq.file();
+            if (seq.trim()) {
+                trim(tag, file, offset, len, start);
+                continue;
+            }
+            isTrim[tag] = false;
             if (!read) {
                 if (verify == null || !verify.fillsBlock()) {
                     pattern.prepareWrite(buffers[tag], len, offset);
@@ -439,10 +461,11 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             offsets[tag] = offset;
             lengths[tag] = len;
             isRead[tag] = read;
+            checks[tag] = verify != null && seq.checks();
             fileOf[tag] = file;
             engine.queue(tag, file, read, offset, len, cmdprio(read));
             pacing.issued(read, len);
-            batch[k] = tag;
+            batch[k++] = tag;
         }
         if (k > 0) {
             long now = System.nanoTime();
@@ -452,7 +475,29 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             inflight += k;
             engine.submit();
         }
-        return k;
+        return taken;
+    }
+
+    /**
+     * fio's {@code do_io_u_trim()}: {@code ioctl(BLKDISCARD)} on the clone's own description, in
+     * line, for every engine (fio's io_uring and libaio do their trims so too,
+     * {@code FIO_ASYNCIO_SYNC_TRIM}); it completes here, its latency the ioctl's. On a regular
+     * file the ioctl fails with ENOTTY and the clone stops, as fio's job does.
+     */
+    private void trim(int tag, int file, long offset, int len, long start) {
+        startNs[tag] = start;
+        offsets[tag] = offset;
+        lengths[tag] = len;
+        isRead[tag] = false;
+        isTrim[tag] = true;
+        checks[tag] = false;
+        fileOf[tag] = file;
+        pacing.issued(false, len);
+        issueNs[tag] = System.nanoTime();
+        inflight++;
+        int err = Libc.blkDiscard(own[file], discardRange, offset, len);
+        reapNs = 0;
+        complete(tag, err == 0 ? len : -err);
     }
 
     /**
@@ -478,24 +523,26 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         inflight--;
         free[nfree++] = tag;
         boolean read = isRead[tag];
+        seq.completed(read, fileOf[tag], offsets[tag]);
+        String op = isTrim[tag] ? "trim" : read ? "read" : "write";
         if (res < 0) {
             stats.error(-res);
             stopping = true;
             if (errorNotes++ < MAX_NOTES) {
-                note((read ? "read" : "write") + " of " + lengths[tag] + " bytes at offset " + offsets[tag] + " on "
+                note(op + " of " + lengths[tag] + " bytes at offset " + offsets[tag] + " on "
                         + files[fileOf[tag]].path + " failed: " + Errno.name(-res) + " (" + Errno.describe(-res) + ")");
             }
             return;
         }
         if (res < lengths[tag]) {
             if (shortIos++ == 0) {
-                note("short " + (read ? "read" : "write") + ": " + res + " of " + lengths[tag] + " bytes at offset "
+                note("short " + op + ": " + res + " of " + lengths[tag] + " bytes at offset "
                         + offsets[tag] + " on " + files[fileOf[tag]].path + " (counted in short_ios, not retried)");
             }
             if (ramped) {
-                stats.dir(read).addShort();
+                (isTrim[tag] ? stats.trim() : stats.dir(read)).addShort();
             }
-        } else if (read && verify != null) {
+        } else if (checks[tag] && !stopping) {
             verifyBlock(tag);
         }
         pacing.completed(read, res);
@@ -503,23 +550,33 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         if (ramped) {
             long start = startNs[tag];
             long issue = issueNs[tag];
-            stats.dir(read).add(issue - start, now - issue, now - start, res);
+            (isTrim[tag] ? stats.trim() : stats.dir(read)).add(issue - start, now - issue, now - start, res);
         }
     }
 
+    /**
+     * fio's {@code verify_io_u()}: a block that fails its check, written or not, stops the clone
+     * with EILSEQ, as fio stops the job (without {@code continue_on_error}); the I/Os in flight
+     * then complete unchecked. A block with no header at all is counted as unwritten, any other
+     * failure as a mismatch.
+     */
     private void verifyBlock(int tag) {
         int verdict = verify.check(buffers[tag], views[tag], offsets[tag], lengths[tag]);
-        if (verdict == VerifyHeader.UNWRITTEN) {
-            if (unwritten++ == 0) {
-                note("verify: block at offset " + offsets[tag] + " on " + files[fileOf[tag]].path
-                        + " carries no header (never written by the lab); counted as unwritten, not a mismatch");
-            }
-        } else if (verdict != VerifyHeader.OK) {
-            if (mismatches++ < MAX_NOTES) {
-                note("verify MISMATCH on " + files[fileOf[tag]].path + ": "
-                        + verify.describe(verdict, buffers[tag], views[tag], offsets[tag], lengths[tag]));
-            }
+        if (verdict == VerifyHeader.OK) {
+            return;
         }
+        if (verdict == VerifyHeader.UNWRITTEN) {
+            unwritten++;
+            note("verify: block at offset " + offsets[tag] + " on " + files[fileOf[tag]].path
+                    + " carries no header (never written by the lab, or written without verify)");
+        } else {
+            mismatches++;
+            note("verify MISMATCH on " + files[fileOf[tag]].path + ": "
+                    + verify.describe(verdict, buffers[tag], views[tag], offsets[tag], lengths[tag]));
+        }
+        stats.error(Errno.EILSEQ);
+        stopping = true;
+        note("stopped: verify failed (EILSEQ), as fio stops the job");
     }
 
     /** {@code ramp_time} is over: statistics and CPU times start here. */
@@ -538,9 +595,6 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                     + ", " + prioIos[0] + " write(s) at class " + p.cmdprioClass().write() + " level "
                     + p.cmdprio().write() + " (cmdprio_percentage=" + p.cmdprioPercentage().read() + ","
                     + p.cmdprioPercentage().write() + ")");
-        }
-        if (mismatches > MAX_NOTES) {
-            note("verify: " + (mismatches - MAX_NOTES) + " more mismatch(es) not shown");
         }
         if (errorNotes > MAX_NOTES) {
             note((errorNotes - MAX_NOTES) + " more failed I/O(s) not shown");

@@ -29,7 +29,7 @@ import lab.jobspec.Job;
  *     lab makes it there at {@link #open} (the folder must exist and be writable; nothing is
  *     made while a check can still fail) and lays it out, sparse, to {@code filesize}, or to
  *     {@code offset + size}, for read jobs as well, as fio lays out a file. fio fills it with data;
- *     a verify read of a file the lab just made finds every block unwritten. A file the lab
+ *     a verify read of a file the lab just made stops at its first block, unwritten. A file the lab
  *     makes is the lab's; it is left in place after the run, as fio's {@code unlink=0}. With
  *     {@code direct=1}, a file system without {@code O_DIRECT} shows only when the made file is
  *     opened: the run then stops before any I/O, the empty file left behind.</li>
@@ -111,7 +111,7 @@ final class Target {
             throw new BridgeSetupException(who + ": no target: give --filename DEV, or filename= or directory= in the"
                     + " job file");
         }
-        boolean writes = job.rw().writes();
+        boolean writes = job.rw().modifies(); // a trim destroys data as a write does
         Map<String, Object> attrs;
         String real;
         try {
@@ -258,9 +258,10 @@ final class Target {
             }
         }
         int header = VerifyHeader.headerSize(job.verify());
-        if (header > 0 && job.minBs() <= header) {
-            throw new BridgeSetupException(who + ": verify=" + job.verify().fioName() + " needs bs larger than its "
-                    + header + "-byte header, but bs=" + job.minBs());
+        if (header > 0 && job.verifyInterval() <= header) {
+            throw new BridgeSetupException(who + ": verify=" + job.verify().fioName() + " needs each verify_interval"
+                    + " piece larger than its " + header + "-byte header, but it is " + job.verifyInterval()
+                    + " bytes (verify_interval, else the gcd of the smallest and largest write)");
         }
     }
 
@@ -287,7 +288,7 @@ final class Target {
             return;
         }
         String who = "job '" + job.name() + "'";
-        boolean writes = job.rw().writes();
+        boolean writes = job.rw().modifies(); // BLKDISCARD needs a descriptor open for writing
         long need = create ? layoutSize() : regionEnd();
         if (create) {
             try {

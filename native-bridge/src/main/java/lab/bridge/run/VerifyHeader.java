@@ -14,15 +14,17 @@ import lab.jobspec.Verify;
 
 /**
  * {@code verify=} and {@code verify_pattern}: what every written block carries, and its check on
- * read. A block is one I/O of {@code bs} bytes (fio's {@code verify_interval} defaults to
- * {@code bs}). The layout is the lab's own, not fio's {@code struct verify_header}.
+ * read. A write is cut into pieces of {@code verify_interval} bytes ({@link Job#verifyInterval()}:
+ * by default the whole write for one block size), and each piece is a block of its own, as fio
+ * cuts it ({@code populate_verify_io_u()}). The layout is the lab's own, not fio's
+ * {@code struct verify_header}.
  *
  * <pre>
- *   0  u32 magic       "LABV" crc32c, "LABC" crc32, "LABM" md5, "LAB1" sha1, "LAB2" sha256
- *   4  u32 crc         crc32c / crc32 of bytes [header, len); 0 for the digests
+ *   0  u32 magic       "LABV" crc32c, "LABC" crc32, "LABM" md5, "LAB1" sha1, "LAB2" sha256, "LABT" meta
+ *   4  u32 crc         crc32c / crc32 of bytes [header, len); 0 for the digests; meta: crc32c of bytes [8, 32)
  *   8  u64 offset      byte offset of the block on the target
  *  16  u64 generation  the writing clone's write count (1, 2, ...): which write left it
- *  24  u32 length      the block's length (bs of the writing job)
+ *  24  u32 length      the block's length (the writing job's verify_interval)
  *  28  u32 clone       which clone of numjobs wrote it
  *  32  digest          md5 (16 bytes), sha1 (20), sha256 (32); absent for the crcs
  * </pre>
@@ -57,10 +59,15 @@ final class VerifyHeader {
 
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
-    private static final Verify[] HEADER_KINDS = {Verify.CRC32C, Verify.CRC32, Verify.MD5, Verify.SHA1, Verify.SHA256};
+    private static final Verify[] HEADER_KINDS =
+            {Verify.CRC32C, Verify.CRC32, Verify.MD5, Verify.SHA1, Verify.SHA256, Verify.META};
 
     private final Verify kind;
     private final int clone;
+    /** Bytes of each piece of a write ({@code verify_interval}). */
+    private final int interval;
+    /** Where in the block the last bad piece {@link #check} found starts. */
+    private int badAt;
     private final int magic;
     /** Header bytes: 0 (pattern), 32, or 32 + the digest. */
     private final int headerSize;
@@ -74,10 +81,11 @@ final class VerifyHeader {
     VerifyHeader(Job job, int clone) {
         this.kind = job.verify();
         this.clone = clone;
+        this.interval = job.verifyInterval();
         this.magic = magic(kind);
         this.headerSize = headerSize(kind);
         this.crc = switch (kind) {
-            case CRC32C -> new CRC32C();
+            case CRC32C, META -> new CRC32C();
             case CRC32 -> new CRC32();
             default -> null;
         };
@@ -94,7 +102,7 @@ final class VerifyHeader {
         if (p == null) {
             this.pattern = null;
         } else {
-            byte[] full = new byte[job.bs()];
+            byte[] full = new byte[job.maxBs()];
             for (int i = 0; i < full.length; i++) {
                 full[i] = p[i % p.length];
             }
@@ -106,7 +114,7 @@ final class VerifyHeader {
     static int headerSize(Verify kind) {
         return switch (kind) {
             case PATTERN, NONE -> 0;
-            case CRC32C, CRC32 -> SIZE;
+            case CRC32C, CRC32, META -> SIZE;
             case MD5 -> SIZE + 16;
             case SHA1 -> SIZE + 20;
             case SHA256 -> SIZE + 32;
@@ -120,6 +128,7 @@ final class VerifyHeader {
             case MD5 -> 'M';
             case SHA1 -> '1';
             case SHA256 -> '2';
+            case META -> 'T';
             default -> 0;
         };
         return c == 0 ? 0 : 0x0042414c | (c << 24);
@@ -141,7 +150,10 @@ final class VerifyHeader {
         return pattern != null;
     }
 
-    /** Writes the block about to be written from {@code buf} (viewed as {@code view}): pattern, then header. */
+    /**
+     * Writes the write about to be issued from {@code buf} (viewed as {@code view}): each
+     * {@code verify_interval} piece gets the pattern, then its header.
+     */
     void stamp(MemorySegment buf, ByteBuffer view, long offset, long generation, int len) {
         if (pattern != null) {
             MemorySegment.copy(pattern, 0, buf, 0, len);
@@ -149,56 +161,78 @@ final class VerifyHeader {
         if (headerSize == 0) {
             return;
         }
-        buf.set(U32, 0, magic);
-        buf.set(U64, 8, offset);
-        buf.set(U64, 16, generation);
-        buf.set(U32, 24, len);
-        buf.set(U32, 28, clone);
-        if (crc != null) {
-            buf.set(U32, 4, crcOf(view, len));
-        } else {
-            buf.set(U32, 4, 0);
-            digestOf(view, len);
-            MemorySegment.copy(computed, 0, buf, ValueLayout.JAVA_BYTE, SIZE, computed.length);
+        for (int at = 0; at < len; at += interval) {
+            int n = Math.min(interval, len - at);
+            buf.set(U32, at, magic);
+            buf.set(U64, at + 8, offset + at);
+            buf.set(U64, at + 16, generation);
+            buf.set(U32, at + 24, n);
+            buf.set(U32, at + 28, clone);
+            if (kind == Verify.META) {
+                buf.set(U32, at + 4, crcOf(view, at + 8, at + SIZE));
+            } else if (crc != null) {
+                buf.set(U32, at + 4, crcOf(view, at + headerSize, at + n));
+            } else {
+                buf.set(U32, at + 4, 0);
+                digestOf(view, at + headerSize, at + n);
+                MemorySegment.copy(computed, 0, buf, ValueLayout.JAVA_BYTE, at + SIZE, computed.length);
+            }
         }
     }
 
-    /** Checks a block read at {@code offset}; one of {@link #OK} .. {@link #OTHER_KIND}. */
+    /**
+     * Checks a block read at {@code offset}, piece by piece; {@link #OK} or the first bad piece's
+     * verdict ({@link #UNWRITTEN} .. {@link #OTHER_KIND}), whose place {@link #describe} names.
+     */
     int check(MemorySegment buf, ByteBuffer view, long offset, int len) {
+        for (int at = 0; at < len; at += interval) {
+            int v = checkPiece(buf, view, offset, at, Math.min(interval, len - at));
+            if (v != OK) {
+                badAt = at;
+                return v;
+            }
+        }
+        return OK;
+    }
+
+    private int checkPiece(MemorySegment buf, ByteBuffer view, long offset, int at, int n) {
         if (headerSize > 0) {
-            int m = buf.get(U32, 0);
+            int m = buf.get(U32, at);
             if (m != magic) {
                 return m == 0 ? UNWRITTEN : kindOf(m) != null ? OTHER_KIND : BAD_MAGIC;
             }
-            if (buf.get(U64, 8) != offset) {
+            if (buf.get(U64, at + 8) != offset + at) {
                 return BAD_OFFSET;
             }
-            if (buf.get(U32, 24) != len) {
+            if (buf.get(U32, at + 24) != n) {
                 return BAD_LENGTH;
             }
-            if (!sumMatches(buf, view, len)) {
+            if (!sumMatches(buf, view, at, n)) {
                 return BAD_CRC;
             }
         }
-        if (pattern != null && patternMismatch(buf, len) >= 0) {
+        if (pattern != null && patternMismatch(buf, at, n) >= 0) {
             return BAD_PATTERN;
         }
         return OK;
     }
 
-    private boolean sumMatches(MemorySegment buf, ByteBuffer view, int len) {
-        if (crc != null) {
-            return buf.get(U32, 4) == crcOf(view, len);
+    private boolean sumMatches(MemorySegment buf, ByteBuffer view, int at, int n) {
+        if (kind == Verify.META) {
+            return buf.get(U32, at + 4) == crcOf(view, at + 8, at + SIZE);
         }
-        digestOf(view, len);
-        MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, SIZE, stored, 0, stored.length);
+        if (crc != null) {
+            return buf.get(U32, at + 4) == crcOf(view, at + headerSize, at + n);
+        }
+        digestOf(view, at + headerSize, at + n);
+        MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, at + SIZE, stored, 0, stored.length);
         return Arrays.equals(stored, computed);
     }
 
-    /** The first byte after the header where the block differs from the pattern, or -1. */
-    private long patternMismatch(MemorySegment buf, int len) {
-        long m = MemorySegment.mismatch(buf, headerSize, len, pattern, headerSize, len);
-        return m < 0 ? -1 : headerSize + m;
+    /** The first byte of piece [at, at + n) after its header where the block differs from the pattern, or -1. */
+    private long patternMismatch(MemorySegment buf, int at, int n) {
+        long m = MemorySegment.mismatch(buf, at + headerSize, at + n, pattern, at + headerSize, at + n);
+        return m < 0 ? -1 : at + headerSize + m;
     }
 
     /** The kind whose magic {@code m} is, or null for none of the lab's. */
@@ -211,40 +245,47 @@ final class VerifyHeader {
         return null;
     }
 
-    /** What {@link #check} found wrong, with expected and actual values, for the notes. */
+    /** What {@link #check} found wrong in its first bad piece, with expected and actual values, for the notes. */
     String describe(int verdict, MemorySegment buf, ByteBuffer view, long offset, int len) {
-        String where = "block at offset " + offset + " (0x" + Long.toHexString(offset) + "), " + len + " bytes: ";
+        int at = badAt;
+        int n = Math.min(interval, len - at);
+        String where = "block at offset " + (offset + at) + " (0x" + Long.toHexString(offset + at) + "), " + n
+                + " bytes" + (n == len ? "" : " (piece of the " + len + "-byte I/O at offset " + offset + ")") + ": ";
         return where + switch (verdict) {
             case BAD_MAGIC -> String.format("magic 0x%08x, expected 0x%08x (not a lab verify block)",
-                    buf.get(U32, 0), magic);
-            case OTHER_KIND -> "written with verify=" + kindOf(buf.get(U32, 0)).fioName() + ", read with verify="
+                    buf.get(U32, at), magic);
+            case OTHER_KIND -> "written with verify=" + kindOf(buf.get(U32, at)).fioName() + ", read with verify="
                     + kind.fioName() + " (verify with the writing job's kind)";
-            case BAD_OFFSET -> "header offset " + buf.get(U64, 8) + ", expected " + offset
+            case BAD_OFFSET -> "header offset " + buf.get(U64, at + 8) + ", expected " + (offset + at)
                     + " (a block written elsewhere landed here)";
-            case BAD_LENGTH -> "header length " + buf.get(U32, 24) + ", expected " + len
-                    + " (written with another bs? verify with the writing job's bs)";
-            case BAD_CRC -> crc != null
+            case BAD_LENGTH -> "header length " + buf.get(U32, at + 24) + ", expected " + n
+                    + " (written with another bs or verify_interval? verify with the writing job's)";
+            case BAD_CRC -> kind == Verify.META
+                    ? String.format("meta crc32c 0x%08x in header, 0x%08x computed over its fields",
+                            buf.get(U32, at + 4), crcOf(view, at + 8, at + SIZE))
+                    : crc != null
                     ? String.format("%s 0x%08x in header (generation %d, clone %d), 0x%08x computed over the data",
-                            kind.fioName(), buf.get(U32, 4), buf.get(U64, 16), buf.get(U32, 28), crcOf(view, len))
-                    : kind.fioName() + " " + hex(storedCopy(buf)) + " in header (generation " + buf.get(U64, 16)
-                            + ", clone " + buf.get(U32, 28) + "), " + hex(computedCopy(view, len))
-                            + " computed over the data";
+                            kind.fioName(), buf.get(U32, at + 4), buf.get(U64, at + 16), buf.get(U32, at + 28),
+                            crcOf(view, at + headerSize, at + n))
+                    : kind.fioName() + " " + hex(storedCopy(buf, at)) + " in header (generation "
+                            + buf.get(U64, at + 16) + ", clone " + buf.get(U32, at + 28) + "), "
+                            + hex(computedCopy(view, at + headerSize, at + n)) + " computed over the data";
             case BAD_PATTERN -> {
-                long at = patternMismatch(buf, len);
-                yield String.format("byte %d is 0x%02x, verify_pattern has 0x%02x there", at,
-                        buf.get(ValueLayout.JAVA_BYTE, at), pattern.get(ValueLayout.JAVA_BYTE, at));
+                long b = patternMismatch(buf, at, n);
+                yield String.format("byte %d is 0x%02x, verify_pattern has 0x%02x there", b,
+                        buf.get(ValueLayout.JAVA_BYTE, b), pattern.get(ValueLayout.JAVA_BYTE, b));
             }
             default -> "verdict " + verdict;
         };
     }
 
-    private byte[] storedCopy(MemorySegment buf) {
-        MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, SIZE, stored, 0, stored.length);
+    private byte[] storedCopy(MemorySegment buf, int at) {
+        MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, at + SIZE, stored, 0, stored.length);
         return stored.clone();
     }
 
-    private byte[] computedCopy(ByteBuffer view, int len) {
-        digestOf(view, len);
+    private byte[] computedCopy(ByteBuffer view, int from, int to) {
+        digestOf(view, from, to);
         return computed.clone();
     }
 
@@ -252,15 +293,16 @@ final class VerifyHeader {
         return java.util.HexFormat.of().formatHex(b);
     }
 
-    private int crcOf(ByteBuffer view, int len) {
-        view.limit(len).position(headerSize);
+    /** The CRC of bytes [from, to) of the buffer. */
+    private int crcOf(ByteBuffer view, int from, int to) {
+        view.limit(to).position(from);
         crc.reset();
         crc.update(view);
         return (int) crc.getValue();
     }
 
-    private void digestOf(ByteBuffer view, int len) {
-        view.limit(len).position(headerSize);
+    private void digestOf(ByteBuffer view, int from, int to) {
+        view.limit(to).position(from);
         digest.reset();
         digest.update(view);
         try {

@@ -68,6 +68,8 @@ class VerifyKindsTest {
         BridgeTesting.Outcome o = runJob(text(verify, true, true));
         List<FioJob> js = o.report().jobs();
         assertEquals(BLOCKS, js.get(0).write().totalIos());
+        assertEquals(BLOCKS, js.get(0).read().totalIos(), "the write job reads its blocks back (do_verify)");
+        assertEquals(0L, js.get(0).lab().verifyMismatches(), o.notes());
         assertEquals(BLOCKS, js.get(1).read().totalIos());
         assertEquals(0L, js.get(1).lab().verifyMismatches(), o.notes());
         assertEquals(0L, js.get(1).lab().verifyUnwritten(), o.notes());
@@ -83,6 +85,8 @@ class VerifyKindsTest {
         BridgeTesting.Outcome r = runJob(text(verify, false, true));
         FioJob rj = r.report().jobs().getFirst();
         assertEquals(1L, rj.lab().verifyMismatches(), r.notes());
+        assertEquals(42, rj.read().totalIos(), "a sequential read stops at block 41 (EILSEQ), as fio's");
+        assertEquals(84, rj.error(), r.notes());
         assertTrue(r.notes().contains("offset " + victim) && r.notes().contains(describes), r.notes());
     }
 
@@ -102,7 +106,7 @@ class VerifyKindsTest {
     void aBlockWrittenWithAnotherKindIsNamed() throws Exception {
         runJob(text("verify=md5", true, false));
         BridgeTesting.Outcome r = runJob(text("verify=sha256", false, true));
-        assertEquals((long) BLOCKS, r.report().jobs().getFirst().lab().verifyMismatches());
+        assertEquals(1L, r.report().jobs().getFirst().lab().verifyMismatches(), "the first block stops the read");
         assertTrue(r.notes().contains("written with verify=md5, read with verify=sha256"), r.notes());
     }
 
@@ -110,7 +114,38 @@ class VerifyKindsTest {
     void bsMustHoldTheDigestHeader() throws Exception {
         BridgeSetupException e = org.junit.jupiter.api.Assertions.assertThrows(BridgeSetupException.class,
                 () -> runJob("[w]\nioengine=psync\nbs=64\nsize=64k\nverify=sha256\nrw=write\nfilename=" + file + "\n"));
-        assertTrue(e.getMessage().contains("verify=sha256 needs bs larger than its 64-byte header"), e.getMessage());
+        assertTrue(e.getMessage().contains("verify=sha256 needs each verify_interval piece larger than its 64-byte"
+                + " header, but it is 64 bytes"), e.getMessage());
         assertEquals(0, Files.size(file), "nothing written");
+    }
+
+    /**
+     * verify_interval cuts each write into pieces with a header each (fio's
+     * populate_verify_io_u()): a byte changed in the third 512-byte piece of block 5 is found
+     * there, and named as a piece of its I/O; verify=meta checks the header's fields with the
+     * pattern, not a checksum of the data (fio's examples/surface-scan.fio in small).
+     */
+    @Test
+    void verifyIntervalPiecesCarryAHeaderEach() throws Exception {
+        String t = "[global]\nioengine=psync\ndirect=1\nbs=4k\nsize=" + (BLOCKS * BS) + "\nfilename=" + file
+                + "\nverify=meta\nverify_pattern=0xaa555aa5\nverify_interval=512\n";
+        BridgeTesting.Outcome w = runJob(t + "[w]\nrw=write\n");
+        assertEquals(0, w.report().jobs().getFirst().error(), w.notes());
+        assertEquals(BLOCKS, w.report().jobs().getFirst().read().totalIos(), w.notes());
+        byte[] head = new byte[4];
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            for (int piece = 0; piece < 8; piece++) {
+                ch.read(ByteBuffer.wrap(head), 5L * BS + piece * 512);
+                assertEquals("LABT", new String(head, java.nio.charset.StandardCharsets.US_ASCII), "piece " + piece);
+            }
+            ch.write(ByteBuffer.wrap(new byte[] {0x11}), 5L * BS + 2 * 512 + 100);
+            ch.force(true);
+        }
+        BridgeTesting.Outcome r = runJob(t + "[r]\nrw=read\n");
+        FioJob rj = r.report().jobs().getFirst();
+        assertEquals(6, rj.read().totalIos(), r.notes());
+        assertTrue(r.notes().contains("block at offset " + (5L * BS + 1024) + " (0x" + Long.toHexString(5L * BS + 1024)
+                + "), 512 bytes (piece of the 4096-byte I/O at offset " + 5L * BS + "): byte " + (1024 + 100) + " is 0x11"),
+                r.notes());
     }
 }
