@@ -166,6 +166,8 @@ public final class IoSequence {
     private static final class Region {
         final int index;
         final long size;
+        /** The file's size in bytes (fio's {@code real_file_size}), where a holed walk wraps. */
+        long fileEnd;
         /** Blocks of each direction's {@code blockalign} a uniform draw picks from (fio's {@code last_block()}). */
         final long readLastBlock;
         final long writeLastBlock;
@@ -291,7 +293,7 @@ public final class IoSequence {
     private int file;
 
     private IoSequence(Job job, int jobIndex) {
-        base = job.offset();
+        base = job.offset(jobIndex); // offset_increment: each clone its own start
         long size = job.size();
         random = job.rw().random();
         mixed = job.rw().mixed();
@@ -319,6 +321,7 @@ public final class IoSequence {
                     (fileSize + job.minBs() - 1) / job.minBs(),
                     new SplitMix(SplitMix.mix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_DIST) + i)), zone);
             files[i] = new Region(i, fileSize, rd, wr, unit, keepMap, picker);
+            files[i].fileEnd = base + fileSize;
         }
         seqAdd = job.walk().seqAdd();
         seqNr = job.walk().seqNr();
@@ -356,6 +359,24 @@ public final class IoSequence {
                     + ") has no size yet: Job.withTargetSize first");
         }
         return new IoSequence(job, jobIndex);
+    }
+
+    /**
+     * {@link #forJob(Job, int)} on files of {@code fileBytes[i]} bytes each (fio's
+     * {@code real_file_size}): a holed sequential walk ({@code rw=write:12k}) wraps at the file's
+     * end, not its region's, as fio's {@code get_next_seq_offset()}, and a pass whose next I/O
+     * falls past the region ends. Without them each file ends where the clone's region does, as
+     * a file the lab lays out for the job (and so does a size of 0, not known).
+     */
+    public static IoSequence forJob(Job job, int jobIndex, long[] fileBytes) {
+        IoSequence s = forJob(job, jobIndex);
+        for (int i = 0; i < s.files.length && i < fileBytes.length; i++) {
+            if (fileBytes[i] > 0) { // 0: not known
+                s.files[i].fileEnd = fileBytes[i];
+            }
+        }
+        s.resetPass(); // the first I/O was drawn with the default ends
+        return s;
     }
 
     /** A divisor of every offset and length the job writes: its sizes, alignments, offset step and regions. */
@@ -669,11 +690,14 @@ public final class IoSequence {
     }
 
     /**
-     * fio's {@code get_next_seq_offset()} in region terms: where the direction's last I/O ended,
-     * plus {@code rw}'s modifier once an I/O has been done; past either end it wraps, forwards to
-     * the start, backwards to the end less the step. -1 when the pass has reached the end.
-     * (fio compares with the file's size, not the region's: a region smaller than its file ends
-     * the pass where the lab wraps.)
+     * fio's {@code get_next_seq_offset()}, positions relative to the region's start {@code base}
+     * (fio's {@code file_offset}) and {@code r.fileEnd} absolute ({@code real_file_size}), as fio
+     * mixes them: where the direction's last I/O ended, plus {@code rw}'s modifier once an I/O has
+     * been done; a step at or past the file's end wraps, forwards to {@code base} (fio's relative
+     * position takes {@code file_offset}'s value), backwards to the region's (or the file's) end
+     * less the step; a backward walk from a non-zero {@code offset} starts at that end. -1 when
+     * the position is past the file's end; an I/O that no longer fits in the region ends the pass
+     * in {@link #bufLen} (fio's {@code io_u_fits()}).
      */
     private long sequentialOffset(Region r, boolean read) {
         if (forRuntime && r.pos(read) >= r.size) {
@@ -684,13 +708,17 @@ public final class IoSequence {
             }
         }
         long pos = r.pos(read);
-        if (pos >= r.size) {
+        if (base + pos >= r.fileEnd) {
             return -1;
+        }
+        long end = Math.min(r.size, r.fileEnd);
+        if (pos == 0 && base != 0 && seqAdd < 0) {
+            pos = end - base; // fio rewinds last_pos to io_size (absolute) at file_offset
         }
         if (pos != 0 && seqAdd != 0) {
             pos += seqAdd;
-            if (pos < 0 || pos >= r.size) {
-                pos = seqAdd > 0 ? 0 : r.size + seqAdd;
+            if (pos < 0 || pos >= r.fileEnd) {
+                pos = seqAdd > 0 ? base : end + seqAdd;
             }
         }
         return pos < 0 ? -1 : pos;

@@ -300,17 +300,29 @@ public record Job(
      *                     fio's default, the job's smallest block size
      * @param blockAlignWrite {@code blockalign} of writes, likewise
      * @param distribution {@code random_distribution} ({@link RandomDistribution})
+     * @param offsetIncrement {@code offset_increment}: clone {@code c} of {@code numjobs} starts its
+     *                     region at {@code offset + c * offsetIncrement} ({@link Job#offset(int)}); 0 for none
      */
     public record Walk(long loops, long seqAdd, int seqNr, int blockAlignRead, int blockAlignWrite,
-                       RandomDistribution distribution) {
+                       RandomDistribution distribution, long offsetIncrement) {
         /** fio's defaults. */
-        public static final Walk DEFAULT = new Walk(1, 0, 1, 0, 0, RandomDistribution.RANDOM);
+        public static final Walk DEFAULT = new Walk(1, 0, 1, 0, 0, RandomDistribution.RANDOM, 0);
+    }
+
+    /**
+     * Where clone {@code clone} (0 up to {@code numjobs} - 1) starts its region in each of its files:
+     * {@code offset + clone * offset_increment} (fio's {@code get_start_offset()}, whose
+     * {@code subjob_number} is the clone's index in its job).
+     */
+    public long offset(int clone) {
+        return offset + clone * walk.offsetIncrement();
     }
 
     /**
      * This job with its region set from its target's size, as fio's {@code setup_files()} sets a
      * size-less job's: {@code targetBytes - offset} (itself unchanged unless {@link #sizeOfTarget}). The caller (the bridge, which has stat'ed
-     * the target) refuses a target no block fits in.
+     * the target) refuses a target no block fits in. With {@code offset_increment} fio gives each
+     * clone the rest of the target from its own offset; the lab gives every clone the last one's.
      *
      * @throws IllegalArgumentException when {@code offset} leaves less than one smallest block
      */
@@ -318,11 +330,12 @@ public record Job(
         if (!sizeOfTarget) {
             return this;
         }
-        long region = targetBytes - offset;
+        long region = targetBytes - offset(numjobs - 1); // offset_increment: the last clone's region, for every clone
         if (region < minBs()) {
             throw new IllegalArgumentException("job '" + name + "' (" + source + ":" + line + ") has no size, and its"
-                    + " target of " + targetBytes + " bytes leaves " + Math.max(0, targetBytes - offset)
-                    + " bytes from offset " + offset + ", less than one " + minBs() + "-byte block");
+                    + " target of " + targetBytes + " bytes leaves " + Math.max(0, region)
+                    + " bytes from offset " + offset(numjobs - 1) + (numjobs > 1 && walk.offsetIncrement() > 0
+                    ? " (the last clone's, offset_increment)" : "") + ", less than one " + minBs() + "-byte block");
         }
         return new Job(name, filename, rw, rwmixread, bs, region, offset, numjobs, iodepth, iodepthBatchSubmit,
                 iodepthBatchCompleteMin, iodepthBatchCompleteMax, runtimeNs, timeBased, rampTimeNs, direct, ioengine,

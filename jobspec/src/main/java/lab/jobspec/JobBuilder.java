@@ -373,7 +373,12 @@ final class JobBuilder {
                         + " the zones); set norandommap");
             }
         }
-        return new Job.Walk(loops, seqAdd, seqNr, ba[0], ba[1], dist);
+        Setting inc = settings.get("offset_increment");
+        if (inc != null && inc.value().strip().endsWith("%")) {
+            throw fail(inc, "a percentage offset_increment is not implemented by the lab yet (fio takes it of the file's"
+                    + " size, aligned to offset_align); give bytes");
+        }
+        return new Job.Walk(loops, seqAdd, seqNr, ba[0], ba[1], dist, size("offset_increment", 0, 0, Long.MAX_VALUE));
     }
 
     /**

@@ -24,6 +24,7 @@ final class Keys {
             Map.entry("size", "size"),
             Map.entry("offset", "offset"),
             Map.entry("fileoffset", "offset"),
+            Map.entry("offset_increment", "offset_increment"),
             Map.entry("numjobs", "numjobs"),
             Map.entry("iodepth", "iodepth"),
             Map.entry("iodepth_batch_submit", "iodepth_batch_submit"),

@@ -49,6 +49,32 @@ class IoSequenceTest {
         assertTrue(s.passDone());
     }
 
+    /**
+     * fio's get_next_seq_offset() wraps a holed walk at the file's end, not the region's: in a
+     * file that ends with the region it wraps and fills the pass; in a larger file the pass ends
+     * when the next I/O no longer fits the region (fio's io_u_fits()).
+     */
+    @Test
+    void aHoledWalkWrapsAtTheFilesEnd() throws Exception {
+        Job j = job("rw=write:12k\nbs=4k\nsize=128k");
+        IoSequence own = IoSequence.forJob(j, 0);
+        int n = 0;
+        while (own.hasNext()) {
+            own.nextIsRead();
+            n++;
+        }
+        assertEquals(32, n, "the file ends with the region: wraps until size is done");
+        IoSequence larger = IoSequence.forJob(j, 0, new long[] {1L << 20});
+        long[] o = new long[8];
+        for (int i = 0; i < 8; i++) {
+            assertTrue(larger.hasNext());
+            larger.nextIsRead();
+            o[i] = larger.offset();
+        }
+        assertFalse(larger.hasNext(), "the 9th would start at 128k, past the region");
+        assertArrayEquals(new long[] {0, 16 << 10, 32 << 10, 48 << 10, 64 << 10, 80 << 10, 96 << 10, 112 << 10}, o);
+    }
+
     @Test
     void randomOrderIsNotSequential() throws Exception {
         long[] o = offsets(IoSequence.forJob(job("rw=randwrite\nsize=4m"), 0), 1024);

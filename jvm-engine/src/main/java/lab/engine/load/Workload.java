@@ -239,11 +239,11 @@ public final class Workload {
         return jobs.stream().mapToLong(Job::baseNs).max().orElse(0);
     }
 
-    /** The device holds every job's region: the largest {@code offset + size} (files end to end), in whole pages. */
+    /** The device holds every clone's region: the largest {@code offset + size} (files end to end), in whole pages. */
     private static long capacity(List<Job> jobs) {
         long bytes = BioVec.PAGE_SIZE;
         for (Job j : jobs) {
-            bytes = Math.max(bytes, j.offset() + JobThread.regionBytes(j));
+            bytes = Math.max(bytes, j.offset(j.numjobs() - 1) + JobThread.regionBytes(j)); // offset_increment
         }
         return (bytes + BioVec.PAGE_SIZE - 1) / BioVec.PAGE_SIZE * BioVec.PAGE_SIZE;
     }

@@ -155,7 +155,11 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         this.target = files[0];
         this.engines = engines;
         this.stats = new WorkerStats(job, -1);
-        this.seq = IoSequence.forJob(job, clone);
+        long[] fileBytes = new long[files.length];
+        for (int i = 0; i < files.length; i++) {
+            fileBytes[i] = files[i].sizeBytes();
+        }
+        this.seq = IoSequence.forJob(job, clone, fileBytes);
         this.pacing = new Pacing(job, clone);
         this.prioDraw = lab.jobspec.SplitMix.of(job, clone, lab.jobspec.SplitMix.STREAM_PRIO);
         this.pattern = BufferPattern.forJob(job, clone);

@@ -228,9 +228,13 @@ final class Target {
         return job.filesize() > 0 ? job.filesize() : regionEnd();
     }
 
-    /** {@code offset} plus this file's share of the job ({@link Job#fileIoSize}; {@code size} for one file). */
+    /**
+     * Where the last region on this target ends: its last clone's {@code offset} (with
+     * {@code offset_increment}, {@link Job#offset(int)}) plus this file's share of the job
+     * ({@link Job#fileIoSize}; {@code size} for one file).
+     */
     long regionEnd() {
-        return job.offset() + job.fileIoSize(file);
+        return job.offset(firstClone + cloneCount - 1) + job.fileIoSize(file);
     }
 
     /**
@@ -242,18 +246,20 @@ final class Target {
         long need = regionEnd();
         if (size < need && (block || !job.rw().writes())) {
             throw new BridgeSetupException(who + ": " + path + " is " + sizeBytes + " bytes (" + mib(sizeBytes)
-                    + ") but the job needs offset + size = " + job.offset() + " + " + job.fileIoSize(file)
+                    + ") but the job needs offset + size = " + job.offset(firstClone + cloneCount - 1) + " + " + job.fileIoSize(file)
                     + (job.nrfiles() > 1 ? " (its share of size over nrfiles=" + job.nrfiles() + ")" : "") + " = " + need
                     + " bytes (" + mib(need) + "); lower size= or offset=, or use a larger "
                     + (block ? "device" : "file"));
         }
         if (job.direct()) {
             int odd = unalignedSize(logicalBlockSize);
-            if (odd != 0 || job.offset() % logicalBlockSize != 0) {
+            long inc = job.walk().offsetIncrement();
+            if (odd != 0 || job.offset() % logicalBlockSize != 0 || inc % logicalBlockSize != 0) {
                 int bs = odd != 0 ? odd : job.bs();
                 throw new BridgeSetupException(who + ": direct=1 needs every I/O size and offset to be multiples of the"
                         + " logical block size of " + path + " (" + logicalBlockSize + " bytes), but "
-                        + (odd != 0 ? "bs=" + odd + (job.mixedSizes() ? " (one of the job's sizes)" : "") : "offset=" + job.offset())
+                        + (odd != 0 ? "bs=" + odd + (job.mixedSizes() ? " (one of the job's sizes)" : "")
+                        : job.offset() % logicalBlockSize != 0 ? "offset=" + job.offset() : "offset_increment=" + inc)
                         + "; use e.g. bs=" + roundUp(bs, logicalBlockSize) + ", or direct=0");
             }
         }
