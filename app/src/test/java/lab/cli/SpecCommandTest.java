@@ -49,8 +49,9 @@ class SpecCommandTest extends CapturedStreams {
         assertTrue(section(lines, OptionClass.NO_EFFECT).contains("  description: " + noEffect), out.toString());
         assertTrue(section(lines, OptionClass.IMPLEMENTED).contains("  bs (blocksize)"), out.toString());
         assertTrue(section(lines, OptionClass.IMPLEMENTED).contains("  stonewall (wait_for_previous)"), out.toString());
-        assertTrue(section(lines, OptionClass.REFUSED).contains("  fill_device (fill_fs): "
-                + OptionTable.find("fill_device").orElseThrow().reason()), out.toString());
+        assertTrue(section(lines, OptionClass.REFUSED).contains("  bs_unaligned (blocksize_unaligned): "
+                + OptionTable.find("bs_unaligned").orElseThrow().reason()), out.toString());
+        assertTrue(section(lines, OptionClass.IMPLEMENTED).contains("  fill_device (fill_fs)"), out.toString());
         assertTrue(section(lines, OptionClass.IMPLEMENTED).contains("  rate_min (ratemin)"), out.toString());
     }
 

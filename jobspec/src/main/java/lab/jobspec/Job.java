@@ -302,11 +302,14 @@ public record Job(
      * @param distribution {@code random_distribution} ({@link RandomDistribution})
      * @param offsetIncrement {@code offset_increment}: clone {@code c} of {@code numjobs} starts its
      *                     region at {@code offset + c * offsetIncrement} ({@link Job#offset(int)}); 0 for none
+     * @param fillDevice   {@code fill_device} (alias {@code fill_fs}): a write that fails with ENOSPC or
+     *                     EDQUOT ends the clone without an error, as fio's; a size-less job on a
+     *                     regular file then covers it and the free space of its file system
      */
     public record Walk(long loops, long seqAdd, int seqNr, int blockAlignRead, int blockAlignWrite,
-                       RandomDistribution distribution, long offsetIncrement) {
+                       RandomDistribution distribution, long offsetIncrement, boolean fillDevice) {
         /** fio's defaults. */
-        public static final Walk DEFAULT = new Walk(1, 0, 1, 0, 0, RandomDistribution.RANDOM, 0);
+        public static final Walk DEFAULT = new Walk(1, 0, 1, 0, 0, RandomDistribution.RANDOM, 0, false);
     }
 
     /**

@@ -378,7 +378,13 @@ final class JobBuilder {
             throw fail(inc, "a percentage offset_increment is not implemented by the lab yet (fio takes it of the file's"
                     + " size, aligned to offset_align); give bytes");
         }
-        return new Job.Walk(loops, seqAdd, seqNr, ba[0], ba[1], dist, size("offset_increment", 0, 0, Long.MAX_VALUE));
+        boolean fill = flag("fill_device", false);
+        if (fill && !rw.writes()) {
+            throw fail(settings.get("fill_device"), "fill_device on a job that does not write is not implemented by the"
+                    + " lab (fio first fills the file system, then reads what it wrote)");
+        }
+        return new Job.Walk(loops, seqAdd, seqNr, ba[0], ba[1], dist, size("offset_increment", 0, 0, Long.MAX_VALUE),
+                fill);
     }
 
     /**

@@ -25,6 +25,8 @@ final class Keys {
             Map.entry("offset", "offset"),
             Map.entry("fileoffset", "offset"),
             Map.entry("offset_increment", "offset_increment"),
+            Map.entry("fill_device", "fill_device"),
+            Map.entry("fill_fs", "fill_device"),
             Map.entry("numjobs", "numjobs"),
             Map.entry("iodepth", "iodepth"),
             Map.entry("iodepth_batch_submit", "iodepth_batch_submit"),
@@ -129,7 +131,7 @@ final class Keys {
             "time_based", "direct", "zero_buffers", "scramble_buffers", "refill_buffers", "randrepeat",
             "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll",
             "userspace_reap", "norandommap", "buffered", "stonewall", "new_group", "rate_ignore_thinktime", "exitall",
-            "do_verify", "verify_fatal");
+            "do_verify", "verify_fatal", "fill_device");
 
     /** The lab's own keys, which fio does not know. */
     private static final Set<String> LAB_KEYS = Set.of("base_ns", "inject");

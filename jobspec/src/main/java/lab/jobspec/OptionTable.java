@@ -34,6 +34,8 @@ public final class OptionTable {
     private static final String REPORT = "reporting only: the lab writes its own report";
     private static final String LOGS = "fio's log files only: the lab writes none";
     private static final String CLOCK = "how fio times its own statistics: the lab measures with its own clock";
+    private static final String LAYOUT_ORDER = "whether the jobs lay out their files one after another: the lab lays out"
+            + " every file before any job starts, one after another (fio's default), whatever it says";
 
     // ---- refused ----
     private static final String UNITS = "not implemented by the lab yet: it changes how the job file's sizes are read";
@@ -79,6 +81,7 @@ public final class OptionTable {
             implemented("randseed"),
             implemented("offset", "fileoffset"),
             implemented("offset_increment"),
+            implemented("fill_device", "fill_fs"),
             implemented("rwmixread"),
             implemented("rwmixwrite"),
             implemented("bs", "blocksize"),
@@ -161,6 +164,7 @@ public final class OptionTable {
             implemented("verify_async"),
             // ---- accepted, no effect: one notice per line that sets one ----
             noEffect(COMMENT, "description"),
+            noEffect(LAYOUT_ORDER, "create_serialize"),
             noEffect(REPORT, "unit_base"),
             noEffect(REPORT, "unified_rw_reporting"),
             noEffect(REPORT, "verify_dump"),
@@ -225,7 +229,6 @@ public final class OptionTable {
             refused(NOT_YET_IO, "dedupe_global"),
             refused(NOT_YET_IO, "invalidate"),
             refused(NOT_YET_IO, "sync"),
-            refused(NOT_YET_IO, "fill_device", "fill_fs"),
             refused(NOT_YET_IO, "iodepth_low"),
             refused(NOT_YET_IO, "serialize_overlap"),
             refused(NOT_YET_IO, "trim_percentage"),
@@ -247,7 +250,6 @@ public final class OptionTable {
             refused(FILES, "opendir"),
             refused(FILES, "lockfile"),
             refused(FILES, "openfiles"),
-            refused(FILES, "create_serialize"),
             refused(FILES, "create_fsync"),
             refused(FILES, "create_on_open"),
             refused(FILES, "create_only"),

@@ -80,14 +80,14 @@ class JobFileParserTest {
      */
     @Test
     void everyRefusalOfAFileIsReportedInFileOrder() throws Exception {
-        Path file = write("[global]\nfill_device=1\nsize=1m\n[a]\nfsync=2\nbogus_key=1\n[b]\nioengine=psync\nsqthread_poll=1\n"
+        Path file = write("[global]\nsoftrandommap=1\nsize=1m\n[a]\nfsync=2\nbogus_key=1\n[b]\nioengine=psync\nsqthread_poll=1\n"
                 + "[c]\nrw=read\n");
         JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
-        assertEquals(List.of("2 fill_device", "5 fsync", "6 bogus_key", "9 sqthread_poll"),
+        assertEquals(List.of("2 softrandommap", "5 fsync", "6 bogus_key", "9 sqthread_poll"),
                 e.refusals().stream().map(r -> r.line() + " " + r.key()).toList());
         assertEquals(2, e.line());
-        assertEquals("fill_device", e.key());
-        assertTrue(e.getMessage().startsWith(file + ":2: key 'fill_device': fio option 'fill_device' is not supported by the lab: "), e.getMessage());
+        assertEquals("softrandommap", e.key());
+        assertTrue(e.getMessage().startsWith(file + ":2: key 'softrandommap': fio option 'softrandommap' is not supported by the lab: "), e.getMessage());
         assertTrue(e.getMessage().endsWith(" (and 3 more refusal(s) in the file: `lab spec check` lists every one)"), e.getMessage());
         assertEquals(e.refusals().get(0).getMessage(), e.own());
         assertTrue(e.refusals().get(2).own().startsWith(file + ":6: key 'bogus_key': unknown key"), e.refusals().get(2).own());
@@ -754,12 +754,12 @@ class JobFileParserTest {
     /** An alias is refused under the spelling written; a refused key in [global] at its own line. */
     @Test
     void aRefusedAliasIsNamedAsWritten() throws Exception {
-        Path file = write("[global]\nfill_fs=1\n[j]\nsize=1m\n");
+        Path file = write("[global]\nblocksize_unaligned=1\n[j]\nsize=1m\n");
         JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
         assertEquals(2, e.line());
-        assertEquals("fill_fs", e.key());
-        assertTrue(e.getMessage().endsWith("fio option 'fill_fs' is not supported by the lab: "
-                + reason("fill_device")), e.getMessage());
+        assertEquals("blocksize_unaligned", e.key());
+        assertTrue(e.getMessage().endsWith("fio option 'blocksize_unaligned' is not supported by the lab: "
+                + reason("bs_unaligned")), e.getMessage());
     }
 
     @Test

@@ -34,6 +34,7 @@ public final class FioOptions {
         put(m, "size", job.sizeOfTarget() ? null : job.size(), 0L); // size-less: the target's, once known
         put(m, "offset", job.offset(), 0L);
         put(m, "offset_increment", job.walk().offsetIncrement(), 0L);
+        put(m, "fill_device", bool(job.walk().fillDevice()), "0");
         put(m, "numjobs", job.numjobs(), 1);
         put(m, "iodepth", job.iodepth(), 1);
         put(m, "iodepth_batch_submit", job.iodepthBatchSubmit(), 1);

@@ -194,10 +194,22 @@ public final class BridgeRun {
                     + " fio takes the size of an existing file or device; set size=, or name one that exists");
         }
         Target probe = Target.check(job, path, 0, 0, 1, true, options.ownership(), new HashMap<>());
+        long bytes = probe.sizeBytes();
+        String what = "";
+        if (job.walk().fillDevice() && !probe.block) {
+            try {
+                long free = java.nio.file.Files.getFileStore(Path.of(path)).getUsableSpace();
+                bytes = bytes > Long.MAX_VALUE - free ? Long.MAX_VALUE : bytes + free;
+                what = ": the file and the " + free + " bytes free on its file system (fill_device: until ENOSPC)";
+            } catch (java.io.IOException e) {
+                throw new BridgeSetupException(who + ": fill_device: cannot read the free space of " + path + "'s"
+                        + " file system: " + e.getMessage(), e);
+            }
+        }
         try {
-            Job sized = job.withTargetSize(probe.sizeBytes());
+            Job sized = job.withTargetSize(bytes);
             notes.println("lab: job '" + job.name() + "' has no size: it covers " + path + " from offset " + job.offset()
-                    + ", " + sized.size() + " bytes (fio takes the target's size likewise)");
+                    + ", " + sized.size() + " bytes" + what + " (fio takes the target's size likewise)");
             return sized;
         } catch (IllegalArgumentException e) {
             throw new BridgeSetupException(e.getMessage(), e);

@@ -529,6 +529,14 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         boolean read = isRead[tag];
         seq.completed(read, fileOf[tag], offsets[tag]);
         String op = isTrim[tag] ? "trim" : read ? "read" : "write";
+        if (res < 0 && !read && job.walk().fillDevice() && (res == -Errno.ENOSPC || res == -Errno.EDQUOT)) {
+            if (!stopping) {
+                note("fill_device: " + op + " at offset " + offsets[tag] + " on " + files[fileOf[tag]].path + " met "
+                        + Errno.name(-res) + ": the clone ends there, without an error, as fio's");
+            }
+            stopping = true; // fio's io_u_queued_complete(): td_clear_error(), fio_mark_td_terminate()
+            return;
+        }
         if (res < 0) {
             stats.error(-res);
             stopping = true;

@@ -310,7 +310,7 @@ final class Target {
                 throw new BridgeSetupException(who + ": cannot stat " + path + ": " + e.getMessage(), e);
             }
         }
-        if (!block && sizeBytes < need && (writes || create)) {
+        if (!block && sizeBytes < need && (writes || create) && !job.walk().fillDevice()) { // fill_device: grows as written
             try (RandomAccessFile f = new RandomAccessFile(path, "rw")) {
                 f.setLength(need);          // fio's extend_file(): the job writes this region
             } catch (IOException e) {
