@@ -117,7 +117,39 @@ public record Job(
         Pace pace,
         Placement placement,
         boolean sizeOfTarget,
-        Checks checks) {
+        Checks checks,
+        OnError onError) {
+
+    /**
+     * Which I/O errors a clone goes on after: fio 3.33's {@code continue_on_error} and
+     * {@code ignore_error} ({@code td_error.c}: {@code td_error_type()}, {@code td_non_fatal_error()}).
+     * An error is of the verify class when it is EILSEQ, else of its I/O's direction (a trim's is
+     * the write class); it is not fatal when {@code continue_on_error} names its class and the
+     * class's list holds it: {@code ignore_error}'s list for the class, by default EIO and EILSEQ.
+     * A list given in {@code ignore_error} also turns its class on, as fio's parser does.
+     *
+     * @param classes the classes {@code continue_on_error} names: {@link #READ}, {@link #WRITE}, {@link #VERIFY} bits
+     * @param read    {@code ignore_error}'s read list; empty for fio's default
+     * @param write   its write list; empty for the default
+     * @param verify  its verify list; empty for the default
+     */
+    public record OnError(int classes, List<Integer> read, List<Integer> write, List<Integer> verify) {
+        public static final int READ = 1, WRITE = 2, VERIFY = 4;
+        /** EIO and EILSEQ: fio's {@code __NON_FATAL_ERR}, each class's list unless {@code ignore_error} gives one. */
+        static final List<Integer> DEFAULT_LIST = List.of(5, 84);
+        /** fio's default: every error stops the clone. */
+        public static final OnError NONE = new OnError(0, List.of(), List.of(), List.of());
+
+        /** Whether a clone goes on after {@code errno} on a read ({@code isRead}), or a write or trim. */
+        public boolean nonFatal(boolean isRead, int errno) {
+            int cls = errno == 84 ? VERIFY : isRead ? READ : WRITE;
+            if ((classes & cls) == 0) {
+                return false;
+            }
+            List<Integer> list = cls == VERIFY ? verify : cls == READ ? read : write;
+            return (list.isEmpty() ? DEFAULT_LIST : list).contains(errno);
+        }
+    }
 
     /**
      * How a writing job reads back and checks what it wrote ({@code verify} other than
@@ -346,7 +378,7 @@ public record Job(
                 groupReporting, thread, fixedbufs, registerfiles, hipri, sqthreadPoll, userspaceReap, verify, baseNs,
                 inject, readBs, writeBs, percentageRandomRead, percentageRandomWrite, norandommap, randomGenerator,
                 allrandrepeat, ioSize, numberIos, source, line, order, verifyPattern, cpus, directory, filesize,
-                ioscheduler, nrfiles, fileService, walk, pace, placement, false, checks);
+                ioscheduler, nrfiles, fileService, walk, pace, placement, false, checks, onError);
     }
 
     /**

@@ -162,6 +162,7 @@ final class JobBuilder {
         IoEngine engine = ioengine();
         checkEngineKeys(engine);
         Job.Walk walk = walk(rw, sizes, norandommap, generator);
+        fallocate();
         Job.Pace pace = pace();
         Job.Placement placement = placement(engine);
         return new Job(
@@ -222,7 +223,8 @@ final class JobBuilder {
                 pace,
                 placement,
                 sizeOfTarget,
-                checks());
+                checks(),
+                onError());
     }
 
     /**
@@ -491,6 +493,81 @@ final class JobBuilder {
         }
         return new Job.Steady(bw, slope, value, percent, (int) Math.min(Integer.MAX_VALUE, durNs / 1_000_000_000L),
                 rampNs);
+    }
+
+    /**
+     * {@code fallocate}: the lab lays out every file it makes sparse, extended with
+     * {@code ftruncate()} and nothing allocated, so it runs {@code none} and {@code truncate} as
+     * they are; fio's preallocating modes ({@code native}, its default, {@code posix},
+     * {@code keep}, {@code 1}) are refused.
+     */
+    private void fallocate() throws JobSpecException {
+        choice("fallocate", "none", "none, truncate, 0 (the lab's files are sparse: fio's preallocating native, posix,"
+                + " keep and 1 are not implemented)", v -> switch (v) {
+                    case "none", "0", "truncate" -> v;
+                    default -> null;
+                });
+    }
+
+    /** fio's {@code str2error()}: the names {@code ignore_error} takes, errno 1 up to 34. */
+    private static final List<String> ERRNO_NAMES = List.of("EPERM", "ENOENT", "ESRCH", "EINTR", "EIO", "ENXIO", "E2BIG",
+            "ENOEXEC", "EBADF", "ECHILD", "EAGAIN", "ENOMEM", "EACCES", "EFAULT", "ENOTBLK", "EBUSY", "EEXIST", "EXDEV",
+            "ENODEV", "ENOTDIR", "EISDIR", "EINVAL", "ENFILE", "EMFILE", "ENOTTY", "ETXTBSY", "EFBIG", "ENOSPC", "ESPIPE",
+            "EROFS", "EMLINK", "EPIPE", "EDOM", "ERANGE");
+
+    /**
+     * {@code continue_on_error} ({@code none}, {@code read}, {@code write}, {@code io}, {@code verify},
+     * {@code all}; {@code 0} and {@code 1} for none and all) and {@code ignore_error}
+     * ({@code READ,WRITE,VERIFY} lists of errno names, fio's 34 of {@code str2error()}, or numbers,
+     * {@code :}-separated) as {@link Job.OnError}.
+     */
+    private Job.OnError onError() throws JobSpecException {
+        int classes = choice("continue_on_error", 0, "none, read, write, io, verify, all, 0, 1", v -> switch (v) {
+            case "none", "0" -> 0;
+            case "read" -> Job.OnError.READ;
+            case "write" -> Job.OnError.WRITE;
+            case "io" -> Job.OnError.READ | Job.OnError.WRITE;
+            case "verify" -> Job.OnError.VERIFY;
+            case "all", "1" -> Job.OnError.READ | Job.OnError.WRITE | Job.OnError.VERIFY;
+            default -> null;
+        });
+        Setting s = settings.get("ignore_error");
+        if (s == null) {
+            return classes == 0 ? Job.OnError.NONE : new Job.OnError(classes, List.of(), List.of(), List.of());
+        }
+        String[] parts = s.value().split(",", -1);
+        if (parts.length > 3) {
+            throw fail(s, "'" + s.value() + "' has more than three parts (READ,WRITE,VERIFY)");
+        }
+        List<List<Integer>> lists = new java.util.ArrayList<>(List.of(List.of(), List.of(), List.of()));
+        for (int i = 0; i < parts.length; i++) {
+            List<Integer> errs = new java.util.ArrayList<>();
+            for (String name : parts[i].strip().split(":")) {
+                if (name.isEmpty()) {
+                    break; // fio's ignore_error_type(): the list ends at an empty name
+                }
+                int e;
+                if (name.startsWith("E")) {
+                    e = ERRNO_NAMES.indexOf(name) + 1;
+                } else {
+                    try {
+                        e = Math.abs(Integer.parseInt(name));
+                    } catch (NumberFormatException x) {
+                        e = 0;
+                    }
+                }
+                if (e == 0) {
+                    throw fail(s, "unknown error '" + name + "': give a number, or one of fio's names " + ERRNO_NAMES.getFirst()
+                            + " .. " + ERRNO_NAMES.getLast());
+                }
+                errs.add(e);
+            }
+            if (!errs.isEmpty()) {
+                lists.set(i, List.copyOf(errs));
+                classes |= 1 << i; // fio: a list turns its class on
+            }
+        }
+        return new Job.OnError(classes, lists.get(0), lists.get(1), lists.get(2));
     }
 
     /**

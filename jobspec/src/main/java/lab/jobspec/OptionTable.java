@@ -34,8 +34,8 @@ public final class OptionTable {
     private static final String REPORT = "reporting only: the lab writes its own report";
     private static final String LOGS = "fio's log files only: the lab writes none";
     private static final String CLOCK = "how fio times its own statistics: the lab measures with its own clock";
-    private static final String LAYOUT_ORDER = "whether the jobs lay out their files one after another: the lab lays out"
-            + " every file before any job starts, one after another (fio's default), whatever it says";
+    private static final String LAYOUT_ORDER = "when or in what order the jobs make and lay out their files: the lab"
+            + " makes and lays out every file before any job starts, one after another, whatever it says";
 
     // ---- refused ----
     private static final String UNITS = "not implemented by the lab yet: it changes how the job file's sizes are read";
@@ -82,6 +82,9 @@ public final class OptionTable {
             implemented("offset", "fileoffset"),
             implemented("offset_increment"),
             implemented("fill_device", "fill_fs"),
+            implemented("continue_on_error"),
+            implemented("ignore_error"),
+            implemented("fallocate"),
             implemented("rwmixread"),
             implemented("rwmixwrite"),
             implemented("bs", "blocksize"),
@@ -165,6 +168,7 @@ public final class OptionTable {
             // ---- accepted, no effect: one notice per line that sets one ----
             noEffect(COMMENT, "description"),
             noEffect(LAYOUT_ORDER, "create_serialize"),
+            noEffect(LAYOUT_ORDER, "create_on_open"),
             noEffect(REPORT, "unit_base"),
             noEffect(REPORT, "unified_rw_reporting"),
             noEffect(REPORT, "verify_dump"),
@@ -251,14 +255,12 @@ public final class OptionTable {
             refused(FILES, "lockfile"),
             refused(FILES, "openfiles"),
             refused(FILES, "create_fsync"),
-            refused(FILES, "create_on_open"),
             refused(FILES, "create_only"),
             refused(FILES, "allow_file_create"),
             refused(FILES, "allow_mounted_write"),
             refused(FILES, "pre_read"),
             refused(FILES, "unlink"),
             refused(FILES, "unlink_each_loop"),
-            refused(FILES, "fallocate"),
             refused(FILES, "file_append"),
             refused(TIMING, "latency_target"),
             refused(TIMING, "latency_window"),
@@ -272,8 +274,6 @@ public final class OptionTable {
             refused(VERIFY, "verify_state_load"),
             refused(VERIFY, "experimental_verify"),
             refused(ERRORS, "exitall_on_error"),
-            refused(ERRORS, "continue_on_error"),
-            refused(ERRORS, "ignore_error"),
             refused(PLACEMENT, "gtod_cpu"),
             refused(PLACEMENT, "nice"),
             refused(PLACEMENT, "cgroup"),

@@ -431,6 +431,39 @@ class JobFileParserTest {
         assertEquals(interval, job("rw=write\nverify=crc32c\n" + options.replace('~', '\n')).verifyInterval());
     }
 
+    /**
+     * continue_on_error and ignore_error as fio's td_non_fatal_error(): a class on and the error in
+     * its list (EIO and EILSEQ by default); a list turns its class on; EILSEQ is the verify class
+     * whatever the direction.
+     */
+    @Test
+    void continueOnErrorAndIgnoreErrorDecideWhichErrorsAreNotFatal() throws Exception {
+        Job.OnError none = job("rw=write").onError();
+        assertFalse(none.nonFatal(false, 5));
+        Job.OnError write = job("rw=write\ncontinue_on_error=write").onError();
+        assertTrue(write.nonFatal(false, 5), "EIO: in the default list");
+        assertFalse(write.nonFatal(false, 28), "ENOSPC: not in it");
+        assertFalse(write.nonFatal(true, 5), "reads: not on");
+        assertFalse(write.nonFatal(false, 84), "EILSEQ is the verify class");
+        Job.OnError listed = job("rw=write\nignore_error=,ENOSPC:-122").onError();
+        assertEquals(new Job.OnError(Job.OnError.WRITE, List.of(), List.of(28, 122), List.of()), listed);
+        assertTrue(listed.nonFatal(false, 122));
+        assertFalse(listed.nonFatal(false, 5), "the list replaces the default");
+        Job.OnError all = job("rw=randrw\ncontinue_on_error=1").onError();
+        assertTrue(all.nonFatal(true, 5) && all.nonFatal(false, 84) && !all.nonFatal(true, 28));
+        assertEquals(Job.OnError.READ | Job.OnError.WRITE, job("continue_on_error=io").onError().classes());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "continue_on_error=sometimes | continue_on_error | not one of none, read, write, io, verify, all, 0, 1",
+        "ignore_error=ENOWHERE | ignore_error | unknown error 'ENOWHERE'",
+        "ignore_error=5,5,5,5 | ignore_error | more than three parts",
+        "fallocate=native | fallocate | the lab's files are sparse"})
+    void errorAndLayoutOptionsTheLabCannotRunAreRefused(String line, String key, String message) {
+        TestJobs.assertRefused("[j]\nsize=1m\n" + line + "\n", 3, key, message);
+    }
+
     @Test
     void batchSubmitIsClampedToIodepthAndZeroMeansIodepth() throws Exception {
         assertEquals(4, job("iodepth=4\niodepth_batch_submit=64").iodepthBatchSubmit());

@@ -35,6 +35,8 @@ public final class FioOptions {
         put(m, "offset", job.offset(), 0L);
         put(m, "offset_increment", job.walk().offsetIncrement(), 0L);
         put(m, "fill_device", bool(job.walk().fillDevice()), "0");
+        put(m, "continue_on_error", classes(job.onError().classes()), "none");
+        put(m, "ignore_error", ignored(job.onError()), null);
         put(m, "numjobs", job.numjobs(), 1);
         put(m, "iodepth", job.iodepth(), 1);
         put(m, "iodepth_batch_submit", job.iodepthBatchSubmit(), 1);
@@ -202,6 +204,27 @@ public final class FioOptions {
 
     private static String bool(boolean b) {
         return b ? "1" : "0";
+    }
+
+    /** {@code continue_on_error} in fio's words ({@code io} and {@code all} for those sets); "none" for none. */
+    private static String classes(int c) {
+        return switch (c) {
+            case 0 -> "none";
+            case Job.OnError.READ | Job.OnError.WRITE -> "io";
+            case Job.OnError.READ | Job.OnError.WRITE | Job.OnError.VERIFY -> "all";
+            default -> String.join(",", java.util.stream.Stream.of("read", "write", "verify")
+                    .filter(n -> (c & (n.equals("read") ? 1 : n.equals("write") ? 2 : 4)) != 0).toList());
+        };
+    }
+
+    /** {@code ignore_error}'s lists as numbers ({@code ,28,}); null when it gives none. */
+    private static String ignored(Job.OnError e) {
+        List<List<Integer>> lists = List.of(e.read(), e.write(), e.verify());
+        if (lists.stream().allMatch(List::isEmpty)) {
+            return null;
+        }
+        return String.join(",", lists.stream().map(l -> String.join(":", l.stream().map(String::valueOf).toList()))
+                .toList());
     }
 
     private static void put(Map<String, String> m, String key, Object value, Object dflt) {

@@ -49,7 +49,10 @@ public final class WorkerStats {
         return trim;
     }
 
-    /** One I/O that failed with {@code errno}; the first one becomes the clone's {@code error}. */
+    /**
+     * One I/O that failed with {@code errno}; the first one becomes the clone's {@code error}
+     * (fio reports its {@code first_error} there also when {@code continue_on_error} went on).
+     */
     public void error(int errno) {
         errors++;
         if (error == 0) {

@@ -29,7 +29,8 @@ class FioReportTest {
                 BlockSizes.fixed(bs), BlockSizes.fixed(bs), 100, 100, false, RandomGenerator.TAUSWORTHE, false, 0, 0,
                 "t.fio", 1,
                 Job.Order.NONE, null, lab.jobspec.Cpus.ANY, null, 0, null, 1, Job.FileService.ROUNDROBIN,
-                Job.Walk.DEFAULT, Job.Pace.NONE, Job.Placement.NONE, false, Job.Checks.DEFAULT);
+                Job.Walk.DEFAULT, Job.Pace.NONE, Job.Placement.NONE, false, Job.Checks.DEFAULT,
+                Job.OnError.NONE);
     }
 
     static FioReport sample() {

@@ -338,7 +338,9 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         injectComplete.hit(cpu);
         inflight--;
         seq.completed(bio.op == ReqOp.READ, bio.ioFile, bio.ioOffset); // read-backs wait for their writes
-        if (bio.status != BlkStatus.OK) {
+        if (bio.status != BlkStatus.OK && job.onError().nonFatal(bio.op == ReqOp.READ, bio.status.errno())) {
+            stats.error(bio.status.errno()); // continue_on_error: counted, the clone goes on
+        } else if (bio.status != BlkStatus.OK) {
             stats.error(bio.status.errno());
             stopping = true;
         } else {

@@ -529,6 +529,14 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         boolean read = isRead[tag];
         seq.completed(read, fileOf[tag], offsets[tag]);
         String op = isTrim[tag] ? "trim" : read ? "read" : "write";
+        if (res < 0 && job.onError().nonFatal(read, -res)) {
+            stats.error(-res); // fio's update_error_count(): total_err, the clone goes on
+            if (errorNotes++ < MAX_NOTES) {
+                note(op + " of " + lengths[tag] + " bytes at offset " + offsets[tag] + " on " + files[fileOf[tag]].path
+                        + " failed: " + Errno.name(-res) + "; continue_on_error goes on");
+            }
+            return;
+        }
         if (res < 0 && !read && job.walk().fillDevice() && (res == -Errno.ENOSPC || res == -Errno.EDQUOT)) {
             if (!stopping) {
                 note("fill_device: " + op + " at offset " + offsets[tag] + " on " + files[fileOf[tag]].path + " met "
@@ -569,22 +577,33 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     /**
      * fio's {@code verify_io_u()}: a block that fails its check, written or not, stops the clone
      * with EILSEQ, as fio stops the job (without {@code continue_on_error}); the I/Os in flight
-     * then complete unchecked. A block with no header at all is counted as unwritten, any other
-     * failure as a mismatch.
+     * then complete unchecked. With {@code continue_on_error=verify} (EILSEQ in its list) the
+     * clone goes on, the failure counted (the first {@value #MAX_NOTES} named). A block with no
+     * header at all is counted as unwritten, any other failure as a mismatch.
      */
     private void verifyBlock(int tag) {
         int verdict = verify.check(buffers[tag], views[tag], offsets[tag], lengths[tag]);
         if (verdict == VerifyHeader.OK) {
             return;
         }
+        boolean goOn = job.onError().nonFatal(true, Errno.EILSEQ);
+        boolean shown = unwritten + mismatches < MAX_NOTES;
         if (verdict == VerifyHeader.UNWRITTEN) {
             unwritten++;
-            note("verify: block at offset " + offsets[tag] + " on " + files[fileOf[tag]].path
-                    + " carries no header (never written by the lab, or written without verify)");
+            if (shown) {
+                note("verify: block at offset " + offsets[tag] + " on " + files[fileOf[tag]].path
+                        + " carries no header (never written by the lab, or written without verify)");
+            }
         } else {
             mismatches++;
-            note("verify MISMATCH on " + files[fileOf[tag]].path + ": "
-                    + verify.describe(verdict, buffers[tag], views[tag], offsets[tag], lengths[tag]));
+            if (shown) {
+                note("verify MISMATCH on " + files[fileOf[tag]].path + ": "
+                        + verify.describe(verdict, buffers[tag], views[tag], offsets[tag], lengths[tag]));
+            }
+        }
+        if (goOn) {
+            stats.error(Errno.EILSEQ); // continue_on_error=verify: counted, the clone goes on
+            return;
         }
         stats.error(Errno.EILSEQ);
         stopping = true;
@@ -607,6 +626,9 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                     + ", " + prioIos[0] + " write(s) at class " + p.cmdprioClass().write() + " level "
                     + p.cmdprio().write() + " (cmdprio_percentage=" + p.cmdprioPercentage().read() + ","
                     + p.cmdprioPercentage().write() + ")");
+        }
+        if (unwritten + mismatches > MAX_NOTES) {
+            note("verify: " + (unwritten + mismatches - MAX_NOTES) + " more failed block(s) not shown");
         }
         if (errorNotes > MAX_NOTES) {
             note((errorNotes - MAX_NOTES) + " more failed I/O(s) not shown");
