@@ -299,15 +299,16 @@ public record Job(
      * @param steadyState   {@code steadystate} (alias {@code ss}): the criterion, once a second over
      *                      the last {@code ss_dur} ({@link lab.jobspec.stats.SteadyState}); null when
      *                      {@code ss_dur} is 0 (fio then does not check)
+     * @param latency       {@code latency_target} and its kin ({@link Latency})
      */
     public record Pace(PerDir rate, PerDir rateIops, PerDir rateMin, PerDir rateIopsMin, long rateCycleNs,
                        boolean poisson, boolean offload, boolean rateIgnoreThinktime, long thinktimeNs,
                        long thinktimeSpinNs, long thinktimeBlocks, boolean thinktimeBlocksSet,
                        boolean thinktimeIssue, long thinktimeIotimeNs, long startDelayNs, long startDelayMaxNs,
-                       long flow, long flowId, long flowSleepNs, Steady steadyState) {
+                       long flow, long flowId, long flowSleepNs, Steady steadyState, Latency latency) {
         /** fio's defaults: none of it; {@code rate_cycle} 1000 ms, {@code thinktime_blocks} 1. */
         public static final Pace NONE = new Pace(PerDir.NONE, PerDir.NONE, PerDir.NONE, PerDir.NONE, 1_000_000_000L,
-                false, false, false, 0, 0, 1, false, false, 0, 0, 0, 0, 0, 0, null);
+                false, false, false, 0, 0, 1, false, false, 0, 0, 0, 0, 0, 0, null, Latency.NONE);
 
         /** {@code rate} or {@code rate_iops} for either direction. */
         public boolean rated() {
@@ -351,6 +352,21 @@ public record Job(
      */
     public long offset(int clone) {
         return offset + clone * walk.offsetIncrement();
+    }
+
+    /**
+     * fio's latency-target mode ({@link lab.jobspec.stats.LatencyTarget}): the clone looks for the
+     * deepest queue at which {@code percentile} of its I/Os complete within {@code targetNs},
+     * window by window.
+     *
+     * @param targetNs   {@code latency_target} (bare numbers microseconds); 0 for none
+     * @param windowNs   {@code latency_window}: how long each depth is tried (bare numbers microseconds)
+     * @param percentile {@code latency_percentile}: the share of I/Os that must meet the target (fio's default 100)
+     * @param run        {@code latency_run}: go on at the depth found, rather than end after one more window there
+     */
+    public record Latency(long targetNs, long windowNs, double percentile, boolean run) {
+        /** fio's defaults: no target. */
+        public static final Latency NONE = new Latency(0, 0, 100.0, false);
     }
 
     /**

@@ -441,7 +441,27 @@ final class JobBuilder {
                 flag("rate_ignore_thinktime", false), think, spin, blocks, settings.containsKey("thinktime_blocks"),
                 issue, iotime, delay[0], delay[1], count("flow", 0, 0, 1000),
                 count("flow_id", 0, 0, Integer.MAX_VALUE),
-                bounded("flow_sleep", 0, 0, Long.MAX_VALUE, v -> FioUnits.timeNs(v, 1_000)), steady());
+                bounded("flow_sleep", 0, 0, Long.MAX_VALUE, v -> FioUnits.timeNs(v, 1_000)), steady(), latency());
+    }
+
+    /** {@code latency_target}, {@code latency_window} (bare numbers microseconds), {@code latency_percentile}, {@code latency_run}. */
+    private Job.Latency latency() throws JobSpecException {
+        long target = bounded("latency_target", 0, 0, Long.MAX_VALUE, v -> FioUnits.timeNs(v, 1_000));
+        long window = bounded("latency_window", 0, 0, Long.MAX_VALUE, v -> FioUnits.timeNs(v, 1_000));
+        Setting p = settings.get("latency_percentile");
+        double pct = 100.0;
+        if (p != null) {
+            try {
+                pct = Double.parseDouble(p.value().strip().replace("%", ""));
+            } catch (NumberFormatException e) {
+                throw fail(p, "'" + p.value() + "' is not a percentage");
+            }
+            if (!(pct > 0 && pct <= 100)) {
+                throw fail(p, "'" + p.value() + "' is out of range (0, 100]");
+            }
+        }
+        return target == 0 && window == 0 && p == null && !settings.containsKey("latency_run") ? Job.Latency.NONE
+                : new Job.Latency(target, window, pct, flag("latency_run", false));
     }
 
     /**

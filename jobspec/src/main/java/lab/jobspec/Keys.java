@@ -30,6 +30,10 @@ final class Keys {
             Map.entry("continue_on_error", "continue_on_error"),
             Map.entry("ignore_error", "ignore_error"),
             Map.entry("fallocate", "fallocate"),
+            Map.entry("latency_target", "latency_target"),
+            Map.entry("latency_window", "latency_window"),
+            Map.entry("latency_percentile", "latency_percentile"),
+            Map.entry("latency_run", "latency_run"),
             Map.entry("numjobs", "numjobs"),
             Map.entry("iodepth", "iodepth"),
             Map.entry("iodepth_batch_submit", "iodepth_batch_submit"),
@@ -134,7 +138,7 @@ final class Keys {
             "time_based", "direct", "zero_buffers", "scramble_buffers", "refill_buffers", "randrepeat",
             "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll",
             "userspace_reap", "norandommap", "buffered", "stonewall", "new_group", "rate_ignore_thinktime", "exitall",
-            "do_verify", "verify_fatal", "fill_device");
+            "do_verify", "verify_fatal", "fill_device", "latency_run");
 
     /** The lab's own keys, which fio does not know. */
     private static final Set<String> LAB_KEYS = Set.of("base_ns", "inject");

@@ -1,5 +1,6 @@
 package lab.jobspec.report;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Map;
@@ -20,6 +21,8 @@ import java.util.Map;
  * @param sysCpu      system CPU time in percent of {@code job_runtime}, as fio
  * @param ctx         context switches of the clone threads (0 where the platform does not say)
  * @param lab         the lab's additions
+ * @param latencyDepth with {@code latency_target}: the depth its search settled on (fio's
+ *                    {@code latency_depth}; for a group, its first clone's); absent without
  */
 @JsonPropertyOrder({"jobname", "groupid", "error", "elapsed", "job options", "read", "write", "trim",
     "job_runtime", "usr_cpu", "sys_cpu", "ctx", "majf", "minf", "lab"})
@@ -38,7 +41,8 @@ public record FioJob(
         long ctx,
         long majf,
         long minf,
-        FioLab lab) {
+        FioLab lab,
+        @JsonProperty("latency_depth") @JsonInclude(JsonInclude.Include.NON_NULL) Integer latencyDepth) {
 
     /** CPU time in percent of a runtime, as fio computes {@code usr_cpu}/{@code sys_cpu}. */
     public static double cpuPercent(long cpuNs, long runtimeNs) {

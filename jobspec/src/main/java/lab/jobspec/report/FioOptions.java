@@ -37,6 +37,11 @@ public final class FioOptions {
         put(m, "fill_device", bool(job.walk().fillDevice()), "0");
         put(m, "continue_on_error", classes(job.onError().classes()), "none");
         put(m, "ignore_error", ignored(job.onError()), null);
+        Job.Latency lat = job.pace().latency();
+        put(m, "latency_target", time(lat.targetNs()), "0");
+        put(m, "latency_window", time(lat.windowNs()), "0");
+        put(m, "latency_percentile", lat.percentile() == 100.0 ? null : Double.toString(lat.percentile()), null);
+        put(m, "latency_run", bool(lat.run()), "0");
         put(m, "numjobs", job.numjobs(), 1);
         put(m, "iodepth", job.iodepth(), 1);
         put(m, "iodepth_batch_submit", job.iodepthBatchSubmit(), 1);

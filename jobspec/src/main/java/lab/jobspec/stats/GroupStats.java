@@ -98,6 +98,6 @@ public final class GroupStats {
                 FioOptions.jobOnly(first, global), r, w, trim.toFio(runtimeMs),
                 sumRuntime / 1_000_000,
                 FioJob.cpuPercent(usr, sumRuntime), FioJob.cpuPercent(Math.max(0, sys), sumRuntime),
-                ctx, majf, minf, lab);
+                ctx, majf, minf, lab, clones.getFirst().latencyDepth());
     }
 }

@@ -26,6 +26,8 @@ public final class WorkerStats {
     private long usrNs;
     private long sysNs;
     private long ctx;
+    /** {@code latency_target}'s depth at the end; null without one. */
+    private Integer latencyDepth;
     private long minf;
     private long majf;
 
@@ -65,6 +67,16 @@ public final class WorkerStats {
         read.reset();
         write.reset();
         trim.reset();
+    }
+
+    /** The depth {@code latency_target}'s search settled on ({@link LatencyTarget}), at the clone's end. */
+    public void latencyDepth(int depth) {
+        this.latencyDepth = depth;
+    }
+
+    /** {@link #latencyDepth(int)}'s depth; null for a job without {@code latency_target}. */
+    public Integer latencyDepth() {
+        return latencyDepth;
     }
 
     /** Where the clone ran, when it is only known once the clone's thread runs. */

@@ -42,7 +42,7 @@ class FioReportTest {
         Map<String, String> global = FioOptions.global(List.of(j, job("rr2", Rw.RANDREAD, 4096, 1, false)));
         FioJob entry = new FioJob("rr", 0, 0, 1, FioOptions.jobOnly(j, global), read, FioDirStats.none(),
                 FioDirStats.none(), 300, FioJob.cpuPercent(150_000_000L, 300_000_000L), 3.0, 7, 0, 0,
-                new FioLab("jvm-engine", "null", 1, List.of(0), 0, List.of("note")));
+                new FioLab("jvm-engine", "null", 1, List.of(0), 0, List.of("note")), null);
         Instant t = Instant.ofEpochMilli(1_700_000_000_123L);
         return new FioReport("lab-engine-test", t.getEpochSecond(), t.toEpochMilli(), FioJson.ctime(t),
                 global, List.of(entry));

@@ -23,6 +23,7 @@ import lab.jobspec.Inject;
 import lab.jobspec.Job;
 import lab.jobspec.stats.CloneControl;
 import lab.jobspec.stats.JobWindow;
+import lab.jobspec.stats.LatencyTarget;
 import lab.jobspec.stats.Pacing;
 import lab.jobspec.stats.StartGate;
 import lab.jobspec.stats.WorkerStats;
@@ -48,6 +49,8 @@ import lab.jobspec.stats.WorkerStats;
 final class JobThread implements BioEndIo, StartGate.Clone {
 
     private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
+    /** ETIMEDOUT, the error of a clone that misses its latency_target at depth 1 (fio's). */
+    private static final int ETIMEDOUT = 110;
 
     final Job job;
     /** Which clone of {@code numjobs} (seeds the I/O sequence and the data pattern). */
@@ -68,6 +71,8 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     private final IoSequence seq;
     /** {@code rate}, {@code thinktime}, {@code startdelay} ({@link Pacing}). */
     private final Pacing pacing;
+    /** {@code latency_target}: the depth the clone may use now ({@link LatencyTarget}). */
+    private final LatencyTarget latency;
     /** Where each of the job's files ({@code nrfiles}) starts in the model's one region, less {@code offset}. */
     private final long[] fileBase;
     private final BufferPattern pattern;
@@ -103,6 +108,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         this.injectComplete = inject.at(Inject.Stage.COMPLETE);
         this.seq = IoSequence.forJob(job, clone);
         this.pacing = new Pacing(job, clone);
+        this.latency = new LatencyTarget(job);
         this.fileBase = fileBases(job);
         this.pattern = BufferPattern.forJob(job, clone);
         this.batch = new Bio[Math.max(1, Math.min(job.iodepthBatchSubmit(), job.iodepth()))];
@@ -149,6 +155,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         }
         window = new JobWindow(job, t0);
         pacing.start(t0);
+        latency.start(t0);
         control.start(t0);
         int depth = job.iodepth();
         boolean issuing = true;
@@ -166,7 +173,8 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             if (issuing && pacing.paces() && paused(now)) {
                 continue;
             }
-            if (issuing && inflight < depth) {
+            int cap = Math.min(depth, latency.depth()); // latency_target's depth now
+            if (issuing && inflight < cap) {
                 if (control.flowAhead()) {
                     flowWait();
                     continue;
@@ -175,7 +183,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
                     reap(1); // the next read-back's write is in flight
                     continue;
                 }
-                issuing = submitBatch(pacing.paces() || control.inFlow() ? 1 : Math.min(batch.length, depth - inflight)) > 0;
+                issuing = submitBatch(pacing.paces() || control.inFlow() ? 1 : Math.min(batch.length, cap - inflight)) > 0;
             } else if (inflight > 0) {
                 reap(issuing ? Math.min(job.iodepthBatchCompleteMin(), inflight) : 1);
             }
@@ -186,9 +194,27 @@ final class JobThread implements BioEndIo, StartGate.Clone {
                     stopping = true;
                 }
             }
+            if (latency.active() && ramped && latencyStep()) {
+                issuing = false;
+            }
+        }
+        if (latency.active()) {
+            stats.latencyDepth(latency.depth());
         }
         finish(System.nanoTime());
         control.finished();
+    }
+
+    /** As the bridge's clone ({@code BridgeWorker.latencyStep}): judge the window, drain, restart the statistics; true when done. */
+    private boolean latencyStep() {
+        latency.check(System.nanoTime());
+        if (latency.takeQuiesce() && inflight > 0) {
+            reap(inflight);
+        }
+        if (latency.takeReset()) {
+            rampDone(System.nanoTime());
+        }
+        return latency.done();
     }
 
     /** As the bridge's clone ({@code BridgeWorker.flowWait}): drain and pause with {@code flow_sleep}, else reap one or retry. */
@@ -346,6 +372,10 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         } else {
             pacing.completed(bio.op == ReqOp.READ, bio.size);
             control.completed(bio.size);
+            if (latency.completed(now - bio.startTime, now) && !stopping) {
+                stats.error(ETIMEDOUT); // latency_target missed at depth 1
+                stopping = true;
+            }
             if (ramped) {
                 stats.dir(bio.op == ReqOp.READ).add(bio.issueTime - bio.startTime, now - bio.issueTime,
                         now - bio.startTime, bio.size);

@@ -140,6 +140,26 @@ class WorkloadTest {
         }
     }
 
+    /**
+     * latency_target on the model (lab.jobspec.stats.LatencyTarget, held to fio by the bridge's
+     * FioPacingContractTest): a target every I/O meets lets the search reach iodepth and end after
+     * one more window; one none can meet ends the clone with ETIMEDOUT at depth 1.
+     */
+    @Test
+    void latencyTargetSearchesTheModelsDepth() throws Exception {
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        String common = "[l]\nrw=randread\nbs=4k\nsize=64m\niodepth=16\nioengine=libaio\n";
+        FioJob met = Workload.run(jobFile(common + "time_based\nruntime=20\nlatency_target=10s\nlatency_window=20ms\n"),
+                DeviceKind.NULL, quiet).jobs().getFirst();
+        assertEquals(16, met.latencyDepth());
+        assertTrue(met.jobRuntime() < 5000, "ends after the search: " + met.jobRuntime() + " ms");
+        // base_ns: 5 us of device work per I/O, so no I/O meets 1 us
+        FioJob missed = Workload.run(jobFile(common + "latency_target=1\nbase_ns=5000\n"), DeviceKind.NULL, quiet)
+                .jobs().getFirst();
+        assertEquals(110, missed.error());
+        assertEquals(1, missed.latencyDepth());
+    }
+
     @ParameterizedTest
     @EnumSource(DeviceKind.class)
     void sizeBoundedJobDoesExactlySizePerClone(DeviceKind device) throws Exception {

@@ -19,6 +19,7 @@ import lab.jobspec.Job;
 import lab.jobspec.Verify;
 import lab.jobspec.stats.CloneControl;
 import lab.jobspec.stats.JobWindow;
+import lab.jobspec.stats.LatencyTarget;
 import lab.jobspec.stats.Pacing;
 import lab.jobspec.stats.StartGate;
 import lab.jobspec.stats.WorkerStats;
@@ -94,6 +95,8 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     private final IoSequence seq;
     /** {@code rate}, {@code thinktime}, {@code startdelay} ({@link Pacing}). */
     private final Pacing pacing;
+    /** {@code latency_target}: the depth the clone may use now ({@link LatencyTarget}). */
+    private final LatencyTarget latency;
     /** {@code cmdprio_percentage}'s draws (fio's {@code prio_state}), and the I/Os sent with it: writes at 0, reads at 1. */
     private final lab.jobspec.SplitMix prioDraw;
     private final long[] prioIos = new long[2];
@@ -161,6 +164,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         }
         this.seq = IoSequence.forJob(job, clone, fileBytes);
         this.pacing = new Pacing(job, clone);
+        this.latency = new LatencyTarget(job);
         this.prioDraw = lab.jobspec.SplitMix.of(job, clone, lab.jobspec.SplitMix.STREAM_PRIO);
         this.pattern = BufferPattern.forJob(job, clone);
         this.verify = job.verify() != Verify.NONE ? new VerifyHeader(job, clone) : null;
@@ -320,6 +324,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         }
         window = new JobWindow(job, t0);
         pacing.start(t0);
+        latency.start(t0);
         control.start(t0);
         int completeMin = job.completeMin();
         int completeMax = job.completeMax();
@@ -339,7 +344,8 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                 if (issuing && pacing.paces() && paused(now, completeMax)) {
                     continue;
                 }
-                if (issuing && inflight < depth) {
+                int cap = latency.depth(); // iodepth, or latency_target's depth now
+                if (issuing && inflight < cap) {
                     if (control.flowAhead()) {
                         flowWait();
                         continue;
@@ -348,7 +354,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                         reap(1, completeMax); // the next read-back's write is in flight
                         continue;
                     }
-                    int n = pacing.paces() || control.inFlow() ? 1 : Math.min(batch.length, depth - inflight);
+                    int n = pacing.paces() || control.inFlow() ? 1 : Math.min(batch.length, cap - inflight);
                     issuing = submitBatch(n, now) > 0;
                 } else if (inflight > 0) {
                     reap(issuing ? Math.min(completeMin, inflight) : 1, completeMax);
@@ -356,10 +362,16 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                 if (ramped && pacing.hasMinimum()) {
                     checkMinimum(System.nanoTime());
                 }
+                if (latency.active() && latencyStep()) {
+                    issuing = false;
+                }
             }
         } catch (BridgeIoException e) {
             stats.error(e.errno());
             note("stopped: " + e.getMessage() + " with " + inflight + " I/O(s) in flight");
+        }
+        if (latency.active()) {
+            stats.latencyDepth(latency.depth());
         }
         finish(System.nanoTime());
         control.finished();
@@ -410,6 +422,27 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             Pacing.sleepNs(Math.min(wait, window.untilEnd(now)));
         }
         return true;
+    }
+
+    /**
+     * fio's {@code lat_target_check()} after each turn of the loop: a new depth, drained to first
+     * when it drops or the final window begins, whose statistics then start over. True when the
+     * search is over and the clone issues no more.
+     */
+    private boolean latencyStep() throws BridgeIoException {
+        long now = System.nanoTime();
+        if (!ramped) {
+            return false; // fio checks only after ramp_time
+        }
+        latency.check(now);
+        if (latency.takeQuiesce() && inflight > 0) {
+            reap(inflight, inflight); // fio's io_u_quiesce()
+        }
+        if (latency.takeReset()) {
+            rampDone(System.nanoTime());
+            note("latency_target: depth " + latency.depth() + " found; the statistics are its last window's");
+        }
+        return latency.done();
     }
 
     /** fio's {@code check_min_rate()}: below {@code rate_min} the clone stops with EIO, as fio's job. */
@@ -567,6 +600,12 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         }
         pacing.completed(read, res);
         control.completed(res);
+        if (latency.completed(now - startNs[tag], now) && !stopping) {
+            stats.error(Errno.ETIMEDOUT);
+            stopping = true;
+            note("stopped: latency_target " + job.pace().latency().targetNs() + " ns missed at depth 1 (fio:"
+                    + " ETIMEDOUT)");
+        }
         if (ramped) {
             long start = startNs[tag];
             long issue = issueNs[tag];

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * ({@link lab.jobspec.stats.Pacing}): the same job file, with {@code filename=} a 64 MiB sparse
  * file, run by fio (where fio 3.33 is installed) and by the bridge; what matters for each option
  * is compared: the achieved IOPS or bandwidth against the rate (within {@value #RATE_TOLERANCE},
- * both), the runtime think time gives, which job stops with EIO, and how long a delayed job waits.
+ * both), the runtime think time gives, which job stops with EIO, how long a delayed job waits, and
+ * the depth latency_target's search settles on.
  */
 class FioPacingContractTest {
     static final double RATE_TOLERANCE = 0.1;
@@ -143,5 +144,30 @@ class FioPacingContractTest {
         assertTrue(b.fioWallNs >= 1_000_000_000L && b.labWallNs >= 1_000_000_000L, "a second's wait\n" + b);
         assertTrue(b.fio.get("job_runtime").asLong() < 900 && b.lab.jobRuntime() < 900, "not in the runtime\n" + b);
         assertEquals(256, b.lab.read().totalIos(), b.toString());
+    }
+
+    /**
+     * latency_target (fio's examples/latency-profile.fio in small): a target every I/O meets lets
+     * the search double its way to iodepth (fio's latency_depth 16, in both); one no I/O can meet
+     * fails depth 1 and ends the job with ETIMEDOUT, in both; with a percentile below 100 the
+     * failed windows keep it at depth 1 until the job's size is done, without an error.
+     */
+    @Test
+    void latencyTargetSearchesTheDepth() throws Exception {
+        String common = "[l]\nrw=randread\nbs=4k\nioengine=libaio\niodepth=16\nrandom_generator=lfsr\n";
+        Both met = run(common + "size=64m\ntime_based\nruntime=10\nlatency_target=10s\nlatency_window=50ms\n");
+        assertEquals(16, met.fio.get("latency_depth").asInt(), met.toString());
+        assertEquals(16, met.lab.latencyDepth(), met.toString());
+        assertEquals(0, met.lab.error(), met.toString());
+        assertTrue(met.lab.jobRuntime() < 5000 && met.fio.get("job_runtime").asLong() < 5000,
+                "the search over, one more window, and the job ends: " + met);
+        Both missed = run(common + "size=4m\nlatency_target=1us\n", 1);
+        assertEquals(110, missed.fio.get("error").asInt(), missed.toString());
+        assertEquals(110, missed.lab.error(), missed.toString());
+        Both share = run(common + "size=1m\nlatency_target=1us\nlatency_window=10ms\nlatency_percentile=99.9\n");
+        assertEquals(1, share.fio.get("latency_depth").asInt(), share.toString());
+        assertEquals(1, share.lab.latencyDepth(), share.toString());
+        assertEquals(256, share.fio.get("read").get("total_ios").asLong(), share.toString());
+        assertEquals(256, share.lab.read().totalIos(), share.toString());
     }
 }
