@@ -21,6 +21,16 @@ import java.lang.foreign.ValueLayout;
  *     the issue time in those two words; the lab puts a per-worker write count and a per-worker
  *     constant, so runs repeat. Blocks shorter than 512 bytes are not stamped, as in fio. With
  *     {@code scramble_buffers=0} the buffer is written as it is.</li>
+ * <li>{@code dedupe_percentage=P} ({@link Job.Dedupe}): buffers are refilled before every write
+ *     and never scrambled, as fio's; P% of them (a 1..100 draw per write) repeat earlier content:
+ *     with {@code dedupe_mode=repeat} the last unique buffer's, with {@code working_set} one of the
+ *     first {@code dedupe_working_set_percentage} of the region's pages (of the smallest write)
+ *     the clone writes uniquely, picked at random, as fio's working set replays its first
+ *     buffers' seeds; 100% repeats the first buffer for ever. A repeat is made as the original
+ *     was (compression included), from the same point of the content stream. With
+ *     {@code dedupe_global} the working set's pages come from one stream for the whole run,
+ *     shared by the jobs that set it; fio spreads them over those jobs' own first buffers, so
+ *     the lab's shared pages are not also among a job's unique writes.</li>
  * </ul>
  *
  * <p>As in fio, a buffer that a read has overwritten is written with what the read left unless
@@ -43,14 +53,55 @@ public final class BufferPattern {
     private final SplitMix rng;
     private final long workerStamp;
     private long writes;
+    /** {@code dedupe_percentage}; 0 for none. */
+    private final int dedupe;
+    private final SplitMix dedupeDraw;
+    private final SplitMix setPick;
+    /** {@code working_set}: where the content stream stood at each of the set's pages; null for {@code repeat}. */
+    private final long[] workingSet;
+    /** Where the content stream stood before the last unique buffer ({@code repeat}'s source). */
+    private long previous;
 
-    private BufferPattern(Fill fill, boolean refill, boolean scramble, int compressPercentage, long seed) {
+    private BufferPattern(Fill fill, boolean refill, boolean scramble, int compressPercentage, long seed, Job job,
+                          int jobIndex) {
         this.fill = fill;
         this.refill = refill;
         this.scramble = scramble;
         this.randomPerChunk = BLOCK * (100 - compressPercentage) / 100;
         this.rng = new SplitMix(seed);
         this.workerStamp = SplitMix.mix(~seed);
+        Job.Dedupe d = job.dedupe();
+        this.dedupe = d.percentage();
+        this.dedupeDraw = new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_DEDUPE));
+        this.setPick = new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_DEDUPE_SET));
+        this.previous = seed;
+        if (dedupe > 0 && d.workingSet()) {
+            int minWrite = job.writeBs().min();
+            long pages = Math.max(1, job.size() * d.workingSetPercentage() / 100 / minWrite);
+            long base = d.global() ? SplitMix.mix(job.randseed() ^ 0xDEDL) : seed; // dedupe_global: one set for the run
+            long step = drawsPerBuffer(minWrite);
+            this.workingSet = new long[(int) Math.min(pages, 1 << 24)];
+            for (int i = 0; i < workingSet.length; i++) {
+                workingSet[i] = SplitMix.advance(base, i * step);
+            }
+        } else {
+            this.workingSet = null;
+        }
+    }
+
+    /** Content draws one buffer of {@code len} bytes takes from the stream: what a working-set page advances by. */
+    private long drawsPerBuffer(long len) {
+        if (fill == Fill.ZERO) {
+            return 0;
+        }
+        if (fill == Fill.RANDOM) {
+            return (len + Long.BYTES - 1) / Long.BYTES;
+        }
+        long draws = 0;
+        for (long p = 0; p < len; p += BLOCK) {
+            draws += (Math.min(randomPerChunk, Math.min(BLOCK, len - p)) + Long.BYTES - 1) / Long.BYTES;
+        }
+        return draws;
     }
 
     /** One per worker thread; not thread-safe. jobIndex = which clone of numjobs (fio seeds each clone differently). */
@@ -58,10 +109,10 @@ public final class BufferPattern {
         int percent = job.bufferCompressPercentage();
         Fill fill = percent == 100 || (percent == 0 && job.zeroBuffers()) ? Fill.ZERO
                 : percent > 0 ? Fill.COMPRESS : Fill.RANDOM;
-        boolean refill = job.refillBuffers() || fill == Fill.COMPRESS;
+        boolean refill = job.refillBuffers() || fill == Fill.COMPRESS || job.dedupe().percentage() > 0;
         boolean scramble = fill == Fill.RANDOM && !refill && job.scrambleBuffers() && job.verify() == Verify.NONE;
         return new BufferPattern(fill, refill, scramble, percent,
-                SplitMix.seed(job, jobIndex, SplitMix.STREAM_BUFFER));
+                SplitMix.seed(job, jobIndex, SplitMix.STREAM_BUFFER), job, jobIndex);
     }
 
     /** Fills the whole of buf as fio fills an io buffer when it allocates it. */
@@ -72,11 +123,26 @@ public final class BufferPattern {
     /** Prepares the first len bytes of buf for the next write at byte offset `offset`, as fio does before each write. */
     public void prepareWrite(MemorySegment buf, int len, long offset) {
         writes++;
-        if (refill) {
+        if (dedupe > 0) {
+            dedupeFill(buf, len);
+        } else if (refill) {
             fill(buf, len);
         } else if (scramble) {
             scramble(buf, len, offset);
         }
+    }
+
+    /** fio's {@code get_buf_state()} and {@code save_buf_state()}: a repeat from a saved point, or a unique buffer. */
+    private void dedupeFill(MemorySegment buf, long len) {
+        if (dedupe < 100 && dedupeDraw.percent() > dedupe) {
+            previous = rng.state(); // unique: the next repeat replays it
+            fill(buf, len);
+            return;
+        }
+        long at = rng.state();
+        rng.reset(workingSet != null ? workingSet[(int) (setPick.nextDouble() * workingSet.length)] : previous);
+        fill(buf, len);
+        rng.reset(at); // a repeat leaves the stream where it was
     }
 
     private void fill(MemorySegment buf, long len) {

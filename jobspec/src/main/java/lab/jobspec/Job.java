@@ -118,7 +118,24 @@ public record Job(
         Placement placement,
         boolean sizeOfTarget,
         Checks checks,
-        OnError onError) {
+        OnError onError,
+        Dedupe dedupe) {
+
+    /**
+     * fio 3.33's deduplicable write buffers ({@code io_u.c}: {@code get_buf_state()};
+     * {@code dedupe.c}): {@code percentage} of the writes repeat earlier content, the last unique
+     * buffer's ({@code repeat}) or one of a working set of {@code workingSetPercentage} of the
+     * region's pages ({@code working_set}) ({@link BufferPattern}).
+     *
+     * @param percentage           {@code dedupe_percentage}; 0 for none
+     * @param workingSet           {@code dedupe_mode=working_set} (else {@code repeat}, fio's default)
+     * @param workingSetPercentage {@code dedupe_working_set_percentage} (fio's default 5)
+     * @param global               {@code dedupe_global}: the working set is shared by the jobs that set it
+     */
+    public record Dedupe(int percentage, boolean workingSet, int workingSetPercentage, boolean global) {
+        /** fio's defaults: no deduplicable buffers. */
+        public static final Dedupe NONE = new Dedupe(0, false, 5, false);
+    }
 
     /**
      * Which I/O errors a clone goes on after: fio 3.33's {@code continue_on_error} and
@@ -219,14 +236,21 @@ public record Job(
      * @param cmdprio      {@code cmdprio}: that priority's level (fio's default 0)
      */
     public record Placement(List<Integer> cpuNodes, String memPolicy, List<Integer> memNodes, int prioClass, int prio,
-                            PerDir cmdprioPercentage, PerDir cmdprioClass, PerDir cmdprio) {
+                            PerDir cmdprioPercentage, PerDir cmdprioClass, PerDir cmdprio,
+                            List<PrioSplit> cmdprioSplitRead, List<PrioSplit> cmdprioSplitWrite) {
         /** fio's defaults: none of it. */
         public static final Placement NONE = new Placement(List.of(), null, List.of(), 0, 0, PerDir.NONE,
-                new PerDir(1, 1), PerDir.NONE);
+                new PerDir(1, 1), PerDir.NONE, List.of(), List.of());
 
         /** Whether any of it is set. */
         public boolean any() {
-            return !cpuNodes.isEmpty() || memPolicy != null || prioClass != 0 || cmdprioPercentage.any();
+            return !cpuNodes.isEmpty() || memPolicy != null || prioClass != 0 || cmdprioPercentage.any()
+                    || !cmdprioSplitRead.isEmpty() || !cmdprioSplitWrite.isEmpty();
+        }
+
+        /** {@code cmdprio_bssplit}'s entries for reads ({@code read}) or writes; empty without it. */
+        public List<PrioSplit> cmdprioSplit(boolean read) {
+            return read ? cmdprioSplitRead : cmdprioSplitWrite;
         }
 
         /** The value of an I/O priority as {@code ioprio_set(2)} and the request fields take it: class << 13 | level. */
@@ -355,6 +379,14 @@ public record Job(
     }
 
     /**
+     * One entry of {@code cmdprio_bssplit} (fio's {@code cmdprio_bsprio}): of the I/Os of
+     * {@code bs} bytes, {@code percent} go with priority class {@code cls}, level {@code level}
+     * (the job's {@code cmdprio_class} and {@code cmdprio} in the short form {@code bs/percent}).
+     */
+    public record PrioSplit(int bs, int percent, int cls, int level) {
+    }
+
+    /**
      * fio's latency-target mode ({@link lab.jobspec.stats.LatencyTarget}): the clone looks for the
      * deepest queue at which {@code percentile} of its I/Os complete within {@code targetNs},
      * window by window.
@@ -394,7 +426,7 @@ public record Job(
                 groupReporting, thread, fixedbufs, registerfiles, hipri, sqthreadPoll, userspaceReap, verify, baseNs,
                 inject, readBs, writeBs, percentageRandomRead, percentageRandomWrite, norandommap, randomGenerator,
                 allrandrepeat, ioSize, numberIos, source, line, order, verifyPattern, cpus, directory, filesize,
-                ioscheduler, nrfiles, fileService, walk, pace, placement, false, checks, onError);
+                ioscheduler, nrfiles, fileService, walk, pace, placement, false, checks, onError, dedupe);
     }
 
     /**

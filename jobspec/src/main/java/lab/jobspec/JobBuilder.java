@@ -224,7 +224,8 @@ final class JobBuilder {
                 placement,
                 sizeOfTarget,
                 checks(),
-                onError());
+                onError(),
+                dedupe(size, nrfiles));
     }
 
     /**
@@ -529,6 +530,40 @@ final class JobBuilder {
                 });
     }
 
+    /**
+     * {@code dedupe_percentage}, {@code dedupe_mode} ({@code repeat}, {@code working_set}),
+     * {@code dedupe_working_set_percentage} and {@code dedupe_global} ({@link Job.Dedupe}), with
+     * fio's checks of the working set: it needs {@code size}, one file, and room for the
+     * deduplicated share beside it.
+     */
+    private Job.Dedupe dedupe(long size, int nrfiles) throws JobSpecException {
+        int pct = (int) count("dedupe_percentage", 0, 0, 100);
+        boolean ws = choice("dedupe_mode", false, "repeat, working_set", v -> switch (v) {
+            case "repeat" -> false;
+            case "working_set" -> true;
+            default -> null;
+        });
+        int wsp = (int) count("dedupe_working_set_percentage", 5, 0, 100);
+        boolean global = flag("dedupe_global", false);
+        if (pct > 0 && ws) {
+            Setting mode = settings.get("dedupe_mode");
+            if (!settings.containsKey("size")) {
+                throw fail(mode, "dedupe_mode=working_set needs size= (fio: \"pregenerated dedupe working set requires"
+                        + " size to be set\")");
+            }
+            if (nrfiles != 1) {
+                throw fail(later("dedupe_mode", "nrfiles"), "dedupe_mode=working_set works with one file per job"
+                        + " (fio's check), but nrfiles=" + nrfiles);
+            }
+            if (pct + wsp > 100) {
+                throw fail(later("dedupe_percentage", "dedupe_working_set_percentage"), "dedupe_percentage " + pct
+                        + " and dedupe_working_set_percentage " + wsp + " exceed 100 together (fio: the working set's"
+                        + " pages are unique)");
+            }
+        }
+        return new Job.Dedupe(pct, ws, wsp, global);
+    }
+
     /** fio's {@code str2error()}: the names {@code ignore_error} takes, errno 1 up to 34. */
     private static final List<String> ERRNO_NAMES = List.of("EPERM", "ENOENT", "ESRCH", "EINTR", "EIO", "ENXIO", "E2BIG",
             "ENOEXEC", "EBADF", "ECHILD", "EAGAIN", "ENOMEM", "EACCES", "EFAULT", "ENOTBLK", "EBUSY", "EEXIST", "EXDEV",
@@ -640,7 +675,7 @@ final class JobBuilder {
         if (prioClass == 0 && settings.containsKey("prio")) {
             prioClass = 2; // fio: prio alone is a level of the best-effort class
         }
-        for (String k : List.of("cmdprio_percentage", "cmdprio_class", "cmdprio")) {
+        for (String k : List.of("cmdprio_percentage", "cmdprio_class", "cmdprio", "cmdprio_bssplit")) {
             Setting s = settings.get(k);
             if (s != null && engine != IoEngine.IO_URING && engine != IoEngine.LIBAIO) {
                 throw fail(s, "an option of ioengine=io_uring and libaio, but this job's ioengine is " + engine.fioName()
@@ -661,8 +696,62 @@ final class JobBuilder {
                 throw fail(settings.get("cmdprio"), "'" + lvl.of(read) + "' is out of range [0, 7]");
             }
         }
-        return new Job.Placement(cpuNodes, mode, memNodes, prioClass, prio, pct,
-                settings.containsKey("cmdprio_class") ? cls : new Job.PerDir(1, 1), lvl);
+        Job.PerDir classes = settings.containsKey("cmdprio_class") ? cls : new Job.PerDir(1, 1);
+        List<List<Job.PrioSplit>> split = cmdprioSplit(classes, lvl);
+        return new Job.Placement(cpuNodes, mode, memNodes, prioClass, prio, pct, classes, lvl, split.get(0),
+                split.get(1));
+    }
+
+    /**
+     * {@code cmdprio_bssplit=READ[,WRITE[,TRIM]]}, each part {@code bs/percent[/class/level]}
+     * entries joined by {@code :} (fio's {@code parse_cmdprio_bssplit()}; one part for both
+     * directions, the trim part ignored as fio ignores it); the short form takes the job's
+     * {@code cmdprio_class} and {@code cmdprio}. Refused beside {@code cmdprio_percentage}, as fio
+     * refuses the two together, and where a size's percentages sum past 100.
+     */
+    private List<List<Job.PrioSplit>> cmdprioSplit(Job.PerDir cls, Job.PerDir lvl) throws JobSpecException {
+        Setting s = settings.get("cmdprio_bssplit");
+        if (s == null) {
+            return List.of(List.of(), List.of());
+        }
+        if (settings.containsKey("cmdprio_percentage")) {
+            throw fail(later("cmdprio_bssplit", "cmdprio_percentage"), "cmdprio_bssplit and cmdprio_percentage are"
+                    + " mutually exclusive (fio refuses both)");
+        }
+        String[] parts = s.value().split(",", -1);
+        if (parts.length > 3) {
+            throw fail(s, "'" + s.value() + "' has more than three parts (READ,WRITE,TRIM)");
+        }
+        List<List<Job.PrioSplit>> out = new java.util.ArrayList<>();
+        for (int d = 0; d < 2; d++) {
+            boolean read = d == 0;
+            String part = parts[Math.min(d, parts.length - 1)].strip();
+            List<Job.PrioSplit> entries = new java.util.ArrayList<>();
+            Map<Integer, Integer> sums = new java.util.HashMap<>();
+            for (String e : part.isEmpty() ? new String[0] : part.split(":")) {
+                String[] f = e.strip().split("/");
+                if (f.length != 2 && f.length != 4) {
+                    throw fail(s, "'" + e + "' is not bs/percentage or bs/percentage/class/level");
+                }
+                try {
+                    int bs = (int) FioUnits.size(f[0].strip());
+                    int pct = (int) FioUnits.count(f[1].strip());
+                    int c = f.length == 4 ? (int) FioUnits.count(f[2].strip()) : (int) cls.of(read);
+                    int l = f.length == 4 ? (int) FioUnits.count(f[3].strip()) : (int) lvl.of(read);
+                    if (pct > 100 || c < 1 || c > 3 || l > 7) {
+                        throw fail(s, "'" + e + "': percentage 0..100, class 1..3, level 0..7");
+                    }
+                    if (sums.merge(bs, pct, Integer::sum) > 100) {
+                        throw fail(s, "the percentages of size " + bs + " sum past 100");
+                    }
+                    entries.add(new Job.PrioSplit(bs, pct, c, l));
+                } catch (IllegalArgumentException x) {
+                    throw fail(s, "'" + e + "': " + x.getMessage());
+                }
+            }
+            out.add(List.copyOf(entries));
+        }
+        return out;
     }
 
     /** A node list ({@code 0}, {@code 0-1,3}) of {@code s}, or none when absent. */

@@ -34,6 +34,10 @@ final class Keys {
             Map.entry("latency_window", "latency_window"),
             Map.entry("latency_percentile", "latency_percentile"),
             Map.entry("latency_run", "latency_run"),
+            Map.entry("dedupe_percentage", "dedupe_percentage"),
+            Map.entry("dedupe_mode", "dedupe_mode"),
+            Map.entry("dedupe_working_set_percentage", "dedupe_working_set_percentage"),
+            Map.entry("dedupe_global", "dedupe_global"),
             Map.entry("numjobs", "numjobs"),
             Map.entry("iodepth", "iodepth"),
             Map.entry("iodepth_batch_submit", "iodepth_batch_submit"),
@@ -124,6 +128,7 @@ final class Keys {
             Map.entry("cmdprio_percentage", "cmdprio_percentage"),
             Map.entry("cmdprio_class", "cmdprio_class"),
             Map.entry("cmdprio", "cmdprio"),
+            Map.entry("cmdprio_bssplit", "cmdprio_bssplit"),
             Map.entry("do_verify", "do_verify"),
             Map.entry("verify_backlog", "verify_backlog"),
             Map.entry("verify_backlog_batch", "verify_backlog_batch"),
@@ -138,7 +143,7 @@ final class Keys {
             "time_based", "direct", "zero_buffers", "scramble_buffers", "refill_buffers", "randrepeat",
             "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll",
             "userspace_reap", "norandommap", "buffered", "stonewall", "new_group", "rate_ignore_thinktime", "exitall",
-            "do_verify", "verify_fatal", "fill_device", "latency_run");
+            "do_verify", "verify_fatal", "fill_device", "latency_run", "dedupe_global");
 
     /** The lab's own keys, which fio does not know. */
     private static final Set<String> LAB_KEYS = Set.of("base_ns", "inject");

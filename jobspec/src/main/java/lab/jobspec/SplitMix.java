@@ -33,6 +33,10 @@ public final class SplitMix {
     public static final int STREAM_START_DELAY = 11;
     /** {@code cmdprio_percentage}'s draws (fio's {@code prio_state}). */
     public static final int STREAM_PRIO = 12;
+    /** {@code dedupe_percentage}'s draws (fio's {@code dedupe_state}). */
+    static final int STREAM_DEDUPE = 13;
+    /** {@code dedupe_mode=working_set}'s page picks (fio's {@code dedupe_working_set_index_state}). */
+    static final int STREAM_DEDUPE_SET = 14;
 
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
     private static final long FIO_SEED_MUL = 0x9e370001L;
@@ -63,6 +67,21 @@ public final class SplitMix {
         z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
         return z ^ (z >>> 31);
+    }
+
+    /** Where the stream stands: {@link #reset} to it replays what followed (fio's {@code frand_copy()}). */
+    long state() {
+        return state;
+    }
+
+    /** Moves the stream to {@code state}, a value {@link #state} gave. */
+    void reset(long state) {
+        this.state = state;
+    }
+
+    /** Where the stream stands {@code draws} values after {@code state}. */
+    static long advance(long state, long draws) {
+        return state + draws * GOLDEN;
     }
 
     /** The next value of the stream. */

@@ -207,4 +207,39 @@ class BufferPatternTest {
         assertTrue(differingBytes(clone0, clone1) > LEN * 0.9);
         assertTrue(differingBytes(clone0, otherSeed) > LEN * 0.9);
     }
+
+    /** Distinct contents among {@code n} 64k writes of a job with {@code lines}. */
+    private int distinctWrites(String lines, int n) throws Exception {
+        BufferPattern p = pattern(lines);
+        p.fillInitial(buf);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < n; i++) {
+            p.prepareWrite(buf, LEN, (long) i * LEN);
+            seen.add(java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("MD5").digest(bytes())));
+        }
+        return seen.size();
+    }
+
+    /**
+     * dedupe_percentage: that share of the writes repeat earlier content (the last unique one, or
+     * the working set's pages, which are the first unique ones), the rest are new; 100 repeats
+     * the first for ever; without it every write is new (scrambled).
+     */
+    @Test
+    void dedupePercentageRepeatsThatShareOfTheWrites() throws Exception {
+        assertEquals(400, distinctWrites("", 400));
+        int repeat = distinctWrites("dedupe_percentage=50", 400);
+        assertTrue(repeat > 170 && repeat < 230, "about half new: " + repeat);
+        int set = distinctWrites("dedupe_percentage=50\ndedupe_mode=working_set\ndedupe_working_set_percentage=1", 400);
+        assertTrue(set > 170 && set < 230, "the set's pages are among the new ones: " + set);
+        assertEquals(1, distinctWrites("dedupe_percentage=100", 50));
+    }
+
+    @Test
+    void aWorkingSetNeedsSizeOneFileAndRoomBesideIt() {
+        TestJobs.assertRefused("[j]\ndedupe_percentage=50\ndedupe_mode=working_set\n", 3, "dedupe_mode",
+                "needs size=");
+        TestJobs.assertRefused("[j]\nsize=1m\ndedupe_percentage=96\ndedupe_mode=working_set\n", 3, "dedupe_percentage",
+                "exceed 100 together");
+    }
 }

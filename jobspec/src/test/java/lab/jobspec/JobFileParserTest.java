@@ -454,6 +454,20 @@ class JobFileParserTest {
         assertEquals(Job.OnError.READ | Job.OnError.WRITE, job("continue_on_error=io").onError().classes());
     }
 
+    /** cmdprio_bssplit's two forms, per direction, the short one with cmdprio_class and cmdprio. */
+    @Test
+    void cmdprioBssplitTakesFiosTwoForms() throws Exception {
+        Job.Placement p = job("ioengine=io_uring\nrw=randrw\ncmdprio_class=2\ncmdprio=3\n"
+                + "cmdprio_bssplit=4k/100:16k/25/1/1,16k/0").placement();
+        assertEquals(List.of(new Job.PrioSplit(4096, 100, 2, 3), new Job.PrioSplit(16384, 25, 1, 1)), p.cmdprioSplit(true));
+        assertEquals(List.of(new Job.PrioSplit(16384, 0, 2, 3)), p.cmdprioSplit(false));
+        TestJobs.assertRefused("[j]\nsize=1m\nioengine=io_uring\ncmdprio_percentage=5\ncmdprio_bssplit=4k/10\n", 5,
+                "cmdprio_bssplit", "mutually exclusive");
+        TestJobs.assertRefused("[j]\nsize=1m\nioengine=io_uring\ncmdprio_bssplit=4k/60:4k/50/1/1\n", 4,
+                "cmdprio_bssplit", "sum past 100");
+        TestJobs.assertRefused("[j]\nsize=1m\ncmdprio_bssplit=4k/10\n", 3, "cmdprio_bssplit", "io_uring and libaio");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "continue_on_error=sometimes | continue_on_error | not one of none, read, write, io, verify, all, 0, 1",

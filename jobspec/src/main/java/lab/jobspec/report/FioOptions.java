@@ -42,6 +42,10 @@ public final class FioOptions {
         put(m, "latency_window", time(lat.windowNs()), "0");
         put(m, "latency_percentile", lat.percentile() == 100.0 ? null : Double.toString(lat.percentile()), null);
         put(m, "latency_run", bool(lat.run()), "0");
+        put(m, "dedupe_percentage", job.dedupe().percentage(), 0);
+        put(m, "dedupe_mode", job.dedupe().workingSet() ? "working_set" : null, null);
+        put(m, "dedupe_working_set_percentage", job.dedupe().workingSetPercentage(), 5);
+        put(m, "dedupe_global", bool(job.dedupe().global()), "0");
         put(m, "numjobs", job.numjobs(), 1);
         put(m, "iodepth", job.iodepth(), 1);
         put(m, "iodepth_batch_submit", job.iodepthBatchSubmit(), 1);
@@ -144,6 +148,9 @@ public final class FioOptions {
         put(m, "prioclass", p.prioClass(), 0);
         put(m, "prio", p.prio(), 0);
         put(m, "cmdprio_percentage", perDir(p.cmdprioPercentage()), null);
+        if (!p.cmdprioSplitRead().isEmpty() || !p.cmdprioSplitWrite().isEmpty()) {
+            put(m, "cmdprio_bssplit", split(p.cmdprioSplitRead()) + "," + split(p.cmdprioSplitWrite()), null);
+        }
         if (p.cmdprioPercentage().any()) {
             put(m, "cmdprio_class", perDir(p.cmdprioClass()), null);
             put(m, "cmdprio", perDir(p.cmdprio()), null);
@@ -229,6 +236,12 @@ public final class FioOptions {
             return null;
         }
         return String.join(",", lists.stream().map(l -> String.join(":", l.stream().map(String::valueOf).toList()))
+                .toList());
+    }
+
+    /** {@code cmdprio_bssplit}'s entries of one direction in fio's long form, {@code bs/percent/class/level:...}. */
+    private static String split(List<Job.PrioSplit> entries) {
+        return String.join(":", entries.stream().map(e -> e.bs() + "/" + e.percent() + "/" + e.cls() + "/" + e.level())
                 .toList());
     }
 

@@ -30,7 +30,7 @@ class FioReportTest {
                 "t.fio", 1,
                 Job.Order.NONE, null, lab.jobspec.Cpus.ANY, null, 0, null, 1, Job.FileService.ROUNDROBIN,
                 Job.Walk.DEFAULT, Job.Pace.NONE, Job.Placement.NONE, false, Job.Checks.DEFAULT,
-                Job.OnError.NONE);
+                Job.OnError.NONE, Job.Dedupe.NONE);
     }
 
     static FioReport sample() {

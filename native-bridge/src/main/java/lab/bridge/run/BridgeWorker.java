@@ -500,7 +500,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             isRead[tag] = read;
             checks[tag] = verify != null && seq.checks();
             fileOf[tag] = file;
-            engine.queue(tag, file, read, offset, len, cmdprio(read));
+            engine.queue(tag, file, read, offset, len, cmdprio(read, len));
             pacing.issued(read, len);
             batch[k++] = tag;
         }
@@ -541,13 +541,46 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
      * fio's {@code cmdprio_percentage}: for that share of a direction's I/Os (a 1..100 draw per
      * I/O) the request's own priority ({@code cmdprio_class}, {@code cmdprio}), else 0 (the thread's).
      */
-    private int cmdprio(boolean read) {
+    private int cmdprio(boolean read, int len) {
+        java.util.List<Job.PrioSplit> split = job.placement().cmdprioSplit(read);
+        if (!split.isEmpty()) {
+            return cmdprioSplit(read, len, split);
+        }
         long pct = job.placement().cmdprioPercentage().of(read);
         if (pct == 0 || prioDraw.nextDouble() * 100 >= pct) {
             return 0;
         }
         prioIos[read ? 1 : 0]++;
         return Job.Placement.ioprio(job.placement().cmdprioClass().of(read), job.placement().cmdprio().of(read));
+    }
+
+    /**
+     * fio's {@code fio_cmdprio_set_ioprio()} with {@code cmdprio_bssplit}: the entries of the
+     * I/O's size give its share; one 0..99 draw below it picks the entry whose cumulative share
+     * covers it. An I/O of a size with no entry keeps the thread's priority.
+     */
+    private int cmdprioSplit(boolean read, int len, java.util.List<Job.PrioSplit> split) {
+        int total = 0;
+        for (int i = 0; i < split.size(); i++) {
+            total += split.get(i).bs() == len ? split.get(i).percent() : 0;
+        }
+        if (total == 0) {
+            return 0;
+        }
+        int draw = (int) (prioDraw.nextDouble() * 100);
+        if (draw >= total) {
+            return 0;
+        }
+        int sum = 0;
+        for (int i = 0; i < split.size(); i++) {
+            Job.PrioSplit e = split.get(i);
+            sum += e.bs() == len ? e.percent() : 0;
+            if (e.bs() == len && draw < sum) {
+                prioIos[read ? 1 : 0]++;
+                return Job.Placement.ioprio(e.cls(), e.level());
+            }
+        }
+        return 0;
     }
 
     /** One completion, inside {@code reap} on this thread: check, count, free the tag. */
@@ -660,7 +693,10 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
 
     private void finish(long now) {
         Job.Placement p = job.placement();
-        if (p.cmdprioPercentage().any()) {
+        if (!p.cmdprioSplitRead().isEmpty() || !p.cmdprioSplitWrite().isEmpty()) {
+            note("cmdprio_bssplit: " + prioIos[1] + " read(s) and " + prioIos[0] + " write(s) sent with their own"
+                    + " priority");
+        } else if (p.cmdprioPercentage().any()) {
             note("cmdprio: " + prioIos[1] + " read(s) at class " + p.cmdprioClass().read() + " level " + p.cmdprio().read()
                     + ", " + prioIos[0] + " write(s) at class " + p.cmdprioClass().write() + " level "
                     + p.cmdprio().write() + " (cmdprio_percentage=" + p.cmdprioPercentage().read() + ","

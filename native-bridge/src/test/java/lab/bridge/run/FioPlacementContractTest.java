@@ -74,6 +74,33 @@ class FioPlacementContractTest {
         assertTrue(b.lab.notes().contains("prioclass=3 prio=0: ioprio_get says class 3 level 0"), b.lab.notes());
     }
 
+    /**
+     * fio's examples/cmdprio-bssplit.fio in small: every 4k read at cmdprio_class (1, level 0),
+     * a quarter of the 16k ones at class 1 level 1: 62.5% of the reads with a priority of their
+     * own, in both (fio's JSON prios at class 1, the bridge's note).
+     */
+    @Test
+    void cmdprioBssplitSetsThePriorityBySize() throws Exception {
+        assumeUring();
+        Both b = run("[c]\nrw=randread\nsize=16m\nioengine=io_uring\niodepth=8\nnorandommap\n"
+                + "bssplit=4k/50:16k/50\ncmdprio_bssplit=4k/100:16k/25/1/1\n");
+        long fioAt1 = 0;
+        long fioAll = b.fio.get("read").get("total_ios").asLong();
+        for (JsonNode p : b.fio.get("read").get("prios")) {
+            if (p.get("prioclass").asInt() == 1) {
+                fioAt1 += p.get("clat_ns").get("N").asLong();
+            }
+        }
+        Matcher m = Pattern.compile("cmdprio_bssplit: (\\d+) read\\(s\\)").matcher(b.lab.notes());
+        assertTrue(m.find(), b.lab.notes());
+        long labAt1 = Long.parseLong(m.group(1));
+        long labAll = b.lab.report().jobs().getFirst().read().totalIos();
+        String both = "fio " + fioAt1 + " of " + fioAll + ", bridge " + labAt1 + " of " + labAll;
+        System.out.println("cmdprio_bssplit: " + both);
+        assertEquals(0.625, (double) fioAt1 / fioAll, 0.05, both);
+        assertEquals(0.625, (double) labAt1 / labAll, 0.05, both);
+    }
+
     /** fio's examples/numa.fio's first job on this machine's node 0: bound to its CPUs and memory. */
     @Test
     void numaNodesPinTheCloneAndBindItsMemory() throws Exception {
