@@ -37,6 +37,17 @@ class FioPlacementContractTest {
     private record Both(JsonNode fio, BridgeTesting.Outcome lab) {
     }
 
+    /** fio's reads sent at priority class 1 (its JSON {@code prios}, one entry per priority used). */
+    private static long readsAtClass1(JsonNode fio) {
+        long n = 0;
+        for (JsonNode p : fio.get("read").get("prios")) {
+            if (p.get("prioclass").asInt() == 1) {
+                n += p.get("clat_ns").get("N").asLong();
+            }
+        }
+        return n;
+    }
+
     private Both run(String job) throws Exception {
         String text = "[global]\nfilename=" + file + "\n" + job;
         Path jobFile = dir.resolve("job.fio");
@@ -57,13 +68,8 @@ class FioPlacementContractTest {
         }
         Both b = run("[c]\nrw=randread\nbs=4k\nsize=16m\nioengine=" + engine + "\niodepth=8\nprioclass=3\n"
                 + "cmdprio_percentage=20\ncmdprio_class=1\n");
-        long fioAt1 = 0;
+        long fioAt1 = readsAtClass1(b.fio);
         long fioAll = b.fio.get("read").get("total_ios").asLong();
-        for (JsonNode p : b.fio.get("read").get("prios")) {
-            if (p.get("prioclass").asInt() == 1) {
-                fioAt1 += p.get("clat_ns").get("N").asLong();
-            }
-        }
         Matcher m = Pattern.compile("cmdprio: (\\d+) read\\(s\\) at class 1 level 0").matcher(b.lab.notes());
         assertTrue(m.find(), b.lab.notes());
         long labAt1 = Long.parseLong(m.group(1));
@@ -84,13 +90,8 @@ class FioPlacementContractTest {
         assumeUring();
         Both b = run("[c]\nrw=randread\nsize=16m\nioengine=io_uring\niodepth=8\nnorandommap\n"
                 + "bssplit=4k/50:16k/50\ncmdprio_bssplit=4k/100:16k/25/1/1\n");
-        long fioAt1 = 0;
+        long fioAt1 = readsAtClass1(b.fio);
         long fioAll = b.fio.get("read").get("total_ios").asLong();
-        for (JsonNode p : b.fio.get("read").get("prios")) {
-            if (p.get("prioclass").asInt() == 1) {
-                fioAt1 += p.get("clat_ns").get("N").asLong();
-            }
-        }
         Matcher m = Pattern.compile("cmdprio_bssplit: (\\d+) read\\(s\\)").matcher(b.lab.notes());
         assertTrue(m.find(), b.lab.notes());
         long labAt1 = Long.parseLong(m.group(1));
