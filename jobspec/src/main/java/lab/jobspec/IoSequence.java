@@ -292,7 +292,7 @@ public final class IoSequence {
     private int length;
     private int file;
 
-    private IoSequence(Job job, int jobIndex) {
+    private IoSequence(Job job, int jobIndex, long[] fileBytes) {
         base = job.offset(jobIndex); // offset_increment: each clone its own start
         long size = job.size();
         random = job.rw().random();
@@ -321,7 +321,8 @@ public final class IoSequence {
                     (fileSize + job.minBs() - 1) / job.minBs(),
                     new SplitMix(SplitMix.mix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_DIST) + i)), zone);
             files[i] = new Region(i, fileSize, rd, wr, unit, keepMap, picker);
-            files[i].fileEnd = base + fileSize;
+            boolean known = fileBytes != null && i < fileBytes.length && fileBytes[i] > 0; // 0: not known
+            files[i].fileEnd = known ? fileBytes[i] : base + fileSize;
         }
         seqAdd = job.walk().seqAdd();
         seqNr = job.walk().seqNr();
@@ -354,11 +355,15 @@ public final class IoSequence {
     }
 
     public static IoSequence forJob(Job job, int jobIndex) {  // one per worker, not thread-safe
+        return new IoSequence(sized(job), jobIndex, null);
+    }
+
+    private static Job sized(Job job) {
         if (job.sizeOfTarget()) {
             throw new IllegalArgumentException("job '" + job.name() + "' (" + job.source() + ":" + job.line()
                     + ") has no size yet: Job.withTargetSize first");
         }
-        return new IoSequence(job, jobIndex);
+        return job;
     }
 
     /**
@@ -369,14 +374,7 @@ public final class IoSequence {
      * a file the lab lays out for the job (and so does a size of 0, not known).
      */
     public static IoSequence forJob(Job job, int jobIndex, long[] fileBytes) {
-        IoSequence s = forJob(job, jobIndex);
-        for (int i = 0; i < s.files.length && i < fileBytes.length; i++) {
-            if (fileBytes[i] > 0) { // 0: not known
-                s.files[i].fileEnd = fileBytes[i];
-            }
-        }
-        s.resetPass(); // the first I/O was drawn with the default ends
-        return s;
+        return new IoSequence(sized(job), jobIndex, fileBytes);
     }
 
     /** A divisor of every offset and length the job writes: its sizes, alignments, offset step and regions. */
