@@ -279,6 +279,8 @@ public final class IoSequence {
     private final boolean trimWrite;
     /** The I/O just taken is a trim. */
     private boolean takenTrim;
+    /** {@code verify_only}: the job's writes are dry. */
+    private final boolean dryWrites;
     /** {@code trimwrite}: the write of the last trim's range comes next. */
     private boolean pairWrite;
     private long readBackBytes;
@@ -340,6 +342,7 @@ public final class IoSequence {
         numberIos = multiply(job.numberIos(), loops);
         maxBs = job.maxBs();
         trims = job.rw().trims();
+        dryWrites = job.checks().dryWrites(job);
         trimWrite = trims && job.rw().writes();
         boolean verifies = job.verify() != Verify.NONE;
         checksReads = verifies && reads && !job.rw().writes();
@@ -452,6 +455,15 @@ public final class IoSequence {
         }
         prepare();
         return read;
+    }
+
+    /**
+     * Whether the I/O just taken is a dry write ({@code verify_only}, fio's {@code do_dry_run()}):
+     * the loops count it as a completed write without issuing it; its piece is logged, landed at
+     * once, for the read-back after the pass.
+     */
+    public boolean dry() {
+        return dryWrites && !takenRead && !takenTrim;
     }
 
     /** Whether the I/O just taken is a trim ({@link #nextIsRead()} said false: not a read, nor a write). */

@@ -183,10 +183,19 @@ public record Job(
      *                     many bytes; 0 for fio's default ({@link Job#verifyInterval()})
      * @param fatal        {@code verify_fatal}: stop at the first bad piece of a block
      * @param async        {@code verify_async}: fio's verify threads; the lab checks on the clone's own thread
+     * @param only         {@code verify_only}: a writing job's writes are walked and counted but not
+     *                     issued (fio's {@code do_dry_run()}), and then read back: it checks what an
+     *                     earlier run of the same job wrote
      */
-    public record Checks(boolean doVerify, long backlog, long backlogBatch, int interval, boolean fatal, int async) {
+    public record Checks(boolean doVerify, long backlog, long backlogBatch, int interval, boolean fatal, int async,
+                         boolean only) {
         /** fio's defaults. */
-        public static final Checks DEFAULT = new Checks(true, 0, 0, 0, false, 0);
+        public static final Checks DEFAULT = new Checks(true, 0, 0, 0, false, 0, false);
+
+        /** {@code verify_only} on a job with {@code verify} that writes: its writes are dry ({@link IoSequence#dry()}). */
+        public boolean dryWrites(Job job) {
+            return only && job.verify() != Verify.NONE && job.rw().writes();
+        }
     }
 
     /**

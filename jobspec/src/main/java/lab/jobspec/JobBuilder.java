@@ -634,7 +634,7 @@ final class JobBuilder {
         return new Job.Checks(flag("do_verify", true), count("verify_backlog", 0, 0, Long.MAX_VALUE),
                 count("verify_backlog_batch", 0, 0, Long.MAX_VALUE),
                 (int) size("verify_interval", 0, 0, Integer.MAX_VALUE), flag("verify_fatal", false),
-                (int) count("verify_async", 0, 0, 1024));
+                (int) count("verify_async", 0, 0, 1024), flag("verify_only", false));
     }
 
     /**

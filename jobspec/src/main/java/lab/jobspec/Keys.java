@@ -135,6 +135,7 @@ final class Keys {
             Map.entry("verify_interval", "verify_interval"),
             Map.entry("verify_fatal", "verify_fatal"),
             Map.entry("verify_async", "verify_async"),
+            Map.entry("verify_only", "verify_only"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 
@@ -143,7 +144,8 @@ final class Keys {
             "time_based", "direct", "zero_buffers", "scramble_buffers", "refill_buffers", "randrepeat",
             "group_reporting", "thread", "fixedbufs", "registerfiles", "hipri", "sqthread_poll",
             "userspace_reap", "norandommap", "buffered", "stonewall", "new_group", "rate_ignore_thinktime", "exitall",
-            "do_verify", "verify_fatal", "fill_device", "latency_run", "dedupe_global");
+            "do_verify", "verify_fatal", "fill_device", "latency_run", "dedupe_global",
+            "verify_only");
 
     /** The lab's own keys, which fio does not know. */
     private static final Set<String> LAB_KEYS = Set.of("base_ns", "inject");

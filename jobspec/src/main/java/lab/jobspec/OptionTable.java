@@ -174,6 +174,7 @@ public final class OptionTable {
             implemented("verify_interval"),
             implemented("verify_fatal"),
             implemented("verify_async"),
+            implemented("verify_only"),
             // ---- accepted, no effect: one notice per line that sets one ----
             noEffect(COMMENT, "description"),
             noEffect(LAYOUT_ORDER, "create_serialize"),
@@ -267,7 +268,6 @@ public final class OptionTable {
             refused(FILES, "unlink_each_loop"),
             refused(FILES, "file_append"),
             refused(TIMING, "max_latency"),
-            refused(VERIFY, "verify_only"),
             refused(VERIFY, "verify_offset"),
             refused(VERIFY, "verify_async_cpus"),
             refused(VERIFY, "verify_state_save"),

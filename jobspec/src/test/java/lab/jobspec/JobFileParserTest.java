@@ -231,7 +231,7 @@ class JobFileParserTest {
                 () -> assertTrue(j.hipri()),
                 () -> assertTrue(j.sqthreadPoll()),
                 () -> assertEquals(Verify.CRC32C, j.verify()),
-                () -> assertEquals(new Job.Checks(false, 16, 4, 1024, true, 2), j.checks()),
+                () -> assertEquals(new Job.Checks(false, 16, 4, 1024, true, 2, false), j.checks()),
                 () -> assertEquals(2500, j.baseNs()));
     }
 

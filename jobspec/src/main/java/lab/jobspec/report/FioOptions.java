@@ -77,6 +77,7 @@ public final class FioOptions {
         put(m, "verify_interval", job.checks().interval(), 0);
         put(m, "verify_fatal", bool(job.checks().fatal()), "0");
         put(m, "verify_async", job.checks().async(), 0);
+        put(m, "verify_only", bool(job.checks().only()), "0");
         put(m, "bssplit", sizes(job, true), null);
         put(m, "bsrange", sizes(job, false), null);
         put(m, "percentage_random", job.percentageRandomRead() == job.percentageRandomWrite()

@@ -78,6 +78,8 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     private final BufferPattern pattern;
     /** Bios prepared and not yet submitted ({@code iodepth_batch_submit} of them at most). */
     private final Bio[] batch;
+    /** Which of {@link #batch} are {@code verify_only}'s dry writes. */
+    private final boolean[] dry;
 
     /** This clone's flow, exitall and steady state ({@link CloneControl}); set by {@link Workload} before the start. */
     CloneControl control = CloneControl.alone();
@@ -112,6 +114,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         this.fileBase = fileBases(job);
         this.pattern = BufferPattern.forJob(job, clone);
         this.batch = new Bio[Math.max(1, Math.min(job.iodepthBatchSubmit(), job.iodepth()))];
+        this.dry = new boolean[batch.length];
         this.stats = new WorkerStats(job, cpu);
     }
 
@@ -283,6 +286,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
                 break;
             }
             batch[k] = prepBio();
+            dry[k] = seq.dry();
         }
         for (int i = 0; i < k; i++) {
             Bio bio = batch[i];
@@ -292,7 +296,12 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             injectSubmit.hit(cpu);
             bio.issueTime = System.nanoTime();
             pacing.issued(bio.op == ReqOp.READ, bio.size);
-            dev.submitBio(bio);
+            if (dry[i]) {
+                bio.status = BlkStatus.OK; // verify_only: counted as done, not submitted (fio's do_dry_run())
+                endIo(bio);
+            } else {
+                dev.submitBio(bio);
+            }
         }
         return k;
     }

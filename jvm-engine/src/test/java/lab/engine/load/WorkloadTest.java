@@ -125,13 +125,14 @@ class WorkloadTest {
     /**
      * A write job with verify reads its writes back on every device of the model, as fio's (the
      * counts the bridge's FioVerifyContractTest holds to fio): after the pass, and with a backlog
-     * during it, at depth 8, where a read-back waits for its write to complete.
+     * during it, at depth 8, where a read-back waits for its write to complete; with verify_only
+     * the writes are counted, not submitted, and read back.
      */
     @ParameterizedTest
     @EnumSource(DeviceKind.class)
     void verifyReadsTheWritesBack(DeviceKind device) throws Exception {
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        for (String extra : List.of("", "verify_backlog=5\n", "do_verify=0\n")) {
+        for (String extra : List.of("", "verify_backlog=5\n", "do_verify=0\n", "verify_only=1\n")) {
             FioJob j = Workload.run(jobFile("[v]\nrw=randwrite\nbs=4k\nsize=1m\niodepth=8\nverify=crc32c\n" + extra),
                     device, quiet).jobs().getFirst();
             assertEquals(256, j.write().totalIos(), extra);

@@ -467,7 +467,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     /**
      * Prepares up to {@code n} I/Os and submits them; 0 when the pass is done and not
      * {@code time_based}. {@code start} (the loop's clock read) opens every I/O of the batch. A
-     * trim is done at once ({@link #trim}), as fio's engines do theirs.
+     * trim, or a verify_only write, is done at once ({@link #inline}), as fio's engines do their trims.
      */
     private int submitBatch(int n, long start) throws BridgeIoException {
         int k = 0;
@@ -481,8 +481,8 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
             long offset = seq.offset();
             int len = seq.length();
             int file = seq.file();
-            if (seq.trim()) {
-                trim(tag, file, offset, len, start);
+            if (seq.trim() || seq.dry()) {
+                inline(tag, file, offset, len, start, seq.trim());
                 continue;
             }
             isTrim[tag] = false;
@@ -516,23 +516,25 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     }
 
     /**
-     * fio's {@code do_io_u_trim()}: {@code ioctl(BLKDISCARD)} on the clone's own description, in
-     * line, for every engine (fio's io_uring and libaio do their trims so too,
-     * {@code FIO_ASYNCIO_SYNC_TRIM}); it completes here, its latency the ioctl's. On a regular
-     * file the ioctl fails with ENOTTY and the clone stops, as fio's job does.
+     * An I/O done here and now rather than by the engine. A trim is fio's {@code do_io_u_trim()}:
+     * {@code ioctl(BLKDISCARD)} on the clone's own description, in line, for every engine (fio's
+     * io_uring and libaio do their trims so too, {@code FIO_ASYNCIO_SYNC_TRIM}), its latency the
+     * ioctl's; on a regular file the ioctl fails with ENOTTY and the clone stops, as fio's job
+     * does. Otherwise a {@code verify_only} write: counted as done, nothing written (fio's
+     * {@code do_dry_run()}).
      */
-    private void trim(int tag, int file, long offset, int len, long start) {
+    private void inline(int tag, int file, long offset, int len, long start, boolean trim) {
         startNs[tag] = start;
         offsets[tag] = offset;
         lengths[tag] = len;
         isRead[tag] = false;
-        isTrim[tag] = true;
+        isTrim[tag] = trim;
         checks[tag] = false;
         fileOf[tag] = file;
         pacing.issued(false, len);
         issueNs[tag] = System.nanoTime();
         inflight++;
-        int err = Libc.blkDiscard(own[file], discardRange, offset, len);
+        int err = trim ? Libc.blkDiscard(own[file], discardRange, offset, len) : 0;
         reapNs = 0;
         complete(tag, err == 0 ? len : -err);
     }

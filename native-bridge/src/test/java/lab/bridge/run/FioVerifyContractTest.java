@@ -145,6 +145,28 @@ class FioVerifyContractTest {
     }
 
     /**
+     * verify_only: the job's writes are walked and counted, not issued, then read back: on a file
+     * the same job wrote before, 256 writes and 256 reads without an error; with a block changed
+     * since, the read-back stops there (EILSEQ), in both. Each side checks the file it wrote.
+     */
+    @Test
+    void verifyOnlyChecksWhatTheSameJobWroteBefore() throws Exception {
+        String write = job("rw=randwrite do_verify=0");
+        String only = job("rw=randwrite verify_only=1");
+        fio(write, 0);
+        Did fio = fio(only, 0);
+        lab(write);
+        Did lab = lab(only);
+        System.out.println("verify_only: fio " + fio + ", lab " + lab);
+        assertEquals(new Did(256, 256, 0), fio);
+        assertEquals(fio, lab);
+        corrupt(100 * 4096 + 7);
+        Did bad = lab(only);
+        assertEquals(84, bad.error, bad.toString());
+        assertTrue(bad.reads < 256, bad.toString());
+    }
+
+    /**
      * fio's examples/cross-stripe-verify.fio in small: clones with {@code offset_increment} each
      * write, and read back, their own stripe ({@code rw=write:12k} leaves holes), twice
      * ({@code loops=2}). The same reads and writes per clone in both, and the same 4k blocks of
