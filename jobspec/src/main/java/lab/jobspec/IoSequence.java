@@ -490,7 +490,7 @@ public final class IoSequence {
             return false;
         }
         boolean get = verifyBatch > 0;
-        if (!get && log.size() % backlog == 0 && !lastRead) {
+        if (!get && backlogFull()) {
             verifyBatch = backlogBatch > 0 ? backlogBatch : backlog;
             get = true;
         }
@@ -499,6 +499,11 @@ public final class IoSequence {
             return true;
         }
         return false;
+    }
+
+    /** fio's trigger of a batch: the log holds a multiple of {@code verify_backlog} and the last completion was not a read. */
+    private boolean backlogFull() {
+        return log.size() % backlog == 0 && !lastRead;
     }
 
     /**
@@ -539,7 +544,7 @@ public final class IoSequence {
             return false;
         }
         if (log != null && (passOver() || (backlog > 0 && !log.isEmpty() && !log.headInFlight()
-                && (verifyBatch > 0 || (log.size() % backlog == 0 && !lastRead))))) {
+                && (verifyBatch > 0 || backlogFull())))) {
             return true;
         }
         return nextRead;

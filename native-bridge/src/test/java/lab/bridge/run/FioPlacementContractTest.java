@@ -37,6 +37,23 @@ class FioPlacementContractTest {
     private record Both(JsonNode fio, BridgeTesting.Outcome lab) {
     }
 
+    /**
+     * The share of reads sent with priority class 1 is {@code share} within {@code tolerance} in
+     * both: fio's from its JSON {@code prios}, the bridge's from its note ({@code note}'s group 1).
+     */
+    private static void assertShareAtClass1(Both b, String note, double share, double tolerance) {
+        long fioAt1 = readsAtClass1(b.fio);
+        long fioAll = b.fio.get("read").get("total_ios").asLong();
+        Matcher m = Pattern.compile(note).matcher(b.lab.notes());
+        assertTrue(m.find(), b.lab.notes());
+        long labAt1 = Long.parseLong(m.group(1));
+        long labAll = b.lab.report().jobs().getFirst().read().totalIos();
+        String both = "fio " + fioAt1 + " of " + fioAll + ", bridge " + labAt1 + " of " + labAll;
+        System.out.println(both);
+        assertEquals(share, (double) fioAt1 / fioAll, tolerance, both);
+        assertEquals(share, (double) labAt1 / labAll, tolerance, both);
+    }
+
     /** fio's reads sent at priority class 1 (its JSON {@code prios}, one entry per priority used). */
     private static long readsAtClass1(JsonNode fio) {
         long n = 0;
@@ -68,15 +85,7 @@ class FioPlacementContractTest {
         }
         Both b = run("[c]\nrw=randread\nbs=4k\nsize=16m\nioengine=" + engine + "\niodepth=8\nprioclass=3\n"
                 + "cmdprio_percentage=20\ncmdprio_class=1\n");
-        long fioAt1 = readsAtClass1(b.fio);
-        long fioAll = b.fio.get("read").get("total_ios").asLong();
-        Matcher m = Pattern.compile("cmdprio: (\\d+) read\\(s\\) at class 1 level 0").matcher(b.lab.notes());
-        assertTrue(m.find(), b.lab.notes());
-        long labAt1 = Long.parseLong(m.group(1));
-        long labAll = b.lab.report().jobs().getFirst().read().totalIos();
-        String both = "fio " + fioAt1 + " of " + fioAll + ", bridge " + labAt1 + " of " + labAll;
-        assertEquals(0.20, (double) fioAt1 / fioAll, 0.03, both);
-        assertEquals(0.20, (double) labAt1 / labAll, 0.03, both);
+        assertShareAtClass1(b, "cmdprio: (\\d+) read\\(s\\) at class 1 level 0", 0.20, 0.03);
         assertTrue(b.lab.notes().contains("prioclass=3 prio=0: ioprio_get says class 3 level 0"), b.lab.notes());
     }
 
@@ -90,16 +99,7 @@ class FioPlacementContractTest {
         assumeUring();
         Both b = run("[c]\nrw=randread\nsize=16m\nioengine=io_uring\niodepth=8\nnorandommap\n"
                 + "bssplit=4k/50:16k/50\ncmdprio_bssplit=4k/100:16k/25/1/1\n");
-        long fioAt1 = readsAtClass1(b.fio);
-        long fioAll = b.fio.get("read").get("total_ios").asLong();
-        Matcher m = Pattern.compile("cmdprio_bssplit: (\\d+) read\\(s\\)").matcher(b.lab.notes());
-        assertTrue(m.find(), b.lab.notes());
-        long labAt1 = Long.parseLong(m.group(1));
-        long labAll = b.lab.report().jobs().getFirst().read().totalIos();
-        String both = "fio " + fioAt1 + " of " + fioAll + ", bridge " + labAt1 + " of " + labAll;
-        System.out.println("cmdprio_bssplit: " + both);
-        assertEquals(0.625, (double) fioAt1 / fioAll, 0.05, both);
-        assertEquals(0.625, (double) labAt1 / labAll, 0.05, both);
+        assertShareAtClass1(b, "cmdprio_bssplit: (\\d+) read\\(s\\)", 0.625, 0.05);
     }
 
     /** fio's examples/numa.fio's first job on this machine's node 0: bound to its CPUs and memory. */
