@@ -40,9 +40,14 @@ import java.util.Arrays;
  *         it (wrapping); the I/O's length is then cut at the first block already done
  *         ({@code mark_random_map()}), so no byte is done twice per pass and short I/Os are more
  *         frequent than the sizes' shares alone would give. The map is a bitmap of the region in
- *         blocks of the smallest size (fio's axmap), allocated once here;</li>
+ *         blocks of the smallest size (fio's axmap), allocated once here. Where reads and writes
+ *         have different smallest sizes, fio's units are kept as fio mixes them: the map counts
+ *         blocks of the smaller, a direction draws among its own blocks, checks and marks the bits
+ *         of its own index and size, and takes the next free bit of all when its own is taken, so
+ *         that an offset past the region ends the pass early;</li>
  *     <li>{@code lfsr} with several sizes: the bijection, no map: I/Os may overlap, as fio's
- *         HOWTO warns;</li>
+ *         HOWTO warns; with different smallest sizes it walks blocks of the smaller, each at the
+ *         direction's alignment, and one past the region ends the pass, as fio's;</li>
  *     <li>{@code norandommap} (tausworthe): a uniform block of the direction's smallest size per
  *         I/O: blocks may repeat or be missed.</li>
  *     </ul></li>
@@ -227,8 +232,14 @@ public final class IoSequence {
 
     /** Random blocks come from the bijection (else from uniform draws). */
     private final boolean bijective;
-    /** The random block unit: the smallest size the job issues. */
+    /**
+     * The random block unit: the smallest size the job issues; with sizes or alignments that differ
+     * between reads and writes, fio's {@code rw_min_bs}, the smaller smallest size, in which the
+     * map's bits and the LFSR's blocks are counted.
+     */
     private final long unit;
+    /** Reads and writes have one smallest size, each its own alignment: every direction's block is a {@link #unit}. */
+    private final boolean oneUnit;
     private final SplitMix uniform;
     private final long blockSeed;
 
@@ -312,9 +323,12 @@ public final class IoSequence {
         boolean lfsr = job.randomGenerator() == RandomGenerator.LFSR;
         RandomDistribution dist = job.walk().distribution();
         boolean uniformDist = dist.kind() == RandomDistribution.Kind.RANDOM;
-        bijective = uniformDist && (lfsr || (!job.norandommap() && !job.mixedSizes()));
-        unit = job.blockAlign(reads);
-        boolean keepMap = uniformDist && random && !lfsr && !job.norandommap() && job.mixedSizes();
+        // fio counts its map's and LFSR's blocks in the smallest size of any direction (rw_min_bs)
+        // and places a direction's block b at b * its blockalign: one unit only when they agree
+        oneUnit = rd.min == wr.min && rd.align == rd.min && wr.align == wr.min;
+        bijective = uniformDist && (lfsr || (!job.norandommap() && !job.mixedSizes() && oneUnit));
+        unit = oneUnit || !(lfsr || !job.norandommap()) ? job.blockAlign(reads) : Math.min(rd.min, wr.min);
+        boolean keepMap = uniformDist && random && !lfsr && !job.norandommap() && !bijective;
         SplitMix zone = new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_ZONE));
         files = new Region[job.nrfiles()];
         for (int i = 0; i < files.length; i++) {
@@ -696,7 +710,7 @@ public final class IoSequence {
             return false;
         }
         if (mark && r.map != null) {
-            len = markMap(r, off, len);
+            len = markMap(r, off, len, read);
         }
         nextRead = read;
         nextOffset = off;
@@ -755,7 +769,7 @@ public final class IoSequence {
             do {
                 x = permute(r, x);
             } while (x >= r.blocks);
-            return x * unit;
+            return oneUnit ? x * unit : placed(r, x, read);
         }
         if (r.map == null) {
             Dir d = read ? rd : wr;
@@ -767,11 +781,23 @@ public final class IoSequence {
             }
             resetRegion(r);
         }
-        long b = (long) (r.blocks * uniform.nextDouble());
+        long b = (long) ((read ? r.readLastBlock : r.writeLastBlock) * uniform.nextDouble());
         if ((r.map[(int) (b >>> 6)] & (1L << b)) != 0) {
             b = nextFree(r, b);
         }
-        return b * unit;
+        return placed(r, b, read);
+    }
+
+    /**
+     * Block {@code b} of the map or LFSR at the direction's alignment, or -1 when that is past the
+     * region: fio's {@code get_next_offset()} fails there and {@code set_io_u_file()} marks the file
+     * done. With two units (reads of 64k, writes of 1m) the map's bits are of the smaller, and a
+     * write that finds its drawn bit taken gets the next free one of all, so a pass can end well
+     * before its bytes are done, as fio's does.
+     */
+    private long placed(Region r, long b, boolean read) {
+        long off = b * (read ? rd : wr).align;
+        return off < r.size ? off : -1;
     }
 
     /**
@@ -817,10 +843,11 @@ public final class IoSequence {
     }
 
     /** fio's {@code mark_random_map()}: marks the I/O's free blocks from its first, cutting it at the first done one. */
-    private int markMap(Region r, long off, int len) {
+    private int markMap(Region r, long off, int len, boolean read) {
         long[] map = r.map;
-        long b = off / unit;
-        long n = (len + unit - 1) / unit;
+        long bs = (read ? rd : wr).min; // fio's min_bs[ddir], the unit of the bits this I/O sets
+        long b = off / bs;
+        long n = (len + bs - 1) / bs;
         long set = 0;
         while (set < n && b + set < r.blocks) {
             long bit = b + set;
@@ -832,7 +859,7 @@ public final class IoSequence {
             set++;
         }
         r.mapFree -= set;
-        return (int) Math.min(len, set * unit);
+        return (int) Math.min(len, set * bs);
     }
 
     /** fio's {@code axmap_next_free()}: the first free block after {@code b}, wrapping; one exists. */

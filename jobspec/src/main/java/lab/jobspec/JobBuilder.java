@@ -45,11 +45,10 @@ import java.util.function.ToLongFunction;
  * {@code bs} for the direction they give, and {@code size} must be at least the smallest size the
  * job issues, as fio checks; {@code percentage_random} 0..100 per direction; {@code io_size} and
  * {@code number_ios} sizes/counts, 0 meaning unset; {@code random_generator} one of fio's three
- * names; {@code norandommap} a flag; {@code allrandrepeat} 0 or 1 (fio wants a value). Refused
- * where fio would run the job but the lab cannot run it as fio does: {@code verify} with several
- * block sizes; a random job whose reads and writes have different smallest sizes, unless
- * {@code norandommap} with a tausworthe generator; a random map of more than 2^31 blocks (set
- * {@code norandommap}). {@code allrandrepeat=1} seeds every stream from the default seed whatever
+ * names; {@code norandommap} a flag, also set, as fio sets it, by a {@code blockalign} other than
+ * a direction's smallest size in a random job; {@code allrandrepeat} 0 or 1 (fio wants a value).
+ * Refused where fio would run the job but the lab cannot run it as fio does: a random map of more
+ * than 2^31 blocks (set {@code norandommap}). {@code allrandrepeat=1} seeds every stream from the default seed whatever
  * {@code randseed} and {@code randrepeat} say, as fio 3.33 does ({@code td_fill_rand_seeds()}).
  *
  * <p>Without {@code size} and {@code filesize} the job covers its target from {@code offset} to the
@@ -58,8 +57,7 @@ import java.util.function.ToLongFunction;
  * so does a job with {@code nrfiles} (the lab makes those files). {@code loops}, {@code rw}'s
  * offset modifier ({@code read:8k}, {@code read:-8k}, {@code randread:8}), {@code blockalign} and
  * {@code random_distribution} make the job's {@link Job.Walk}; the zoned distributions are refused
- * with fio's random map (set {@code norandommap}), and different {@code blockalign}s for the reads
- * and writes of a random job likewise. A problem between two keys ({@code size < bs}) is reported at whichever
+ * with fio's random map (set {@code norandommap}). A problem between two keys ({@code size < bs}) is reported at whichever
  * of the two was written last. With {@code randrepeat=0} and no {@code randseed}, fio seeds from
  * the system; here the seed is drawn once, now, and stored in the {@link Job}, so the run can
  * still be repeated from what the job records.
@@ -106,12 +104,13 @@ final class JobBuilder {
 
     private Job job(String section, int sectionLine) throws JobSpecException {
         boolean sizeOfTarget = !settings.containsKey("size") && !settings.containsKey("filesize");
-        int bs = (int) size("bs", 4096, 1, MAX_BS);
+        int[] bsDirs = perDirSize("bs", 4096); // fio's bs=8k,32k: reads 8k, writes (and trims) 32k
+        int bs = bsDirs[0];
         long offset = size("offset", 0, 0, Long.MAX_VALUE);
         long filesize = size("filesize", 0, 1, Long.MAX_VALUE);
         int nrfiles = nrfiles();
         Rw rw = rw();
-        BlockSizes[] sizes = trimSizes(rw, blockSizes(bs));
+        BlockSizes[] sizes = trimSizes(rw, blockSizes(bsDirs));
         String bsKey = settings.containsKey("bssplit") ? "bssplit" : settings.containsKey("bsrange") ? "bsrange" : "bs";
         int minBs = minOf(rw, sizes);
         if (sizeOfTarget && nrfiles > 1) {
@@ -151,7 +150,7 @@ final class JobBuilder {
         submit = submit == 0 ? iodepth : Math.min(submit, iodepth);
         boolean randrepeat = flag("randrepeat", true);
         boolean allrandrepeat = flag("allrandrepeat", false);
-        boolean norandommap = flag("norandommap", false);
+        boolean norandommap = flag("norandommap", false) || blockAlignTurnsOffMap(rw, sizes);
         RandomGenerator generator = randomGenerator();
         int[] percentageRandom = percentageRandom();
         Verify verify = verify();
@@ -362,11 +361,6 @@ final class JobBuilder {
         int[] ba = blockAlign();
         RandomDistribution dist = distribution();
         boolean map = !norandommap && generator != RandomGenerator.LFSR;
-        Setting baSetting = settings.get("blockalign");
-        if (baSetting != null && rw.random() && rw.reads() && rw.writes() && ba[0] != ba[1] && !norandommap) {
-            throw fail(baSetting, "different blockalign for reads and writes of a random job is implemented by the lab"
-                    + " only with norandommap (fio's random map and LFSR count blocks of one size)");
-        }
         Setting distSetting = settings.get("random_distribution");
         if (distSetting != null && !dist.withoutMap() && dist.kind() != RandomDistribution.Kind.RANDOM) {
             if (map || generator == RandomGenerator.LFSR) {
@@ -831,37 +825,33 @@ final class JobBuilder {
         return p.isEmpty() ? null : p;
     }
 
+    /**
+     * fio's {@code fixup_options()}: "Any use of blockalign= turns off randommap", in a random job
+     * whose {@code blockalign} differs from a direction's smallest size.
+     */
+    private boolean blockAlignTurnsOffMap(Rw rw, BlockSizes[] sizes) throws JobSpecException {
+        int[] ba = blockAlign();
+        return rw.random() && (ba[0] != 0 && ba[0] != sizes[0].min() || ba[1] != 0 && ba[1] != sizes[1].min());
+    }
+
     /** {@code blockalign} (alias {@code ba}) as {@code READ[,WRITE[,TRIM]]}; 0 for fio's default. */
     private int[] blockAlign() throws JobSpecException {
-        Setting s = settings.get("blockalign");
-        if (s == null) {
-            return new int[] {0, 0};
-        }
-        String[] parts = s.value().split(",", -1);
-        if (parts.length > 3) {
-            throw fail(s, "'" + s.value() + "' has more than three parts (READ,WRITE,TRIM)");
-        }
-        int[] out = new int[2];
-        for (int i = 0; i < Math.min(2, parts.length); i++) {
-            String part = parts[i].strip();
-            if (part.isEmpty()) {
-                continue;
+        return perDirSize("blockalign", 0);
+    }
+
+    /**
+     * A size option of {@code READ[,WRITE[,TRIM]]} ({@link #perDir}), each within
+     * [1, {@value #MAX_BS}] (fio's {@code minval}); {@code absent} for a direction it leaves out.
+     */
+    private int[] perDirSize(String key, int absent) throws JobSpecException {
+        Job.PerDir v = perDir(key, part -> {
+            long x = FioUnits.size(part);
+            if (x < 1 || x > MAX_BS) {
+                throw new IllegalArgumentException("'" + part + "' (" + x + ") is out of range [1, " + MAX_BS + "]");
             }
-            long v;
-            try {
-                v = FioUnits.size(part);
-            } catch (IllegalArgumentException e) {
-                throw fail(s, e.getMessage());
-            }
-            if (v < 1 || v > MAX_BS) {
-                throw fail(s, "'" + part + "' (" + v + ") is out of range [1, " + MAX_BS + "]");
-            }
-            out[i] = (int) v;
-        }
-        if (parts.length == 1) {
-            out[1] = out[0];
-        }
-        return out;
+            return x;
+        });
+        return new int[] {v.read() == 0 ? absent : (int) v.read(), v.write() == 0 ? absent : (int) v.write()};
     }
 
     /** {@code random_distribution} ({@link RandomDistribution}); fio's {@code random} when absent. */
@@ -937,15 +927,16 @@ final class JobBuilder {
     }
 
     /**
-     * Reads', writes' and trims' sizes: {@code bs} for all, unless {@code bsrange} or
+     * Reads', writes' and trims' sizes: {@code bs} ({@code READ,WRITE}: trims take the writes'; a
+     * third part is not read), unless {@code bsrange} or
      * {@code bssplit} says otherwise; either takes {@code READ,WRITE[,TRIM]}: one value for all,
      * and a last value not ended by a comma applies to the types after it (fio's {@code bs=8k,32k}
      * is 32k for writes and trims); an empty {@code bssplit} part keeps {@code bs}.
      */
-    private BlockSizes[] blockSizes(int bs) throws JobSpecException {
+    private BlockSizes[] blockSizes(int[] bs) throws JobSpecException {
         Setting range = settings.get("bsrange");
         Setting split = settings.get("bssplit");
-        BlockSizes[] out = {BlockSizes.fixed(bs), BlockSizes.fixed(bs), BlockSizes.fixed(bs)};
+        BlockSizes[] out = {BlockSizes.fixed(bs[0]), BlockSizes.fixed(bs[1]), BlockSizes.fixed(bs[1])};
         if (range != null && split != null) {
             throw fail(later("bsrange", "bssplit"), "bsrange and bssplit both set; fio would take its sizes from"
                     + " bssplit and its bounds from whichever came last: set one");
@@ -1009,22 +1000,15 @@ final class JobBuilder {
     /** Combinations of sizes the lab does not run as fio does: refused at the later key's line. */
     private void checkSizes(Rw rw, BlockSizes[] sizes, long size, boolean norandommap, RandomGenerator generator,
             String bsKey) throws JobSpecException {
-        boolean mixed = rw.reads() && rw.writes()
-                ? !sizes[0].isFixed() || !sizes[1].isFixed() || sizes[0].min() != sizes[1].min()
-                : !sizes[rw.reads() ? 0 : 1].isFixed();
+        // the map is kept where blocks differ in size (IoSequence): fio's map counts the smaller's
+        boolean mixed = sizes[0].min() != sizes[1].min() || (rw.reads() && rw.writes()
+                ? !sizes[0].isFixed() || !sizes[1].isFixed()
+                : !sizes[rw.reads() ? 0 : 1].isFixed());
         if (!mixed) {
             return;
         }
         boolean map = !norandommap && generator != RandomGenerator.LFSR;
-        if (rw.random() && rw.reads() && rw.writes() && sizes[0].min() != sizes[1].min()
-                && (map || generator == RandomGenerator.LFSR)) {
-            throw fail(later(bsKey, map ? "norandommap" : "random_generator"), "reads and writes of a random job"
-                    + " with different smallest block sizes (" + sizes[0].min() + ", " + sizes[1].min() + ") are not"
-                    + " implemented by the lab with " + (map ? "a random map" : "random_generator=lfsr")
-                    + (map ? " (fio's random map mixes the two units)" : " (fio's LFSR counts blocks of the smaller)")
-                    + "; set norandommap with a tausworthe generator, or one smallest size");
-        }
-        if (rw.random() && map && size / minOf(rw, sizes) > MAX_MAP_BLOCKS) {
+        if (rw.random() && map && size / Math.min(sizes[0].min(), sizes[1].min()) > MAX_MAP_BLOCKS) {
             throw fail(later(bsKey, "size"), "the random map of " + size + " bytes in blocks of the smallest size"
                     + " would exceed " + MAX_MAP_BLOCKS + " bits; set norandommap");
         }

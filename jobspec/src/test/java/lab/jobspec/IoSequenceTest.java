@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.HashSet;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +49,27 @@ class IoSequenceTest {
             seen[block] = true;
         }
         assertTrue(s.passDone());
+    }
+
+    /**
+     * fio's LFSR counts blocks of the smallest size of any direction (rw_min_bs, here the reads'
+     * 4k) and places a write's block at its own 8k alignment: the walk's blocks past the first
+     * half land past the region, and the first of them ends the pass, as fio's
+     * get_next_offset() fails there. Each write once, none past the region, the pass short.
+     */
+    @Test
+    void anLfsrOfTwoUnitsEndsThePassAtTheFirstBlockPastTheRegion() throws Exception {
+        Job j = job("rw=randwrite\nbs=4k,8k\nrandom_generator=lfsr\nsize=4m");
+        IoSequence s = IoSequence.forJob(j, 0);
+        Set<Long> seen = new HashSet<>();
+        while (!s.passDone()) {
+            assertFalse(s.nextIsRead());
+            assertEquals(8192, s.length());
+            assertEquals(0, s.offset() % 8192, "at the writes' alignment");
+            assertTrue(s.offset() < (4 << 20), "within the region: " + s.offset());
+            assertTrue(seen.add(s.offset()), "offset " + s.offset() + " twice");
+        }
+        assertTrue(seen.size() < 512, seen.size() + " writes: the pass ends at the first block past the region");
     }
 
     /**

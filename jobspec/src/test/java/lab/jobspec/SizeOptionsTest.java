@@ -60,6 +60,7 @@ class SizeOptionsTest {
         "allrandrepeat|allrandrepeat|needs a value",
         "io_size=-1|io_size|must not be negative",
         "number_ios=lots|number_ios|not a number",
+        "bs=4k,32m|bs|out of range [1, 16777216]",
     })
     void badValuesNameFileLineAndKey(String line, String key, String problem) throws Exception {
         Path file = Files.writeString(dir.resolve("bad.fio"), "[j]\nrw=randrw\nsize=1m\n" + line + "\n");
@@ -73,8 +74,7 @@ class SizeOptionsTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "rw=randrw~bsrange=4k-8k~bssplit=4k/100|bssplit|bsrange and bssplit both set",
-        "rw=randrw~bssplit=4k,8k|bssplit|different smallest block sizes (4096, 8192)",
-        "rw=randrw~bssplit=4k,8k~random_generator=lfsr|random_generator|different smallest block sizes",
+        "rw=randrw~bssplit=512,4k~size=2t|size|would exceed 2147483648 bits; set norandommap",
         "rw=read~size=4k~bsrange=8k-16k|bsrange|smaller than the smallest block size",
     })
     void combinationsTheLabCannotRunAsFioAreRefused(String lines, String key, String problem) throws Exception {
@@ -82,6 +82,24 @@ class SizeOptionsTest {
         JobSpecException e = assertThrows(JobSpecException.class, () -> JobFileParser.parse(file));
         assertEquals(key, e.key(), e.getMessage());
         assertTrue(e.getMessage().contains(problem), e.getMessage());
+    }
+
+    @Test
+    void bsTakesReadWriteAsFio() throws Exception {
+        Job j = job("rw=randrw\nsize=1m\nbs=8k,32k");
+        assertEquals(BlockSizes.fixed(8192), j.readBs());
+        assertEquals(BlockSizes.fixed(32768), j.writeBs());
+        assertEquals(BlockSizes.fixed(4096), job("rw=randrw\nsize=1m\nbs=,32k").readBs(), "an empty part: fio's 4k");
+        assertEquals(BlockSizes.fixed(4096), job("rw=randrw\nsize=1m\nbs=8k,").writeBs(), "8k, leaves writes at 4k");
+        assertEquals("8192,32768", lab.jobspec.report.FioOptions.of(j).get("bs"), "echoed as both");
+    }
+
+    @Test
+    void blockalignOtherThanTheSmallestSizeTurnsOffTheRandomMapAsFio() throws Exception {
+        assertTrue(job("rw=randread\nsize=1m\nbs=4k\nblockalign=8k").norandommap());
+        assertTrue(job("rw=randrw\nsize=1m\nbs=4k\nblockalign=4k,8k").norandommap());
+        assertFalse(job("rw=randread\nsize=1m\nbs=4k\nblockalign=4k").norandommap(), "the smallest size: map kept");
+        assertFalse(job("rw=read\nsize=1m\nbs=4k\nblockalign=8k").norandommap(), "sequential: fio ignores ba");
     }
 
     @Test

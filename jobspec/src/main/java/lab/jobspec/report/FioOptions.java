@@ -30,7 +30,10 @@ public final class FioOptions {
         put(m, "rw", job.rw().name().toLowerCase(Locale.ROOT) + (job.walk().seqAdd() != 0 ? ":" + job.walk().seqAdd()
                 : job.walk().seqNr() != 1 ? ":" + job.walk().seqNr() : ""), "read");
         put(m, "rwmixread", job.rwmixread(), 50);
-        put(m, "bs", job.bs(), 4096);
+        BlockSizes r = job.readBs();
+        BlockSizes w = job.writeBs(); // bs=8k,32k: fixed sizes that differ
+        put(m, "bs", r.isFixed() && w.isFixed() && r.min() != w.min() ? r.min() + "," + w.min()
+                : Integer.toString(job.bs()), "4096");
         put(m, "size", job.sizeOfTarget() ? null : job.size(), 0L); // size-less: the target's, once known
         put(m, "offset", job.offset(), 0L);
         put(m, "offset_increment", job.walk().offsetIncrement(), 0L);
