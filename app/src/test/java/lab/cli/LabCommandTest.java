@@ -58,17 +58,13 @@ class LabCommandTest extends CapturedStreams {
         assertTrue(err.toString().contains("floppy"), err.toString());
     }
 
-    /** What the model cannot run, a job without size or one that trims, exits 2, naming the file and line. */
+    /** What the model cannot run, a job without size, exits 2, naming the file and line. */
     @Test
     void jobsTheModelCannotRunExit2AndWriteNothing() throws Exception {
         Path output = dir.resolve("out/r.json");
         Path sizeless = jobFile("[a]\nrw=read\n");
         assertEquals(2, Lab.run("engine", "run", sizeless.toString(), "--output", output.toString()));
         assertTrue(err.toString().contains(sizeless + ":1: job 'a' has no size="), err.toString());
-        Path trims = jobFile("[t]\nsize=1m\nrw=randtrim\n");
-        assertEquals(2, Lab.run("engine", "run", trims.toString(), "--output", output.toString()));
-        assertTrue(err.toString().contains(trims + ":1: job 't' trims (rw=randtrim): the JVM engine's bios have no"
-                + " REQ_OP_DISCARD"), err.toString());
         assertFalse(Files.exists(output.getParent()), "no output folder on bad input");
     }
 

@@ -227,6 +227,20 @@ public final class Bio {
         bio.endIo.endIo(bio);
     }
 
+    /**
+     * {@code submit_bio_noacct()}'s operation check: a discard sent to a device that does none
+     * ({@link BlockDevice#maxDiscardSectors} 0) ends with {@link BlkStatus#NOTSUPP} ({@code goto
+     * not_supported}); true when it did, the bio then completed.
+     */
+    public static boolean notSupported(Bio bio, BlockDevice dev) {
+        if (bio.op != ReqOp.DISCARD || dev.maxDiscardSectors() > 0) {
+            return false;
+        }
+        bio.status = BlkStatus.NOTSUPP;
+        bioEndio(bio);
+        return true;
+    }
+
     /** {@code bio_io_error()}: completes the bio with {@link BlkStatus#IOERR}. */
     public static void bioIoError(Bio bio) {
         bio.status = BlkStatus.IOERR;

@@ -21,6 +21,15 @@ public interface BlockDevice {
     /** {@code queue_logical_block_size()}: the unit of an I/O's size and position, in bytes. */
     int logicalBlockSize();
 
+    /**
+     * {@code bdev_max_discard_sectors()}: the largest discard the queue takes, in sectors; 0 (the
+     * default) when the device does no discards, and {@code submit_bio_noacct()} ends a
+     * {@link ReqOp#DISCARD} bio sent to it with {@link BlkStatus#NOTSUPP}.
+     */
+    default long maxDiscardSectors() {
+        return 0;
+    }
+
     /** {@code submit_bio()}: takes ownership of {@code bio} until its {@code endIo} runs. */
     void submitBio(Bio bio);
 

@@ -244,14 +244,18 @@ public final class Gendisk {
 
     /**
      * {@code submit_bio_noacct()} for a bio whose {@link Bio#bdev} is a partition of this disk (null
-     * = {@code part0}): end it with {@link BlkStatus#IOERR} if it does not fit the partition, else
-     * remap it to the disk and pass it to the driver.
+     * = {@code part0}): end it with {@link BlkStatus#IOERR} if it does not fit the partition, with
+     * {@link BlkStatus#NOTSUPP} if it is a discard the driver does not do, else remap it to the
+     * disk and pass it to the driver.
      */
     public void submitBio(Bio bio) {
         Partition part = bio.bdev == null ? part0 : bio.bdev;
         bio.bdev = part;
         if ((bio.flags & Bio.BIO_REMAPPED) == 0 && !Bio.bioCheck(bio, part.nrSects(), driver.logicalBlockSize())) {
             Bio.bioIoError(bio);
+            return;
+        }
+        if (Bio.notSupported(bio, driver)) {
             return;
         }
         blkPartitionRemap(bio, part);

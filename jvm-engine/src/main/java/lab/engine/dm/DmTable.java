@@ -87,6 +87,15 @@ public final class DmTable {
         return logicalBlockSize;
     }
 
+    /** The table's discard limit: the smallest of its targets' ({@link DmTarget#maxDiscardSectors}), 0 if one does none. */
+    public long maxDiscardSectors() {
+        long min = Long.MAX_VALUE;
+        for (DmTarget t : targets) {
+            min = Math.min(min, t.maxDiscardSectors());
+        }
+        return min;
+    }
+
     /** The targets, in order. */
     public List<DmTarget> targets() {
         return List.of(targets);

@@ -42,6 +42,15 @@ public interface DmTarget {
     /** {@code iterate_devices}: the devices the target maps onto. */
     List<BlockDevice> devices();
 
+    /**
+     * The discards the target passes down, in sectors: 0 (the default) for a target that sets no
+     * {@code num_discard_bios}, so that {@code dm_table_supports_discards()} is false; else its
+     * devices' limit, as {@code dm_calculate_queue_limits()} stacks it.
+     */
+    default long maxDiscardSectors() {
+        return 0;
+    }
+
     /** {@code dtr}: the table holding the target is destroyed; no I/O is in flight on it. */
     default void dtr() {
     }

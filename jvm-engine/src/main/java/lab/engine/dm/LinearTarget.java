@@ -76,6 +76,12 @@ public final class LinearTarget implements DmTarget {
         return dev.name() + " " + start;
     }
 
+    /** {@code linear_ctr} sets {@code num_discard_bios = 1}: a discard is remapped like any bio, if {@code dev} takes one. */
+    @Override
+    public long maxDiscardSectors() {
+        return dev.maxDiscardSectors();
+    }
+
     @Override
     public List<BlockDevice> devices() {
         return List.of(dev);

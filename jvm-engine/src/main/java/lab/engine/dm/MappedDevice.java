@@ -134,6 +134,11 @@ public final class MappedDevice implements BlockDevice, BioEndIo {
         return live().logicalBlockSize();
     }
 
+    @Override
+    public long maxDiscardSectors() {
+        return live().maxDiscardSectors();
+    }
+
     /** The live table now (a snapshot; the next bio may see a newer one). */
     public DmTable live() {
         return (DmTable) MAP.getAcquire(this);

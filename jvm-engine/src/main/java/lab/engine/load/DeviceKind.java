@@ -12,16 +12,25 @@ import lab.engine.work.CpuWork;
  */
 public enum DeviceKind {
     /** {@link NullBlk} in {@code irqmode=0}, 512-byte blocks: {@code nullb0}. */
-    NULL("null", "null_blk irqmode=0: no data moved, endIo runs inside submitBio on the submitter's thread"),
+    NULL("null", "null_blk irqmode=0: no data moved, endIo runs inside submitBio on the submitter's thread",
+            "null_blk takes discards only when memory backed, null_config_discard()"),
     /** {@link RamDisk} (brd): {@code ram0}. */
-    RAM("ram", "brd: sparse 4 KiB pages allocated on first write, memcpy per segment, endIo inside submitBio");
+    RAM("ram", "brd: sparse 4 KiB pages allocated on first write, memcpy per segment, endIo inside submitBio",
+            "brd sets no discard limit");
 
     private final String cliName;
     private final String modelNote;
+    private final String discardNote;
 
-    DeviceKind(String cliName, String modelNote) {
+    DeviceKind(String cliName, String modelNote, String discardNote) {
         this.cliName = cliName;
         this.modelNote = modelNote;
+        this.discardNote = discardNote;
+    }
+
+    /** Why the device does no discards, in the kernel's words ({@link BlockDevice#maxDiscardSectors} 0). */
+    String discardNote() {
+        return discardNote;
     }
 
     /** The name on the command line and in a report's {@code lab.device}. */

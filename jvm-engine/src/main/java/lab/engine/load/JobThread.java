@@ -340,10 +340,10 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         bio.startTime = start;
         bio.ioOffset = seq.offset();
         bio.ioFile = seq.file();
-        bio.op = isRead ? ReqOp.READ : ReqOp.WRITE;
+        bio.op = isRead ? ReqOp.READ : seq.trim() ? ReqOp.DISCARD : ReqOp.WRITE; // fio's trim: blkdev_issue_discard
         bio.sector = offset >>> Bio.SECTOR_SHIFT;
         bio.size = len;
-        if (!isRead) {
+        if (bio.op == ReqOp.WRITE) {
             pattern.prepareWrite(bio.vec.buffer(), len, offset);
         }
         return bio;
@@ -386,8 +386,8 @@ final class JobThread implements BioEndIo, StartGate.Clone {
                 stopping = true;
             }
             if (ramped) {
-                stats.dir(bio.op == ReqOp.READ).add(bio.issueTime - bio.startTime, now - bio.issueTime,
-                        now - bio.startTime, bio.size);
+                (bio.op == ReqOp.DISCARD ? stats.trim() : stats.dir(bio.op == ReqOp.READ)).add(
+                        bio.issueTime - bio.startTime, now - bio.issueTime, now - bio.startTime, bio.size);
             }
         }
         css.disassociate(bio, cpu); // bio_uninit

@@ -142,6 +142,36 @@ class WorkloadTest {
     }
 
     /**
+     * A trim is a REQ_OP_DISCARD bio down the stack. Neither device of the model does discards (as
+     * Linux 6.1's null_blk without memory backing and brd): submit_bio_noacct() ends the first with
+     * BLK_STS_NOTSUPP, and the clone stops with EOPNOTSUPP, as fio's job on such a device; through
+     * dm-linear too, whose limit is its device's. continue_on_error=write alone does not go on (fio
+     * goes on past EIO and EILSEQ only); with ignore_error=,95 (EOPNOTSUPP) as well (a trim's error is a
+     * write's to fio) every trim is tried and none is counted done. Reads before go through.
+     */
+    @ParameterizedTest
+    @EnumSource(DeviceKind.class)
+    void trimsEndWithEopnotsuppOnDevicesWithoutDiscard(DeviceKind device) throws Exception {
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        PrintStream notes = new PrintStream(said, true, StandardCharsets.UTF_8);
+        for (StackSpec stack : List.of(StackSpec.PLAIN, new StackSpec(2, lab.engine.blkcg.CssForward.PERCPU, null))) {
+            FioJob j = Workload.run(jobFile("[t]\nrw=randtrim\nbs=4k\nsize=1m\n").jobs(), device, stack, notes)
+                    .jobs().getFirst();
+            assertEquals(95, j.error(), device + " " + stack);
+            assertEquals(0, j.trim().totalIos());
+        }
+        String trim = "[t]\nrw=trim\nbs=4k\nsize=1m\ncontinue_on_error=write\n";
+        assertEquals(1, Workload.run(jobFile(trim), device, notes).jobs().getFirst().lab().errors());
+        FioJob all = Workload.run(jobFile(trim + "ignore_error=,95\n"), device, notes).jobs().getFirst();
+        assertEquals(0, all.trim().totalIos(), "none done");
+        assertEquals(256, all.lab().errors(), "every trim tried and failed");
+        FioJob mixed = Workload.run(jobFile("[r]\nrw=read\nbs=4k\nsize=1m\n[t]\nstonewall\nrw=trim\nbs=4k\nsize=1m\n"),
+                device, notes).jobs().getFirst();
+        assertEquals(256, mixed.read().totalIos(), "the reads before are untouched");
+        assertTrue(said.toString().contains("each trim ends with EOPNOTSUPP (95)"), said.toString());
+    }
+
+    /**
      * latency_target on the model (lab.jobspec.stats.LatencyTarget, held to fio by the bridge's
      * FioPacingContractTest): a target every I/O meets lets the search reach iodepth and end after
      * one more window; one none can meet ends the clone with ETIMEDOUT at depth 1.
