@@ -48,9 +48,14 @@ public final class SplitMix {
         this.state = seed;
     }
 
-    /** The seed of {@code stream} for clone {@code jobIndex} of {@code job}. */
+    /**
+     * The seed of {@code stream} for clone {@code jobIndex} of {@code job}. The random offsets'
+     * stream ignores {@code randseed} under {@code randrepeat=1} (fio's default), as fio's
+     * {@code td_fill_rand_seeds_internal()} seeds it from the thread number alone then: two
+     * seeds of one job differ in directions and sizes, not in where their random I/Os land.
+     */
     static long seed(Job job, int jobIndex, int stream) {
-        long seed = job.randseed();
+        long seed = stream == STREAM_BLOCK && job.randrepeat() ? JobBuilder.DEFAULT_RANDSEED : job.randseed();
         for (int i = 0; i < 4 + stream; i++) {
             seed *= FIO_SEED_MUL;
         }

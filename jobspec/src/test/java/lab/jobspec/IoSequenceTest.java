@@ -217,7 +217,25 @@ class IoSequenceTest {
             assertEquals(a.nextIsRead(), b.nextIsRead());
             assertEquals(a.offset(), b.offset());
         }
-        Job other = job("rw=randrw\nsize=4m\nrandseed=8");
-        assertFalse(Arrays.equals(offsets(IoSequence.forJob(j, 2), 64), offsets(IoSequence.forJob(other, 2), 64)));
+        Job other = job("rw=randrw\nsize=4m\nrandrepeat=0\nrandseed=8");
+        Job same = job("rw=randrw\nsize=4m\nrandrepeat=0\nrandseed=7");
+        assertFalse(Arrays.equals(offsets(IoSequence.forJob(same, 2), 64), offsets(IoSequence.forJob(other, 2), 64)));
+    }
+
+    /**
+     * fio's td_fill_rand_seeds_internal(): under randrepeat=1 (its default) the random offsets'
+     * stream is seeded from the thread number alone, so another randseed changes the directions
+     * (and sizes) but not the offsets; with randrepeat=0 it changes both.
+     */
+    @Test
+    void randseedLeavesTheOffsetsAloneUnderRandrepeat() throws Exception {
+        IoSequence a = IoSequence.forJob(job("rw=randrw\nsize=4m\nrandseed=7"), 0);
+        IoSequence b = IoSequence.forJob(job("rw=randrw\nsize=4m\nrandseed=8"), 0);
+        int sameDir = 0;
+        for (int i = 0; i < 256; i++) {
+            sameDir += a.nextIsRead() == b.nextIsRead() ? 1 : 0;
+            assertEquals(a.offset(), b.offset(), "offset " + i);
+        }
+        assertTrue(sameDir < 200, sameDir + " of 256 directions alike: the mix follows randseed");
     }
 }
