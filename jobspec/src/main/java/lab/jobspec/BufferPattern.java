@@ -2,6 +2,7 @@ package lab.jobspec;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 
 /**
  * What a job writes, with the meaning fio 3.33 gives its buffer options ({@code io_u.c}
@@ -28,9 +29,8 @@ import java.lang.foreign.ValueLayout;
  *     the clone writes uniquely, picked at random, as fio's working set replays its first
  *     buffers' seeds; 100% repeats the first buffer for ever. A repeat is made as the original
  *     was (compression included), from the same point of the content stream. With
- *     {@code dedupe_global} the working set's pages come from one stream for the whole run,
- *     shared by the jobs that set it; fio spreads them over those jobs' own first buffers, so
- *     the lab's shared pages are not also among a job's unique writes.</li>
+ *     {@code dedupe_global} a job's set is spread over every clone's first buffers, its own and
+ *     then the others' in fio's thread order, as fio's ({@link #forThread}).</li>
  * </ul>
  *
  * <p>As in fio, a buffer that a read has overwritten is written with what the read left unless
@@ -63,7 +63,7 @@ public final class BufferPattern {
     private long previous;
 
     private BufferPattern(Fill fill, boolean refill, boolean scramble, int compressPercentage, long seed, Job job,
-                          int jobIndex) {
+                          int jobIndex, long[] threadSeeds, int thread) {
         this.fill = fill;
         this.refill = refill;
         this.scramble = scramble;
@@ -78,15 +78,38 @@ public final class BufferPattern {
         if (dedupe > 0 && d.workingSet()) {
             int minWrite = job.writeBs().min();
             long pages = Math.max(1, job.size() * d.workingSetPercentage() / 100 / minWrite);
-            long base = d.global() ? SplitMix.mix(job.randseed() ^ 0xDEDL) : seed; // dedupe_global: one set for the run
-            long step = drawsPerBuffer(minWrite);
-            this.workingSet = new long[(int) Math.min(pages, 1 << 24)];
-            for (int i = 0; i < workingSet.length; i++) {
-                workingSet[i] = SplitMix.advance(base, i * step);
-            }
+            this.workingSet = workingSet((int) Math.min(pages, 1 << 24), seed, drawsPerBuffer(minWrite),
+                    d.global() ? threadSeeds : null, thread);
         } else {
             this.workingSet = null;
         }
+    }
+
+    /**
+     * fio's {@code init_dedupe_working_set_seeds()}: where the content stream stands at each of the
+     * set's {@code pages}, each page {@code step} draws on from the one before, from this clone's
+     * own start. With {@code dedupe_global} ({@code ring}: every clone's start, in fio's thread
+     * order), every {@code pages / clones} pages the set moves on to the next clone's start, so a
+     * job's set is its own first buffers and then each other clone's first buffers in turn, which
+     * those clones write as their unique ones: the jobs' repeats are one another's pages.
+     */
+    private static long[] workingSet(int pages, long seed, long step, long[] ring, int thread) {
+        long[] set = new long[pages];
+        int n = ring == null ? 1 : ring.length;
+        long perSeed = Math.max(pages / n, 1);
+        long at = seed;
+        int t = thread;
+        for (int i = 0; i < pages; i++) {
+            if (i > 0) {
+                at = SplitMix.advance(at, step);
+                if (ring != null && i % perSeed == 0) {
+                    t = (t + 1) % n;
+                    at = ring[t];
+                }
+            }
+            set[i] = at;
+        }
+        return set;
     }
 
     /** Content draws one buffer of {@code len} bytes takes from the stream: what a working-set page advances by. */
@@ -104,15 +127,41 @@ public final class BufferPattern {
         return draws;
     }
 
-    /** One per worker thread; not thread-safe. jobIndex = which clone of numjobs (fio seeds each clone differently). */
+    /**
+     * One per worker thread; not thread-safe. jobIndex = which clone of numjobs (fio seeds each
+     * clone differently). A clone alone: {@code dedupe_global}'s set is its own, as one thread's in fio.
+     */
     public static BufferPattern forJob(Job job, int jobIndex) {
+        return forThread(job, jobIndex, null, 0);
+    }
+
+    /**
+     * {@link #forJob} for the clone that is {@code thread} of its run's {@link #threadSeeds}, so
+     * that {@code dedupe_global} shares its working set with the run's other clones, as fio's.
+     */
+    public static BufferPattern forThread(Job job, int jobIndex, long[] threadSeeds, int thread) {
         int percent = job.bufferCompressPercentage();
         Fill fill = percent == 100 || (percent == 0 && job.zeroBuffers()) ? Fill.ZERO
                 : percent > 0 ? Fill.COMPRESS : Fill.RANDOM;
         boolean refill = job.refillBuffers() || fill == Fill.COMPRESS || job.dedupe().percentage() > 0;
         boolean scramble = fill == Fill.RANDOM && !refill && job.scrambleBuffers() && job.verify() == Verify.NONE;
         return new BufferPattern(fill, refill, scramble, percent,
-                SplitMix.seed(job, jobIndex, SplitMix.STREAM_BUFFER), job, jobIndex);
+                SplitMix.seed(job, jobIndex, SplitMix.STREAM_BUFFER), job, jobIndex, threadSeeds, thread);
+    }
+
+    /**
+     * Where each clone's content stream starts, for the run's {@code jobs}, in fio's thread order
+     * (the jobs in order, each job's clones in turn): the ring {@link #forThread} takes.
+     */
+    public static long[] threadSeeds(List<Job> jobs) {
+        long[] out = new long[jobs.stream().mapToInt(Job::numjobs).sum()];
+        int t = 0;
+        for (Job j : jobs) {
+            for (int c = 0; c < j.numjobs(); c++) {
+                out[t++] = SplitMix.seed(j, c, SplitMix.STREAM_BUFFER);
+            }
+        }
+        return out;
     }
 
     /** Fills the whole of buf as fio fills an io buffer when it allocates it. */

@@ -549,6 +549,18 @@ public final class IoSequence {
     }
 
     /**
+     * A write this sequence gave failed (a trim's failure is {@link #completed}): fio's
+     * {@code io_completed()} unlogs its piece ({@code unlog_io_piece()}), so the block is not
+     * read back. Instead of {@link #completed} for that write.
+     */
+    public void writeFailed(int file, long offset) {
+        lastRead = false;
+        if (log != null) {
+            log.unlog(file, offset - base);
+        }
+    }
+
+    /**
      * Whether the I/O {@link #nextIsRead()} will take next is a read, without taking it (fio's
      * {@code rate_ddir()} looks at the direction before it waits); call after {@link #hasNext()}
      * answered true.

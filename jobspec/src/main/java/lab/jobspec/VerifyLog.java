@@ -135,6 +135,41 @@ public final class VerifyLog {
         inFlight[f].clear((int) (off / unit));
     }
 
+    /**
+     * fio's {@code unlog_io_piece()} from {@code io_completed()}: the write at {@code off} of file
+     * {@code f} failed, and its piece leaves the log unread (nothing when none is in flight there).
+     */
+    void unlog(int f, long off) {
+        int u = (int) (off / unit);
+        if (!inFlight[f].get(u)) {
+            return;
+        }
+        inFlight[f].clear(u);
+        if (!listed) {
+            if (starts[f].get(u)) {
+                starts[f].clear(u);
+                size--;
+            }
+            return;
+        }
+        int n = ringOffset.length;
+        for (int i = count - 1; i >= 0; i--) { // the failed write is among the last issued
+            int at = (head + i) % n;
+            if (ringFile[at] == f && ringOffset[at] == off) {
+                for (int j = i; j < count - 1; j++) {
+                    int to = (head + j) % n;
+                    int from = (head + j + 1) % n;
+                    ringOffset[to] = ringOffset[from];
+                    ringLength[to] = ringLength[from];
+                    ringFile[to] = ringFile[from];
+                }
+                count--;
+                size--;
+                return;
+            }
+        }
+    }
+
     /** fio's {@code io_hist_len}: pieces waiting. */
     long size() {
         return size;

@@ -145,6 +145,39 @@ class VerifyLogTest {
         assertEquals(third, s.offset());
     }
 
+    /**
+     * fio's io_completed(): a write that fails (continue_on_error goes on) is unlogged and not read
+     * back, in both shapes of the log; the others are, in their order. Depth 3: the failed write
+     * is the middle of three in flight.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"rw=write", "rw=randwrite"})
+    void aFailedWriteIsNotReadBack(String rw) throws Exception {
+        IoSequence s = IoSequence.forJob(TestJobs.job(dir, rw + "\nsize=16k\nbs=4k\nverify=crc32c"), 0);
+        long[] w = new long[4];
+        for (int i = 0; i < 3; i++) {
+            assertFalse(s.nextIsRead());
+            w[i] = s.offset();
+        }
+        s.completed(false, 0, w[0]);
+        s.writeFailed(0, w[1]);
+        s.completed(false, 0, w[2]);
+        assertFalse(s.nextIsRead());
+        w[3] = s.offset();
+        s.completed(false, 0, w[3]);
+        List<Long> back = new ArrayList<>();
+        while (s.hasNext()) {
+            assertTrue(s.nextIsRead());
+            back.add(s.offset());
+            s.completed(true, 0, s.offset());
+        }
+        List<Long> expected = new ArrayList<>(List.of(w[0], w[2], w[3]));
+        if (rw.equals("rw=write")) {
+            expected.sort(null); // the ordered log: by offset
+        }
+        assertEquals(expected, back, "w[1] at " + w[1] + " failed");
+    }
+
     @Test
     void theOrderedLogDropsEveryPieceANewWriteOverlaps() throws Exception {
         Job j = TestJobs.job(dir, "rw=write\nsize=64k\nbs=4k\nverify=crc32c");

@@ -75,7 +75,6 @@ final class JobThread implements BioEndIo, StartGate.Clone {
     private final LatencyTarget latency;
     /** Where each of the job's files ({@code nrfiles}) starts in the model's one region, less {@code offset}. */
     private final long[] fileBase;
-    private final BufferPattern pattern;
     /** Bios prepared and not yet submitted ({@code iodepth_batch_submit} of them at most). */
     private final Bio[] batch;
     /** Which of {@link #batch} are {@code verify_only}'s dry writes. */
@@ -83,6 +82,12 @@ final class JobThread implements BioEndIo, StartGate.Clone {
 
     /** This clone's flow, exitall and steady state ({@link CloneControl}); set by {@link Workload} before the start. */
     CloneControl control = CloneControl.alone();
+
+    /**
+     * What this clone writes ({@link BufferPattern}); set by {@link Workload} before the start, from
+     * the run's clones, so that {@code dedupe_global} spans them; until then this clone's alone.
+     */
+    BufferPattern pattern;
 
     /** Set at the start barrier; owner-only. */
     private JobWindow window;
@@ -372,7 +377,11 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         long now = System.nanoTime();
         injectComplete.hit(cpu);
         inflight--;
-        seq.completed(bio.op == ReqOp.READ, bio.ioFile, bio.ioOffset); // read-backs wait for their writes
+        if (bio.status != BlkStatus.OK && bio.op == ReqOp.WRITE) {
+            seq.writeFailed(bio.ioFile, bio.ioOffset); // its block is not read back
+        } else {
+            seq.completed(bio.op == ReqOp.READ, bio.ioFile, bio.ioOffset); // read-backs wait for their writes
+        }
         if (bio.status != BlkStatus.OK && job.onError().nonFatal(bio.op == ReqOp.READ, bio.status.errno())) {
             stats.error(bio.status.errno()); // continue_on_error: counted, the clone goes on
         } else if (bio.status != BlkStatus.OK) {

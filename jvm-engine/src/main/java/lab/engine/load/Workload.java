@@ -17,6 +17,7 @@ import lab.engine.dm.LinearStack;
 import lab.engine.inject.Injection;
 import lab.engine.sync.Rcu;
 import lab.engine.work.CpuWork;
+import lab.jobspec.BufferPattern;
 import lab.jobspec.Job;
 import lab.jobspec.JobFile;
 import lab.jobspec.report.FioLab;
@@ -104,10 +105,12 @@ public final class Workload {
             Gendisk disk = new Gendisk(stack.top());
             List<JobThread> tds = new ArrayList<>();
             List<CloneControl> controls = CloneControl.forRun(jobs);
+            long[] threadSeeds = BufferPattern.threadSeeds(jobs);
             for (Job job : jobs) {
                 for (int c = 0; c < job.numjobs(); c++) {
                     JobThread td = new JobThread(job, c, tds.size(), disk.part0(), bioset, rcu, cgroup, inject);
                     td.control = controls.get(tds.size());
+                    td.pattern = BufferPattern.forThread(job, c, threadSeeds, tds.size());
                     tds.add(td);
                 }
             }

@@ -12,6 +12,7 @@ import java.util.Map;
 import lab.bridge.ffi.ErrnoException;
 import lab.bridge.ffi.Libc;
 import lab.bridge.ffi.Rusage;
+import lab.jobspec.BufferPattern;
 import lab.jobspec.Job;
 import lab.jobspec.JobFile;
 import lab.jobspec.report.FioLab;
@@ -137,6 +138,7 @@ public final class BridgeRun {
             }
             List<BridgeWorker> workers = new ArrayList<>();
             List<CloneControl> controls = CloneControl.forRun(jobs);
+            long[] threadSeeds = BufferPattern.threadSeeds(jobs);
             Map<Job, Integer> firstClone = new HashMap<>();
             int clones = 0;
             for (Job j : jobs) {
@@ -160,6 +162,7 @@ public final class BridgeRun {
                     w.affinity = t.job.placement().cpuNodes().isEmpty() ? t.job.cpus().forClone(workers.size())
                             : nodeCpus(t.job); // numa_cpu_nodes replaces cpus_allowed, as numa_run_on_node_mask()
                     w.control = controls.get(firstClone.get(t.job) + c);
+                    w.pattern = BufferPattern.forThread(t.job, c, threadSeeds, firstClone.get(t.job) + c);
                     workers.add(w);
                 }
             }

@@ -100,7 +100,6 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     /** {@code cmdprio_percentage}'s draws (fio's {@code prio_state}), and the I/Os sent with it: writes at 0, reads at 1. */
     private final lab.jobspec.SplitMix prioDraw;
     private final long[] prioIos = new long[2];
-    private final BufferPattern pattern;
     private final VerifyHeader verify;
     private final int depth;
     /** The largest I/O of the job ({@link Job#maxBs()}): every engine buffer must hold it. */
@@ -195,6 +194,12 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
 
     /** This clone's flow, exitall and steady state ({@link CloneControl}); set by {@link BridgeRun} before the start. */
     CloneControl control = CloneControl.alone();
+
+    /**
+     * What this clone writes ({@link BufferPattern}); set by {@link BridgeRun} before the start, from
+     * the run's clones, so that {@code dedupe_global} spans them; until then this clone's alone.
+     */
+    BufferPattern pattern;
 
     /**
      * Pins this thread ({@link #affinity}), as fio's {@code thread_main()} does before its set-up,
@@ -595,7 +600,11 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
         inflight--;
         free[nfree++] = tag;
         boolean read = isRead[tag];
-        seq.completed(read, fileOf[tag], offsets[tag]);
+        if (res < 0 && !read && !isTrim[tag]) {
+            seq.writeFailed(fileOf[tag], offsets[tag]); // its block is not read back
+        } else {
+            seq.completed(read, fileOf[tag], offsets[tag]);
+        }
         String op = isTrim[tag] ? "trim" : read ? "read" : "write";
         if (res < 0 && job.onError().nonFatal(read, -res)) {
             stats.error(-res); // fio's update_error_count(): total_err, the clone goes on
