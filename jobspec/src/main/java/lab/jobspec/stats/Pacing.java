@@ -37,6 +37,22 @@ import lab.jobspec.SplitMix;
  * <p>Owner-only (the clone's thread); no allocation per I/O.
  */
 public final class Pacing {
+    /** What a clone's loop does before its next I/O ({@link #before}, {@link #flowBlocked}); the engine's and the bridge's alike. */
+    public enum Step {
+        /** Issue now. */
+        GO,
+        /** Reap everything in flight, then ask again. */
+        DRAIN,
+        /** Reap what completes (one at least), then ask again. */
+        REAP,
+        /** The think time itself ({@link #think}), then ask again. */
+        THINK,
+        /** Sleep {@link #pauseNs()}, then ask again. */
+        SLEEP,
+        /** Nothing to wait for: spin once and ask again. */
+        SPIN
+    }
+
     private static final long NS_PER_US = 1_000L;
     private static final long SETTLE_NS = 2_000_000_000L;
 
@@ -55,6 +71,9 @@ public final class Pacing {
     private final long[] issueBytes = new long[2];
     private final long[] nextUs = new long[2];
     private final long[] lastUs = new long[2];
+
+    /** The last {@link Step#SLEEP}'s length. */
+    private long pauseNs;
 
     private long thinkCounter;
     private long lastThinkBlocks;
@@ -135,9 +154,48 @@ public final class Pacing {
         return nextUs[d] <= nowUs ? 0 : (nextUs[d] - nowUs) * NS_PER_US;
     }
 
-    /** Whether a rate pause drains what is in flight first ({@code io_submit_mode=inline}). */
-    public boolean drainsBeforeRatePause() {
-        return !p.offload();
+    /**
+     * Before the next I/O, of direction {@code read}, of a pacing clone with {@code inflight} in
+     * flight and {@code untilEnd} ns of its run left: a think time that is due DRAINs what is in
+     * flight, then THINKs (fio's {@code io_u_quiesce()} and {@code handle_thinktime()}); the
+     * rate's wait DRAINs first with {@code io_submit_mode=inline}, with offload REAPs what completes
+     * meanwhile, and SLEEPs once nothing is in flight (fio's {@code rate_ddir()}); else GO.
+     */
+    public Step before(long now, boolean read, int inflight, long untilEnd) {
+        if (thinkDue(now)) {
+            return inflight > 0 ? Step.DRAIN : Step.THINK;
+        }
+        long wait = rateWaitNs(read, now);
+        if (wait == 0) {
+            return Step.GO;
+        }
+        if (inflight > 0) {
+            return p.offload() ? Step.REAP : Step.DRAIN;
+        }
+        pauseNs = Math.min(wait, untilEnd);
+        return Step.SLEEP;
+    }
+
+    /**
+     * A clone ahead of its share of its flow ({@link Flows}): with {@code flow_sleep}, DRAIN what
+     * is in flight, then SLEEP it; without, REAP one if any is in flight, else SPIN. (fio retries
+     * at once without reaping; reaping keeps completions' times true and changes no count.)
+     */
+    public Step flowBlocked(int inflight) {
+        long sleep = p.flowSleepNs();
+        if (inflight > 0) {
+            return sleep > 0 ? Step.DRAIN : Step.REAP;
+        }
+        if (sleep > 0) {
+            pauseNs = sleep;
+            return Step.SLEEP;
+        }
+        return Step.SPIN;
+    }
+
+    /** How long the last {@link Step#SLEEP} sleeps. */
+    public long pauseNs() {
+        return pauseNs;
     }
 
     /** An I/O of {@code len} bytes was issued. */

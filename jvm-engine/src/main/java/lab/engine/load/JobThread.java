@@ -184,7 +184,7 @@ final class JobThread implements BioEndIo, StartGate.Clone {
             int cap = Math.min(depth, latency.depth()); // latency_target's depth now
             if (issuing && inflight < cap) {
                 if (control.flowAhead()) {
-                    flowWait();
+                    waited(pacing.flowBlocked(inflight), now, false);
                     continue;
                 }
                 if (inflight > 0 && seq.waits()) {
@@ -225,50 +225,36 @@ final class JobThread implements BioEndIo, StartGate.Clone {
         return latency.done();
     }
 
-    /** As the bridge's clone ({@code BridgeWorker.flowWait}): drain and pause with {@code flow_sleep}, else reap one or retry. */
-    private void flowWait() {
-        long sleep = job.pace().flowSleepNs();
-        if (inflight > 0) {
-            reap(sleep > 0 ? inflight : 1);
-        } else if (sleep > 0) {
-            sleepOffline(sleep);
-        } else {
-            Thread.onSpinWait();
-        }
-    }
-
     /**
-     * Before the next I/O of a paced job, as the bridge's clone: a think time that is due (drain
-     * what is in flight, then pause), or the rate's wait (drain first with
-     * {@code io_submit_mode=inline}; with offload, reap what completes meanwhile). True when it
-     * drained, reaped or paused.
+     * Before the next I/O of a paced job ({@link Pacing#before}): the think time, or the rate's
+     * wait. True when it drained, reaped or paused.
      */
     private boolean paused(long now) {
         if (!window.nextInPass(seq)) {
             return false;
         }
         boolean read = seq.nextWillRead();
-        if (pacing.thinkDue(now)) {
-            if (inflight > 0) {
-                reap(inflight);
-            } else {
-                rcu.offline(cpu);
+        return waited(pacing.before(now, read, inflight, window.untilEnd(now)), now, read);
+    }
+
+    /** Carries out {@code step} ({@link Pacing.Step}), as the bridge's clone does; false for GO. */
+    private boolean waited(Pacing.Step step, long now, boolean read) {
+        switch (step) {
+            case GO -> {
+                return false;
+            }
+            case DRAIN -> reap(inflight);
+            case REAP -> reap(1);
+            case THINK -> {
+                rcu.offline(cpu); // the pause is idle time: an extended quiescent state
                 try {
                     pacing.think(now, window.untilEnd(now), read);
                 } finally {
                     rcu.online(cpu);
                 }
             }
-            return true;
-        }
-        long wait = pacing.rateWaitNs(read, now);
-        if (wait == 0) {
-            return false;
-        }
-        if (inflight > 0) {
-            reap(pacing.drainsBeforeRatePause() ? inflight : 1);
-        } else {
-            sleepOffline(Math.min(wait, window.untilEnd(now)));
+            case SLEEP -> sleepOffline(pacing.pauseNs());
+            case SPIN -> Thread.onSpinWait();
         }
         return true;
     }

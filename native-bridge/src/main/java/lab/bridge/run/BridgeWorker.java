@@ -352,7 +352,7 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
                 int cap = latency.depth(); // iodepth, or latency_target's depth now
                 if (issuing && inflight < cap) {
                     if (control.flowAhead()) {
-                        flowWait();
+                        waited(pacing.flowBlocked(inflight), now, false, completeMax);
                         continue;
                     }
                     if (inflight > 0 && seq.waits()) {
@@ -383,48 +383,28 @@ final class BridgeWorker implements StartGate.Clone, BridgeEngine.Completion {
     }
 
     /**
-     * This clone is ahead of its share of its flow: with {@code flow_sleep}, drain what is in flight
-     * and pause; without, reap one if any is in flight, else retry. (fio retries at once without
-     * reaping; reaping here keeps completions' times true and changes no count.)
-     */
-    private void flowWait() throws BridgeIoException {
-        long sleep = job.pace().flowSleepNs();
-        if (inflight > 0) {
-            reap(sleep > 0 ? inflight : 1, sleep > 0 ? inflight : job.completeMax());
-        } else if (sleep > 0) {
-            Pacing.sleepNs(sleep);
-        } else {
-            Thread.onSpinWait();
-        }
-    }
-
-    /**
-     * Before the next I/O of a paced job: a think time that is due (drain what is in flight, then
-     * pause), or the rate's wait (drain first with {@code io_submit_mode=inline}; with offload,
-     * reap what completes meanwhile). True when it drained, reaped or paused: the loop reads its
-     * clock again.
+     * Before the next I/O of a paced job ({@link Pacing#before}): the think time, or the rate's
+     * wait. True when it drained, reaped or paused: the loop reads its clock again.
      */
     private boolean paused(long now, int completeMax) throws BridgeIoException {
         if (!window.nextInPass(seq)) {
             return false; // nothing left to issue: submitBatch ends the issuing
         }
         boolean read = seq.nextWillRead();
-        if (pacing.thinkDue(now)) {
-            if (inflight > 0) {
-                reap(inflight, inflight);
-            } else {
-                pacing.think(now, window.untilEnd(now), read);
+        return waited(pacing.before(now, read, inflight, window.untilEnd(now)), now, read, completeMax);
+    }
+
+    /** Carries out {@code step} ({@link Pacing.Step}), as the engine's clone does; false for GO. */
+    private boolean waited(Pacing.Step step, long now, boolean read, int completeMax) throws BridgeIoException {
+        switch (step) {
+            case GO -> {
+                return false;
             }
-            return true;
-        }
-        long wait = pacing.rateWaitNs(read, now);
-        if (wait == 0) {
-            return false;
-        }
-        if (inflight > 0) {
-            reap(pacing.drainsBeforeRatePause() ? inflight : 1, pacing.drainsBeforeRatePause() ? inflight : completeMax);
-        } else {
-            Pacing.sleepNs(Math.min(wait, window.untilEnd(now)));
+            case DRAIN -> reap(inflight, inflight);
+            case REAP -> reap(1, completeMax);
+            case THINK -> pacing.think(now, window.untilEnd(now), read);
+            case SLEEP -> Pacing.sleepNs(pacing.pauseNs());
+            case SPIN -> Thread.onSpinWait();
         }
         return true;
     }
