@@ -186,11 +186,14 @@ public record Job(
      * @param only         {@code verify_only}: a writing job's writes are walked and counted but not
      *                     issued (fio's {@code do_dry_run()}), and then read back: it checks what an
      *                     earlier run of the same job wrote
+     * @param offset       {@code verify_offset}: each piece's header is swapped with the bytes this
+     *                     far into the piece before the write, and back before the check (fio's
+     *                     {@code memswp()}); 0 for none
      */
     public record Checks(boolean doVerify, long backlog, long backlogBatch, int interval, boolean fatal, int async,
-                         boolean only) {
+                         boolean only, int offset) {
         /** fio's defaults. */
-        public static final Checks DEFAULT = new Checks(true, 0, 0, 0, false, 0, false);
+        public static final Checks DEFAULT = new Checks(true, 0, 0, 0, false, 0, false, 0);
 
         /** {@code verify_only} on a job with {@code verify} that writes: its writes are dry ({@link IoSequence#dry()}). */
         public boolean dryWrites(Job job) {

@@ -164,7 +164,7 @@ final class JobBuilder {
         fallocate();
         Job.Pace pace = pace();
         Job.Placement placement = placement(engine);
-        return new Job(
+        Job job = new Job(
                 text("name", section),
                 text("filename", null),
                 rw,
@@ -225,6 +225,30 @@ final class JobBuilder {
                 checks(),
                 onError(),
                 dedupe(size, nrfiles));
+        checkVerifyOffset(job);
+        return job;
+    }
+
+    /**
+     * {@code verify_offset} must move the header clear of itself and keep it within each
+     * {@code verify_interval} piece, whose header it is: fio refuses an offset below its header's
+     * size ({@code minval}), and the lab's header ({@link Verify#headerBytes}) is the one moved here.
+     */
+    private void checkVerifyOffset(Job job) throws JobSpecException {
+        int off = job.checks().offset();
+        int hdr = job.verify().headerBytes();
+        if (off == 0 || hdr == 0) {
+            return;
+        }
+        if (off < hdr) {
+            throw fail(settings.get("verify_offset"), off + " would overlap the header it moves: at least " + hdr
+                    + " bytes, the lab's header for verify=" + job.verify().fioName());
+        }
+        if (off + hdr > job.verifyInterval()) {
+            throw fail(later("verify_offset", settings.containsKey("verify_interval") ? "verify_interval" : "bs"),
+                    "the " + hdr + "-byte header at " + off + " ends past the " + job.verifyInterval() + "-byte piece it"
+                    + " belongs to (verify_interval, by default the smallest write)");
+        }
     }
 
     /**
@@ -621,14 +645,15 @@ final class JobBuilder {
 
     /**
      * {@code do_verify}, {@code verify_backlog}, {@code verify_backlog_batch}, {@code verify_interval},
-     * {@code verify_fatal} and {@code verify_async} ({@link Job.Checks}); without {@code verify} they
-     * change nothing, as in fio.
+     * {@code verify_fatal}, {@code verify_async} and {@code verify_offset} ({@link Job.Checks});
+     * without {@code verify} they change nothing, as in fio.
      */
     private Job.Checks checks() throws JobSpecException {
         return new Job.Checks(flag("do_verify", true), count("verify_backlog", 0, 0, Long.MAX_VALUE),
                 count("verify_backlog_batch", 0, 0, Long.MAX_VALUE),
                 (int) size("verify_interval", 0, 0, Integer.MAX_VALUE), flag("verify_fatal", false),
-                (int) count("verify_async", 0, 0, 1024), flag("verify_only", false));
+                (int) count("verify_async", 0, 0, 1024), flag("verify_only", false),
+                (int) size("verify_offset", 0, 1, Integer.MAX_VALUE));
     }
 
     /**

@@ -136,6 +136,7 @@ final class Keys {
             Map.entry("verify_fatal", "verify_fatal"),
             Map.entry("verify_async", "verify_async"),
             Map.entry("verify_only", "verify_only"),
+            Map.entry("verify_offset", "verify_offset"),
             Map.entry("base_ns", "base_ns"),
             Map.entry("inject", "inject"));
 

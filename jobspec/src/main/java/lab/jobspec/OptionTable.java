@@ -175,6 +175,7 @@ public final class OptionTable {
             implemented("verify_fatal"),
             implemented("verify_async"),
             implemented("verify_only"),
+            implemented("verify_offset"),
             // ---- accepted, no effect: one notice per line that sets one ----
             noEffect(COMMENT, "description"),
             noEffect(LAYOUT_ORDER, "create_serialize"),
@@ -182,6 +183,8 @@ public final class OptionTable {
             noEffect(REPORT, "unit_base"),
             noEffect(REPORT, "unified_rw_reporting"),
             noEffect(REPORT, "verify_dump"),
+            noEffect("which CPUs fio's verify_async threads run on: the lab checks each block on the clone's own"
+                    + " thread, so there are none to pin", "verify_async_cpus"),
             noEffect(REPORT, "stats"),
             noEffect(REPORT, "block_error_percentiles"),
             noEffect(REPORT, "bwavgtime"),
@@ -268,8 +271,6 @@ public final class OptionTable {
             refused(FILES, "unlink_each_loop"),
             refused(FILES, "file_append"),
             refused(TIMING, "max_latency"),
-            refused(VERIFY, "verify_offset"),
-            refused(VERIFY, "verify_async_cpus"),
             refused(VERIFY, "verify_state_save"),
             refused(VERIFY, "verify_state_load"),
             refused(VERIFY, "experimental_verify"),

@@ -37,6 +37,20 @@ public enum Verify {
         this.fioName = fioName;
     }
 
+    /**
+     * Bytes of the lab's header for this kind (lab.bridge.run.VerifyHeader): 0 for {@code pattern}
+     * and none, 32 for the crcs and meta, 32 and the digest for the digests.
+     */
+    public int headerBytes() {
+        return switch (this) {
+            case PATTERN, NONE -> 0;
+            case CRC32C, CRC32, META -> 32;
+            case MD5 -> 32 + 16;
+            case SHA1 -> 32 + 20;
+            case SHA256 -> 32 + 32;
+        };
+    }
+
     /** fio's spelling, as {@code verify=} takes it. */
     public String fioName() {
         return fioName;

@@ -231,7 +231,7 @@ class JobFileParserTest {
                 () -> assertTrue(j.hipri()),
                 () -> assertTrue(j.sqthreadPoll()),
                 () -> assertEquals(Verify.CRC32C, j.verify()),
-                () -> assertEquals(new Job.Checks(false, 16, 4, 1024, true, 2, false), j.checks()),
+                () -> assertEquals(new Job.Checks(false, 16, 4, 1024, true, 2, false, 0), j.checks()),
                 () -> assertEquals(2500, j.baseNs()));
     }
 
@@ -645,6 +645,8 @@ class JobFileParserTest {
             "rate_iops=100 | rate_iops_min=1000 | rate_iops_min",
             "rate=1m | ratemin=2m | ratemin",
             "thinktime=1ms | thinktime_spin=2ms | thinktime_spin",
+            "verify=crc32c | verify_offset=16 | verify_offset",
+            "verify=md5 | verify_offset=4090 | verify_offset",
     })
     void conflictingLines(String first, String second, String key) throws Exception {
         assertRefused("[j]\nsize=1m\n" + first + "\n" + second + "\n", 4, key);

@@ -76,6 +76,8 @@ class SizeOptionsTest {
         "rw=randrw~bsrange=4k-8k~bssplit=4k/100|bssplit|bsrange and bssplit both set",
         "rw=randrw~bssplit=512,4k~size=2t|size|would exceed 2147483648 bits; set norandommap",
         "rw=read~size=4k~bsrange=8k-16k|bsrange|smaller than the smallest block size",
+        "rw=write~verify=crc32c~verify_offset=1024~verify_interval=1024|verify_interval|ends past the 1024-byte piece",
+        "rw=write~verify=sha256~verify_offset=32|verify_offset|at least 64 bytes, the lab's header for verify=sha256",
     })
     void combinationsTheLabCannotRunAsFioAreRefused(String lines, String key, String problem) throws Exception {
         Path file = Files.writeString(dir.resolve("bad.fio"), "[j]\nsize=1m\n" + lines.replace("~", "\n") + "\n");

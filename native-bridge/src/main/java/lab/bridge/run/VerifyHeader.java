@@ -29,7 +29,9 @@ import lab.jobspec.Verify;
  *  32  digest          md5 (16 bytes), sha1 (20), sha256 (32); absent for the crcs
  * </pre>
  * Little-endian. The header is 32 bytes for the crcs, 32 + the digest for the digests; the
- * checksum covers the rest of the block. Because kind, offset and length live in the block, a
+ * checksum covers the rest of the block. With {@code verify_offset=N} the header and the N bytes
+ * into the piece change places once it is stamped (fio's {@code memswp()}), so on the target it
+ * lies N bytes in. Because kind, offset and length live in the block, a
  * read job of a later run verifies what a write job of an earlier run left, whatever order either
  * used, and a block written with another kind is named as such. With {@code nrfiles} the header
  * does not name the file (fio's names none either): a block read from another file of the clone at
@@ -77,6 +79,10 @@ final class VerifyHeader {
     private final byte[] stored;
     /** {@code verify_pattern} repeated over {@code bs} bytes, or null. */
     private final MemorySegment pattern;
+    /** {@code verify_offset}: where in each piece the header lies on the target; 0 at its start. */
+    private final int swapAt;
+    /** The header's bytes while {@link #swap} exchanges them. */
+    private final MemorySegment swapped;
 
     VerifyHeader(Job job, int clone) {
         this.kind = job.verify();
@@ -95,6 +101,8 @@ final class VerifyHeader {
             case SHA256 -> digest("SHA-256");
             default -> null;
         };
+        this.swapAt = headerSize > 0 ? job.checks().offset() : 0;
+        this.swapped = MemorySegment.ofArray(new byte[headerSize]);
         int dlen = digest == null ? 0 : digest.getDigestLength();
         this.computed = new byte[dlen];
         this.stored = new byte[dlen];
@@ -110,15 +118,9 @@ final class VerifyHeader {
         }
     }
 
-    /** Bytes of {@code kind}'s header: 0 for {@code pattern}; {@code bs} must be larger. */
+    /** Bytes of {@code kind}'s header ({@link Verify#headerBytes}): 0 for {@code pattern}; {@code bs} must be larger. */
     static int headerSize(Verify kind) {
-        return switch (kind) {
-            case PATTERN, NONE -> 0;
-            case CRC32C, CRC32, META -> SIZE;
-            case MD5 -> SIZE + 16;
-            case SHA1 -> SIZE + 20;
-            case SHA256 -> SIZE + 32;
-        };
+        return kind.headerBytes();
     }
 
     private static int magic(Verify kind) {
@@ -163,6 +165,9 @@ final class VerifyHeader {
         }
         for (int at = 0; at < len; at += interval) {
             int n = Math.min(interval, len - at);
+            if (pattern == null) {
+                swap(buf, at); // the buffer's last write left its header verify_offset in: data there again
+            }
             buf.set(U32, at, magic);
             buf.set(U64, at + 8, offset + at);
             buf.set(U64, at + 16, generation);
@@ -177,7 +182,22 @@ final class VerifyHeader {
                 digestOf(view, at + headerSize, at + n);
                 MemorySegment.copy(computed, 0, buf, ValueLayout.JAVA_BYTE, at + SIZE, computed.length);
             }
+            swap(buf, at);
         }
+    }
+
+    /**
+     * fio's {@code memswp()} with {@code verify_offset}: the piece's header and the bytes
+     * {@code verify_offset} into it change places (the parser keeps the two apart and inside the
+     * piece); its own inverse, so the check calls it too. Nothing without {@code verify_offset}.
+     */
+    private void swap(MemorySegment buf, int at) {
+        if (swapAt == 0) {
+            return;
+        }
+        MemorySegment.copy(buf, at, swapped, 0, headerSize);
+        MemorySegment.copy(buf, at + swapAt, buf, at, headerSize);
+        MemorySegment.copy(swapped, 0, buf, at + swapAt, headerSize);
     }
 
     /**
@@ -196,6 +216,7 @@ final class VerifyHeader {
     }
 
     private int checkPiece(MemorySegment buf, ByteBuffer view, long offset, int at, int n) {
+        swap(buf, at); // verify_offset: the header back at the piece's start
         if (headerSize > 0) {
             int m = buf.get(U32, at);
             if (m != magic) {

@@ -145,6 +145,39 @@ class FioVerifyContractTest {
     }
 
     /**
+     * verify_offset: each block's header lies 512 bytes into it (swapped with the data there
+     * before the write, back before the check: fio's memswp()). Written and read back, 256 each
+     * and no error, in both; the lab's magic is at byte 512 of a block, not at 0; a block whose
+     * header, at 512, has changed stops a read job there with EILSEQ, in both.
+     */
+    @Test
+    void verifyOffsetMovesTheHeaderIntoTheBlock() throws Exception {
+        String write = job("rw=write verify_offset=512");
+        Did fio = fio(write, 0);
+        Did lab = lab(write);
+        System.out.println("verify_offset=512: fio " + fio + ", lab " + lab);
+        assertEquals(new Did(256, 256, 0), fio);
+        assertEquals(fio, lab);
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
+            f.seek(10 * 4096 + 512);
+            assertEquals(VerifyHeader.MAGIC, Integer.reverseBytes(f.readInt()), "the magic 512 bytes in");
+            f.seek(10 * 4096);
+            assertTrue(Integer.reverseBytes(f.readInt()) != VerifyHeader.MAGIC, "data at the block's start");
+        }
+        String read = job("rw=read verify_offset=512");
+        String stamp = job("rw=write do_verify=0 verify_offset=512");
+        fio(stamp, 0);
+        corrupt(10 * 4096 + 512 + 8);
+        Did fioBad = fio(read, 1);
+        lab(stamp);
+        corrupt(10 * 4096 + 512 + 8);
+        Did labBad = lab(read);
+        System.out.println("verify_offset=512, header of block 10 changed: fio " + fioBad + ", lab " + labBad);
+        assertEquals(new Did(11, 0, 84), fioBad);
+        assertEquals(fioBad, labBad);
+    }
+
+    /**
      * verify_only: the job's writes are walked and counted, not issued, then read back: on a file
      * the same job wrote before, 256 writes and 256 reads without an error; with a block changed
      * since, the read-back stops there (EILSEQ), in both. Each side checks the file it wrote.

@@ -63,6 +63,8 @@ class VerifyKindsTest {
             "verify=sha256 | sha256 ",
             "verify_pattern=0xdeadbeef | verify_pattern has 0x",
             "verify=crc32c;verify_pattern=\"lab!\" | crc32c 0x",
+            "verify=sha256;verify_offset=1000 | sha256 ",
+            "verify=crc32c;verify_pattern=0x0102030405;verify_offset=77 | crc32c 0x",
     })
     void writeThenReadFindsNothingAndAChangedByteIsFound(String verify, String describes) throws Exception {
         BridgeTesting.Outcome o = runJob(text(verify, true, true));
