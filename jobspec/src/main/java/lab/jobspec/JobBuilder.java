@@ -797,9 +797,17 @@ final class JobBuilder {
 
     /** A {@code READ[,WRITE[,TRIM]]} option: one value for all directions; an empty part is 0. */
     private Job.PerDir perDir(String key, ToLongFunction<String> parse) throws JobSpecException {
+        return perDir(key, 0, parse);
+    }
+
+    /**
+     * A {@code READ[,WRITE[,TRIM]]} option, as fio parses one with an offset per direction: one
+     * value for all directions; a direction left out, or an empty part, keeps {@code absent}.
+     */
+    private Job.PerDir perDir(String key, long absent, ToLongFunction<String> parse) throws JobSpecException {
         Setting s = settings.get(key);
         if (s == null) {
-            return Job.PerDir.NONE;
+            return new Job.PerDir(absent, absent);
         }
         String[] parts = s.value().split(",", -1);
         if (parts.length > 3) {
@@ -809,7 +817,7 @@ final class JobBuilder {
         for (int i = 0; i < parts.length; i++) {
             String part = parts[i].strip();
             try {
-                v[i] = part.isEmpty() ? 0 : parse.applyAsLong(part);
+                v[i] = part.isEmpty() ? absent : parse.applyAsLong(part);
             } catch (IllegalArgumentException e) {
                 throw fail(s, e.getMessage());
             }
@@ -1050,26 +1058,14 @@ final class JobBuilder {
 
     /** {@code percentage_random=R[,W[,T]]}: one value for all, each 0..100; the trim part is checked and unused. */
     private int[] percentageRandom() throws JobSpecException {
-        Setting s = settings.get("percentage_random");
-        if (s == null) {
-            return new int[] {100, 100};
-        }
-        String[] parts = s.value().split(",", -1);
-        if (parts.length > 3) {
-            throw fail(s, "'" + s.value() + "' has more than three parts (READ,WRITE,TRIM)");
-        }
-        int[] out = new int[3];
-        for (int i = 0; i < parts.length; i++) {
-            try {
-                out[i] = (int) FioUnits.count(parts[i].strip());
-            } catch (IllegalArgumentException e) {
-                throw fail(s, e.getMessage());
+        Job.PerDir v = perDir("percentage_random", 100, part -> {
+            long x = FioUnits.count(part);
+            if (x > 100) {
+                throw new IllegalArgumentException("'" + part + "' is out of range [0, 100]");
             }
-            if (out[i] > 100) {
-                throw fail(s, "'" + parts[i].strip() + "' is out of range [0, 100]");
-            }
-        }
-        return parts.length == 1 ? new int[] {out[0], out[0]} : new int[] {out[0], out[1]};
+            return x;
+        });
+        return new int[] {(int) v.read(), (int) v.write()};
     }
 
     /**

@@ -183,6 +183,8 @@ public final class OptionTable {
             noEffect(REPORT, "unit_base"),
             noEffect(REPORT, "unified_rw_reporting"),
             noEffect(REPORT, "verify_dump"),
+            noEffect("whether fio saves its verify state to a file when a check fails: the lab writes no such file"
+                    + " (a failed check is in its report)", "verify_state_save"),
             noEffect("which CPUs fio's verify_async threads run on: the lab checks each block on the clone's own"
                     + " thread, so there are none to pin", "verify_async_cpus"),
             noEffect(REPORT, "stats"),
@@ -271,7 +273,6 @@ public final class OptionTable {
             refused(FILES, "unlink_each_loop"),
             refused(FILES, "file_append"),
             refused(TIMING, "max_latency"),
-            refused(VERIFY, "verify_state_save"),
             refused(VERIFY, "verify_state_load"),
             refused(VERIFY, "experimental_verify"),
             refused(ERRORS, "exitall_on_error"),

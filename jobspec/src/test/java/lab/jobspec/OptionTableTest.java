@@ -69,7 +69,7 @@ class OptionTableTest {
         for (String k : List.of("description", "write_lat_log", "log_avg_msec", "clat_percentiles", "disable_bw")) {
             assertEquals(OptionClass.NO_EFFECT, OptionTable.find(k).orElseThrow().optionClass(), k);
         }
-        for (String k : List.of("zonemode", "softrandommap", "verify_state_save", "bs_unaligned", "nowait")) {
+        for (String k : List.of("zonemode", "softrandommap", "verify_state_load", "bs_unaligned", "nowait")) {
             assertEquals(OptionClass.REFUSED, OptionTable.find(k).orElseThrow().optionClass(), k);
         }
         for (String k : List.of("norandommap", "bssplit", "blocksize_range", "io_limit", "number_ios", "ratemin",
