@@ -3,8 +3,8 @@
 # device-mapper part (brd, dm-linear 5 deep, a thin pool and volume, null_blk) runs natively where
 # this kernel has those drivers (built in, or modules the lab loads and unloads again) and is
 # otherwise skipped here (LAB_NO_GUEST=1: the guest half is test 016's); the output is the same
-# both ways. Test 034 runs it inside the guest VM playing a user's host (LAB_TEST_NATIVE=1: the
-# device-mapper part must run natively there). JSON is read with awk: that guest has no python.
+# both ways. Run with LAB_TEST_NATIVE=1 where the kernel has (or can load) those drivers, the
+# device-mapper part must run natively. JSON is read with awk: a guest has no python.
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh

@@ -7,12 +7,12 @@
 # the guest plays that host: guest.sh boots Debian's kernel with LAB_GUEST_MODE=host (only the
 # 9p shares' drivers and configfs loaded, kmod's modprobe and the kernel's module tree, Debian's
 # userland, no labmod), shares in the lab's scripts, job files, bridge and runtime, and
-# guest/as-host.sh runs there, unchanged, the native path: lab-kernel.sh up and down, tests 014
-# (smoke: zram, loop, brd, dm-linear, thin, null_blk), 025 (dm-css-ref) and 026 (thin-bufio-lock)
+# guest/as-host.sh runs there, unchanged, the native path: lab-kernel.sh up and down (zram,
+# null_blk, loop), tests 025 (dm-css-ref: brd, dm-linear) and 026 (thin-bufio-lock: brd, thin)
 # with LAB_TEST_NATIVE=1 (their runs must take the native branch) and part-acct's null_blk. The
 # golden output is its report: each driver loadable and not loaded at first, each test passed,
 # each module loaded by the lab and unloaded again, nothing left. With module loading removed
-# (_mod_need a no-op) the first device fails and so does this test. About 6 min under TCG.
+# (_mod_need a no-op) the first device fails and so does this test. About 5.5 min under TCG.
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
