@@ -131,17 +131,23 @@ class FioVerifyContractTest {
      */
     @Test
     void aCorruptBlockStopsTheReadJobThere() throws Exception {
-        String write = job("rw=write do_verify=0");
-        String read = job("rw=read");
+        Did[] both = readAfterCorrupting(job("rw=write do_verify=0"), job("rw=read"), 10 * 4096 + 100);
+        System.out.println("corrupt block 10: fio " + both[0] + ", lab " + both[1]);
+        assertEquals(new Did(11, 0, 84), both[0]);
+        assertEquals(both[0], both[1]);
+    }
+
+    /**
+     * Each side stamps the file with {@code write}, the 4 bytes at {@code at} change, and then
+     * {@code read} runs: fio's and the lab's.
+     */
+    private Did[] readAfterCorrupting(String write, String read, long at) throws Exception {
         fio(write, 0);
-        corrupt(10 * 4096 + 100);
+        corrupt(at);
         Did fio = fio(read, 1);
         lab(write);
-        corrupt(10 * 4096 + 100);
-        Did lab = lab(read);
-        System.out.println("corrupt block 10: fio " + fio + ", lab " + lab);
-        assertEquals(new Did(11, 0, 84), fio);
-        assertEquals(fio, lab);
+        corrupt(at);
+        return new Did[] {fio, lab(read)};
     }
 
     /**
@@ -164,17 +170,11 @@ class FioVerifyContractTest {
             f.seek(10 * 4096);
             assertTrue(Integer.reverseBytes(f.readInt()) != VerifyHeader.MAGIC, "data at the block's start");
         }
-        String read = job("rw=read verify_offset=512");
-        String stamp = job("rw=write do_verify=0 verify_offset=512");
-        fio(stamp, 0);
-        corrupt(10 * 4096 + 512 + 8);
-        Did fioBad = fio(read, 1);
-        lab(stamp);
-        corrupt(10 * 4096 + 512 + 8);
-        Did labBad = lab(read);
-        System.out.println("verify_offset=512, header of block 10 changed: fio " + fioBad + ", lab " + labBad);
-        assertEquals(new Did(11, 0, 84), fioBad);
-        assertEquals(fioBad, labBad);
+        Did[] bad = readAfterCorrupting(job("rw=write do_verify=0 verify_offset=512"), job("rw=read verify_offset=512"),
+                10 * 4096 + 512 + 8);
+        System.out.println("verify_offset=512, header of block 10 changed: fio " + bad[0] + ", lab " + bad[1]);
+        assertEquals(new Did(11, 0, 84), bad[0]);
+        assertEquals(bad[0], bad[1]);
     }
 
     /**
