@@ -238,7 +238,7 @@ public final class IoSequence {
      * map's bits and the LFSR's blocks are counted.
      */
     private final long unit;
-    /** Reads and writes have one smallest size, each its own alignment: every direction's block is a {@link #unit}. */
+    /** Reads and writes have one smallest size and align to it: a block of either direction is one {@link #unit}. */
     private final boolean oneUnit;
     private final SplitMix uniform;
     private final long blockSeed;
@@ -327,7 +327,8 @@ public final class IoSequence {
         // and places a direction's block b at b * its blockalign: one unit only when they agree
         oneUnit = rd.min == wr.min && rd.align == rd.min && wr.align == wr.min;
         bijective = uniformDist && (lfsr || (!job.norandommap() && !job.mixedSizes() && oneUnit));
-        unit = oneUnit || !(lfsr || !job.norandommap()) ? job.blockAlign(reads) : Math.min(rd.min, wr.min);
+        boolean countsBlocks = lfsr || !job.norandommap(); // a map or an LFSR
+        unit = oneUnit || !countsBlocks ? job.blockAlign(reads) : Math.min(rd.min, wr.min);
         boolean keepMap = uniformDist && random && !lfsr && !job.norandommap() && !bijective;
         SplitMix zone = new SplitMix(SplitMix.seed(job, jobIndex, SplitMix.STREAM_ZONE));
         files = new Region[job.nrfiles()];
