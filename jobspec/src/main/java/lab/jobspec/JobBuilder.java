@@ -150,7 +150,8 @@ final class JobBuilder {
         submit = submit == 0 ? iodepth : Math.min(submit, iodepth);
         boolean randrepeat = flag("randrepeat", true);
         boolean allrandrepeat = flag("allrandrepeat", false);
-        boolean norandommap = flag("norandommap", false) || blockAlignTurnsOffMap(rw, sizes);
+        int[] ba = blockAlign();
+        boolean norandommap = flag("norandommap", false) || blockAlignTurnsOffMap(rw, sizes, ba);
         RandomGenerator generator = randomGenerator();
         int[] percentageRandom = percentageRandom();
         Verify verify = verify();
@@ -160,7 +161,7 @@ final class JobBuilder {
         checkSizes(rw, sizes, mapped, norandommap, generator, bsKey);
         IoEngine engine = ioengine();
         checkEngineKeys(engine);
-        Job.Walk walk = walk(rw, sizes, norandommap, generator);
+        Job.Walk walk = walk(rw, sizes, ba, norandommap, generator);
         fallocate();
         Job.Pace pace = pace();
         Job.Placement placement = placement(engine);
@@ -354,7 +355,7 @@ final class JobBuilder {
      * {@code loops}, {@code rw}'s offset modifier, {@code blockalign} and {@code random_distribution}
      * ({@link Job.Walk}), with the combinations the lab does not run as fio does refused.
      */
-    private Job.Walk walk(Rw rw, BlockSizes[] sizes, boolean norandommap, RandomGenerator generator)
+    private Job.Walk walk(Rw rw, BlockSizes[] sizes, int[] ba, boolean norandommap, RandomGenerator generator)
             throws JobSpecException {
         long loops = Math.max(1, count("loops", 1, 0, Integer.MAX_VALUE)); // fio: loops=0 runs once
         long seqAdd = 0;
@@ -382,7 +383,6 @@ final class JobBuilder {
             }
             seqAdd = back ? -seqAdd : seqAdd;
         }
-        int[] ba = blockAlign();
         RandomDistribution dist = distribution();
         boolean map = !norandommap && generator != RandomGenerator.LFSR;
         Setting distSetting = settings.get("random_distribution");
@@ -862,8 +862,7 @@ final class JobBuilder {
      * fio's {@code fixup_options()}: "Any use of blockalign= turns off randommap", in a random job
      * whose {@code blockalign} differs from a direction's smallest size.
      */
-    private boolean blockAlignTurnsOffMap(Rw rw, BlockSizes[] sizes) throws JobSpecException {
-        int[] ba = blockAlign();
+    private static boolean blockAlignTurnsOffMap(Rw rw, BlockSizes[] sizes, int[] ba) {
         return rw.random() && (ba[0] != 0 && ba[0] != sizes[0].min() || ba[1] != 0 && ba[1] != sizes[1].min());
     }
 

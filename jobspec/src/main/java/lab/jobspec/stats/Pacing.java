@@ -145,7 +145,7 @@ public final class Pacing {
     }
 
     /** Nanoseconds until an I/O of direction {@code read} may start; 0 when it may now (fio's {@code rate_ddir()}). */
-    public long rateWaitNs(boolean read, long now) {
+    private long rateWaitNs(boolean read, long now) {
         int d = dir(read);
         if (bps[d] == 0) {
             return 0;
@@ -241,7 +241,7 @@ public final class Pacing {
     }
 
     /** Whether a think time is due now: the clone then drains what is in flight and calls {@link #think}. */
-    public boolean thinkDue(long now) {
+    private boolean thinkDue(long now) {
         if (!thinks) {
             return false;
         }

@@ -20,9 +20,4 @@ public enum ReqOp {
     public boolean isWrite() {
         return this != READ;
     }
-
-    /** {@code op_is_discard()}. */
-    public boolean isDiscard() {
-        return this == DISCARD;
-    }
 }

@@ -166,7 +166,10 @@ final class VerifyHeader {
         for (int at = 0; at < len; at += interval) {
             int n = Math.min(interval, len - at);
             if (pattern == null) {
-                swap(buf, at); // the buffer's last write left its header verify_offset in: data there again
+                // the buffer's last write left its header verify_offset in: data there again (after a
+                // read-back, whose check swapped back, this moves that header into the data instead,
+                // which the checksum covers like any data)
+                swap(buf, at);
             }
             buf.set(U32, at, magic);
             buf.set(U64, at + 8, offset + at);
