@@ -48,6 +48,10 @@ notebook /nonexistent --no-such-option
 compare /nonexistent-a /nonexistent-b
 compare
 compare --no-such-option
+fleet /nonexistent.ini -- pair dm-css-ref
+fleet
+fleet --no-such-option
+fleet /etc/hostname -- frobnicate dm-css-ref
 flamegraph /nonexistent out.svg
 flamegraph
 flamegraph --no-such-option
@@ -81,7 +85,7 @@ while read -r -a args; do
 	fi
 done <"$table"
 after=$(state)
-for sub in demo test kernel engine bridge bench pair notebook compare flamegraph spec; do
+for sub in demo test kernel engine bridge bench pair notebook compare fleet flamegraph spec; do
 	[ "${per[$sub]:-0}" -ge 3 ] || { echo "FAIL: only ${per[$sub]:-0} malformed commands for $sub"; bad=$((bad + 1)); }
 done
 if [ "$before" != "$after" ]; then

@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
                 "2 bad input or refused: one line on stderr says what, and nothing is made or",
                 "written."},
         subcommands = {DemoCommand.class, TestCommand.class, KernelCommand.class, EngineCommand.class, BridgeCommand.class, BenchCommand.class,
-                PairCommand.class, AmplifyCommand.class, NotebookCommand.class, CompareCommand.class, FlamegraphCommand.class,
+                PairCommand.class, AmplifyCommand.class, NotebookCommand.class, CompareCommand.class, FleetCommand.class, FlamegraphCommand.class,
                 SpecCommand.class, CommandLine.HelpCommand.class})
 public final class Lab {
     /** Exit code for bad input: the message names what was wrong and nothing was written. */
@@ -107,6 +107,12 @@ public final class Lab {
 
     static Path root() {
         return Path.of(System.getProperty("lab.root", ".")).toAbsolutePath().normalize();
+    }
+
+    /** The lab's state folder ({@code -Dlab.state}, which {@code ./lab} passes; else {@code .lab} in the repository). */
+    static Path state() {
+        String state = System.getProperty("lab.state");
+        return state != null ? Path.of(state).toAbsolutePath().normalize() : root().resolve(".lab");
     }
 
     private static String quote(String a) {

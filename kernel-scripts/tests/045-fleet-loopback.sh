@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# 045: ./lab fleet over an inventory of three hosts. Two are this machine: an sshd of the test's
+# own on a private loopback port, a key made for the test, a user of the test's own (not root,
+# so each pairing is the JVM side only), each host its own working directory. The third is not
+# there (a closed port). The fleet checks all three and leaves out the unreachable one with its
+# reason, ships this commit to the two, runs a short JVM-only pairing on both in parallel,
+# fetches both run folders whole and writes one comparison of them; it exits 1 (a host did not
+# run) and leaves nothing on the hosts. With the fetches removed from fleet/run.yml the two hosts
+# have no run folder and the output differs. Needs root, sshd and ansible-core.
+# timeout: 600
+set -euo pipefail
+KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=$(cd "$KS_DIR/.." && pwd)
+# shellcheck source=SCRIPTDIR/../common/rc.sh
+. "$KS_DIR/common/rc.sh"
+_have_root
+_have_cmd ansible-playbook ssh ssh-keygen useradd userdel
+[ -x /usr/sbin/sshd ] || _skip "no /usr/sbin/sshd (openssh-server)"
+_test_begin
+
+# what the hosts see: a folder any user may enter (the test's state is root's alone)
+F=$(mktemp -d /tmp/lab-fleet.XXXXXX)
+chmod 755 "$F"
+user=labfleet$$
+_test_cleanup() {
+	[ -f "$F/sshd.pid" ] && kill "$(cat "$F/sshd.pid")" 2>/dev/null
+	pkill -KILL -u "$user" 2>/dev/null
+	userdel "$user" 2>/dev/null
+	rm -rf "$F"
+}
+useradd --system --home-dir "$F/home" --shell /bin/bash "$user"
+mkdir -p "$F/home" "$F/host-a" "$F/host-b" "$F/keys"
+ssh-keygen -q -t ed25519 -N '' -f "$F/key"
+ssh-keygen -q -t ed25519 -N '' -f "$F/hostkey"
+cp "$F/key.pub" "$F/keys/$user"
+chown -R "$user" "$F/home" "$F/host-a" "$F/host-b"
+port=$((20000 + RANDOM % 10000))
+cat >"$F/sshd_config" <<CONF
+Port $port
+ListenAddress 127.0.0.1
+HostKey $F/hostkey
+PidFile $F/sshd.pid
+AuthorizedKeysFile $F/keys/%u
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+AllowUsers $user
+CONF
+mkdir -p /run/sshd
+/usr/sbin/sshd -f "$F/sshd_config" -E "$F/sshd.log"
+
+cat >"$F/inventory" <<INV
+host-a lab_dir=$F/host-a
+host-b lab_dir=$F/host-b
+gone lab_dir=$F/gone ansible_port=1
+
+[all:vars]
+ansible_host=127.0.0.1
+ansible_port=$port
+ansible_user=$user
+ansible_ssh_private_key_file=$F/key
+ansible_python_interpreter=/usr/bin/python3
+ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'
+INV
+
+rc=0
+env -u LAB_STATE "$ROOT/lab" fleet "$F/inventory" --limit 400 --results "$F/results" --id fleet-loopback \
+	-- pair zram-init-lock --quick --threads 1 --rounds 1 --no-flamegraphs >"$F/out" 2>"$F/err" || rc=$?
+echo "exit: $rc"
+run=$F/results/fleet-loopback
+if [ ! -d "$run" ]; then
+	tail -n 30 "$F/err" >&2
+	exit 1
+fi
+# every host, its state, and the unreachable one's reason
+while IFS=$'\t' read -r host state reason _; do
+	[ "$host" = host ] && continue
+	case $state in unreachable) echo "$host: $state: $(grep -qi 'connect' <<<"$reason" && echo "a connection reason" || echo "$reason")" ;;
+	*) echo "$host: $state" ;;
+	esac
+done <"$run/raw/fleet/hosts.tsv"
+for h in host-a host-b; do
+	d=$run/hosts/$h/fleet-loopback
+	echo "$h: run folder fetched: $([ -f "$d/summary.json" ] && [ -f "$d/NOTEBOOK.md" ] && [ -d "$d/raw" ] && echo yes || echo no)"
+	echo "$h: its pair's terminal: $([ -s "$run/hosts/$h/pair.log" ] && echo yes || echo no)"
+	echo "$h: JVM side only: $(grep -q 'not root' "$run/raw/fleet/hosts.tsv" && echo yes || echo no)"
+	echo "$h: left on the host: $(find "$F/$h" -mindepth 1 | wc -l)"
+done
+echo "compared: $(find "$run/raw/compare" -name '*.summary.json' | sed 's|.*/||' | sort | paste -sd' ' -)"
+for s in '## Hosts' '## Runs compared' '## Headlines per run'; do
+	echo "notebook has $s: $(grep -qx "$s" "$run/NOTEBOOK.md" && echo yes || echo no)"
+done
+echo "notebook lists the unreachable host: $(grep -q '^| `gone` | unreachable |' "$run/NOTEBOOK.md" && echo yes || echo no)"
+echo "a headline chart per fix: $(find "$run/charts" -name 'compare-*-headline.svg' | wc -l)"
+echo "processes of the run left: $(pgrep -u "$user" | wc -l)"
+"$ROOT/lab" notebook "$run" --check >/dev/null 2>&1 && echo "its notebook regenerates from raw/: yes"
+if [ -n "${LAB_FLEET_KEEP:-}" ]; then cp -a "$run" "$LAB_FLEET_KEEP"; fi
