@@ -91,7 +91,7 @@ echo "compared: $(find "$run/raw/compare" -name '*.summary.json' | sed 's|.*/||'
 for s in '## Hosts' '## Runs compared' '## Headlines per run'; do
 	echo "notebook has $s: $(grep -qx "$s" "$run/NOTEBOOK.md" && echo yes || echo no)"
 done
-echo "notebook lists the unreachable host: $(grep -q '^| `gone` | unreachable |' "$run/NOTEBOOK.md" && echo yes || echo no)"
+echo "notebook lists the unreachable host: $(grep -qF "| \`gone\` | unreachable |" "$run/NOTEBOOK.md" && echo yes || echo no)"
 echo "a headline chart per fix: $(find "$run/charts" -name 'compare-*-headline.svg' | wc -l)"
 echo "processes of the run left: $(pgrep -u "$user" | wc -l)"
 "$ROOT/lab" notebook "$run" --check >/dev/null 2>&1 && echo "its notebook regenerates from raw/: yes"

@@ -49,7 +49,7 @@ import picocli.CommandLine.Parameters;
                 "results/fleet-<UTC time>/hosts/HOST/ and writes one comparison; a host",
                 "that failed or timed out is listed with its reason."})
 final class FleetCommand implements Callable<Integer> {
-    /** Free bytes a host needs where the lab goes: the lab, its build and a run folder. */
+    /** Free bytes a host needs where the lab goes: the lab, its jars and a run folder. */
     static final long MIN_FREE_BYTES = 2L << 30;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -185,6 +185,9 @@ final class FleetCommand implements Callable<Integer> {
     static String cannotRun(JsonNode f) {
         if (!f.path("system").asText().equals("Linux")) {
             return "not Linux (" + f.path("system").asText("?") + ")";
+        }
+        if (f.path("jdk").asText().isEmpty()) {
+            return "no JDK 25 or newer (JAVA_HOME, /usr/lib/jvm): ./lab needs one (e.g. temurin-25-jdk)";
         }
         long free = f.path("free_bytes").asLong();
         if (free < MIN_FREE_BYTES) {

@@ -1,0 +1,80 @@
+package lab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link FleetCommand}'s decisions from a host's facts (check.yml's JSON), and its refusals of a
+ * bad command line, which make nothing. The fleet itself, through Ansible on two loopback hosts,
+ * is kernel-scripts test 045.
+ */
+class FleetCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private PrintStream oldErr;
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void captureErr() {
+        oldErr = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restoreErr() {
+        System.setErr(oldErr);
+    }
+
+    private static JsonNode facts(String system, long free, int uid, boolean kvm, String jdk) throws Exception {
+        return JSON.readTree("{\"system\": \"" + system + "\", \"free_bytes\": " + free + ", \"uid\": " + uid
+                + ", \"kvm\": " + kvm + ", \"jdk\": \"" + jdk + "\"}");
+    }
+
+    @Test
+    void aHostThatCannotRunThePairingIsToldWhy() throws Exception {
+        assertNull(FleetCommand.cannotRun(facts("Linux", 10L << 30, 0, true, "/usr/lib/jvm/j25")));
+        assertEquals("not Linux (Darwin)", FleetCommand.cannotRun(facts("Darwin", 10L << 30, 0, true, "/j")));
+        assertEquals("1.0 GiB free where the lab goes, 2 GiB needed",
+                FleetCommand.cannotRun(facts("Linux", 1L << 30, 0, true, "/j")));
+        assertTrue(FleetCommand.cannotRun(facts("Linux", 10L << 30, 0, true, "")).startsWith("no JDK 25 or newer"));
+    }
+
+    @Test
+    void whatARunningHostLeavesOutIsNoted() throws Exception {
+        assertEquals("", FleetCommand.notes(facts("Linux", 10L << 30, 0, true, "/j")));
+        assertEquals("not root: the JVM side only; no /dev/kvm: the guest under TCG",
+                FleetCommand.notes(facts("Linux", 10L << 30, 1000, false, "/j")));
+    }
+
+    @Test
+    void aBadCommandLineExits2AndMakesNothing() throws Exception {
+        Path results = dir.resolve("results");
+        Path inv = Files.writeString(dir.resolve("inventory"), "h ansible_host=127.0.0.1\n");
+        assertEquals(2, Lab.run("fleet", dir.resolve("none.ini").toString(), "--results", results.toString(), "--",
+                "pair", "dm-css-ref"));
+        assertTrue(err.toString().contains("no inventory file"), err.toString());
+        assertEquals(2, Lab.run("fleet", inv.toString(), "--results", results.toString(), "--", "frobnicate", "x"));
+        assertTrue(err.toString().contains("-- pair FIX..."), err.toString());
+        assertEquals(2, Lab.run("fleet", inv.toString(), "--results", results.toString(), "--", "pair", "dm-css-ref",
+                "--results", "/elsewhere"));
+        assertTrue(err.toString().contains("the fleet's own"), err.toString());
+        assertEquals(2, Lab.run("fleet", inv.toString(), "--limit", "0", "--results", results.toString(), "--", "pair",
+                "dm-css-ref"));
+        assertTrue(Files.notExists(results), "no results folder on bad input");
+    }
+}
