@@ -108,7 +108,7 @@ final class FleetCommand implements Callable<Integer> {
                 started.addAll(ok);
                 Path fetched = Files.createDirectories(fleet.resolve("fetched"));
                 playbook("run.yml", ok, Map.of("archive", archive.toString(), "out", fetched.toString(),
-                        "run_id", runId, "pair_args", pairArgs(), "limit_s", limitSeconds), null);
+                        "run_id", runId, "pair_args", pairArgs(), "limit_s", limitSeconds), fleet.resolve("run.log"));
                 started.clear();
                 for (String h : ok) {
                     byName.put(h, unpack(run, fetched, byName.get(h), runId));
@@ -161,17 +161,16 @@ final class FleetCommand implements Callable<Integer> {
     /** check.yml: every host's facts, or why it cannot run the pairing. */
     private List<Host> check(Path fleet) throws IOException, InterruptedException {
         Path out = fleet.resolve("check");
-        JsonNode result = playbook("check.yml", null, Map.of("out", out.toString()), fleet.resolve("check.json"));
+        Played result = playbook("check.yml", null, Map.of("out", out.toString()), fleet.resolve("check.log"));
         List<Host> hosts = new ArrayList<>();
-        for (var it = result.path("stats").fields(); it.hasNext(); ) {
-            var e = it.next();
+        for (var e : result.recap().entrySet()) {
             String name = e.getKey();
-            JsonNode s = e.getValue();
             Path facts = out.resolve(name + ".json");
-            if (s.path("unreachable").asInt() > 0) {
-                hosts.add(new Host(name, null, "unreachable", firstMessage(result, name)));
-            } else if (s.path("failures").asInt() > 0 || !Files.isRegularFile(facts)) {
-                hosts.add(new Host(name, null, "check failed", firstMessage(result, name)));
+            String msg = result.messages().getOrDefault(name, "no message");
+            if (e.getValue().unreachable() > 0) {
+                hosts.add(new Host(name, null, "unreachable", msg));
+            } else if (e.getValue().failed() > 0 || !Files.isRegularFile(facts)) {
+                hosts.add(new Host(name, null, "check failed", msg));
             } else {
                 JsonNode f = JSON.readTree(facts.toFile());
                 String why = cannotRun(f);
@@ -209,19 +208,6 @@ final class FleetCommand implements Callable<Integer> {
         return String.join("; ", n);
     }
 
-    /** The first failure message Ansible's JSON gives for {@code host}. */
-    private static String firstMessage(JsonNode result, String host) {
-        for (JsonNode play : result.path("plays")) {
-            for (JsonNode task : play.path("tasks")) {
-                JsonNode h = task.path("hosts").path(host);
-                if (h.path("unreachable").asBoolean() || h.path("failed").asBoolean()) {
-                    return h.path("msg").asText("no message").lines().findFirst().orElse("").strip();
-                }
-            }
-        }
-        return "no message";
-    }
-
     /** pair's arguments, each quoted for the host's shell. */
     private String pairArgs() {
         return command.subList(1, command.size()).stream().map(a -> "'" + a.replace("'", "'\\''") + "'")
@@ -255,12 +241,57 @@ final class FleetCommand implements Callable<Integer> {
         Files.move(tar.resolveSibling(tar.getFileName() + ".gz"), archive);
     }
 
+    /** A play's recap of one host ({@code PLAY RECAP}: its unreachable and failed tasks). */
+    record Recap(int unreachable, int failed) {
+    }
+
+    /** What a playbook did: each host's recap, in the inventory's order, and the first message of each that failed. */
+    record Played(Map<String, Recap> recap, Map<String, String> messages) {
+    }
+
+    private static final java.util.regex.Pattern RECAP = java.util.regex.Pattern.compile(
+            "^(\\S+)\\s+: ok=\\d+\\s+changed=\\d+\\s+unreachable=(\\d+)\\s+failed=(\\d+)");
+    private static final java.util.regex.Pattern FATAL = java.util.regex.Pattern.compile(
+            "^fatal: \\[([^\\]]+)\\]: (?:UNREACHABLE|FAILED)! => (\\{.*\\})$");
+
+    /**
+     * Ansible's terminal (its default callback, no colour): the {@code PLAY RECAP} lines give each
+     * host's unreachable and failed counts, the {@code fatal: [HOST]: ... => {json}} lines the
+     * first message of a host that failed.
+     */
+    static Played parse(List<String> lines) {
+        Map<String, Recap> recap = new LinkedHashMap<>();
+        Map<String, String> messages = new LinkedHashMap<>();
+        boolean inRecap = false;
+        for (String line : lines) {
+            if (line.startsWith("PLAY RECAP")) {
+                inRecap = true;
+                continue;
+            }
+            var fatal = FATAL.matcher(line);
+            if (fatal.matches() && !messages.containsKey(fatal.group(1))) {
+                String msg;
+                try {
+                    msg = JSON.readTree(fatal.group(2)).path("msg").asText("no message");
+                } catch (IOException e) {
+                    msg = fatal.group(2);
+                }
+                messages.put(fatal.group(1), msg.lines().findFirst().orElse("").strip());
+            }
+            var r = RECAP.matcher(line);
+            if (inRecap && r.find()) {
+                recap.put(r.group(1), new Recap(Integer.parseInt(r.group(2)), Integer.parseInt(r.group(3))));
+            }
+        }
+        return new Played(recap, messages);
+    }
+
     /**
      * ansible-playbook with one of {@code fleet/}'s playbooks on {@code hosts} (null: all), its
-     * {@code extra} variables as JSON; its JSON result (stdout callback {@code json}), kept in
-     * {@code keep} when given. A playbook that fails on some hosts still returns: the result says which.
+     * {@code extra} variables as JSON; its terminal kept in {@code log} and read ({@link #parse}).
+     * A playbook that fails on some hosts still returns: the recap says which.
      */
-    private JsonNode playbook(String book, List<String> hosts, Map<String, Object> extra, Path keep)
+    private Played playbook(String book, List<String> hosts, Map<String, Object> extra, Path log)
             throws IOException, InterruptedException {
         Map<String, Object> vars = new LinkedHashMap<>(extra);
         vars.put("fleet_lab_dir", labDir); // an extra var would override the inventory's lab_dir
@@ -270,21 +301,17 @@ final class FleetCommand implements Callable<Integer> {
             cmd.addAll(List.of("--limit", String.join(",", hosts)));
         }
         cmd.add(Lab.root().resolve("fleet").resolve(book).toString());
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
-        pb.environment().put("ANSIBLE_STDOUT_CALLBACK", "json");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("ANSIBLE_NOCOLOR", "1");
         pb.environment().put("ANSIBLE_HOST_KEY_CHECKING", "False");
         pb.environment().put("ANSIBLE_RETRY_FILES_ENABLED", "False");
         Process p = ChildStop.start(pb);
-        byte[] out = p.getInputStream().readAllBytes();
         ChildStop.waitFor(p);
-        if (keep != null) {
-            Files.write(keep, out);
+        Played played = parse(Files.readAllLines(log, StandardCharsets.UTF_8));
+        if (played.recap().isEmpty()) {
+            throw new IOException("ansible-playbook " + book + " ran no host (its terminal: " + log + ")");
         }
-        JsonNode result = JSON.readTree(out);
-        if (result == null || !result.has("stats")) {
-            throw new IOException("ansible-playbook " + book + " gave no result: " + new String(out, StandardCharsets.UTF_8));
-        }
-        return result;
+        return played;
     }
 
     /** A host's fetched run folder unpacked under {@code hosts/HOST/}; its state from how its pair ended. */

@@ -61,6 +61,28 @@ class FleetCommandTest {
                 FleetCommand.notes(facts("Linux", 10L << 30, 1000, false, "/j")));
     }
 
+    /** Ansible's terminal as ansible-core 2.14's default callback writes it (check.yml on two hosts, one not there). */
+    @Test
+    void ansiblesTerminalGivesEachHostsRecapAndWhyItFailed() {
+        FleetCommand.Played p = FleetCommand.parse(java.util.List.of(
+                "TASK [Gathering Facts] *********************************************************",
+                "fatal: [gone]: UNREACHABLE! => {\"changed\": false, \"msg\": \"Failed to connect to the host via ssh:"
+                        + " ssh: connect to host 127.0.0.1 port 1: Connection refused\", \"unreachable\": true}",
+                "ok: [host-a]",
+                "fatal: [host-b]: FAILED! => {\"changed\": false, \"msg\": \"no python\\nsecond line\"}",
+                "",
+                "PLAY RECAP *********************************************************************",
+                "gone                       : ok=0    changed=0    unreachable=1    failed=0    skipped=0    rescued=0    ignored=0",
+                "host-a                     : ok=4    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0",
+                "host-b                     : ok=1    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0"));
+        assertEquals(java.util.List.of("gone", "host-a", "host-b"), java.util.List.copyOf(p.recap().keySet()));
+        assertEquals(new FleetCommand.Recap(1, 0), p.recap().get("gone"));
+        assertEquals(new FleetCommand.Recap(0, 1), p.recap().get("host-b"));
+        assertTrue(p.messages().get("gone").endsWith("Connection refused"), p.messages().toString());
+        assertEquals("no python", p.messages().get("host-b"));
+        assertNull(p.messages().get("host-a"));
+    }
+
     @Test
     void aBadCommandLineExits2AndMakesNothing() throws Exception {
         Path results = dir.resolve("results");
