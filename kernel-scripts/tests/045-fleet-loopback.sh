@@ -29,6 +29,7 @@ _test_cleanup() {
 	rm -rf "$F"
 }
 useradd --system --home-dir "$F/home" --shell /bin/bash "$user"
+usermod -p '*' "$user" # no password, and not locked: sshd without PAM refuses a locked account
 mkdir -p "$F/home" "$F/host-a" "$F/host-b" "$F/keys"
 ssh-keygen -q -t ed25519 -N '' -f "$F/key"
 ssh-keygen -q -t ed25519 -N '' -f "$F/hostkey"
@@ -61,7 +62,7 @@ ansible_port=$port
 ansible_user=$user
 ansible_ssh_private_key_file=$F/key
 ansible_python_interpreter=/usr/bin/python3
-ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'
+ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR'
 INV
 
 rc=0

@@ -31,11 +31,8 @@ final class CompareSection implements Section {
     @Override
     public Optional<SectionOutput> render(RunDir run) throws IOException {
         Path dir = run.raw().resolve("compare");
-        if (!Files.isDirectory(dir)) {
-            return Optional.empty();
-        }
         Map<String, JsonNode> runs = new LinkedHashMap<>();
-        try (Stream<Path> s = Files.list(dir)) {
+        try (Stream<Path> s = Files.isDirectory(dir) ? Files.list(dir) : Stream.empty()) {
             for (Path f : s.filter(p -> p.getFileName().toString().endsWith(".summary.json")).sorted().toList()) {
                 String name = f.getFileName().toString().replace(".summary.json", "").replaceFirst("^\\d+-", "");
                 try {
@@ -50,10 +47,12 @@ final class CompareSection implements Section {
                 }
             }
         }
+        String hosts = hosts(run);
         if (runs.isEmpty()) {
-            return Optional.empty();
+            return hosts.isEmpty() ? Optional.empty() : Optional.of(new SectionOutput(hosts + "No host's pairing finished:"
+                    + " nothing to compare.\n", Map.of(), Map.of("headline", Map.of("metric", "no run to compare"))));
         }
-        StringBuilder md = new StringBuilder(hosts(run));
+        StringBuilder md = new StringBuilder(hosts);
         md.append("## Runs compared\n\n| run | cores | CPU | kernel | JDK | made by |\n|---|---:|---|---|---|---|\n");
         runs.forEach((name, n) -> {
             JsonNode m = n.path("run");

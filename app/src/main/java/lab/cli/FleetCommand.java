@@ -276,7 +276,10 @@ final class FleetCommand implements Callable<Integer> {
                 } catch (IOException e) {
                     msg = fatal.group(2);
                 }
-                messages.put(fatal.group(1), msg.lines().findFirst().orElse("").strip());
+                // ssh's warnings ("Permanently added ... to the list of known hosts") are not the reason
+                messages.put(fatal.group(1), msg.lines().map(String::strip)
+                        .map(l -> l.replaceFirst("Warning: Permanently added .* to the list of known hosts\\.", "").strip())
+                        .filter(l -> !l.isEmpty()).collect(Collectors.joining(" ")));
             }
             var r = RECAP.matcher(line);
             if (inRecap && r.find()) {

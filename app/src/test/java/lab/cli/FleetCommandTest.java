@@ -69,7 +69,8 @@ class FleetCommandTest {
                 "fatal: [gone]: UNREACHABLE! => {\"changed\": false, \"msg\": \"Failed to connect to the host via ssh:"
                         + " ssh: connect to host 127.0.0.1 port 1: Connection refused\", \"unreachable\": true}",
                 "ok: [host-a]",
-                "fatal: [host-b]: FAILED! => {\"changed\": false, \"msg\": \"no python\\nsecond line\"}",
+                "fatal: [host-b]: FAILED! => {\"changed\": false, \"msg\": \"Failed to connect: Warning: Permanently added"
+                        + " '[127.0.0.1]:2222' (ED25519) to the list of known hosts.\\r\\nu@127.0.0.1: Permission denied\"}",
                 "",
                 "PLAY RECAP *********************************************************************",
                 "gone                       : ok=0    changed=0    unreachable=1    failed=0    skipped=0    rescued=0    ignored=0",
@@ -79,7 +80,7 @@ class FleetCommandTest {
         assertEquals(new FleetCommand.Recap(1, 0), p.recap().get("gone"));
         assertEquals(new FleetCommand.Recap(0, 1), p.recap().get("host-b"));
         assertTrue(p.messages().get("gone").endsWith("Connection refused"), p.messages().toString());
-        assertEquals("no python", p.messages().get("host-b"));
+        assertEquals("Failed to connect: u@127.0.0.1: Permission denied", p.messages().get("host-b"), "ssh's warning dropped");
         assertNull(p.messages().get("host-a"));
     }
 
