@@ -66,8 +66,10 @@ ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/
 INV
 
 rc=0
-env -u LAB_STATE "$ROOT/lab" fleet "$F/inventory" --limit 400 --results "$F/results" --id fleet-loopback \
-	-- pair zram-init-lock --quick --threads 1 --rounds 1 --no-flamegraphs >"$F/out" 2>"$F/err" || rc=$?
+# --forks 1: the two hosts are one machine, whose JMH runs would contend (and JMH's lock in /tmp
+# lets one run at a time there); hosts that are machines of their own run at once
+env -u LAB_STATE "$ROOT/lab" fleet "$F/inventory" --forks 1 --limit 400 --results "$F/results" --id fleet-loopback \
+	-- pair "${LAB_FLEET_FIX:-primitives}" --quick --threads 1 --rounds 1 --no-flamegraphs >"$F/out" 2>"$F/err" || rc=$?
 echo "exit: $rc"
 run=$F/results/fleet-loopback
 if [ ! -d "$run" ]; then
@@ -94,6 +96,6 @@ for s in '## Hosts' '## Runs compared' '## Headlines per run'; do
 done
 echo "notebook lists the unreachable host: $(grep -qF "| \`gone\` | unreachable |" "$run/NOTEBOOK.md" && echo yes || echo no)"
 echo "a headline chart per fix: $(find "$run/charts" -name 'compare-*-headline.svg' | wc -l)"
-echo "processes of the run left: $(pgrep -u "$user" | wc -l)"
+echo "processes of the run left: $(grep -lsa "LAB_FLEET_RUN=fleet-loopback" /proc/[0-9]*/environ | wc -l)"
 "$ROOT/lab" notebook "$run" --check >/dev/null 2>&1 && echo "its notebook regenerates from raw/: yes"
 if [ -n "${LAB_FLEET_KEEP:-}" ]; then cp -a "$run" "$LAB_FLEET_KEEP"; fi
