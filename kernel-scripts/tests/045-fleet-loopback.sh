@@ -69,7 +69,7 @@ rc=0
 # --forks 1: the two hosts are one machine, whose JMH runs would contend (and JMH's lock in /tmp
 # lets one run at a time there); hosts that are machines of their own run at once
 env -u LAB_STATE "$ROOT/lab" fleet "$F/inventory" --forks 1 --limit 400 --results "$F/results" --id fleet-loopback \
-	-- pair "${LAB_FLEET_FIX:-primitives}" --quick --threads 1 --rounds 1 --no-flamegraphs >"$F/out" 2>"$F/err" || rc=$?
+	-- pair zram-init-lock --quick --threads 1 --rounds 1 --no-flamegraphs >"$F/out" 2>"$F/err" || rc=$?
 echo "exit: $rc"
 run=$F/results/fleet-loopback
 if [ ! -d "$run" ]; then
