@@ -65,13 +65,14 @@ ansible_python_interpreter=/usr/bin/python3
 ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR'
 INV
 
+id=${LAB_FLEET_ID:-fleet-loopback}
 rc=0
 # --forks 1: the two hosts are one machine, whose JMH runs would contend (and JMH's lock in /tmp
 # lets one run at a time there); hosts that are machines of their own run at once
-env -u LAB_STATE "$ROOT/lab" fleet "$F/inventory" --forks 1 --limit 400 --results "$F/results" --id fleet-loopback \
+env -u LAB_STATE "$ROOT/lab" fleet "$F/inventory" --forks 1 --limit 400 --results "$F/results" --id "$id" \
 	-- pair zram-init-lock --quick --threads 1 --rounds 1 --no-flamegraphs >"$F/out" 2>"$F/err" || rc=$?
 echo "exit: $rc"
-run=$F/results/fleet-loopback
+run=$F/results/$id
 if [ ! -d "$run" ]; then
 	tail -n 30 "$F/err" >&2
 	exit 1
@@ -84,7 +85,7 @@ while IFS=$'\t' read -r host state reason _; do
 	esac
 done <"$run/raw/fleet/hosts.tsv"
 for h in host-a host-b; do
-	d=$run/hosts/$h/fleet-loopback
+	d=$run/hosts/$h/$id
 	echo "$h: run folder fetched: $([ -f "$d/summary.json" ] && [ -f "$d/NOTEBOOK.md" ] && [ -d "$d/raw" ] && echo yes || echo no)"
 	echo "$h: its pair's terminal: $([ -s "$run/hosts/$h/pair.log" ] && echo yes || echo no)"
 	echo "$h: JVM side only: $(grep -q 'not root' "$run/raw/fleet/hosts.tsv" && echo yes || echo no)"
@@ -96,6 +97,7 @@ for s in '## Hosts' '## Runs compared' '## Headlines per run'; do
 done
 echo "notebook lists the unreachable host: $(grep -qF "| \`gone\` | unreachable |" "$run/NOTEBOOK.md" && echo yes || echo no)"
 echo "a headline chart per fix: $(find "$run/charts" -name 'compare-*-headline.svg' | wc -l)"
-echo "processes of the run left: $(grep -lsa "LAB_FLEET_RUN=fleet-loopback" /proc/[0-9]*/environ | wc -l)"
+echo "processes of the run left: $(grep -lsa "LAB_FLEET_RUN=$id" /proc/[0-9]*/environ | wc -l)"
 "$ROOT/lab" notebook "$run" --check >/dev/null 2>&1 && echo "its notebook regenerates from raw/: yes"
+# LAB_FLEET_KEEP=DIR keeps the fleet's folder (results/fleet-loopback-* is one such run)
 if [ -n "${LAB_FLEET_KEEP:-}" ]; then cp -a "$run" "$LAB_FLEET_KEEP"; fi
