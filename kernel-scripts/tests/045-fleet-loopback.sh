@@ -30,11 +30,11 @@ _test_cleanup() {
 }
 useradd --system --home-dir "$F/home" --shell /bin/bash "$user"
 usermod -p '*' "$user" # no password, and not locked: sshd without PAM refuses a locked account
-mkdir -p "$F/home" "$F/host-a" "$F/host-b" "$F/keys"
+mkdir -p "$F/home" "$F/host-a" "$F/host-b" "$F/keys" "$F/tmp-a" "$F/tmp-b"
 ssh-keygen -q -t ed25519 -N '' -f "$F/key"
 ssh-keygen -q -t ed25519 -N '' -f "$F/hostkey"
 cp "$F/key.pub" "$F/keys/$user"
-chown -R "$user" "$F/home" "$F/host-a" "$F/host-b"
+chown -R "$user" "$F/home" "$F/host-a" "$F/host-b" "$F/tmp-a" "$F/tmp-b"
 port=$((20000 + RANDOM % 10000))
 cat >"$F/sshd_config" <<CONF
 Port $port
@@ -52,8 +52,8 @@ mkdir -p /run/sshd
 /usr/sbin/sshd -f "$F/sshd_config" -E "$F/sshd.log"
 
 cat >"$F/inventory" <<INV
-host-a lab_dir=$F/host-a
-host-b lab_dir=$F/host-b
+host-a lab_dir=$F/host-a lab_env="{'JAVA_TOOL_OPTIONS': '-Djava.io.tmpdir=$F/tmp-a'}"
+host-b lab_dir=$F/host-b lab_env="{'JAVA_TOOL_OPTIONS': '-Djava.io.tmpdir=$F/tmp-b'}"
 gone lab_dir=$F/gone ansible_port=1
 
 [all:vars]
@@ -67,9 +67,9 @@ INV
 
 id=${LAB_FLEET_ID:-fleet-loopback}
 rc=0
-# --forks 1: the two hosts are one machine, whose JMH runs would contend (and JMH's lock in /tmp
-# lets one run at a time there); hosts that are machines of their own run at once
-env -u LAB_STATE "$ROOT/lab" fleet "$F/inventory" --forks 1 --limit 400 --results "$F/results" --id "$id" \
+# the two hosts are one machine: each JVM of theirs takes its own temporary folder (lab_env), or
+# JMH's lock in /tmp would let one pairing run at a time; they run at once, as two machines would
+env -u LAB_STATE "$ROOT/lab" fleet "$F/inventory" --limit 400 --results "$F/results" --id "$id" \
 	-- pair zram-init-lock --quick --threads 1 --rounds 1 --no-flamegraphs >"$F/out" 2>"$F/err" || rc=$?
 echo "exit: $rc"
 run=$F/results/$id
