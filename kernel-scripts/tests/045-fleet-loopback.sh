@@ -88,7 +88,7 @@ for h in host-a host-b; do
 	d=$run/hosts/$h/$id
 	echo "$h: run folder fetched: $([ -f "$d/summary.json" ] && [ -f "$d/NOTEBOOK.md" ] && [ -d "$d/raw" ] && echo yes || echo no)"
 	echo "$h: its pair's terminal: $([ -s "$run/hosts/$h/pair.log" ] && echo yes || echo no)"
-	echo "$h: JVM side only: $(grep -q 'not root' "$run/raw/fleet/hosts.tsv" && echo yes || echo no)"
+	echo "$h: JVM side only: $(awk -F'\t' -v h="$h" '$1 == h' "$run/raw/fleet/hosts.tsv" | grep -q 'not root' && echo yes || echo no)"
 	echo "$h: left on the host: $(find "$F/$h" -mindepth 1 | wc -l)"
 done
 echo "compared: $(find "$run/raw/compare" -name '*.summary.json' | sed 's|.*/||' | sort | paste -sd' ' -)"
