@@ -58,6 +58,17 @@ final class ChildStop {
         AFTER.add(r);
     }
 
+    /**
+     * Returns at once unless the lab is being stopped; then never: the stopping thread runs the
+     * {@link #onStop} actions and exits the JVM, which the caller must not do first (a command
+     * whose child was stopped under it would otherwise fail and exit with the teardown half done).
+     */
+    static void awaitStop() throws InterruptedException {
+        if (stopping) {
+            new java.util.concurrent.CountDownLatch(1).await();
+        }
+    }
+
     /** Waits for {@code p}, started by {@link #start}, to end; returns its status. */
     static int waitFor(Process p) throws InterruptedException {
         try {

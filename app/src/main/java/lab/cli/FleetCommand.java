@@ -310,6 +310,7 @@ final class FleetCommand implements Callable<Integer> {
         pb.environment().put("ANSIBLE_RETRY_FILES_ENABLED", "False");
         Process p = ChildStop.start(pb);
         ChildStop.waitFor(p);
+        ChildStop.awaitStop(); // Ctrl-C: stop.yml runs on the stopping thread, which then exits
         Played played = parse(Files.readAllLines(log, StandardCharsets.UTF_8));
         if (played.recap().isEmpty()) {
             throw new IOException("ansible-playbook " + book + " ran no host (its terminal: " + log + ")");
