@@ -13,62 +13,15 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=$(cd "$KS_DIR/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
 . "$KS_DIR/common/rc.sh"
-_have_root
-_have_cmd ansible-playbook ssh ssh-keygen useradd userdel
-[ -x /usr/sbin/sshd ] || _skip "no /usr/sbin/sshd (openssh-server)"
+_fleet_have
 _test_begin
-
-# what the hosts see: a folder any user may enter (the test's state is root's alone)
-F=$(mktemp -d /tmp/lab-fleet.XXXXXX)
-chmod 755 "$F"
-user=labfleet$$
-_test_cleanup() {
-	[ -f "$F/sshd.pid" ] && kill "$(cat "$F/sshd.pid")" 2>/dev/null
-	pkill -KILL -u "$user" 2>/dev/null
-	userdel "$user" 2>/dev/null
-	rm -rf "$F"
-}
-useradd --system --home-dir "$F/home" --shell /bin/bash "$user"
-usermod -p '*' "$user" # no password, and not locked: sshd without PAM refuses a locked account
-mkdir -p "$F/home" "$F/host-a" "$F/host-b" "$F/keys" "$F/tmp-a" "$F/tmp-b"
-ssh-keygen -q -t ed25519 -N '' -f "$F/key"
-ssh-keygen -q -t ed25519 -N '' -f "$F/hostkey"
-cp "$F/key.pub" "$F/keys/$user"
-chown -R "$user" "$F/home" "$F/host-a" "$F/host-b" "$F/tmp-a" "$F/tmp-b"
-port=$((20000 + RANDOM % 10000))
-cat >"$F/sshd_config" <<CONF
-Port $port
-ListenAddress 127.0.0.1
-HostKey $F/hostkey
-PidFile $F/sshd.pid
-AuthorizedKeysFile $F/keys/%u
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-AllowUsers $user
-CONF
-mkdir -p /run/sshd
-/usr/sbin/sshd -f "$F/sshd_config" -E "$F/sshd.log"
-
-cat >"$F/inventory" <<INV
-host-a lab_dir=$F/host-a lab_env="{'JAVA_TOOL_OPTIONS': '-Djava.io.tmpdir=$F/tmp-a'}"
-host-b lab_dir=$F/host-b lab_env="{'JAVA_TOOL_OPTIONS': '-Djava.io.tmpdir=$F/tmp-b'}"
-gone lab_dir=$F/gone ansible_port=1
-
-[all:vars]
-ansible_host=127.0.0.1
-ansible_port=$port
-ansible_user=$user
-ansible_ssh_private_key_file=$F/key
-ansible_python_interpreter=/usr/bin/python3
-ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR'
-INV
+_test_cleanup() { _fleet_cleanup; }
+_fleet_hosts
+F=$FLEET_DIR
 
 id=${LAB_FLEET_ID:-fleet-loopback}
 rc=0
-# the two hosts are one machine: each JVM of theirs takes its own temporary folder (lab_env), or
-# JMH's lock in /tmp would let one pairing run at a time; they run at once, as two machines would
+# the two hosts run at once, as two machines would (common/fleet.sh)
 env -u LAB_STATE "$ROOT/lab" fleet "$F/inventory" --limit 400 --results "$F/results" --id "$id" \
 	-- pair zram-init-lock --quick --threads 1 --rounds 1 --no-flamegraphs >"$F/out" 2>"$F/err" || rc=$?
 echo "exit: $rc"
@@ -97,7 +50,7 @@ for s in '## Hosts' '## Runs compared' '## Headlines per run'; do
 done
 echo "notebook lists the unreachable host: $(grep -qF "| \`gone\` | unreachable |" "$run/NOTEBOOK.md" && echo yes || echo no)"
 echo "a headline chart per fix: $(find "$run/charts" -name 'compare-*-headline.svg' | wc -l)"
-echo "processes of the run left: $(grep -lsa "LAB_FLEET_RUN=$id" /proc/[0-9]*/environ | wc -l)"
+echo "processes of the run left: $(_fleet_run_procs "$id")"
 "$ROOT/lab" notebook "$run" --check >/dev/null 2>&1 && echo "its notebook regenerates from raw/: yes"
 # LAB_FLEET_KEEP=DIR keeps the fleet's folder (results/fleet-loopback-* is one such run)
 if [ -n "${LAB_FLEET_KEEP:-}" ]; then cp -a "$run" "$LAB_FLEET_KEEP"; fi
