@@ -42,6 +42,7 @@ bench report bridge-vs-fio /nonexistent --command x
 pair nosuchfix
 pair --no-such-option
 pair zram-init-lock --rounds x
+pair zram-init-lock --headline-budget -5
 notebook /nonexistent
 notebook
 notebook /nonexistent --no-such-option

@@ -23,7 +23,7 @@ id=${LAB_FLEET_ID:-fleet-loopback}
 rc=0
 # the two hosts run at once, as two machines would (common/fleet.sh)
 env -u LAB_STATE "$ROOT/lab" fleet "$F/inventory" --limit 400 --results "$F/results" --id "$id" \
-	-- pair zram-init-lock --quick --threads 1 --rounds 1 --no-flamegraphs >"$F/out" 2>"$F/err" || rc=$?
+	-- pair zram-init-lock --quick --threads 1 --rounds 1 --headline-budget 10 --no-flamegraphs >"$F/out" 2>"$F/err" || rc=$?
 echo "exit: $rc"
 run=$F/results/$id
 if [ ! -d "$run" ]; then

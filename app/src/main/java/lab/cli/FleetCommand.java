@@ -290,6 +290,20 @@ final class FleetCommand implements Callable<Integer> {
     }
 
     /**
+     * Ansible's settings for the lab's playbooks: plain terminal output (what {@link #parse} reads),
+     * no host key prompts, no retry files, and pipelining (each task's module on the ssh session's
+     * stdin: a task over ssh took 0.6 s instead of 1.0 s here, the shipping 6 s instead of 9.5 s),
+     * unless ANSIBLE_PIPELINING is set already (a host whose sudoers has requiretty needs it off).
+     */
+    private static ProcessBuilder ansible(ProcessBuilder pb) {
+        pb.environment().put("ANSIBLE_NOCOLOR", "1");
+        pb.environment().put("ANSIBLE_HOST_KEY_CHECKING", "False");
+        pb.environment().put("ANSIBLE_RETRY_FILES_ENABLED", "False");
+        pb.environment().putIfAbsent("ANSIBLE_PIPELINING", "True");
+        return pb;
+    }
+
+    /**
      * ansible-playbook with one of {@code fleet/}'s playbooks on {@code hosts} (null: all), its
      * {@code extra} variables as JSON; its terminal kept in {@code log} and read ({@link #parse}).
      * A playbook that fails on some hosts still returns: the recap says which.
@@ -304,10 +318,7 @@ final class FleetCommand implements Callable<Integer> {
             cmd.addAll(List.of("--limit", String.join(",", hosts)));
         }
         cmd.add(Lab.root().resolve("fleet").resolve(book).toString());
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().put("ANSIBLE_NOCOLOR", "1");
-        pb.environment().put("ANSIBLE_HOST_KEY_CHECKING", "False");
-        pb.environment().put("ANSIBLE_RETRY_FILES_ENABLED", "False");
+        ProcessBuilder pb = ansible(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()));
         Process p = ChildStop.start(pb);
         ChildStop.waitFor(p);
         ChildStop.awaitStop(); // Ctrl-C: stop.yml runs on the stopping thread, which then exits
@@ -381,9 +392,7 @@ final class FleetCommand implements Callable<Integer> {
             List<String> cmd = new ArrayList<>(List.of("ansible-playbook", "-i", fleet.resolve("inventory").toString(),
                     "--limit", String.join(",", started), "-e", JSON.writeValueAsString(Map.of("run_id", runId,
                             "fleet_lab_dir", labDir)), Lab.root().resolve("fleet/stop.yml").toString()));
-            ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
-            pb.environment().put("ANSIBLE_HOST_KEY_CHECKING", "False");
-            pb.start().waitFor();
+            ansible(new ProcessBuilder(cmd).inheritIO()).start().waitFor();
         } catch (IOException e) {
             System.err.println("lab: fleet: stop.yml: " + e.getMessage());
         } catch (InterruptedException e) {
