@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -95,7 +96,14 @@ final class FleetCommand implements Callable<Integer> {
         Path fleet = run.raw().resolve("fleet");
         Path archive = Files.createDirectories(Lab.state().resolve("fleet")).resolve(runId + ".tar.gz");
         List<String> started = new ArrayList<>();
-        ChildStop.onStop(() -> stopHosts(started, runId, fleet));
+        ChildStop.onStop(() -> {
+            stopHosts(started, runId, fleet);
+            try {
+                Files.deleteIfExists(archive); // the stop ends the JVM: no finally below runs
+            } catch (IOException e) {
+                System.err.println("lab: fleet: " + archive + " left: " + e.getMessage());
+            }
+        });
         try {
             Files.createDirectories(fleet.resolve("check"));
             Files.copy(inventory, fleet.resolve("inventory"));
@@ -238,7 +246,7 @@ final class FleetCommand implements Callable<Integer> {
             RunFolder.deleteTree(staged);
         }
         run(List.of("gzip", "-f", tar.toString()), null);
-        Files.move(tar.resolveSibling(tar.getFileName() + ".gz"), archive);
+        Files.move(tar.resolveSibling(tar.getFileName() + ".gz"), archive, StandardCopyOption.REPLACE_EXISTING);
     }
 
     /** A play's recap of one host ({@code PLAY RECAP}: its unreachable and failed tasks). */
