@@ -3,9 +3,10 @@
 # here ignores SIGINT): the lab runs fleet/stop.yml on the hosts whose run started, which kills
 # the run's processes (LAB_FLEET_RUN in their environment) and removes its folder, then exits
 # with 143; nothing of the run is left on either host or here (the archive it shipped) and its
-# results folder stays *.partial. The
-# hosts are common/fleet.sh's, this machine. With stop.yml's kill removed the run's processes
-# outlive the lab and this test fails. Needs root, sshd and ansible-core.
+# results folder stays *.partial. The hosts are common/fleet.sh's, this machine. With
+# stop-tasks.yml's kill removed the run's processes outlive the lab and this test fails (measured:
+# 4 processes and every file of the shipped lab left on each host). Needs root, sshd and
+# ansible-core.
 # timeout: 300
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
