@@ -43,6 +43,7 @@ pair nosuchfix
 pair --no-such-option
 pair zram-init-lock --rounds x
 pair zram-init-lock --headline-budget -5
+pair zram-init-lock --id pair-zram-init-lock-2core-20261204
 notebook /nonexistent
 notebook
 notebook /nonexistent --no-such-option

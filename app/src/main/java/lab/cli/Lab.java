@@ -49,6 +49,10 @@ public final class Lab {
                         + (ex instanceof java.nio.file.AccessDeniedException ? "permission denied" : "no such file or directory"));
                 return EXIT_BAD_INPUT;
             }
+            if (ex instanceof java.nio.file.FileAlreadyExistsException e && e.getReason() != null) {
+                c.getErr().println("lab: " + e.getFile() + ": " + e.getReason()); // a run id taken (RunFolder.start)
+                return EXIT_BAD_INPUT;
+            }
             c.getErr().println(internalError(ex));
             return EXIT_FAILED;
         });
