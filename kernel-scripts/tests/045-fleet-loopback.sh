@@ -3,10 +3,13 @@
 # own on a private loopback port, a key made for the test, a user of the test's own (not root,
 # so each pairing is the JVM side only), each host its own working directory. The third is not
 # there (a closed port). The fleet checks all three and leaves out the unreachable one with its
-# reason, ships this commit to the two, runs a short JVM-only pairing on both in parallel,
-# fetches both run folders whole and writes one comparison of them; it exits 1 (a host did not
-# run) and leaves nothing on the hosts. With the fetches removed from fleet/run.yml the two hosts
-# have no run folder and the output differs. Needs root, sshd and ansible-core.
+# reason, ships this commit to the two, runs a short JVM-only pairing on both in parallel (each
+# calibrated from the shipped lab's committed run, as its kernel side cannot run), fetches both
+# run folders whole and writes one comparison of them; it exits 1 (a host did not run) and leaves
+# nothing on the hosts. With the fetches removed from fleet/run.yml the two hosts have no run
+# folder and the output differs; with the pairs writing outside the shipped lab's results/ and
+# Calibrations looking only beside the run, neither host is calibrated. Needs root, sshd and
+# ansible-core.
 # timeout: 600
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -41,6 +44,7 @@ for h in host-a host-b; do
 	d=$run/hosts/$h/$id
 	echo "$h: run folder fetched: $([ -f "$d/summary.json" ] && [ -f "$d/NOTEBOOK.md" ] && [ -d "$d/raw" ] && echo yes || echo no)"
 	echo "$h: its pair's terminal: $([ -s "$run/hosts/$h/pair.log" ] && echo yes || echo no)"
+	echo "$h: calibrated from a committed run of the shipped lab: $(grep -q 'taken from the committed run' "$run/hosts/$h/pair.log" && echo yes || echo no)"
 	echo "$h: JVM side only: $(awk -F'\t' -v h="$h" '$1 == h' "$run/raw/fleet/hosts.tsv" | grep -q 'not root' && echo yes || echo no)"
 	echo "$h: left on the host: $(find "$F/$h" -mindepth 1 | wc -l)"
 done
