@@ -21,9 +21,12 @@ readonly PKGS_BRIDGE=(liburing2 fio time) # the bridge's io_uring; fio and time 
 # and the lab kernel's source and build tools (kernel-scripts/kernel/build.sh)
 readonly PKGS_LAB_KERNEL=(linux-source-6.1 linux-source-6.12 gcc make flex bison bc libelf-dev xz-utils patch)
 readonly PKGS_KERNEL=(linux-perf fdisk qemu-system-x86 python3 "${PKGS_BRIDGE[@]}" "${PKGS_LAB_KERNEL[@]}")
-# ./lab test: the linter for every script, what the bridge and kernel-scripts tests use, and the
-# file systems the bridge's refusal tests mount on a lab loop (021-023)
-readonly PKGS_TEST=(shellcheck e2fsprogs btrfs-progs "${PKGS_KERNEL[@]}")
+# ./lab fleet: Ansible drives the hosts (fleet/*.yml)
+readonly PKGS_FLEET=(ansible-core)
+# ./lab test: the linter for every script, what the bridge and kernel-scripts tests use, the
+# file systems the bridge's refusal tests mount on a lab loop (021-023), and the fleet test's
+# Ansible and loopback sshd (045)
+readonly PKGS_TEST=(shellcheck e2fsprogs btrfs-progs openssh-server "${PKGS_FLEET[@]}" "${PKGS_KERNEL[@]}")
 
 die() { echo "lab: $*" >&2; exit 1; }
 

@@ -44,6 +44,32 @@ _job_render() {
 	"${LAB_BRIDGE[@]}" spec render "$LAB_ROOT/examples/$example" "$@"
 }
 
+# _job_queue FILE EXAMPLE [ARG]...: FILE is to be _job_render EXAMPLE ARG...'s job file, written by
+# the next _job_flush, which renders every file queued in one JVM (spec render --batch): a JVM
+# start takes about 4 s under the guest's TCG (test 034), and a scenario renders a file per cell.
+# Not in $(...): the queue must grow in this shell.
+_job_queue() {
+	local file=$1 example=$2
+	shift 2
+	[ -n "${_JOB_LIST:-}" ] || _JOB_LIST=$(mktemp "${TMPDIR:-/tmp}/lab-jobs.XXXXXX")
+	{
+		printf '%s\t%s' "$file" "$LAB_ROOT/examples/$example"
+		[ $# -eq 0 ] || printf '\t%s' "$@"
+		printf '\n'
+	} >>"$_JOB_LIST"
+}
+
+# _job_flush: write every file _job_queue queued; fails, writing none of them, when one does not
+# render (the bridge says which line and why)
+_job_flush() {
+	[ -n "${_JOB_LIST:-}" ] || return 0
+	local list=$_JOB_LIST rc=0
+	_JOB_LIST=
+	"${LAB_BRIDGE[@]}" spec render --batch "$list" || rc=$?
+	rm -f "$list"
+	return "$rc"
+}
+
 # _lab_guest_jvm_init OUT: in the guest (guest/guest.sh stages the jlink'd runtime and the
 # benchmarks in /mnt/in/bridge), set JAVA to the runtime's java, bring loopback up (JMH's runner
 # and a fork talk over a socket; the guest boots with lo down) and start OUT/jvm-guest.txt with

@@ -557,6 +557,8 @@ LAB_COMMON=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$LAB_COMMON/cgroup.sh"
 # shellcheck source=SCRIPTDIR/fs.sh
 . "$LAB_COMMON/fs.sh"
+# shellcheck source=SCRIPTDIR/fleet.sh
+. "$LAB_COMMON/fleet.sh"
 # shellcheck source=SCRIPTDIR/fio.sh
 . "$LAB_COMMON/fio.sh"
 # shellcheck source=SCRIPTDIR/perf.sh

@@ -6,7 +6,7 @@
 # perf stat holds the keys on (init.sh, hold_perf_keys). Writes $OUT/perf-keys.txt.
 set -eu
 OUT=${OUT:-/mnt/out}
-FLIPS=${FLIPS:-200}
+FLIPS=${FLIPS:-150}
 
 # /init's holder: a perf stat whose workload is `sleep 2147483647`.
 holder=no

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# 020: the guest survives perf stat's static-key patching under multi-threaded TCG: 200 short
+# 020: the guest survives perf stat's static-key patching under multi-threaded TCG: 150 short
 # perf stats under a context-switch load all finish (without /init's key holder, 3 guests of 3
-# hung within 140; guest/README.md), with both vCPUs online after a maxcpus=1 boot. Skips
-# without root, qemu or a built (or buildable) guest.
+# hung within 140, after 20 to 140; guest/README.md), with both vCPUs online after a maxcpus=1
+# boot. It ran 200 until 2026-12-05; 150 still outlasts the latest hang seen and leaves ./lab
+# test room for the fleet's tests. Skips without root, qemu or a built (or buildable) guest.
 # timeout: 480
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -19,6 +20,6 @@ GUEST_TIMEOUT=360 _guest_test_run "$KS_DIR/guest/perf-keys.sh" "$out"
 cat "$out/perf-keys.txt" >&2
 grep -q '^holder: yes$' "$out/perf-keys.txt" && echo "init's perf stat holds the keys"
 grep -q '^cpus_online: 0-1$' "$out/perf-keys.txt" && echo "init brought the second vCPU online"
-grep -q '^flips: 200$' "$out/perf-keys.txt" && echo "200 perf stats finished"
+grep -q '^flips: 150$' "$out/perf-keys.txt" && echo "150 perf stats finished"
 ctx=$(sed -n 's/^context_switches: //p' "$out/perf-keys.txt")
 [ "$ctx" -gt 10000 ] && echo "under a context-switch load"

@@ -42,12 +42,18 @@ bench report bridge-vs-fio /nonexistent --command x
 pair nosuchfix
 pair --no-such-option
 pair zram-init-lock --rounds x
+pair zram-init-lock --headline-budget -5
+pair zram-init-lock --id pair-zram-init-lock-2core-20261204
 notebook /nonexistent
 notebook
 notebook /nonexistent --no-such-option
 compare /nonexistent-a /nonexistent-b
 compare
 compare --no-such-option
+fleet /nonexistent.ini -- pair dm-css-ref
+fleet
+fleet --no-such-option
+fleet /etc/hostname -- frobnicate dm-css-ref
 flamegraph /nonexistent out.svg
 flamegraph
 flamegraph --no-such-option
@@ -81,7 +87,7 @@ while read -r -a args; do
 	fi
 done <"$table"
 after=$(state)
-for sub in demo test kernel engine bridge bench pair notebook compare flamegraph spec; do
+for sub in demo test kernel engine bridge bench pair notebook compare fleet flamegraph spec; do
 	[ "${per[$sub]:-0}" -ge 3 ] || { echo "FAIL: only ${per[$sub]:-0} malformed commands for $sub"; bad=$((bad + 1)); }
 done
 if [ "$before" != "$after" ]; then

@@ -12,7 +12,8 @@
 # with LAB_TEST_NATIVE=1 (their runs must take the native branch) and part-acct's null_blk. The
 # golden output is its report: each driver loadable and not loaded at first, each test passed,
 # each module loaded by the lab and unloaded again, nothing left. With module loading removed
-# (_mod_need a no-op) the first device fails and so does this test. About 5.5 min under TCG.
+# (_mod_need a no-op) the first device fails and so does this test. About 3.5 min under TCG
+# (4.8 before the scenarios rendered their job files in one JVM and part-acct ran 2 cells, not 4).
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh

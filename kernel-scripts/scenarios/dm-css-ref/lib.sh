@@ -36,21 +36,22 @@ dc_emulation_probe() {
 	_emulation_probe "$DC_OUT" "$1" "$DC_ROUNDS" "$(dc_runtime_opt)" dm-css-ref
 }
 
-# dc_job NAME N: the job file of one (depth, numjobs) on stdout: the fix's examples/dm-css-ref.fio
-# (randrw, bs=512, O_DIRECT, psync, group_reporting) with this scenario's choices: psync at iodepth
-# 1, the whole device as the span (DC_SIZE_MB), time based for DC_RUNTIME, N jobs, the section
-# named NAME (bridge.jar spec render: needs LAB_BRIDGE). The filename is given on the command line.
+# dc_job NAME N FILE: queue FILE (_job_queue; _job_flush writes it), the job file of one (depth,
+# numjobs): the fix's examples/dm-css-ref.fio (randrw, bs=512, O_DIRECT, psync, group_reporting)
+# with this scenario's choices: psync at iodepth 1, the whole device as the span (DC_SIZE_MB), time
+# based for DC_RUNTIME, N jobs, the section named NAME (bridge.jar spec render: needs LAB_BRIDGE).
+# The filename is given on the command line.
 dc_job() {
-	_job_render dm-css-ref.fio --set ioengine=psync --set iodepth=1 --set "size=${DC_SIZE_MB}M" \
+	_job_queue "$3" dm-css-ref.fio --set ioengine=psync --set iodepth=1 --set "size=${DC_SIZE_MB}M" \
 		--set "runtime=$(dc_runtime_opt)" --set time_based=1 --set "numjobs=$2" --name "$1"
 }
 
-# dc_job_file BASE N: write job-BASE.fio into DC_OUT: dc_job's, or, with DC_JOBS_FROM set (the
-# guest: no JVM to render with), the host's rendering of it copied from there.
+# dc_job_file BASE N: job-BASE.fio into DC_OUT: dc_job's (queued: dc_jobs flushes), or, with
+# DC_JOBS_FROM set (the guest: no JVM to render with), the host's rendering of it copied from there.
 dc_job_file() {
 	local base=$1 n=$2 file=job-$1.fio
 	if [ -z "${DC_JOBS_FROM:-}" ]; then
-		dc_job "$base" "$n" >"$DC_OUT/$file"
+		dc_job "$base" "$n" "$DC_OUT/$file"
 	elif [ -f "$DC_JOBS_FROM/$file" ]; then
 		cp "$DC_JOBS_FROM/$file" "$DC_OUT/$file"
 	else
@@ -59,12 +60,14 @@ dc_job_file() {
 	fi
 }
 
-# dc_jobs: job-d<D>-j<N>.fio for every depth and numjobs (fio and the bridge run the same file)
+# dc_jobs: job-d<D>-j<N>.fio for every depth and numjobs (fio and the bridge run the same file),
+# rendered by one JVM
 dc_jobs() {
 	local d n
 	for d in "${DC_DEPTHS[@]}"; do
 		for n in "${DC_NUMJOBS[@]}"; do dc_job_file "d$d-j$n" "$n"; done
 	done
+	_job_flush
 }
 
 # dc_brd NR: NR ram disks of DC_SIZE_MB, each written once whole (so every page is allocated

@@ -139,8 +139,9 @@ guest_params() {
 	if [ -n "$1" ]; then bridge=(bridge=0 "bridge_why=$1"); fi
 	_guest_params_write "$GOUT" dm-css-ref "runtime=$RUNTIME" "rounds=$ROUNDS" "depths=${DEPTHS[*]}" "size_mb=$SIZE_MB" "${bridge[@]}"
 	for d in "${DEPTHS[@]}"; do
-		for n in $(_guest_numjobs); do dc_job "d$d-j$n" "$n" >"$GOUT/jobs/job-d$d-j$n.fio"; done
+		for n in $(_guest_numjobs); do dc_job "d$d-j$n" "$n" "$GOUT/jobs/job-d$d-j$n.fio"; done
 	done
+	_job_flush
 }
 
 # run_guest: the whole scenario in the guest VM; sets GUEST_STATUS and FACTS_FILE's contents (a

@@ -45,27 +45,28 @@ pa_runtime_opt() {
 	case $PA_RUNTIME in *[!0-9]*) echo "$PA_RUNTIME" ;; *) echo "${PA_RUNTIME}s" ;; esac
 }
 
-# pa_job NAME ENGINE N TARGET: the job file of one (dev, target, numjobs, engine) on stdout: the
-# fix's examples/part-acct.fio (4k randread, O_DIRECT, time based, group_reporting) with this
-# scenario's choices: ENGINE at iodepth 1 (psync) or PA_DEPTH (io_uring), the span (OFFSET and
-# SIZE of PA_SPAN on a disk, the whole partition on a part), PA_RUNTIME, N jobs, and the section
-# named NAME (bridge.jar spec render: needs LAB_BRIDGE). The filename is given on the command line.
+# pa_job NAME ENGINE N TARGET FILE: queue FILE (_job_queue; _job_flush writes it), the job file of
+# one (dev, target, numjobs, engine): the fix's examples/part-acct.fio (4k randread, O_DIRECT,
+# time based, group_reporting) with this scenario's choices: ENGINE at iodepth 1 (psync) or
+# PA_DEPTH (io_uring), the span (OFFSET and SIZE of PA_SPAN on a disk, the whole partition on a
+# part), PA_RUNTIME, N jobs, and the section named NAME (bridge.jar spec render: needs
+# LAB_BRIDGE). The filename is given on the command line.
 pa_job() {
 	local name=$1 engine=$2 n=$3 target=$4 depth=1 off size
 	[ "$engine" = io_uring ] && depth=$PA_DEPTH
 	read -r off size <<<"$PA_SPAN"
 	if [ "$target" = part ]; then off=0 size=$PA_PART_MIB; fi
-	_job_render part-acct.fio --set "ioengine=$engine" --set "iodepth=$depth" --set "offset=${off}M" \
+	_job_queue "$5" part-acct.fio --set "ioengine=$engine" --set "iodepth=$depth" --set "offset=${off}M" \
 		--set "size=${size}M" --set "runtime=$(pa_runtime_opt)" --set "numjobs=$n" --name "$name"
 }
 
-# pa_job_file BASE ENGINE N TARGET FILE: write FILE (in PA_OUT), pa_job's job file for BASE, or,
-# with PA_JOBS_FROM set (the guest: it has no JVM to render with), copy the host's rendering of it
-# from there.
+# pa_job_file BASE ENGINE N TARGET FILE: FILE (in PA_OUT), pa_job's job file for BASE (queued:
+# pa_jobs flushes), or, with PA_JOBS_FROM set (the guest: it has no JVM to render with), copy the
+# host's rendering of it from there.
 pa_job_file() {
 	local base=$1 engine=$2 n=$3 target=$4 file=$5
 	if [ -z "${PA_JOBS_FROM:-}" ]; then
-		pa_job "$base" "$engine" "$n" "$target" >"$PA_OUT/$file"
+		pa_job "$base" "$engine" "$n" "$target" "$PA_OUT/$file"
 	elif [ -f "$PA_JOBS_FROM/$file" ]; then
 		cp "$PA_JOBS_FROM/$file" "$PA_OUT/$file"
 	else
@@ -90,6 +91,7 @@ pa_jobs() {
 		done
 	done
 	: "$disk" "$node"
+	_job_flush
 }
 
 # pa_iostats_own DISK: record DISK's queue/iostats in the registry (old value, restored by

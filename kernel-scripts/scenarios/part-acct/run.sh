@@ -196,9 +196,10 @@ else
 	for t in disk part; do
 		for n in "${gnj[@]}"; do
 			pa_wanted nullb "$t" "$n" "${gnj[-1]}" || continue
-			pa_job "nullb-$t-j$n" psync "$n" "$t" >"$gout/jobs/job-nullb-$t-j$n.fio"
+			pa_job "nullb-$t-j$n" psync "$n" "$t" "$gout/jobs/job-nullb-$t-j$n.fio"
 		done
 	done
+	_job_flush
 	# a run is fio's runtime plus about 2 s under TCG; boot and perf's probe about 30 s
 	gtimeout=$((ROUNDS * 2 * 2 * $(wc -w <<<"$(_guest_numjobs)") * (RUNTIME_CEIL_S + 6) + 120))
 	_lab_msg "part-acct: guest VM (null_blk), log in $gout/guest-run.log, at most ${gtimeout}s"

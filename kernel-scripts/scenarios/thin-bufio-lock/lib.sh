@@ -31,22 +31,22 @@ tb_runtime_opt() {
 	case $TB_RUNTIME in *[!0-9]*) echo "$TB_RUNTIME" ;; *) echo "${TB_RUNTIME}s" ;; esac
 }
 
-# tb_job NAME N: the job file of one (device, numjobs) on stdout: the fix's
-# examples/thin-bufio-lock.fio (randrw, bs=4k, O_DIRECT, psync, time based, group_reporting) with
-# this scenario's choices: psync at iodepth 1, the whole volume as the span (TB_VOLUME_MB), time
-# based for TB_RUNTIME, N jobs, the section named NAME (bridge.jar spec render: needs LAB_BRIDGE).
-# The filename is given on the command line.
+# tb_job NAME N FILE: queue FILE (_job_queue; _job_flush writes it), the job file of one (device,
+# numjobs): the fix's examples/thin-bufio-lock.fio (randrw, bs=4k, O_DIRECT, psync, time based,
+# group_reporting) with this scenario's choices: psync at iodepth 1, the whole volume as the span
+# (TB_VOLUME_MB), time based for TB_RUNTIME, N jobs, the section named NAME (bridge.jar spec
+# render: needs LAB_BRIDGE). The filename is given on the command line.
 tb_job() {
-	_job_render thin-bufio-lock.fio --set ioengine=psync --set iodepth=1 --set "size=${TB_VOLUME_MB}M" \
+	_job_queue "$3" thin-bufio-lock.fio --set ioengine=psync --set iodepth=1 --set "size=${TB_VOLUME_MB}M" \
 		--set "runtime=$(tb_runtime_opt)" --set time_based=1 --set "numjobs=$2" --name "$1"
 }
 
-# tb_job_file BASE N: write job-BASE.fio into TB_OUT: tb_job's, or, with TB_JOBS_FROM set (the
-# guest: no JVM to render with), the host's rendering of it copied from there.
+# tb_job_file BASE N: job-BASE.fio into TB_OUT: tb_job's (queued: tb_jobs flushes), or, with
+# TB_JOBS_FROM set (the guest: no JVM to render with), the host's rendering of it copied from there.
 tb_job_file() {
 	local base=$1 n=$2 file=job-$1.fio
 	if [ -z "${TB_JOBS_FROM:-}" ]; then
-		tb_job "$base" "$n" >"$TB_OUT/$file"
+		tb_job "$base" "$n" "$TB_OUT/$file"
 	elif [ -f "$TB_JOBS_FROM/$file" ]; then
 		cp "$TB_JOBS_FROM/$file" "$TB_OUT/$file"
 	else
@@ -62,6 +62,7 @@ tb_jobs() {
 	for dev in "${TB_DEVS[@]}"; do
 		for n in "${TB_NUMJOBS[@]}"; do tb_job_file "$dev-j$n" "$n"; done
 	done
+	_job_flush
 }
 
 # tb_pool_status WHEN: "# WHEN" and `dmsetup status lab-pool`, appended to thin-status.txt

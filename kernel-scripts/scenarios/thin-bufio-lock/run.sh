@@ -100,8 +100,9 @@ guest_params() {
 	_guest_params_write "$GOUT" thin-bufio-lock "runtime=$RUNTIME" "rounds=$ROUNDS" "volume_mb=$VOLUME_MB" \
 		"data_mb=$DATA_MB" "flame=$FLAME" "bridge_why=$BRIDGE_WHY"
 	for dev in "${TB_DEVS[@]}"; do
-		for n in $(_guest_numjobs); do tb_job "$dev-j$n" "$n" >"$GOUT/jobs/job-$dev-j$n.fio"; done
+		for n in $(_guest_numjobs); do tb_job "$dev-j$n" "$n" "$GOUT/jobs/job-$dev-j$n.fio"; done
 	done
+	_job_flush
 }
 
 # run_guest: the whole scenario in the guest VM; sets GUEST_STATUS and FACTS_FILE's contents (a

@@ -31,11 +31,8 @@ final class CompareSection implements Section {
     @Override
     public Optional<SectionOutput> render(RunDir run) throws IOException {
         Path dir = run.raw().resolve("compare");
-        if (!Files.isDirectory(dir)) {
-            return Optional.empty();
-        }
         Map<String, JsonNode> runs = new LinkedHashMap<>();
-        try (Stream<Path> s = Files.list(dir)) {
+        try (Stream<Path> s = Files.isDirectory(dir) ? Files.list(dir) : Stream.empty()) {
             for (Path f : s.filter(p -> p.getFileName().toString().endsWith(".summary.json")).sorted().toList()) {
                 String name = f.getFileName().toString().replace(".summary.json", "").replaceFirst("^\\d+-", "");
                 try {
@@ -50,10 +47,13 @@ final class CompareSection implements Section {
                 }
             }
         }
+        String hosts = hosts(run);
         if (runs.isEmpty()) {
-            return Optional.empty();
+            return hosts.isEmpty() ? Optional.empty() : Optional.of(new SectionOutput(hosts + "No host's pairing finished:"
+                    + " nothing to compare.\n", Map.of(), Map.of("headline", Map.of("metric", "no run to compare"))));
         }
-        StringBuilder md = new StringBuilder("## Runs compared\n\n| run | cores | CPU | kernel | JDK | made by |\n|---|---:|---|---|---|---|\n");
+        StringBuilder md = new StringBuilder(hosts);
+        md.append("## Runs compared\n\n| run | cores | CPU | kernel | JDK | made by |\n|---|---:|---|---|---|---|\n");
         runs.forEach((name, n) -> {
             JsonNode m = n.path("run");
             md.append("| `").append(name).append("` | ").append(m.path("cores").asText("?")).append(" | ")
@@ -83,6 +83,14 @@ final class CompareSection implements Section {
         md.append("\nA headline's metric names its conditions (thread count, device); runs on machines with different core counts ")
                 .append("compare at different thread counts, which the metric text states.\n\n");
         Map<String, String> charts = new LinkedHashMap<>();
+        for (String fix : fixIds(runs)) {
+            String svg = headlineChart(fix, runs);
+            if (svg != null) {
+                String file = "compare-" + fix + "-headline.svg";
+                charts.put(file, svg);
+                md.append("![").append(fix).append(" headline per run](charts/").append(file).append(")\n\n");
+            }
+        }
         String chart = scalingChart(runs);
         if (chart != null) {
             charts.put("compare-primitives-scaling.svg", chart);
@@ -93,6 +101,72 @@ final class CompareSection implements Section {
         out.put("headline", Map.of("metric", "see the runs compared"));
         out.put("runs", new ArrayList<>(runs.keySet()));
         return Optional.of(new SectionOutput(md.toString(), charts, out));
+    }
+
+    /**
+     * {@code ./lab fleet}'s hosts ({@code raw/fleet/hosts.tsv}): every host with its state, and for
+     * one that did not finish, why; empty for a comparison made by hand.
+     */
+    private static String hosts(RunDir run) throws IOException {
+        Path tsv = run.raw().resolve("fleet").resolve("hosts.tsv");
+        if (!Files.isRegularFile(tsv)) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder("## Hosts\n\n| host | state | why / what it left out | cores | kernel | arch |\n"
+                + "|---|---|---|---:|---|---|\n");
+        for (String line : Files.readAllLines(tsv).stream().skip(1).toList()) {
+            String[] f = line.split("\t", -1);
+            md.append("| `").append(f[0]).append("` |");
+            for (int i = 1; i < 6; i++) {
+                md.append(' ').append(i < f.length && !f[i].isEmpty() ? f[i].replace("|", "\\|") : "—").append(" |");
+            }
+            md.append('\n');
+        }
+        return md.append("\nOnly the hosts whose pairing finished (state ok) are compared below.\n\n").toString();
+    }
+
+    /**
+     * One fix's headline, the JVM's and the kernel's, per run, with the ci95 of the estimate each
+     * is (calibrated or raw; the kernel's); null when no run has a number for the fix.
+     */
+    private static String headlineChart(String fix, Map<String, JsonNode> runs) {
+        List<BarChart.Bar> jvm = new ArrayList<>();
+        List<BarChart.Bar> kernel = new ArrayList<>();
+        boolean any = false;
+        for (JsonNode n : runs.values()) {
+            JsonNode h = n.path("fixes").path(fix).path("headline");
+            jvm.add(bar(h.path("jvm"), interval(h.path("jvm"), h.path("jvm_calibrated"), h.path("jvm_raw"))));
+            kernel.add(bar(h.path("kernel"), interval(h.path("kernel"), h.path("kernel_estimate"))));
+            any |= h.path("jvm").isNumber() || h.path("kernel").isNumber();
+        }
+        if (!any) {
+            return null;
+        }
+        String metric = runs.values().stream().map(n -> n.path("fixes").path(fix).path("headline").path("metric").asText(""))
+                .filter(m -> !m.isEmpty()).findFirst().orElse(fix);
+        BarChart c = new BarChart(fix + ": " + metric, "ratio").categories(new ArrayList<>(runs.keySet()))
+                .referenceLine(1.0, "1.0");
+        c.series("JVM", jvm);
+        c.series("kernel", kernel);
+        return c.toSvg();
+    }
+
+    /** The ci95 of whichever estimate ({@code {value, ci95}}) the headline's figure {@code v} is; missing when none is. */
+    private static JsonNode interval(JsonNode v, JsonNode... estimates) {
+        for (JsonNode e : estimates) {
+            if (v.isNumber() && e.path("value").isNumber() && Math.abs(e.path("value").asDouble() - v.asDouble()) < 1e-6) {
+                return e.path("ci95");
+            }
+        }
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+    }
+
+    private static BarChart.Bar bar(JsonNode v, JsonNode ci) {
+        if (!v.isNumber()) {
+            return BarChart.Bar.missing();
+        }
+        return ci.isArray() && ci.size() == 2 && ci.get(0).isNumber() && ci.get(1).isNumber()
+                ? BarChart.Bar.of(v.asDouble(), ci.get(0).asDouble(), ci.get(1).asDouble()) : BarChart.Bar.of(v.asDouble());
     }
 
     private static Set<String> fixIds(Map<String, JsonNode> runs) {

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import lab.fix.Adaptive;
 import lab.fix.AmplifiedModel;
 import lab.fix.FixUnit;
 import lab.fix.Fixes;
@@ -90,11 +91,12 @@ final class AmplifyCommand implements Callable<Integer> {
         List<Integer> threads = new ArrayList<>();
         m.path("threads").forEach(t -> threads.add(t.asInt()));
         int rounds = m.path("rounds").asInt(1);
+        long budget = m.path("headline_budget_s").asLong(Adaptive.budget(null, quick));
         Steps steps = new Steps(raw, System.err);
         boolean failed = false;
         for (Pairing p : todo) {
             Pairing.Ctx c = new Pairing.Ctx(dir, raw.resolve(p.fixId()), dir.resolve("flamegraphs").resolve(p.fixId()), quick, threads,
-                    rounds, steps, System.err);
+                    rounds, budget, steps, System.err);
             AmplifiedModel am = p.amplifiedModel();
             String how = " (`./lab amplify " + dir.getFileName() + " " + p.fixId() + " --where " + where
                     + (guest ? " --guest-kernel " + guestKernel : "") + "`, after the run)";

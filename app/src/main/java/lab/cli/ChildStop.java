@@ -28,6 +28,8 @@ final class ChildStop {
 
     private static volatile boolean stopping;
     private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+    /** What runs once the scripts have stopped, before the exit: {@link #onStop}. */
+    private static final java.util.List<Runnable> AFTER = new java.util.concurrent.CopyOnWriteArrayList<>();
     private static boolean installed;
 
     private ChildStop() {
@@ -46,6 +48,25 @@ final class ChildStop {
         Process p = pb.start();
         RUNNING.add(p);
         return p;
+    }
+
+    /**
+     * {@code r} runs when the lab is stopped, after its scripts have (the fleet stops its remote
+     * runs so); on the stopping thread, before the exit.
+     */
+    static void onStop(Runnable r) {
+        AFTER.add(r);
+    }
+
+    /**
+     * Returns at once unless the lab is being stopped; then never: the stopping thread runs the
+     * {@link #onStop} actions and exits the JVM, which the caller must not do first (a command
+     * whose child was stopped under it would otherwise fail and exit with the teardown half done).
+     */
+    static void awaitStop() throws InterruptedException {
+        if (stopping) {
+            new java.util.concurrent.CountDownLatch(1).await();
+        }
     }
 
     /** Waits for {@code p}, started by {@link #start}, to end; returns its status. */
@@ -70,6 +91,7 @@ final class ChildStop {
                     for (Process p : RUNNING) {
                         stop(p);
                     }
+                    AFTER.forEach(Runnable::run);
                     System.exit(128 + number);
                 }, "lab-stop");
                 t.start();

@@ -1,5 +1,6 @@
 package lab.cli;
 
+import lab.fix.Adaptive;
 import lab.fix.Rounds;
 import lab.fix.Fixes;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         RunFolder run = RunFolder.start(results == null ? Lab.root().resolve("results") : results, RunFolder.newId("demo"));
         try {
-            return PairRun.run(Fixes.pairings(), run, true, Rounds.defaultThreads(), 1, !noFlamegraphs, "lab", true,
+            return PairRun.run(Fixes.pairings(), run, true, Rounds.defaultThreads(), 1, Adaptive.budget(null, true), !noFlamegraphs, "lab", true,
                     LabKernelSteps.GUEST_SOURCE, System.err);
         } catch (Exception e) {
             run.abandon();

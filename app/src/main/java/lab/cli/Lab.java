@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
                 "2 bad input or refused: one line on stderr says what, and nothing is made or",
                 "written."},
         subcommands = {DemoCommand.class, TestCommand.class, KernelCommand.class, EngineCommand.class, BridgeCommand.class, BenchCommand.class,
-                PairCommand.class, AmplifyCommand.class, NotebookCommand.class, CompareCommand.class, FlamegraphCommand.class,
+                PairCommand.class, AmplifyCommand.class, NotebookCommand.class, CompareCommand.class, FleetCommand.class, FlamegraphCommand.class,
                 SpecCommand.class, CommandLine.HelpCommand.class})
 public final class Lab {
     /** Exit code for bad input: the message names what was wrong and nothing was written. */
@@ -47,6 +47,10 @@ public final class Lab {
                     || ex instanceof java.io.FileNotFoundException) {
                 c.getErr().println("lab: cannot open " + ex.getMessage() + ": "
                         + (ex instanceof java.nio.file.AccessDeniedException ? "permission denied" : "no such file or directory"));
+                return EXIT_BAD_INPUT;
+            }
+            if (ex instanceof java.nio.file.FileAlreadyExistsException e && e.getReason() != null) {
+                c.getErr().println("lab: " + e.getFile() + ": " + e.getReason()); // a run id taken (RunFolder.start)
                 return EXIT_BAD_INPUT;
             }
             c.getErr().println(internalError(ex));
@@ -107,6 +111,12 @@ public final class Lab {
 
     static Path root() {
         return Path.of(System.getProperty("lab.root", ".")).toAbsolutePath().normalize();
+    }
+
+    /** The lab's state folder ({@code -Dlab.state}, which {@code ./lab} passes; else {@code .lab} in the repository). */
+    static Path state() {
+        String state = System.getProperty("lab.state");
+        return state != null ? Path.of(state).toAbsolutePath().normalize() : root().resolve(".lab");
     }
 
     private static String quote(String a) {

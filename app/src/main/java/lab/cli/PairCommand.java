@@ -1,5 +1,6 @@
 package lab.cli;
 
+import lab.fix.Adaptive;
 import lab.fix.Rounds;
 import lab.fix.FixUnit;
 import lab.fix.Fixes;
@@ -40,6 +41,11 @@ final class PairCommand implements Callable<Integer> {
 
     @Option(names = "--rounds", description = "JMH rounds interleaving the thread counts (default: 1 with --quick, else 3)")
     Integer rounds;
+
+    @Option(names = "--headline-budget", paramLabel = "S",
+            description = "seconds of rounds of the headline alone added after the run's rounds, until its interval is"
+                    + " within the target (default: 30 with --quick, else 900; 0: none)")
+    Long headlineBudget;
 
     @Option(names = "--no-flamegraphs", description = "skip the async-profiler flamegraphs")
     boolean noFlamegraphs;
@@ -83,6 +89,9 @@ final class PairCommand implements Callable<Integer> {
         List<Integer> t = threads == null ? Rounds.defaultThreads() : threads;
         int r = rounds == null ? (quick ? 1 : 3) : rounds;
         String bad = checkSweep(t, r);
+        if (bad == null && headlineBudget != null && headlineBudget < 0) {
+            bad = "--headline-budget must be >= 0 seconds, not " + headlineBudget;
+        }
         if (bad != null) {
             System.err.println("lab: " + bad);
             return Lab.EXIT_BAD_INPUT;
@@ -90,7 +99,7 @@ final class PairCommand implements Callable<Integer> {
         RunFolder run = RunFolder.start(results == null ? Lab.root().resolve("results") : results,
                 id == null ? RunFolder.newId(fixes.size() == 1 ? "pair-" + fixes.getFirst() : "pair-multi") : id);
         try {
-            return PairRun.run(pairings, run, quick, t, r, !noFlamegraphs, kernel, labAb == null ? quick : labAb.equals("quick"),
+            return PairRun.run(pairings, run, quick, t, r, Adaptive.budget(headlineBudget, quick), !noFlamegraphs, kernel, labAb == null ? quick : labAb.equals("quick"),
                     null, System.err);
         } catch (Exception e) {
             run.abandon();

@@ -35,7 +35,7 @@ final class PairRun {
      * failed. {@code labQuick}: the lab kernel's A/B and overhead check in their quick form;
      * {@code labSource}: the one lab kernel source to build (null: each the run's switches need).
      */
-    static int run(List<Pairing> pairings, RunFolder run, boolean quick, List<Integer> threads, int rounds,
+    static int run(List<Pairing> pairings, RunFolder run, boolean quick, List<Integer> threads, int rounds, long headlineBudgetS,
                    boolean flamegraphs, String kernelChoice, boolean labQuick, String labSource, PrintStream progress) throws Exception {
         Path root = Lab.root();
         Steps steps = new Steps(run.raw(), progress);
@@ -46,6 +46,7 @@ final class PairRun {
         manifest.put("quick", quick);
         manifest.put("threads", threads);
         manifest.put("rounds", rounds);
+        manifest.put("headline_budget_s", headlineBudgetS);
         manifest.put("lab_kernel", kernelChoice);
         manifest.put("lab_ab", labQuick ? "quick" : "full");
         Map<String, Object> jmh = new LinkedHashMap<>();
@@ -59,7 +60,7 @@ final class PairRun {
         for (Pairing p : pairings) {
             String fix = p.fixId();
             Pairing.Ctx c = new Pairing.Ctx(run.dir(), run.raw().resolve(fix), run.dir().resolve("flamegraphs").resolve(fix),
-                    quick, threads, rounds, steps, progress);
+                    quick, threads, rounds, headlineBudgetS, steps, progress);
             Files.createDirectories(c.raw());
             env.put(fix + "/jvm", "jvm");
             // the kernel side first: its CPU per I/O calibrates the model's base cost

@@ -38,6 +38,11 @@ public final class Adaptive {
      */
     static final long QUICK_BUDGET_S = 30;
     static final long FULL_BUDGET_S = 900;
+
+    /** The headline rounds' budget in seconds: {@code asked} (pair's --headline-budget), else the default of a quick or full run. */
+    public static long budget(Long asked, boolean quick) {
+        return asked != null ? asked : quick ? QUICK_BUDGET_S : FULL_BUDGET_S;
+    }
     static final int QUICK_MAX_ROUNDS = 24;
     static final int FULL_MAX_ROUNDS = 24;
 
@@ -54,7 +59,7 @@ public final class Adaptive {
     /** Adds headline rounds after round {@code c.rounds()}, as the class says. */
     public static void run(Pairing.Ctx c, Cell cell) throws Exception {
         double target = Verdict.target(c.quick());
-        long budget = c.quick() ? QUICK_BUDGET_S : FULL_BUDGET_S;
+        long budget = c.headlineBudgetS();
         int max = Math.max(c.rounds(), c.quick() ? QUICK_MAX_ROUNDS : FULL_MAX_ROUNDS);
         long t0 = System.nanoTime();
         List<AdaptiveLog.Round> log = new ArrayList<>();

@@ -16,8 +16,8 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 /**
  * Derives a fix's {@link Calibration} during its pairing: the kernel's CPU per I/O for the fix's
  * job, from this run's kernel side (which {@code pair} runs before the JVM side for this reason),
- * or, where it could not run, from the newest committed run of the fix that has one (said so in
- * the source); less the model's own uncontended ns per I/O, from a short JMH pre-run at one
+ * or, where it could not run, from the newest committed run of the fix that has one, in the
+ * run's results folder or else the lab's own results/ (said so in the source); less the model's own uncontended ns per I/O, from a short JMH pre-run at one
  * thread ({@code raw/<fix>/calibration-prerun.json}).
  */
 public final class Calibrations {
@@ -70,6 +70,10 @@ public final class Calibrations {
         if (k == null) {
             k = committed(c.runDir().getParent(), id, pick);
         }
+        Path own = labResults();
+        if (k == null && !own.equals(c.runDir().toAbsolutePath().normalize().getParent())) {
+            k = committed(own, id, pick); // a run written elsewhere (--results; a fleet host's) still finds the lab's
+        }
         if (k == null) {
             c.progress().println("lab: " + id + ": no kernel CPU per I/O in this run or a committed one: no calibrated model");
             return null;
@@ -81,6 +85,11 @@ public final class Calibrations {
         cal.write(c.raw());
         c.progress().println("lab: " + id + ": calibrated base " + cal.describe());
         return cal;
+    }
+
+    /** The lab's own results/ ({@code -Dlab.root}, which {@code ./lab} passes), where its committed runs are. */
+    private static Path labResults() {
+        return Path.of(System.getProperty("lab.root", ".")).toAbsolutePath().normalize().resolve("results");
     }
 
     /** The figure from the newest committed {@code pair-<id>-*} run under {@code results} whose kernel side ran. */

@@ -12,7 +12,7 @@ import java.util.List;
 public interface Pairing {
     /** The run being made: where each part writes, and the sweep it was asked for. */
     record Ctx(Path runDir, Path raw, Path flamegraphs, boolean quick, List<Integer> threads, int rounds,
-               Steps steps, PrintStream progress) {}
+               long headlineBudgetS, Steps steps, PrintStream progress) {}
 
     String fixId();
 

@@ -47,7 +47,7 @@ class DmBlkcgClonePairingTest {
         assertTrue(p.jmhSettings(false).contains("300 ms of ramp, then a 1000 ms window"), p.jmhSettings(false));
         Path fg = tmp.resolve("flamegraphs/dm-blkcg-clone");
         PrintStream out = new PrintStream(new ByteArrayOutputStream());
-        p.flamegraphs(new Pairing.Ctx(tmp, tmp.resolve("raw/dm-blkcg-clone"), fg, true, List.of(1), 1, new Steps(tmp, out), out));
+        p.flamegraphs(new Pairing.Ctx(tmp, tmp.resolve("raw/dm-blkcg-clone"), fg, true, List.of(1), 1, 0, new Steps(tmp, out), out));
         assertTrue(Files.readString(fg.resolve(DmBlkcgCloneRaw.FLAMEGRAPH_NOTE)).startsWith("No CPU flamegraph for dm-blkcg-clone: the"
                 + " model's threads"));
         assertEquals(1, Files.list(fg).count(), "the note alone");

@@ -94,4 +94,34 @@ class BridgeMainTest {
         assertTrue(err().contains("'nmjobs'"), err());
         assertEquals("", out.toString(StandardCharsets.UTF_8));
     }
+
+    /** --batch: each line's file as a render of its own would print it; a bad line writes no file and names its line. */
+    @Test
+    void specRenderBatchWritesEachFileOrNone() throws Exception {
+        Path example = Path.of("..", "examples", "part-acct.fio");
+        assertEquals(0, run("spec", "render", example.toString(), "--set", "numjobs=2", "--name", "j2"), err());
+        String alone = out.toString(StandardCharsets.UTF_8);
+        Path list = dir.resolve("list");
+        Path a = dir.resolve("a.fio");
+        Path b = dir.resolve("b.fio");
+        Files.writeString(list, a + "\t" + example + "\t--set\tnumjobs=2\t--name\tj2\n\n" + b + "\t" + example
+                + "\t--set\tnumjobs=1\t--unset\tgroup_reporting\n");
+        out.reset();
+        assertEquals(0, run("spec", "render", "--batch", list.toString()), err());
+        assertEquals(alone, Files.readString(a));
+        var jobs = JobFileParser.parse(b, Files.readString(b)).jobs();
+        assertEquals(1, jobs.getFirst().numjobs());
+        assertFalse(jobs.getFirst().groupReporting());
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+
+        Files.delete(a);
+        Files.delete(b);
+        Files.writeString(list, a + "\t" + example + "\t--set\tnumjobs=2\n" + b + "\t" + example + "\t--set\tnmjobs=1\n");
+        assertEquals(2, run("spec", "render", "--batch", list.toString()));
+        assertTrue(err().startsWith("lab: spec render: " + list + ":2: ") && err().contains("'nmjobs'"), err());
+        assertFalse(Files.exists(a) || Files.exists(b));
+        err.reset();
+        assertEquals(2, run("spec", "render", "--batch", list.toString(), example.toString()));
+        assertEquals(1, err().lines().count(), err());
+    }
 }
