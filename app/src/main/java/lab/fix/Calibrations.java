@@ -17,8 +17,9 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
  * Derives a fix's {@link Calibration} during its pairing: the kernel's CPU per I/O for the fix's
  * job, from this run's kernel side (which {@code pair} runs before the JVM side for this reason),
  * or, where it could not run, from the newest committed run of the fix that has one, in the
- * run's results folder or else the lab's own results/ (said so in the source); less the model's own uncontended ns per I/O, from a short JMH pre-run at one
- * thread ({@code raw/<fix>/calibration-prerun.json}).
+ * run's results folder or else the lab's own results/ (said so in the source); less the model's
+ * own uncontended ns per I/O, from a short JMH pre-run at one thread
+ * ({@code raw/<fix>/calibration-prerun.json}).
  */
 public final class Calibrations {
     private Calibrations() {}
