@@ -2,10 +2,13 @@ package lab.engine.sync;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** The two checks every grace-period mechanism (Rcu, Srcu) must pass, written once. */
@@ -50,33 +53,60 @@ final class GracePeriodChecks {
         reader.join();
     }
 
-    /** The classic use: unpublish, synchronize, then "free"; no reader may see a freed object. */
+    /** Frees the updater makes; readers run for as long as it frees. */
+    static final int FREES = 300;
+    /** How long a reader holds the object it read, in Thread.onSpinWait()s: the window a broken grace period frees into. */
+    static final int HOLD_SPINS = 200;
+
+    /**
+     * The classic use: unpublish, synchronize, then "free"; no reader may see a freed object. Each
+     * reader takes the current object inside its section, holds it a while, and only then looks
+     * whether it was freed; the readers run until the updater's last free, and the updater frees
+     * again only after the readers have been through a few more sections, so they overlap every
+     * free. A synchronize() that does not wait (a no-op) frees objects readers still hold.
+     */
     static void noReaderSeesAFreedObject(Section section, Runnable synchronize) throws Exception {
         final class Box {
             volatile boolean freed;
         }
         AtomicReference<Box> current = new AtomicReference<>(new Box());
         AtomicInteger useAfterFree = new AtomicInteger();
+        AtomicLong sections = new AtomicLong();
+        AtomicBoolean done = new AtomicBoolean();
         Workers.run(4, cpu -> {
             if (cpu == 0) {
-                for (int i = 0; i < 300; i++) {
-                    Box old = current.getAndSet(new Box());
-                    synchronize.run();
-                    old.freed = true;
+                try {
+                    for (int i = 0; i < FREES; i++) {
+                        long seen = sections.get();
+                        while (sections.get() < seen + 3) {
+                            Thread.onSpinWait(); // the readers are reading now
+                        }
+                        Box old = current.getAndSet(new Box());
+                        synchronize.run();
+                        old.freed = true;
+                    }
+                } finally {
+                    done.set(true);
                 }
                 return;
             }
             section.start(cpu);
-            for (int i = 0; i < 200_000; i++) {
+            while (!done.get()) {
                 int token = section.enter(cpu);
-                if (current.getAcquire().freed) {
+                Box b = current.getAcquire();
+                for (int k = 0; k < HOLD_SPINS; k++) {
+                    Thread.onSpinWait();
+                }
+                if (b.freed) {
                     useAfterFree.incrementAndGet();
                 }
                 section.exit(cpu, token);
+                sections.incrementAndGet();
             }
             section.stop(cpu);
         });
-        assertEquals(0, useAfterFree.get());
+        assertEquals(0, useAfterFree.get(), "readers saw freed objects");
+        assertTrue(sections.get() >= 3L * FREES, "the readers overlapped every free");
     }
 
     static void awaitQuietly(CountDownLatch latch) {
