@@ -531,7 +531,7 @@ _test_mods_left() {
 
 # _expect_refusal WHAT CMD...: run CMD and print "WHAT: exit N", with why when it failed: ", refused"
 # for the lab's refusal (a "lab-kernel: refused:" line, _lab_refuse), else its first line on
-# stderr. Exit 2 alone is no proof: it is also lab-kernel.sh's bad input and bash's misuse.
+# stderr ($LAB_STATE written so, for a golden output). Exit 2 alone is no proof: it is also lab-kernel.sh's bad input and bash's misuse.
 _expect_refusal() {
 	local what=$1 rc=0 err
 	shift
@@ -541,7 +541,9 @@ _expect_refusal() {
 	elif grep -q '^lab-kernel: refused: ' <<<"$err"; then
 		echo "$what: exit $rc, refused"
 	else
-		echo "$what: exit $rc: $(head -n 1 <<<"$err")"
+		err=$(head -n 1 <<<"$err")
+		if [ -n "${LAB_STATE:-}" ]; then err=${err//"$LAB_STATE"/\$LAB_STATE}; fi
+		echo "$what: exit $rc: $err"
 	fi
 }
 
