@@ -14,7 +14,7 @@
 #                          thin-bufio-lock dm-blkcg-clone
 #   build [--source 6.1|6.12 | --for FIX...]
 #                          build the lab kernel (kernel/build.sh): Debian's linux-source with
-#                          the fixes' switches (kernel/patches/V/), cached in .lab/lab-kernel;
+#                          the fixes' switches (kernel/patches/V/), cached outside the clone;
 #                          --for: each source the fixes' switches live in
 #   lab-ab FIX [--quick]   FIX's switch A/B on the lab kernel in the guest (kernel/lab-ab.sh),
 #                          on the source its switch lives in (thin-bufio-lock: 6.12, else 6.1)

@@ -7,9 +7,10 @@
 # it prints the apt-get line to run.
 #
 # The lab kernels' tests (kernel-scripts 030, 031 and 042) boot the lab kernels (6.1 with four fixes'
-# switches, 6.12 with thin-bufio-lock's). They run when the kernels are in the cache
-# ($LAB_STATE/lab-kernel/, from `./lab kernel build`, `./lab pair` or an earlier run) and skip,
-# saying so, when not: building both took 34 min of a 2-core VM, the rest 13 (README.md).
+# switches, 6.12 with thin-bufio-lock's). They run when the kernels are in the cache (the
+# machine's, outside the clone: kernel/build.sh; from `./lab kernel build`, `./lab pair` or an
+# earlier run of any clone) or an incremental build would make them, and skip, saying so, when
+# not: building both whole took 34 min of a 2-core VM, the rest 13 (README.md).
 # --lab-kernels builds them (in the background, niced, beside the unit tests) and runs those
 # tests too.
 set -euo pipefail
@@ -43,17 +44,16 @@ need_packages "${PKGS_BUILD[@]}" "${PKGS_TEST[@]}"
 # now, one after the other, niced, in their own process group beside the unit tests and the first
 # kernel-scripts tests. Nothing waits for them here: a test that needs a kernel asks
 # kernel/build.sh for it, which waits on the build's lock and then finds it in the cache (a failed
-# build is the test's to report). Their log: $LAB_STATE/lab-kernel/prebuild.log.
+# build is the test's to report). Their log: $LAB_STATE/lab-kernel-prebuild.log.
 kbuild_pid=
 if [ -n "$build_kernels" ] && [ "$(id -u)" -eq 0 ] && command -v qemu-system-x86_64 >/dev/null &&
 	[ -f /usr/src/linux-source-6.1.tar.xz ]; then
-	mkdir -p "$LAB_STATE/lab-kernel"
 	# shellcheck disable=SC2016 # expanded by the inner bash
 	setsid nice -n 10 bash -c 'for v in 6.1 6.12; do
 		[ ! -f "/usr/src/linux-source-$v.tar.xz" ] || bash "$1" build --source "$v" || echo "lab kernel $v: build failed"
-	done' prebuild "$LAB_ROOT/kernel-scripts/kernel/build.sh" >"$LAB_STATE/lab-kernel/prebuild.log" 2>&1 &
+	done' prebuild "$LAB_ROOT/kernel-scripts/kernel/build.sh" >"$LAB_STATE/lab-kernel-prebuild.log" 2>&1 &
 	kbuild_pid=$!
-	echo "lab kernels: building in the background (log: $LAB_STATE/lab-kernel/prebuild.log)" >&2
+	echo "lab kernels: building in the background (log: $LAB_STATE/lab-kernel-prebuild.log)" >&2
 	trap '[ -z "$kbuild_pid" ] || kill -- -"$kbuild_pid" 2>/dev/null || true' EXIT
 fi
 

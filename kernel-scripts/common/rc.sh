@@ -123,13 +123,15 @@ _have_guest() {
 		_skip "no built guest and linux-image-amd64 not known to apt (no Debian mirror?)"
 }
 
-# _have_lab_kernel V: the V lab kernel is in the cache (kernel/build.sh path), or this run may
-# build it (LAB_TEST_LAB_KERNELS=1: `./lab test --lab-kernels`); else skip, saying how to get it.
-# Before _test_begin*, which moves LAB_STATE away from the cache.
+# _have_lab_kernel V: the V lab kernel is in the machine's cache (kernel/build.sh path), or its
+# build would be incremental (build.sh warm: an earlier build's work tree is kept, so a changed
+# patch or config rebuilds what it touches), or this run may build it whole (LAB_TEST_LAB_KERNELS=1:
+# `./lab test --lab-kernels`); else skip, saying how to get it: a whole build does not fit.
 _have_lab_kernel() {
 	[ -f "/usr/src/linux-source-$1.tar.xz" ] || _skip "linux-source-$1 is not installed"
 	[ -n "${LAB_TEST_LAB_KERNELS:-}" ] && return 0
-	bash "$KS_DIR/kernel/build.sh" path --source "$1" >/dev/null 2>&1 ||
+	bash "$KS_DIR/kernel/build.sh" path --source "$1" >/dev/null 2>&1 && return 0
+	bash "$KS_DIR/kernel/build.sh" warm --source "$1" >/dev/null 2>&1 ||
 		_skip "the $1 lab kernel is not built; ./lab test --lab-kernels or ./lab kernel build --source $1 builds it, in 11-23 min of 2 cores here"
 }
 
@@ -527,6 +529,19 @@ _test_mods_left() {
 	local left
 	left=$(comm -13 <(printf '%s\n' "$TEST_MODS") <(_mod_list | sort) | paste -sd' ' -)
 	echo "modules loaded since the test began and left loaded: ${left:-none}"
+}
+
+# _root_disk: the whole disk under / (/dev/NAME), through a partition, LVM or any dm stack: lsblk's
+# inverse tree from /'s device down to its first "disk" (else its bottom: a loop); nothing when /
+# is not on a block device
+# (a btrfs subvolume's "[/@]" suffix stripped first)
+_root_disk() {
+	local src
+	src=$(findmnt -no SOURCE /)
+	src=${src%%\[*}
+	[ -b "$src" ] || return 0
+	lsblk -nsro NAME,TYPE "$src" 2>/dev/null |
+		awk '$2 == "disk" { print "/dev/" $1; found = 1; exit } { last = $1 } END { if (!found && last != "") print "/dev/" last }'
 }
 
 # _expect_refusal WHAT CMD...: run CMD and print "WHAT: exit N", with why when it failed: ", refused"

@@ -6,6 +6,8 @@
 #
 #   build.sh build [--source V]   build, or reuse the cached build; prints the bzImage's path
 #   build.sh path  [--source V]   the cached bzImage's path if it is up to date, else exit 1
+#   build.sh warm  [--source V]   exit 0 when a build would be incremental (the work tree kept)
+#   build.sh cache                the cache's folder
 #   build.sh check [--source V]   every patch applies cleanly to the pinned source, each alone
 #                                 exactly and all in order, in a scratch copy of the files the
 #                                 patches touch; nothing built
@@ -15,16 +17,27 @@
 #   build.sh fix-source FIX       the first source whose patches give FIX a switch (exit 1: none)
 #
 # V: 6.1 (default) or 6.12. The source comes from /usr/src/linux-source-V.tar.xz (the Debian
-# package linux-source-V, installed here when root and missing). Cache: $LAB_STATE/lab-kernel/
-# (bzImage, config, System.map, stamp per hash; build-V.log of the last build; src-V, the work
-# tree kept for incremental builds). Exit: 0 ok, 1 the build failed (its log kept, its path
-# said), 2 bad input.
+# package linux-source-V, installed here when root and missing). Cache: outside the clone (below),
+# bzImage, config, System.map, stamp per hash; build-V.log of the last build; src-V, the work
+# tree kept for incremental builds. Exit: 0 ok, 1 the build failed (its log kept, its path said),
+# 2 bad input.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 LAB_STATE=${LAB_STATE:-$REPO/.lab}
-CACHE=$LAB_STATE/lab-kernel
+# The cache is the machine's, not the clone's, so that every clone here (a CI run's fresh one
+# among them) finds what an earlier one built, and a changed patch or config rebuilds only what it
+# touches in the kept work tree: LAB_KERNEL_CACHE, else /var/cache/lab/lab-kernel as root, else
+# ${XDG_CACHE_HOME:-~/.cache}/lab/lab-kernel. Each image is keyed by what decides its bytes
+# (stamp), so clones at different commits share it; one build at a time (.lock).
+if [ -n "${LAB_KERNEL_CACHE:-}" ]; then
+	CACHE=$LAB_KERNEL_CACHE
+elif [ "$(id -u)" -eq 0 ]; then
+	CACHE=/var/cache/lab/lab-kernel
+else
+	CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/lab/lab-kernel
+fi
 SOURCES=(6.1 6.12)
 SOURCES_BAR="6.1|6.12"
 USR_SRC=${LAB_KERNEL_USR_SRC:-/usr/src} # where linux-source-V puts its tarball (tests point it elsewhere)
@@ -91,6 +104,23 @@ stamp() {
 key() { stamp | sha256sum | cut -c1-12; }
 
 cached_dir() { echo "$CACHE/lab-$SRC-$(key)"; }
+
+# adopt_clone_cache: a clone's own cache, where it was before (.lab/lab-kernel), moved to the
+# machine's when that has none yet, so that no build is lost to the move
+adopt_clone_cache() {
+	local old=$LAB_STATE/lab-kernel
+	[ -d "$old" ] && [ ! -L "$old" ] && [ ! -e "$CACHE" ] || return 0
+	mkdir -p "$(dirname "$CACHE")"
+	mv "$old" "$CACHE"
+	log "moved this clone's cache ($old) to the machine's: $CACHE"
+}
+
+# warm: the work tree of this source is kept, with the same source package: a build of any
+# patches or config is then an incremental one (make rebuilds what they touch), not a whole one
+cmd_warm() {
+	[ -f "$TARBALL" ] && [ -f "$CACHE/src-$SRC/.lab-applied/source" ] &&
+		[ "$(cat "$CACHE/src-$SRC/.lab-applied/source")" = "$PKG $(source_version)" ]
+}
 
 cmd_path() {
 	local d
@@ -278,8 +308,8 @@ prepare_tree() {
 }
 
 # expected_files: how many files a whole build of SRC compiles: the last whole build's count, kept
-# in the cache, else what this configuration compiled when it was measured (.lab/lab-kernel/build-V.log
-# of a fresh clone, 2026-12-02: 6.1 1297, 6.12 1375); 0 when unknown.
+# in the cache, else what this configuration compiled when it was measured (build-V.log of a fresh
+# cache, 2026-12-02: 6.1 1297, 6.12 1375); 0 when unknown.
 expected_files() {
 	if [ -s "$CACHE/files-$SRC" ]; then
 		cat "$CACHE/files-$SRC"
@@ -385,6 +415,7 @@ main() {
 	[ $# -gt 0 ] && shift
 	case $cmd in
 	build)
+		adopt_clone_cache
 		if [ "${1:-}" = --for ]; then
 			shift
 			build_for "$@"
@@ -399,7 +430,9 @@ main() {
 		[ -n "$v" ] || exit 1
 		echo "$v"
 		;;
-	path) parse_source "$@"; cmd_path ;;
+	path) parse_source "$@"; adopt_clone_cache; cmd_path ;;
+	warm) parse_source "$@"; adopt_clone_cache; cmd_warm ;;
+	cache) echo "$CACHE" ;;
 	check) parse_source "$@"; cmd_check ;;
 	switches)
 		if [ "${1:-}" = --all ]; then
@@ -409,7 +442,7 @@ main() {
 			cmd_switches
 		fi
 		;;
-	*) die "usage: build.sh build|path|check|switches [--source $SOURCES_BAR | --all] | build --for FIX... | fix-source FIX" 2 ;;
+	*) die "usage: build.sh build|path|warm|check|switches [--source $SOURCES_BAR | --all] | build --for FIX... | fix-source FIX | cache" 2 ;;
 	esac
 }
 

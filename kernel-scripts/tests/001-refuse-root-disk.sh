@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# 001: the root disk (whatever backs /) is refused by every writing command; nothing changes.
+# 001: the root disk (whatever backs /: the whole disk under a partition, LVM or dm, and the device
+# / is on) is refused by every writing command, for its reason; its queue is unchanged.
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
@@ -9,18 +10,24 @@ _have_root
 _test_begin
 
 src=$(findmnt -no SOURCE /)
+src=${src%%\[*}
 [ -b "$src" ] || _skip "/ is not on a block device ($src)"
-disk=/dev/$(lsblk -no PKNAME "$src" 2>/dev/null | head -n 1)
-[ "$disk" != /dev/ ] || disk=$src
-sched_path=/sys/block/${disk#/dev/}/queue/scheduler
-before=$(cat "$sched_path" "/sys/block/${disk#/dev/}/queue/iostats" 2>/dev/null || true)
+# the whole disk under / (through a partition, LVM or dm), whose queue must read before and after:
+# an unreadable one would make "unchanged" hold whatever the commands did
+disk=$(_root_disk)
+q=/sys/block/${disk#/dev/}/queue
+if [ ! -r "$q/scheduler" ] || [ ! -r "$q/iostats" ]; then
+	echo "no queue to watch for /'s disk ($src: '$disk')" >&2
+	exit 1
+fi
+before=$(cat "$q/scheduler" "$q/iostats")
 
 _expect_refusal "check" "$LK" check "$disk"
-_expect_refusal "check partition" "$LK" check "$src"
+_expect_refusal "check the device / is on" "$LK" check "$src"
 _expect_refusal "fill" "$LK" fill "$disk" zero
 _expect_refusal "down" "$LK" down "$disk"
 _expect_refusal "iostats" "$LK" iostats "$disk" 0
 _expect_refusal "sched" "$LK" sched "$disk" bfq
-after=$(cat "$sched_path" "/sys/block/${disk#/dev/}/queue/iostats" 2>/dev/null || true)
+after=$(cat "$q/scheduler" "$q/iostats")
 [ "$before" = "$after" ] && echo "root disk unchanged"
 echo "registry lines: $(wc -l <"$LAB_REGISTRY")"

@@ -25,7 +25,9 @@ cg=$("$LK" up "cgroup:t$$")
 grep -q '\[bfq\]' "$sched" && echo "scheduler: bfq"
 echo "weight: $(awk '$1 == "default" { print $2; exit } NF == 1 { print $1; exit }' "$(_cgroup_weight_file "$cg")")"
 _expect_refusal "weight on a foreign cgroup" "$LK" weight "$LAB_BLKIO" "$l" 300
-_expect_refusal "weight with the root disk" "$LK" weight "$cg" /dev/vda 300
+root=$(_root_disk)
+[ -n "$root" ] || root=$(findmnt -no SOURCE /) # not a block device: refused too
+_expect_refusal "weight with the root disk" "$LK" weight "$cg" "$root" 300
 echo $$ >"$cg/cgroup.procs"
 "$LK" cleanup
 echo $$ >"$LAB_BLKIO/cgroup.procs"

@@ -2,7 +2,8 @@
 # 029: the lab kernel's patches apply cleanly to the pinned linux-sources, 6.1 and 6.12
 # (kernel/build.sh check, fast: only the files they touch are extracted); every switch's fix has
 # its lab-ab.sh workload and its source (build.sh fix-source); a bad --source and a missing source
-# package are refused with a clear message, nothing built.
+# package are refused with a clear message, nothing built; the cache is the machine's, outside the
+# clone, and a clone's own is moved there.
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
@@ -15,7 +16,7 @@ state=$(mktemp -d /tmp/lab-test.XXXXXX)
 trap 'rm -rf "$state"' EXIT
 
 for v in 6.1 6.12; do
-	if out=$(LAB_STATE=$state bash "$build" check --source "$v" 2>&1); then
+	if out=$(LAB_STATE=$state LAB_KERNEL_CACHE=$state/cache bash "$build" check --source "$v" 2>&1); then
 		echo "$v: patches apply cleanly: yes"
 	else
 		echo "$out" >&2
@@ -38,9 +39,16 @@ done <<<"$switches"
 echo "every switch's header is complete: $ok"
 
 rc=0
-msg=$(LAB_STATE=$state bash "$build" build --source 5.10 2>&1) || rc=$?
+msg=$(LAB_STATE=$state LAB_KERNEL_CACHE=$state/cache bash "$build" build --source 5.10 2>&1) || rc=$?
 echo "bad --source: exit $rc, names the versions: $(grep -q 'one of 6.1 6.12' <<<"$msg" && echo yes || echo no)"
 rc=0
-msg=$(LAB_STATE=$state LAB_KERNEL_USR_SRC=$state/none bash "$build" build --source 6.12 2>&1) || rc=$?
+msg=$(LAB_STATE=$state LAB_KERNEL_CACHE=$state/cache LAB_KERNEL_USR_SRC=$state/none bash "$build" build --source 6.12 2>&1) || rc=$?
 echo "missing source package: exit $rc, names it: $(grep -q 'install the Debian package linux-source-6.12' <<<"$msg" && echo yes || echo no)"
 echo "nothing built: $([ -z "$(ls -A "$state")" ] && echo yes || echo no)"
+# the cache is the machine's, outside the clone (a fresh clone finds an earlier build); a clone's
+# own, where it was before (.lab/lab-kernel), is moved there and not lost
+echo "the cache is outside the clone: $(case $(bash "$build" cache) in "$LAB_ROOT"/*) echo no ;; *) echo yes ;; esac)"
+mkdir -p "$state/clone/lab-kernel/lab-6.1-000000000000"
+echo old >"$state/clone/lab-kernel/lab-6.1-000000000000/bzImage"
+LAB_STATE=$state/clone LAB_KERNEL_CACHE=$state/machine bash "$build" path --source 6.1 >/dev/null 2>&1 || true
+echo "a clone's own cache is moved to the machine's: $([ -f "$state/machine/lab-6.1-000000000000/bzImage" ] && [ ! -e "$state/clone/lab-kernel" ] && echo yes || echo no)"
