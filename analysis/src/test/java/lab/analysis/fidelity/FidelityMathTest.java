@@ -90,19 +90,45 @@ class FidelityMathTest {
         assertEquals(0.02, fit.kappa(), 1e-9);
     }
 
+    /**
+     * Round 1: a's mean 100, b's 80 → 1.25; round 2: a's 90, b's 100 → 0.9 (the mean of each
+     * iteration's ratio would be 0.9023 there). Logs 0.2231435513 and −0.1053605157, mean
+     * 0.0588915178: the A/A √1.125 = 1.0606601718; two rounds, 1 df, h = t(0.975, 1)·s/√2 = 12.706 ×
+     * |L1 − L2|/2 = 12.706 × 0.1642520335 = 2.0869863375: [exp(−2.0280948197)–exp(2.1458778553)] =
+     * [0.1315859775–8.5495432058], its reach from 1 the upper end's, 7.5495432058.
+     */
     @Test
     void aFloorFromPerRoundIterationsTakesTheAaFromTheRoundsMeans() {
-        // round 1: a's mean 100, b's 80 -> 1.25; round 2: a's 90, b's 100 -> 0.9: the A/A is their geometric mean, 1.061
         List<double[]> a = List.of(new double[] {90, 110}, new double[] {90, 90});
         List<double[]> b = List.of(new double[] {80, 80}, new double[] {95, 105});
         NoiseFloor f = NoiseFloor.ofIterations(a, b);
-        assertEquals(Math.sqrt(1.25 * 0.9), f.aa().value(), 1e-12);
         assertEquals(2, f.rounds());
-        assertEquals(lab.analysis.estimate.Estimator.of(List.of(1.25, 0.9)).reach(), f.floor(), 1e-12, "the rounds' interval, not the iterations'");
-        assertTrue(f.floor() > 0.25, "two rounds 1.25 and 0.9 apart: a wide interval (t with 1 df): " + f.floor());
-        assertFalse(f.failed(), "its interval holds 1");
+        assertEquals(1.0606601718, f.aa().value(), 1e-9);
+        assertEquals(0.1315859775, f.aa().lo(), 1e-9);
+        assertEquals(8.5495432058, f.aa().hi(), 1e-9 * 8.55);
+        assertEquals(7.5495432058, f.floor(), 1e-9 * 7.55, "the rounds' interval, not the iterations'");
+        assertFalse(f.failed(), "[0.13–8.55] holds 1");
         assertNull(NoiseFloor.ofIterations(List.of(), List.of()), "no round: no floor");
         assertThrows(IllegalArgumentException.class, () -> NoiseFloor.ofIterations(a, List.of(b.getFirst())));
         assertThrows(IllegalArgumentException.class, () -> NoiseFloor.ofIterations(List.of(new double[0]), List.of(new double[] {1})));
+    }
+
+    /**
+     * Three rounds of a copy 10%, 12%, 11% slower than the base: logs 0.0953101798, 0.1133286853,
+     * 0.1043600153, mean 0.1043329601 (1.1099699692), sd (2 df) 0.0090092832, h = 4.303 ×
+     * 0.0090092832 / √3 = 0.0223821065: [1.0854024649–1.1350935457], which leaves out 1: the
+     * self-test fails, and the floor is the upper end's reach, 0.1350935457.
+     */
+    @Test
+    void aFloorWhoseRoundsAgreeOnAnOffsetFailsTheSelfTest() {
+        List<double[]> a = List.of(new double[] {105, 115}, new double[] {112, 112}, new double[] {111, 111});
+        List<double[]> b = List.of(new double[] {100, 100}, new double[] {99, 101}, new double[] {100, 100});
+        NoiseFloor f = NoiseFloor.ofIterations(a, b);
+        assertEquals(3, f.rounds());
+        assertEquals(1.1099699692, f.aa().value(), 1e-9);
+        assertEquals(1.0854024649, f.aa().lo(), 1e-9);
+        assertEquals(1.1350935457, f.aa().hi(), 1e-9);
+        assertEquals(0.1350935457, f.floor(), 1e-10);
+        assertTrue(f.failed(), "[1.085–1.135] leaves out 1");
     }
 }

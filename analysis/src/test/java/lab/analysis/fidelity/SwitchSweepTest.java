@@ -2,17 +2,14 @@ package lab.analysis.fidelity;
 
 import static lab.analysis.parse.LabAbFixture.NS_AFTER;
 import static lab.analysis.parse.LabAbFixture.afterIops;
-import static lab.analysis.parse.LabAbFixture.beforeIops;
 import static lab.analysis.parse.LabAbFixture.delta;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import lab.analysis.parse.LabAb;
 import lab.analysis.parse.LabAbFixture;
@@ -39,27 +36,42 @@ class SwitchSweepTest {
         }).toList());
     }
 
+    /** {@code assertEquals} within {@code rel} of {@code want}'s size. */
+    private static void near(double want, double got, double rel, String what) {
+        assertEquals(want, got, rel * Math.abs(want), what);
+    }
+
+    /**
+     * Per round ln(after/before) = ln R − ln(1 + 0.001·(r − 2)), R = (400 + Δ(N)) / 400: ln R plus
+     * −ln 0.999 = +0.00100050033, 0, −ln 1.001 = −0.00099950033 in rounds 1 to 3, whatever N. Their
+     * mean is ln R − ln(0.999999)/3 = ln R + 3.333335e-7, so the estimate is R·0.999999^(−1/3); their
+     * sd (2 df) 0.00100000038, so h = t(0.975, 2)·s/√3 = 4.303 × 0.00100000038 / 1.7320508 =
+     * 0.00248433914 and the interval R·0.999999^(−1/3)·exp(∓h). At N = 1, R = 409/400: 1.02250034
+     * [1.01996326–1.02504374]. (The before's IOPS are written to 3 decimals: 1e-9 relative.)
+     */
     @Test
     void perCountTheRatioIsAfterOverBeforeOfTheSameRoundEstimatedOverRounds() throws Exception {
         SwitchSweep s = sweep(3, 1, 4, 16, 64);
         assertEquals(List.of(1, 4, 16, 64), s.counts().stream().map(SwitchSweep.Count::n).toList());
+        double h = 0.00248433914;
         for (SwitchSweep.Count c : s.counts()) {
             int n = c.n();
-            // the geometric mean of the rounds' after/before, its interval from their spread
-            List<Double> per = List.of(afterIops(1) / beforeIops(n, 1), afterIops(2) / beforeIops(n, 2), afterIops(3) / beforeIops(n, 3));
-            lab.analysis.estimate.Estimate want = lab.analysis.estimate.Estimator.of(per);
-            assertEquals(want.value(), c.ratio().value(), 1e-9);
-            assertEquals(want.lo(), c.ratio().lo(), 1e-9);
-            assertEquals(want.hi(), c.ratio().hi(), 1e-9);
+            double value = (NS_AFTER + delta(n)) / NS_AFTER * Math.pow(0.999999, -1 / 3.0);
+            near(value, c.ratio().value(), 1e-9, "N = " + n);
+            near(value * Math.exp(-h), c.ratio().lo(), 1e-9, "N = " + n);
+            near(value * Math.exp(h), c.ratio().hi(), 1e-9, "N = " + n);
             assertEquals(3, c.ratio().rounds());
-            assertEquals(1.0, c.aa().value(), 1e-12);
             assertEquals(NS_AFTER + delta(n), c.nsBefore(), 1e-3);
             assertEquals(NS_AFTER, c.nsAfter(), 1e-3);
             assertEquals(delta(n), c.delta().median(), 1e-3);
             assertEquals(LabAbFixture.K, c.opsBefore().median(), 1e-12);
             assertEquals(0.0, c.opsAfter().median(), 0);
         }
-        assertEquals(1, s.headline().n());
+        SwitchSweep.Count one = s.headline();
+        assertEquals(1, one.n());
+        near(1.0225003408, one.ratio().value(), 1e-9, "409/400 · 0.999999^(-1/3)");
+        near(1.0199632560, one.ratio().lo(), 1e-9, "its lower end");
+        near(1.0250437365, one.ratio().hi(), 1e-9, "its upper end");
     }
 
     @Test
@@ -135,26 +147,110 @@ class SwitchSweepTest {
                 "no count and no K: x = N");
     }
 
+    /**
+     * The A/A is the aa trial over the after of the same round, the fixture's 1.004, 0.998, 1.003:
+     * logs 0.0039920213, −0.0020020027, 0.0029955090, mean 0.0016618425 (the estimate exp of it,
+     * 1.0016632242), sd (2 df) 0.0032118656, h = 4.303 × 0.0032118656 / √3 = 0.0079793603: the
+     * interval [0.9937023957–1.0096878290], its farther end from 1 the upper, the floor 0.0096878290.
+     * The same at every N: the A/A does not depend on the before.
+     */
     @Test
-    void theAaIsEstimatedOverRoundsAsEveryRatioIs() throws Exception {
-        SwitchSweep.Count c = sweep(3, 4).counts().getFirst();
-        assertEquals(3, c.floor().rounds());
-        assertEquals(0.0, c.floor().floor(), 1e-12, "the fixture's A/A is the after again in every round: its interval is 1 exactly");
-        assertTrue(c.ratio().excludes(1), "Δ(4) = 21 ns on 400 is 5%: its interval leaves out 1");
-        assertFalse(c.floor().failed());
+    void theAaIsTheAaTrialOverTheAfterOfTheSameRoundOverRounds() throws Exception {
+        for (SwitchSweep.Count c : sweep(3, 1, 4).counts()) {
+            assertEquals(3, c.aa().rounds());
+            near(1.0016632242, c.aa().value(), 1e-9, "N = " + c.n());
+            near(0.9937023957, c.aa().lo(), 1e-9, "N = " + c.n());
+            near(1.0096878290, c.aa().hi(), 1e-9, "N = " + c.n());
+            assertEquals(3, c.floor().rounds());
+            assertEquals(0.0096878290, c.floor().floor(), 1e-10, "the upper end's reach, not the lower's 0.0062976");
+            assertEquals("±1.0%", c.floor().format());
+        }
     }
 
+    /** The interval's ends decide {@link lab.analysis.estimate.Estimate#excludes}: just outside each end excluded, just inside not. */
+    @Test
+    void theAasIntervalExcludesJustOutsideItsEndsAndNotJustInside() throws Exception {
+        lab.analysis.estimate.Estimate aa = sweep(3, 1).headline().aa();
+        assertTrue(aa.excludes(0.9937023957 - 1e-8));
+        assertFalse(aa.excludes(0.9937023957 + 1e-8));
+        assertFalse(aa.excludes(1.0096878290 - 1e-8));
+        assertTrue(aa.excludes(1.0096878290 + 1e-8));
+        assertFalse(sweep(3, 1).headline().floor().failed(), "[0.99370–1.00969] holds 1");
+    }
+
+    /**
+     * An A/A that drifts the same way every round (aa/after 1.010, 1.012, 1.011: logs 0.0099503309,
+     * 0.0119285709, 0.0109399400, mean 0.0109396139, sd 0.0009891200, h = 4.303 × 0.0009891200 / √3
+     * = 0.0024573087) has the interval [1.0085183819–1.0134870635]: it leaves out 1, the self-test fails.
+     */
+    @Test
+    void anAaThatDriftsOneWayFailsTheSelfTest() throws Exception {
+        LabAbFixture.iops(dir, 3, 1);
+        double[] drift = {1.010, 1.012, 1.011};
+        rewriteTrials(c -> {
+            if (c[3].equals("aa")) {
+                int r = Integer.parseInt(c[1]);
+                c[8] = String.format(java.util.Locale.ROOT, "%.3f", afterIops(r) * drift[r - 1]);
+            }
+        });
+        NoiseFloor f = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, LabAbFixture.K).headline().floor();
+        near(1.0085183819, f.aa().lo(), 1e-9, "the lower end");
+        near(1.0134870635, f.aa().hi(), 1e-9, "the upper end");
+        assertEquals(0.0134870635, f.floor(), 1e-10);
+        assertTrue(f.failed(), "[1.0085–1.0135] leaves out 1");
+    }
+
+    /**
+     * The A/A over boots: rounds 1-2 in boot 1 with aa/after 1.01, rounds 3-4 in boot 2 with 0.99.
+     * Logs L1 = ln 1.01 = 0.0099503309, L2 = ln 0.99 = −0.0100503359; the mean (L1 + L2)/2 =
+     * −0.0000500025; MSW = 0 < MSB = 2(L1 − m)² + 2(L2 − m)² = (L1 − L2)², so the boot is the unit:
+     * h = t(0.975, 1)·√(MSB/4) = 12.706 × (L1 − L2)/2 = 0.1270642356; the interval
+     * exp(m ∓ h) = [0.8806330650–1.1354331784] (the four rounds pooled would give ±0.0184).
+     */
+    @Test
+    void theAaTakesTheBootAsALevel() throws Exception {
+        LabAbFixture.iops(dir, 4, 1);
+        rewriteTrials(c -> {
+            if (c[0].equals("count")) {
+                c[c.length - 1] = c[c.length - 1] + "\tboot";
+                return;
+            }
+            int r = Integer.parseInt(c[1]);
+            if (c[3].equals("aa")) {
+                c[8] = String.format(java.util.Locale.ROOT, "%.3f", afterIops(r) * (r > 2 ? 0.99 : 1.01));
+            }
+            c[c.length - 1] = c[c.length - 1] + "\t" + (r > 2 ? 2 : 1);
+        });
+        SwitchSweep.Count c = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, LabAbFixture.K).headline();
+        assertEquals(4, c.aa().rounds());
+        near(0.9999499987, c.aa().value(), 1e-9, "√(1.01 × 0.99)");
+        near(0.8806330650, c.aa().lo(), 1e-9, "t(1) over the boots");
+        near(1.1354331784, c.aa().hi(), 1e-9, "t(1) over the boots");
+        assertEquals(0.1354331784, c.floor().floor(), 1e-10);
+    }
+
+    /**
+     * A share's ratio is the after's share itself, 1.95, 2.00, 2.05: logs 0.6678293726, 0.6931471806,
+     * 0.7178397932, mean 0.6929387821 (the estimate ∛7.995 = 1.9995832465), sd 0.0250058616, h =
+     * 4.303 × 0.0250058616 / √3 = 0.0621230174: [1.8791428926–2.1277430127]. Its A/A is the aa's share
+     * over the after's, 1.97/1.95, 1.99/2.00, 2.06/2.05: logs 0.0102041702, −0.0050125418,
+     * 0.0048661897, mean 0.0033526060, sd 0.0077204458, h = 0.0191801984: 1.0033582323
+     * [0.9842970057–1.0227885855].
+     */
     @Test
     void aShareIsTheAftersValueWithTheBeforesBeside() throws Exception {
         LabAbFixture.share(dir, 3);
         SwitchSweep s = SwitchSweep.of(LabAb.read(dir).orElseThrow(), true, 1.0);
         assertTrue(s.share());
         SwitchSweep.Count c = s.headline();
-        assertTrue(c.ratio().value() > 1.95 && c.ratio().value() < 2.05, c.ratio().toString());
-        assertTrue(c.ratio().lo() <= 2.0 && c.ratio().hi() >= 1.95, c.ratio().toString());
+        near(1.9995832465, c.ratio().value(), 1e-9, "the after's share, not after/before");
+        near(1.8791428926, c.ratio().lo(), 1e-9, "its lower end");
+        near(2.1277430127, c.ratio().hi(), 1e-9, "its upper end");
         assertEquals(1.0, c.before().median(), 1e-9);
-        assertEquals(1.0, c.aa().value(), 1e-9);
-        assertNotNull(c.floor());
+        near(1.0033582323, c.aa().value(), 1e-9, "the aa's share over the after's");
+        near(0.9842970057, c.aa().lo(), 1e-9, "its lower end");
+        near(1.0227885855, c.aa().hi(), 1e-9, "its upper end");
+        assertEquals(0.0227885855, c.floor().floor(), 1e-10);
         assertFalse(c.floor().failed());
         assertEquals(3, c.rounds().size());
         assertEquals("100", c.rounds().getFirst().before().extra().get("root_pct"));
