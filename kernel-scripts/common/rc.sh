@@ -531,15 +531,25 @@ _test_mods_left() {
 	echo "modules loaded since the test began and left loaded: ${left:-none}"
 }
 
+# _root_source: what / is mounted from, the last mount over it (/proc/mounts: the guest's busybox
+# has no findmnt), a btrfs subvolume's "[/@]" suffix stripped
+_root_source() {
+	local src
+	src=$(awk '$2 == "/" { s = $1 } END { print s }' /proc/mounts)
+	echo "${src%%\[*}"
+}
+
 # _root_disk: the whole disk under / (/dev/NAME), through a partition, LVM or any dm stack: lsblk's
 # inverse tree from /'s device down to its first "disk" (else its bottom: a loop); nothing when /
-# is not on a block device
-# (a btrfs subvolume's "[/@]" suffix stripped first)
+# is not on a block device (the guest's, whose / is in memory)
 _root_disk() {
 	local src
-	src=$(findmnt -no SOURCE /)
-	src=${src%%\[*}
+	src=$(_root_source)
 	[ -b "$src" ] || return 0
+	if ! command -v lsblk >/dev/null; then
+		echo "$src"
+		return 0
+	fi
 	lsblk -nsro NAME,TYPE "$src" 2>/dev/null |
 		awk '$2 == "disk" { print "/dev/" $1; found = 1; exit } { last = $1 } END { if (!found && last != "") print "/dev/" last }'
 }

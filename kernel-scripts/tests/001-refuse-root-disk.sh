@@ -9,8 +9,7 @@ LK=$KS_DIR/lab-kernel.sh
 _have_root
 _test_begin
 
-src=$(findmnt -no SOURCE /)
-src=${src%%\[*}
+src=$(_root_source)
 [ -b "$src" ] || _skip "/ is not on a block device ($src)"
 # the whole disk under / (through a partition, LVM or dm), whose queue must read before and after:
 # an unreadable one would make "unchanged" hold whatever the commands did

@@ -170,16 +170,22 @@ class BarChartTest {
 
     /** A long label is wrapped onto as many lines as it needs, and the picture grows: nothing is cut. */
     @Test
-    void longLabelsAreWrappedNeverCut() {
+    void longLabelsAreWrappedNeverCut() throws Exception {
+        String name = "one series with a rather long name that must wrap";
         List<String> cats = List.of("uring-qd32-fixedbufs-registerfiles-j2", "psync-j1", "a label with many many words in it",
                 "x", "y", "z", "w", "v");
-        String svg = new BarChart("t", "y").categories(cats).series("one series with a rather long name that must wrap", 
+        String svg = new BarChart("t", "y").categories(cats).series(name,
                 cats.stream().map(c -> BarChart.Bar.of(1)).toList()).series("two", cats.stream().map(c -> BarChart.Bar.of(2)).toList()).toSvg();
         assertFalse(svg.contains("…"), "nothing is cut with an ellipsis");
         for (String word : List.of("uring-", "qd32-", "fixedbufs-", "registerfiles-", "j2", "many", "words")) {
             assertTrue(svg.contains(word), word);
         }
         assertTrue(svg.contains("height=\"") && !svg.contains("height=\"420\""), "the picture grew for the extra lines");
-        assertTrue(svg.contains("rather long name") || svg.contains("rather long"), "the legend wraps");
+        // the legend: the long name's lines, one <text> each, between its start and the next series'
+        List<String> texts = Xml.texts(Xml.parse(svg));
+        int from = texts.indexOf(texts.stream().filter(t -> t.startsWith("one series")).findFirst().orElseThrow());
+        List<String> lines = texts.subList(from, texts.indexOf("two"));
+        assertTrue(lines.size() >= 2, "the legend wraps: " + lines);
+        assertEquals(name, String.join(" ", lines), "every word of the name kept, in order, none cut");
     }
 }
