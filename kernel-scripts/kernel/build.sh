@@ -2,12 +2,13 @@
 # kernel/build.sh: the lab kernel. Debian's linux-source-V with each fix's "before" restored
 # behind a runtime switch (patches/V/*.patch, one a fix), every driver the scenarios use built
 # in (config: applied over `make tinyconfig`), cached by a hash of the source package's version,
-# the config, the patches and this script.
+# the config, the patches and the recipe (stamp).
 #
 #   build.sh build [--source V]   build, or reuse the cached build; prints the bzImage's path
 #   build.sh path  [--source V]   the cached bzImage's path if it is up to date, else exit 1
 #   build.sh warm  [--source V]   exit 0 when a build would be incremental (the work tree kept)
 #   build.sh cache                the cache's folder
+#   build.sh key   [--source V]   the cache key a build would have now (lab-V-KEY)
 #   build.sh check [--source V]   every patch applies cleanly to the pinned source, each alone
 #                                 exactly and all in order, in a scratch copy of the files the
 #                                 patches touch; nothing built
@@ -88,12 +89,14 @@ patch_files() {
 	find "$PATCHES" -maxdepth 1 -name '*.patch' | sort
 }
 
-# The cache key: what decides the bzImage's bytes.
+# The cache key: what decides the bzImage's bytes: the source, the config, the patches and the
+# recipe, the functions that apply, configure and make (their text as bash prints it, comments
+# left out): an edit elsewhere in this script (a message, the progress) keeps every image.
 stamp() {
 	{
 		echo "source $PKG $(source_version)"
 		echo "config $(sha256sum <"$HERE/config" | cut -c1-16)"
-		echo "script $(sha256sum <"${BASH_SOURCE[0]}" | cut -c1-16)"
+		echo "recipe $(declare -f apply_all config_tree make_bzimage | sha256sum | cut -c1-16)"
 		local p
 		while read -r p; do
 			[ -n "$p" ] && echo "patch $(basename "$p") $(sha256sum <"$p" | cut -c1-16)"
@@ -322,12 +325,17 @@ expected_files() {
 	esac
 }
 
+# make_bzimage: make's part of the recipe (in the key)
+make_bzimage() {
+	make -C "$TREE" -j"$(nproc)" bzImage
+}
+
 # make_image LOG: the bzImage, progress every 20 s: files compiled of the expected whole, and the
 # time left at the rate so far; a whole build's count is kept for the next estimate.
 make_image() {
 	local logf=$1 pid t0=$SECONDS n total
 	total=$(expected_files)
-	make -C "$TREE" -j"$(nproc)" bzImage >"$logf" 2>&1 &
+	make_bzimage >"$logf" 2>&1 &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 2
@@ -433,6 +441,7 @@ main() {
 	path) parse_source "$@"; adopt_clone_cache; cmd_path ;;
 	warm) parse_source "$@"; adopt_clone_cache; cmd_warm ;;
 	cache) echo "$CACHE" ;;
+	key) parse_source "$@"; key ;;
 	check) parse_source "$@"; cmd_check ;;
 	switches)
 		if [ "${1:-}" = --all ]; then
@@ -442,7 +451,7 @@ main() {
 			cmd_switches
 		fi
 		;;
-	*) die "usage: build.sh build|path|warm|check|switches [--source $SOURCES_BAR | --all] | build --for FIX... | fix-source FIX | cache" 2 ;;
+	*) die "usage: build.sh build|path|warm|check|switches [--source $SOURCES_BAR | --all] | build --for FIX... | fix-source FIX | cache | key [--source $SOURCES_BAR]" 2 ;;
 	esac
 }
 

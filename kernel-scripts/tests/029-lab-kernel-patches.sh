@@ -3,7 +3,8 @@
 # (kernel/build.sh check, fast: only the files they touch are extracted); every switch's fix has
 # its lab-ab.sh workload and its source (build.sh fix-source); a bad --source and a missing source
 # package are refused with a clear message, nothing built; the cache is the machine's, outside the
-# clone, and a clone's own is moved there.
+# clone, and a clone's own is moved there; the cache key follows the recipe, not the script's
+# comments.
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
@@ -52,3 +53,13 @@ mkdir -p "$state/clone/lab-kernel/lab-6.1-000000000000"
 echo old >"$state/clone/lab-kernel/lab-6.1-000000000000/bzImage"
 LAB_STATE=$state/clone LAB_KERNEL_CACHE=$state/machine bash "$build" path --source 6.1 >/dev/null 2>&1 || true
 echo "a clone's own cache is moved to the machine's: $([ -f "$state/machine/lab-6.1-000000000000/bzImage" ] && [ ! -e "$state/clone/lab-kernel" ] && echo yes || echo no)"
+# the key: a comment added to the script keeps it; a changed recipe (configure) or config, not
+cp -r "$KS_DIR/kernel" "$state/k"
+k0=$(bash "$state/k/build.sh" key --source 6.1)
+echo "# a comment" >>"$state/k/build.sh"
+echo "a comment in build.sh keeps the key: $([ "$(bash "$state/k/build.sh" key --source 6.1)" = "$k0" ] && echo yes || echo no)"
+sed -i 's/^config_tree() {$/&\n\ttrue/' "$state/k/build.sh"
+echo "a changed recipe changes it: $([ "$(bash "$state/k/build.sh" key --source 6.1)" != "$k0" ] && echo yes || echo no)"
+cp "$KS_DIR/kernel/build.sh" "$state/k/build.sh"
+echo "LAB_TEST=y" >>"$state/k/config"
+echo "a changed config changes it: $([ "$(bash "$state/k/build.sh" key --source 6.1)" != "$k0" ] && echo yes || echo no)"
