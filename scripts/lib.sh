@@ -13,6 +13,10 @@ readonly LAB_JAR=$LAB_ROOT/app/target/lab.jar
 readonly BRIDGE_JAR=$LAB_ROOT/native-bridge/target/bridge.jar
 readonly BENCH_JAR=$LAB_ROOT/jvm-engine/target/benchmarks.jar
 readonly STRESS_JAR=$LAB_ROOT/stress/target/jcstress.jar
+readonly LAB_JARS=("$LAB_JAR" "$BRIDGE_JAR" "$BENCH_JAR" "$STRESS_JAR")
+# What the build reads, as globs under LAB_ROOT: source_stamp hashes it; ./lab fleet packs the
+# jars with the sources only when git says these are HEAD's (both passed on as -Dlab.* by ./lab).
+readonly BUILD_INPUTS=(pom.xml .mvn '*/pom.xml' '*/src')
 
 # Debian packages, by the command that needs them. Later issues add theirs here.
 readonly PKGS_BUILD=(curl unzip)   # the Maven Wrapper's first download
@@ -88,7 +92,8 @@ need_packages() {
 
 # source_stamp: a hash of everything the build reads.
 source_stamp() {
-	(cd "$LAB_ROOT" && find pom.xml .mvn ./*/pom.xml ./*/src -type f -print0 2>/dev/null |
+	# shellcheck disable=SC2068 # the globs, expanded in LAB_ROOT
+	(cd "$LAB_ROOT" && find ${BUILD_INPUTS[@]} -type f -print0 2>/dev/null |
 		sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 }
 
@@ -102,8 +107,9 @@ mvnw() {
 build() {
 	local stamp
 	stamp=$(source_stamp)
-	if [ -f "$LAB_JAR" ] && [ -f "$BRIDGE_JAR" ] && [ -f "$BENCH_JAR" ] && [ -f "$STRESS_JAR" ] &&
-		[ "$(cat "$LAB_STATE/build.stamp" 2>/dev/null)" = "$stamp" ]; then
+	local jar built=1
+	for jar in "${LAB_JARS[@]}"; do [ -f "$jar" ] || built=; done
+	if [ -n "$built" ] && [ "$(cat "$LAB_STATE/build.stamp" 2>/dev/null)" = "$stamp" ]; then
 		return 0
 	fi
 	need_packages "${PKGS_BUILD[@]}"

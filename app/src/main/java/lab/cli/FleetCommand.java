@@ -230,11 +230,11 @@ final class FleetCommand implements Callable<Integer> {
         Path root = Lab.root();
         Path tar = archive.resolveSibling(archive.getFileName() + ".tar");
         run(List.of("git", "-C", root.toString(), "archive", "--format=tar", "-o", tar.toString(), "HEAD"), null);
-        String dirty = run(List.of("git", "-C", root.toString(), "status", "--porcelain", "--", "pom.xml", ".mvn",
-                "*/pom.xml", "*/src"), null);
+        List<String> status = new ArrayList<>(List.of("git", "-C", root.toString(), "status", "--porcelain", "--"));
+        status.addAll(Lab.listProperty("lab.build.inputs"));
+        String dirty = run(status, null);
         Path stamp = Lab.state().resolve("build.stamp");
-        List<String> jars = List.of("app/target/lab.jar", "native-bridge/target/bridge.jar",
-                "jvm-engine/target/benchmarks.jar", "stress/target/jcstress.jar");
+        List<String> jars = Lab.listProperty("lab.jars");
         if (dirty.isBlank() && Files.isRegularFile(stamp) && jars.stream().allMatch(j -> Files.isRegularFile(root.resolve(j)))) {
             Path staged = Files.createTempDirectory(archive.getParent(), "stamp");
             Files.createDirectories(staged.resolve(".lab"));

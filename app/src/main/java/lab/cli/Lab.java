@@ -2,6 +2,7 @@ package lab.cli;
 
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -117,6 +118,18 @@ public final class Lab {
     static Path state() {
         String state = System.getProperty("lab.state");
         return state != null ? Path.of(state).toAbsolutePath().normalize() : root().resolve(".lab");
+    }
+
+    /**
+     * A list that {@code ./lab} passes from scripts/lib.sh, its one source, as {@code -DNAME="a b
+     * c"} (lab.jars: the jars the build makes; lab.build.inputs: what it reads).
+     */
+    static List<String> listProperty(String name) {
+        String v = System.getProperty(name);
+        if (v == null || v.isBlank()) {
+            throw new IllegalStateException("-D" + name + " is not set: run this through ./lab, which passes it from scripts/lib.sh");
+        }
+        return List.of(v.trim().split("\\s+"));
     }
 
     private static String quote(String a) {
