@@ -26,5 +26,9 @@ else
 	echo "no dd stack with kernel frames; the recorded commands, by samples:" >&2
 	zcat "$out/dd.kernel.collapsed.gz" | awk '{ n[substr($0, 1, index($0, ";") - 1)] += $NF } END { for (c in n) print n[c], c }' |
 		sort -rn | head -n 8 >&2
+	echo "dd's most sampled stacks (their last 3 frames), for why:" >&2
+	zcat "$out/dd.kernel.collapsed.gz" | awk '/^(dd|perf-exec);/ { l = $0; sub(/ [0-9]+$/, "", l); n = split(l, f, ";")
+		s = f[n > 3 ? n - 2 : 2]; for (i = (n > 3 ? n - 1 : 3); i <= n; i++) s = s ";" f[i]; c[s] += $NF }
+		END { for (s in c) print c[s], s }' | sort -rn | head -n 8 >&2
 fi
 [ ! -e "$out/dd.kernel.svg" ] && [ ! -e "$out/dd.kernel.collapsed" ] && echo "left for the Java side: no SVG, only the .gz"

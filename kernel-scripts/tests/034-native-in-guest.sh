@@ -33,6 +33,8 @@ if [ "$rc" -ne 0 ] || [ ! -f "$out/as-host.txt" ]; then
 	exit 1
 fi
 cat "$out/as-host.txt"
+# its steps' times (the guest's uptime at each), for the log: where the test's minutes go
+grep -a 'as-host: \[' "$out/console.log" >&2 || true
 # a test that failed inside: its output's difference and its stderr's end, for the log
 for f in "$out"/logs/*.run; do
 	t=$(sed -n 's/^FAIL \([^ ]*\).*/\1/p' "$f")
