@@ -25,8 +25,10 @@ import lab.engine.iosched.RequestQueue.Charge;
  *       1.02, all charged to the root group;</li>
  *   <li>direct through linear1: both variants the weights' ratio, charged to /a and /b by task;</li>
  *   <li>direct through thin: both variants 1.0 then 1.02, the root group's;</li>
- *   <li>the A/A ({@code transfer}, thin, buffered, 500:500): b's bytes per 100 ms span +2%, -2%,
- *       +2%, -2%, 0 over the window, a's even: a ratio of exactly 1.</li>
+ *   <li>the A/A ({@code transfer}, thin, buffered, 500:500): b's bytes per 100 ms span +2%, +2%,
+ *       +2%, -2%, 0 over the window in round 1 and -2%, -2%, -2%, +2%, 0 in round 2, a's even: a's
+ *       window mean over b's 209715200 / 211392920 and 209715200 / 208037480 (the 4 MiB per 10 ms
+ *       written as 4278190 and 4110418 bytes at ±2%), not 1, and not the same in both rounds.</li>
  * </ul>
  *
  * The kernel side ({@code kernel/runs.tsv}): native loop direct 500:500, writers at 150 + 150 MiB/s
@@ -68,7 +70,8 @@ final class Fixture {
         long b = 0;
         for (long ms = 10; ms <= 700; ms += 10) {
             long span = (ms - 10) / 100; // the span this 10 ms ends in: 200..300 is span 2
-            double jitter = !aa || span < 2 || span > 5 ? 0 : span % 2 == 0 ? 0.02 : -0.02;
+            // the A/A's b: +2% in spans 2-4 and -2% in span 5 in round 1, the other way round in round 2
+            double jitter = !aa || span < 2 || span > 5 ? 0 : (span < 5) == (round == 1) ? 0.02 : -0.02;
             a += incA;
             b += Math.round(incB * (1 + jitter));
             t.add(new Sample(ms, a, b));
