@@ -28,7 +28,8 @@ import lab.engine.iosched.RequestQueue.Charge;
  *   <li>the A/A ({@code transfer}, thin, buffered, 500:500): b's bytes per 100 ms span +2%, +2%,
  *       +2%, -2%, 0 over the window in round 1 and -2%, -2%, -2%, +2%, 0 in round 2, a's even: a's
  *       window mean over b's 209715200 / 211392920 and 209715200 / 208037480 (the 4 MiB per 10 ms
- *       written as 4278190 and 4110418 bytes at ±2%), not 1, and not the same in both rounds.</li>
+ *       written as 4278190 and 4110418 bytes at ±2%), not 1, and not the same in both rounds; in the
+ *       calibrated model ±1% (4236247 and 4152361 bytes): 209715200 / 210554060 and 209715200 / 208876340.</li>
  * </ul>
  *
  * The kernel side ({@code kernel/runs.tsv}): native loop direct 500:500, writers at 150 + 150 MiB/s
@@ -70,8 +71,9 @@ final class Fixture {
         long b = 0;
         for (long ms = 10; ms <= 700; ms += 10) {
             long span = (ms - 10) / 100; // the span this 10 ms ends in: 200..300 is span 2
-            // the A/A's b: +2% in spans 2-4 and -2% in span 5 in round 1, the other way round in round 2
-            double jitter = !aa || span < 2 || span > 5 ? 0 : (span < 5) == (round == 1) ? 0.02 : -0.02;
+            // the A/A's b: +2% (calibrated: +1%) in spans 2-4 and -2% in span 5 in round 1, the other way round in round 2
+            double step = cal ? 0.01 : 0.02;
+            double jitter = !aa || span < 2 || span > 5 ? 0 : (span < 5) == (round == 1) ? step : -step;
             a += incA;
             b += Math.round(incB * (1 + jitter));
             t.add(new Sample(ms, a, b));
