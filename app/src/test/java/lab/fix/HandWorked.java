@@ -29,6 +29,19 @@ public final class HandWorked {
         }
     }
 
+    /**
+     * A fix's model figures worked by hand, as its headline has them: the raw model's estimate and the calibrated
+     * one's (null: none), the headline's A/A (the calibrated model's where there is one) and the raw model's beside it
+     * (null: none apart from it).
+     */
+    public record Jvm(Interval raw, Interval calibrated, Interval aa, Interval aaRaw) {}
+
+    /**
+     * A fix's prediction worked by hand: its value and its estimate made within each round, the cost per shared-line
+     * operation the seed's figure implies (ns) and its estimate within each round, and the cost measured here.
+     */
+    public record Predicted(double value, Interval overRounds, double implied, Interval impliedOverRounds, double measured) {}
+
     /** Student's t, 0.975 quantile, for {@code df} degrees of freedom. */
     public static double t(int df) {
         return T975[df - 1];

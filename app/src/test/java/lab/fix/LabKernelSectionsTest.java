@@ -36,26 +36,26 @@ class LabKernelSectionsTest {
      * so the estimate 1.014 × √0.999999 = 1.0139994930; sd (1 df) ln(1.001/0.999)/√2 = 0.0014142140, h = t(0.975, 1) ×
      * sd/√2 = 12.706 × ln(1.001/0.999)/2 = 12.706 × 0.0020000007/2 = 0.0127060042: [1.0011971169–1.0269655740].
      */
-    private static final Interval IOPS = new Interval(1.0139994929998732, 1.0011971169065046, 1.0269655739530226, 2);
+    static final Interval IOPS = new Interval(1.0139994929998732, 1.0011971169065046, 1.0269655739530226, 2);
     /*
      * Their A/A: the aa over the after of the same round, 1.004 and 0.998 (LabKernelFiles.aaFactor). Logs 0.0039920213 and
      * −0.0020020027: mean 0.0009950093 (the estimate √(1.004 × 0.998) = 1.0009955045), sd 0.0042384150, h = 12.706 ×
      * ln(1.004/0.998)/2 = 12.706 × 0.0059940240/2 = 0.0380800341: [0.9635942025–1.0398485145]. (The after over
      * itself would be 1 [1–1]; the aa over the before, about 1/1.014.)
      */
-    private static final Interval IOPS_AA = new Interval(1.0009955044854097, 0.9635942024686035, 1.0398485144815384, 2);
+    static final Interval IOPS_AA = new Interval(1.0009955044854097, 0.9635942024686035, 1.0398485144815384, 2);
     /*
      * The share's kernel figure: the after's share itself, 1.98 and 2.02 (LabKernelFiles.afterShare): the estimate
      * √(1.98 × 2.02) = √3.9996 = 1.9998999975, h = 12.706 × ln(2.02/1.98)/2 = 12.706 × 0.0200006667/2 = 0.1270642356:
      * [1.7612661300–2.2708663568].
      */
-    private static final Interval SHARE = new Interval(1.9998999974998748, 1.7612661300267982, 2.2708663567720704, 2);
+    static final Interval SHARE = new Interval(1.9998999974998748, 1.7612661300267982, 2.2708663567720704, 2);
     /*
      * Its A/A: the aa's share over the after's, 2.00/1.98 = 1.0101010101 and 2.01/2.02 = 0.9950495050: logs 0.0100503359
      * and −0.0049627893, mean 0.0025437733 (the estimate 1.0025470114), h = 12.706 × 0.0150131252/2 = 0.0953783844:
      * [0.9113442140–1.1028769312].
      */
-    private static final Interval SHARE_AA = new Interval(1.002547011391987, 0.9113442140386115, 1.1028769312057336, 2);
+    static final Interval SHARE_AA = new Interval(1.002547011391987, 0.9113442140386115, 1.1028769312057336, 2);
 
     @TempDir
     Path tmp;

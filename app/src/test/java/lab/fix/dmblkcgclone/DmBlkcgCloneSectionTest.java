@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import lab.fix.Fixes;
 import lab.fix.HandWorked.Interval;
+import lab.fix.HandWorked.Jvm;
 import lab.notebook.Notebook;
 import lab.results.RunDir;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The dm-blkcg-clone section from the hand-made run of {@link Fixture}, each figure worked out there. */
-class DmBlkcgCloneSectionTest {
+public class DmBlkcgCloneSectionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -58,26 +59,22 @@ class DmBlkcgCloneSectionTest {
     /*
      * The headline's figures, worked by hand from Fixture: each round's a/b is a's window bytes over b's, 50 increments each
      * of round(r × 4 MiB) over 4 MiB (4194304 bytes), estimated over the 2 rounds: the geometric mean and exp(m ∓ h),
-     * h = t(0.975, 1) × s/√2 = 12.706 × |ln(x1/x2)|/2 for two rounds.
+     * h = t(0.975, 1) × s/√2 = 12.706 × |ln(x1/x2)|/2 for two rounds. transfer, raw: 2 and 7969178/4194304 = 1.9000000954;
+     * h = 12.706 × 0.0512932442/2 = 0.3258659804. transfer, calibrated: 7549747/4194304 = 1.7999999523 and 2; h = 12.706 ×
+     * 0.1053605421/2 = 0.6693555243. The calibrated model's A/A, the headline's (transfer, thin, buffered, 500:500, sub-
+     * windows, b ±1%): 209715200/210554060 = 0.9960159400 and 209715200/208876340 = 1.0040160604, logs −0.0039920175 and
+     * 0.0040080176, h = 12.706 × 0.0080000351/2 = 0.0508242226; reach 0.0521463521. The raw model's (b ±2%): a's mean over
+     * b's 209715200/211392920 and 209715200/208037480, logs −0.0079681621 and 0.0080321640, h = 12.706 × 0.0160003261/2 =
+     * 0.1016500716; reach 0.1070314601.
      */
-    /** transfer, raw: 2 and 7969178/4194304 = 1.9000000954; h = 12.706 × 0.0512932442/2 = 0.3258659804. */
-    static final Interval TRANSFER_RAW = new Interval(1.9493589178842523, 1.4072459650475666, 2.7003098854907135, 2);
-    /** transfer, calibrated: 7549747/4194304 = 1.7999999523 and 2; h = 12.706 × 0.1053605421/2 = 0.6693555243. */
-    static final Interval TRANSFER_CAL = new Interval(1.8973665709695025, 0.9715246719239727, 3.7055156792912487, 2);
+    public static final Jvm JVM = new Jvm(new Interval(1.9493589178842523, 1.4072459650475666, 2.7003098854907135, 2),
+            new Interval(1.8973665709695025, 0.9715246719239727, 3.7055156792912487, 2),
+            new Interval(1.000008000080742, 0.9504533263765683, 1.0521463521390009, 2),
+            new Interval(1.0000320014750408, 0.9033745110153025, 1.107031460130754, 2));
     /** lost, either set: 1 and 4278190/4194304 = 1.0199999809; h = 12.706 × 0.0198026086/2 = 0.1258059724. */
-    static final Interval LOST = new Interval(1.0099504843934248, 0.8905601180243436, 1.1453465749053808, 2);
-    /**
-     * The raw model's A/A (transfer, thin, buffered, 500:500, sub-windows): a's mean over b's 209715200/211392920 and
-     * 209715200/208037480, logs −0.0079681621 and 0.0080321640, h = 12.706 × 0.0160003261/2 = 0.1016500716; reach 0.1070314601.
-     */
-    static final Interval AA_RAW = new Interval(1.0000320014750408, 0.9033745110153025, 1.107031460130754, 2);
-    /**
-     * The calibrated model's A/A, b ±1%: 209715200/210554060 = 0.9960159400 and 209715200/208876340 = 1.0040160604, logs
-     * −0.0039920175 and 0.0040080176, h = 12.706 × 0.0080000351/2 = 0.0508242226; reach 0.0521463521.
-     */
-    static final Interval AA_CAL = new Interval(1.000008000080742, 0.9504533263765683, 1.0521463521390009, 2);
+    public static final Interval LOST = new Interval(1.0099504843934248, 0.8905601180243436, 1.1453465749053808, 2);
     /** The guest's thin buffered 1000:500: 20/10 and 21/10 MiB/s; h = 12.706 × ln(2.1/2)/2 = 12.706 × 0.0487901642/2 = 0.3099639130. */
-    static final Interval KERNEL_GUEST = new Interval(2.0493901531919194, 1.5031732140551568, 2.7940891713134843, 2);
+    public static final Interval KERNEL_GUEST = new Interval(2.0493901531919194, 1.5031732140551568, 2.7940891713134843, 2);
 
     @Test
     void theHeadlineHasTheModelRawCalibratedLostPredictedAndTheGuestsFigure() throws Exception {
@@ -86,9 +83,9 @@ class DmBlkcgCloneSectionTest {
         JsonNode h = fix().path("headline");
         assertEquals(1.92, h.path("seed").asDouble());
         // jvm: the calibrated transfer, thin, buffered, 1000:500 (not the raw one: that is jvm_raw)
-        near(TRANSFER_CAL.value(), h.path("jvm").asDouble(), 1e-9, "the calibrated figure");
-        pin(TRANSFER_CAL, h.path("jvm_calibrated"), "jvm_calibrated");
-        pin(TRANSFER_RAW, h.path("jvm_raw"), "jvm_raw");
+        near(JVM.calibrated().value(), h.path("jvm").asDouble(), 1e-9, "the calibrated figure");
+        pin(JVM.calibrated(), h.path("jvm_calibrated"), "jvm_calibrated");
+        pin(JVM.raw(), h.path("jvm_raw"), "jvm_raw");
         near(LOST.value(), h.path("jvm_lost").asDouble(), 1e-9, "lost, calibrated");
         pin(LOST, h.path("jvm_lost_raw"), "jvm_lost_raw");
         pin(LOST, h.path("jvm_lost_calibrated"), "jvm_lost_calibrated");
@@ -99,12 +96,12 @@ class DmBlkcgCloneSectionTest {
         assertEquals("native (loop); guest VM, tcg, qemu -smp 2 (linear thin), guest kernel 6.1.0-57-amd64, bottom device: null_blk devices,"
                 + " 32 MiB/s", h.path("kernel_environment").asText());
         // the headline's A/A is the calibrated model's, the raw model's beside it; the noise floor the calibrated one's reach
-        pin(AA_CAL, h.path("aa"), "aa: the calibrated model's A/A");
-        pin(AA_RAW, h.path("aa_raw"), "aa_raw: the raw model's A/A");
+        pin(JVM.aa(), h.path("aa"), "aa: the calibrated model's A/A");
+        pin(JVM.aaRaw(), h.path("aa_raw"), "aa_raw: the raw model's A/A");
         assertEquals("holds 1", h.path("aa").path("self_test").asText());
-        assertEquals(AA_CAL.reach(), h.path("noise_floor").asDouble(), 1e-12);
+        assertEquals(JVM.aa().reach(), h.path("noise_floor").asDouble(), 1e-12);
         assertEquals(0.0521463521390009, h.path("noise_floor").asDouble(), 1e-12, "the calibrated A/A's upper end's reach");
-        assertEquals(AA_CAL.reach(), fix().path("jvm").path("calibrated_noise_floor").asDouble(), 1e-12);
+        assertEquals(JVM.aa().reach(), fix().path("jvm").path("calibrated_noise_floor").asDouble(), 1e-12);
         assertEquals(0.1070314601307540, fix().path("jvm").path("noise_floor").asDouble(), 1e-12, "the raw A/A's reach");
         assertEquals(295, fix().path("jvm").path("calibrated_mib_per_sec").asDouble());
         assertTrue(h.path("base_ns").isNull(), "the base is a bandwidth, not ns per I/O");
@@ -179,8 +176,8 @@ class DmBlkcgCloneSectionTest {
         assertTrue(md.contains("No calibrated model in this run (`raw/dm-blkcg-clone/calibrated-rK.json`): the kernel side did not run."), md);
         assertTrue(md.contains("No kernel table in this run: the kernel side did not run."), md);
         JsonNode h = fix().path("headline");
-        near(TRANSFER_RAW.value(), h.path("jvm").asDouble(), 1e-9, "the raw figure where there is no calibrated one");
-        pin(AA_RAW, h.path("aa"), "the raw model's A/A, the only one");
+        near(JVM.raw().value(), h.path("jvm").asDouble(), 1e-9, "the raw figure where there is no calibrated one");
+        pin(JVM.aaRaw(), h.path("aa"), "the raw model's A/A, the only one");
         assertTrue(h.path("jvm_calibrated").isNull());
         assertTrue(h.path("kernel").isNull());
         assertEquals("the kernel side did not run", h.path("kernel_note").asText());

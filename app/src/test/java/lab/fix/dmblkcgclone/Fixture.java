@@ -38,7 +38,7 @@ import lab.engine.iosched.RequestQueue.Charge;
  * then 21 / 10 MiB/s (2.05 [2.00–2.10]), 600 + 300 of 1000 bytes charged to a and b; env.txt as
  * the scenario writes it.
  */
-final class Fixture {
+public final class Fixture {
     private Fixture() {}
 
     static final long MIB = 1 << 20;
@@ -226,7 +226,7 @@ final class Fixture {
     }
 
     /** The whole run folder under {@code dir}: manifest, the model's and the calibrated model's rounds, the kernel side. */
-    static Path run(Path dir) throws IOException {
+    public static Path run(Path dir) throws IOException {
         Path run = dir.resolve(RUN_ID);
         Path raw = run.resolve("raw/dm-blkcg-clone");
         Files.createDirectories(raw);

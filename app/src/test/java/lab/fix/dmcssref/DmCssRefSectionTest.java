@@ -20,6 +20,8 @@ import java.util.Map;
 import lab.analysis.fidelity.Calibration;
 import lab.fix.Fixes;
 import lab.fix.HandWorked.Interval;
+import lab.fix.HandWorked.Jvm;
+import lab.fix.HandWorked.Predicted;
 import lab.fix.KernelFiles;
 import lab.notebook.KernelRuns;
 import lab.results.RunDir;
@@ -181,25 +183,35 @@ public class DmCssRefSectionTest {
     }
 
     /*
+     * Beside the seed's contrast, (5) over today's percpu, at depth 5 and 2 threads: raw 651/151.5 and 652/151.75 (percpu's
+     * layer 20.1 then 19.95 ns), calibrated 2651/2151.5 and 2652/2151.75.
+     */
+    public static final Interval RAW_VS_PERCPU = new Interval(4.296785025738175, 4.29367736969012, 4.299894931029775, 2);
+    public static final Interval CALIBRATED_VS_PERCPU = new Interval(1.2323243861413649, 1.230283082919428, 1.234369076322695, 2);
+
+    /*
      * The headline's figures worked by hand: each a ratio per round at depth 5 and 2 threads, estimated over the 2 rounds as
      * the geometric mean with exp(m ∓ h), h = t(0.975, 1) × s/√2 = 12.706 × |ln(x1/x2)|/2.
+     *
+     * Calibrated, (5) over (4): (2000 + 51 + 600) / (2000 + 51 + 300) = 2651/2351, then 2652/2352; h = 12.706 × 0.0000481153/2
+     * = 0.0003056775. Raw: 651/351 and 652/352; h = 12.706 × 0.0013100324/2 = 0.0083226359. The calibrated A/A, the
+     * headline's: percpu over its copy, (2000 + 151.5)/(2000 + 151.5 × 1.02) = 2151.5/2154.53 and (2000 + 151.75)/(2000 +
+     * 151.75 × 0.98) = 2151.75/2148.715; logs −0.0014073290 and 0.0014114755, h = 12.706 × 0.0028188045/2 = 0.0179078652:
+     * [0.9822535642–1.0180712831], its reach 0.0180712831 the noise floor. The raw A/A: 151.5/154.53 = 1/1.02 and
+     * 151.75/148.715 = 1/0.98; h = 12.706 × ln(1.02/0.98)/2 = 0.2541538908.
      */
-    /** Calibrated, (5) over (4): (2000 + 51 + 600) / (2000 + 51 + 300) = 2651/2351, then 2652/2352; h = 12.706 × 0.0000481153/2 = 0.0003056775. */
-    static final Interval CALIBRATED = new Interval(1.127578147053445, 1.1272335244268576, 1.1279228750395272, 2);
-    /** Raw, (5) over (4): 651/351 and 652/352; h = 12.706 × ln(1.8547009/1.8522727)/2 = 12.706 × 0.0013100324/2 = 0.0083226359. */
-    static final Interval RAW = new Interval(1.8534863933711008, 1.838124515254202, 1.8689766563157517, 2);
-    /** Raw, (5) over today's percpu: 651/151.5 and 652/151.75 (percpu's layer 20.1 then 19.95 ns). */
-    static final Interval RAW_VS_PERCPU = new Interval(4.296785025738175, 4.29367736969012, 4.299894931029775, 2);
-    /** Calibrated, (5) over percpu: 2651/2151.5 and 2652/2151.75. */
-    static final Interval CALIBRATED_VS_PERCPU = new Interval(1.2323243861413649, 1.230283082919428, 1.234369076322695, 2);
+    public static final Jvm JVM = new Jvm(new Interval(1.8534863933711008, 1.838124515254202, 1.8689766563157517, 2),
+            new Interval(1.127578147053445, 1.1272335244268576, 1.1279228750395272, 2),
+            new Interval(1.0000020732423203, 0.9822535642051027, 1.018071283149989, 2),
+            new Interval(1.000200060020007, 0.7757276004362462, 1.2896281626455346, 2));
     /**
-     * The calibrated A/A: percpu over its copy, (2000 + 151.5)/(2000 + 151.5 × 1.02) = 2151.5/2154.53 and (2000 + 151.75)/
-     * (2000 + 151.75 × 0.98) = 2151.75/2148.715; logs −0.0014073290 and 0.0014114755, h = 12.706 × 0.0028188045/2 =
-     * 0.0179078652: [0.9822535642–1.0180712831], its reach 0.0180712831 the headline's noise floor.
+     * The prediction (T + 106)/(T + 46), T = 2000 + √(201 × 202), and within each round 2307/2247 and 2308/2248; the
+     * implied cost T (R − 1) / (21 − 11 R), R = 40/23, and within each round 870.1627907 and 870.5581395 ns; a cas 6 ns
+     * more (the prediction's test works them out).
      */
-    static final Interval AA_CALIBRATED = new Interval(1.0000020732423203, 0.9822535642051027, 1.018071283149989, 2);
-    /** The raw A/A: 151.5/154.53 = 1/1.02 and 151.75/148.715 = 1/0.98; h = 12.706 × ln(1.02/0.98)/2 = 0.2541538908. */
-    static final Interval AA_RAW = new Interval(1.000200060020007, 0.7757276004362462, 1.2896281626455346, 2);
+    public static final Predicted PREDICTION = new Predicted(1.026696336623372,
+            new Interval(1.0266963305588215, 1.0266208709123628, 1.0267717957517855, 2), 870.3602198622802,
+            new Interval(870.3604651162789, 867.848813953488, 872.8721162790697, 2), 6);
 
     @Test
     void theHeadlineIsTheSeedsContrastCmpxchgOverAtomicWithPercpuBeside() throws IOException {
@@ -207,9 +219,9 @@ public class DmCssRefSectionTest {
         JsonNode fix = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref");
         JsonNode h = fix.path("headline");
         // jvm: the calibrated figure; the raw one beside it, each over atomic and over today's percpu
-        near(CALIBRATED.value(), h.path("jvm").asDouble(), 1e-9, "the calibrated (5) over (4)");
-        pin(CALIBRATED, h.path("jvm_calibrated"), "jvm_calibrated");
-        pin(RAW, h.path("jvm_raw"), "jvm_raw");
+        near(JVM.calibrated().value(), h.path("jvm").asDouble(), 1e-9, "the calibrated (5) over (4)");
+        pin(JVM.calibrated(), h.path("jvm_calibrated"), "jvm_calibrated");
+        pin(JVM.raw(), h.path("jvm_raw"), "jvm_raw");
         pin(RAW_VS_PERCPU, h.path("jvm_raw_vs_percpu"), "jvm_raw_vs_percpu");
         pin(CALIBRATED_VS_PERCPU, h.path("jvm_calibrated_vs_percpu"), "jvm_calibrated_vs_percpu");
         assertTrue(h.path("metric").asText().contains("`atomic-cmpxchg` / `atomic`"), h.toString());
@@ -217,8 +229,8 @@ public class DmCssRefSectionTest {
         assertTrue(h.path("kernel").isNull());
         assertTrue(h.path("kernel_note").asText().contains("cannot switch it"), h.toString());
         // the A/A: the calibrated model's, percpu over its copy, the raw model's beside it; the floor the calibrated one's reach
-        pin(AA_CALIBRATED, h.path("aa"), "aa");
-        pin(AA_RAW, h.path("aa_raw"), "aa_raw");
+        pin(JVM.aa(), h.path("aa"), "aa");
+        pin(JVM.aaRaw(), h.path("aa_raw"), "aa_raw");
         assertEquals(0.018071283149989, h.path("noise_floor").asDouble(), 1e-12);
         assertEquals("holds 1", h.path("aa").path("self_test").asText());
         assertEquals(2000, h.path("base_ns").asDouble(), 0);
@@ -245,27 +257,27 @@ public class DmCssRefSectionTest {
         JsonNode h = fix.path("headline");
         double tOne = 2000 + Math.sqrt(201.0 * 202);
         assertEquals(2201.4993796516505, tOne, 1e-9);
-        near(1.026696336623372, h.path("predicted").asDouble(), 1e-9, "(T + 106) / (T + 46)");
-        pin(new Interval(1.0266963305588215, 1.0266208709123628, 1.0267717957517855, 2), h.path("predicted_over_rounds"),
-                "the prediction within each round");
-        near(870.3602198622802, h.path("implied_op_ns").asDouble(), 1e-9, "T (R − 1) / (21 − 11 R)");
-        pin(new Interval(870.3604651162789, 867.848813953488, 872.8721162790697, 2), h.path("implied_op_ns_over_rounds"),
-                "the implied cost within each round");
+        near(PREDICTION.value(), (tOne + 106) / (tOne + 46), 1e-12, "(T + 106) / (T + 46)");
+        near(PREDICTION.value(), h.path("predicted").asDouble(), 1e-9, "(T + 106) / (T + 46)");
+        pin(PREDICTION.overRounds(), h.path("predicted_over_rounds"), "the prediction within each round");
+        near(PREDICTION.implied(), tOne * (40 / 23.0 - 1) / (21 - 11 * 40 / 23.0), 1e-12, "T (R − 1) / (21 − 11 R)");
+        near(PREDICTION.implied(), h.path("implied_op_ns").asDouble(), 1e-9, "T (R − 1) / (21 − 11 R)");
+        pin(PREDICTION.impliedOverRounds(), h.path("implied_op_ns_over_rounds"), "the implied cost within each round");
         assertEquals(6.0, h.path("measured_op_ns").asDouble(), 1e-12, "a cas at 2 threads and the base's gap");
         pin(new Interval(6, 6, 6, 2), h.path("measured_op_ns_over_rounds"), "6 ns in both rounds");
         // the calibrated table, 2 threads: ns per op the geometric means of 2000 + the raw's; the ratios as the headline's
         JsonNode cal = fix.path("jvm").path("calibrated").path("2");
-        pin(CALIBRATED, cal.path("atomic_cmpxchg_vs_atomic"), "the seed's contrast");
+        pin(JVM.calibrated(), cal.path("atomic_cmpxchg_vs_atomic"), "the seed's contrast");
         pin(CALIBRATED_VS_PERCPU, cal.path("atomic_cmpxchg_vs_percpu"), "(5) over percpu");
-        pin(AA_CALIBRATED, cal.path("aa"), "the calibrated A/A");
+        pin(JVM.aa(), cal.path("aa"), "the calibrated A/A");
         // atomic over percpu, 2351/2151.5 and 2352/2151.75: 1.0928948822 [1.0907510701–1.0950429078]
         pin(new Interval(1.0928948821521949, 1.0907510700820866, 1.0950429077686545, 2), cal.path("atomic_vs_percpu"), "atomic / percpu");
         assertTrue(md.contains("| 2 | 2151.5 [2145.2–2157.9] | 2351.5 [2345.2–2357.9] | 2651.5 [2645.2–2657.9] | 2151.6 [2150.0–2153.2]"
                 + " | 1.13 [1.13–1.13]x | 1.09 [1.09–1.10]x | 1.23 [1.23–1.23]x | "), md);
         assertTrue(md.contains("+2000 ns per I/O: 2000 in the ram disk, 0 in the worker"), md);
         JsonNode pj = fix.path("jvm").path("prediction");
-        near(1.026696336623372, pj.path("headline_predicted").asDouble(), 1e-9, "the prediction, in the section's summary");
-        near(870.3602198622802, pj.path("implied_op_ns_per_operation").asDouble(), 1e-9, "the implied cost, in the section's summary");
+        near(PREDICTION.value(), pj.path("headline_predicted").asDouble(), 1e-9, "the prediction, in the section's summary");
+        near(PREDICTION.implied(), pj.path("implied_op_ns_per_operation").asDouble(), 1e-9, "the implied cost, in the section's summary");
     }
 
     @Test

@@ -4,6 +4,8 @@ import lab.notebook.Fmt;
 import lab.notebook.Notebook;
 import lab.fix.Fixes;
 import lab.fix.HandWorked.Interval;
+import lab.fix.HandWorked.Jvm;
+import lab.fix.HandWorked.Predicted;
 import lab.fix.KernelFiles;
 import static lab.fix.HandWorked.near;
 import static lab.fix.HandWorked.pin;
@@ -302,18 +304,25 @@ public class PartAcctSectionTest {
         assertTrue(w.gaps().get(0).contains("raw/part-acct/kernel/loop-part-iostats0-j2-r2.fio.json"), w.gaps().toString());
     }
 
-    /**
-     * The raw headline, all four over atomic at 2 threads, the whole disk: 200/160 and 210/152, logs 0.2231435513 and
-     * 0.3232270099, h = t(0.975, 1) × s/√2 = 12.706 × 0.1000834586/2 = 0.6358302122: 1.3141437076 [0.6958334581–2.4818779036].
+    /*
+     * The headline, all four over atomic at 2 threads, the whole disk, worked by hand: the raw figure 200/160 and 210/152,
+     * logs 0.2231435513 and 0.3232270099, h = t(0.975, 1) × s/√2 = 12.706 × 0.1000834586/2 = 0.6358302122: 1.3141437076
+     * [0.6958334581–2.4818779036]; calibrated ({@link #calibrate}) 1200/1120 and 1210/1130, logs 0.0689928715 and
+     * 0.0684027269, h = 12.706 × 0.0005901446/2 = 0.0037491887; its A/A, atomic over its copy, 1200/1212 = 1/1.01 and
+     * 1210/1203.95 = 1/0.995, logs −0.0099503309 and 0.0050125418, h = 12.706 × 0.0149628727/2 = 0.0950591301:
+     * [0.9070769207–1.0970121266], reach 0.0970121266; the raw table has no A/A of its own.
      */
-    public static final Interval JVM_RAW = new Interval(1.314143707594617, 0.6958334581000377, 2.481877903551808, 2);
-    /** Calibrated: 1200/1120 and 1210/1130, logs 0.0689928715 and 0.0684027269, h = 12.706 × 0.0005901446/2 = 0.0037491887. */
-    public static final Interval JVM_CALIBRATED = new Interval(1.0711124691731513, 1.0671041850519982, 1.0751358093139705, 2);
+    public static final Jvm JVM = new Jvm(new Interval(1.314143707594617, 0.6958334581000377, 2.481877903551808, 2),
+            new Interval(1.0711124691731513, 1.0671041850519982, 1.0751358093139705, 2),
+            new Interval(0.9975341506986316, 0.9070769207045458, 1.0970121266420767, 2), null);
     /**
-     * The calibrated A/A, atomic over its copy: 1200/1212 = 1/1.01 and 1210/1203.95 = 1/0.995, logs −0.0099503309 and
-     * 0.0050125418, h = 12.706 × 0.0149628727/2 = 0.0950591301: [0.9070769207–1.0970121266], reach 0.0970121266.
+     * The calibrated run's prediction, (T + 10 (4 + store)) / (T + 10 store'), and within each round 1.0363638141 and
+     * 1.0362978184; the implied cost T × 0.15 / ((4 + store) − 1.15 store'), within each round 41.2504576 and 41.3254584 ns;
+     * an rmw 10 ns more (the calibrated test works them out).
      */
-    public static final Interval AA = new Interval(0.9975341506986316, 0.9070769207045458, 1.0970121266420767, 2);
+    public static final Predicted PREDICTION = new Predicted(1.0363309495955582,
+            new Interval(1.0363308156805733, 1.0359116298257622, 1.0367501711606455, 2), 41.28777237570178,
+            new Interval(41.2879580258755, 40.811477740065556, 41.76443831168544, 2), 10);
 
     @Test
     void theFidelityRowAndTheHeadlineAreTheHandComputedNumbers() throws IOException {
@@ -330,8 +339,8 @@ public class PartAcctSectionTest {
         assertEquals(1.15, h.path("seed").asDouble(), 1e-12);
         assertEquals(1.08, h.path("seed_first_two").asDouble(), 1e-12);
         // no calibration in this fixture: jvm is the raw figure
-        near(JVM_RAW.value(), h.path("jvm").asDouble(), 1e-9, "the raw figure");
-        pin(JVM_RAW, h.path("jvm_raw"), "jvm_raw");
+        near(JVM.raw().value(), h.path("jvm").asDouble(), 1e-9, "the raw figure");
+        pin(JVM.raw(), h.path("jvm_raw"), "jvm_raw");
         assertTrue(h.path("verdict").asText().startsWith("inconclusive at ±2%: about "), h.toString());
         assertTrue(h.path("jvm_calibrated").isNull() && h.path("predicted").isNull() && h.path("noise_floor").isNull(), h.toString());
         // today's kernel cannot switch the patches off: no kernel figure, the reason and the accounting cost in the note
@@ -599,30 +608,28 @@ public class PartAcctSectionTest {
         // one T for every variant, atomic's: the base and its raw one-thread ns, 1000 + 101 (100 and 102); every kind costs
         // 10 ns more at 2 threads than at 1, at the 1000 ns gap; atomic: cas 1 + rmw 3 + the store
         double predicted = (tOne + 10 * (4 + storeAtomic)) / (tOne + 10 * storeFour);
-        assertEquals(1.0363309495955582, predicted, 1e-12, "(1100.9950494 + 40.0060249) / (1100.9950494 + 0.0056249)");
+        assertEquals(PREDICTION.value(), predicted, 1e-12, "(1100.9950494 + 40.0060249) / (1100.9950494 + 0.0056249)");
         // made within each round instead, from that round's T (1000 + 100, then 1000 + 102) and c: 1.0363638141 and
         // 1.0362978184, the geometric mean 1.0363308157, h = 12.706 × 0.0000636821/2 = 0.0004045722: [1.0359116298–1.0367501712]
-        Interval overRounds = new Interval(1.0363308156805733, 1.0359116298257622, 1.0367501711606455, 2);
         assertTrue(md.contains("| all four (`percpu-ref+percpu-inflight` / `atomic`) | 1.071 [1.067–1.075]x | 1.036x (1.036 [1.036–1.037]x"
                 + " over rounds) | predicts less than measured"), md);
         JsonNode over = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("headline")
                 .path("predicted_over_rounds");
-        pin(overRounds, over, "the prediction within each round");
+        pin(PREDICTION.overRounds(), over, "the prediction within each round");
         // c = T (R - 1) / (m_before - R m_after), T = 1101 (atomic, 1 thread), R = 1.15
         double implied = tOne * 0.15 / ((4 + storeAtomic) - 1.15 * storeFour);
-        assertEquals(41.28777237570178, implied, 1e-9);
+        assertEquals(PREDICTION.implied(), implied, 1e-9);
         // the same made within each round, from that round's T (1100, then 1102) and c (10 ns in both): 41.2504576 and
         // 41.3254584, their mean 41.2879580 ± 12.706 × 0.0530336/√2 = 0.4764803: [40.8114777–41.7644383]
-        Interval impliedOver = new Interval(41.2879580258755, 40.811477740065556, 41.76443831168544, 2);
         assertTrue(md.contains("one shared-line operation would have to cost 41.3 ns more than a private one. Here, at 2"
                 + " threads and a gap of 1000 ns, a `rmw` costs 10.0 ns more (made within each round instead: implied 41.3 [40.8–41.8]"
                 + ", measured 10.0 [10.0–10.0] ns, means over rounds with their 95% intervals)."), md);
         JsonNode h = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("part-acct").path("headline");
-        near(JVM_CALIBRATED.value(), calibrated, 1e-12, "√(1200/1120 × 1210/1130)");
-        near(JVM_CALIBRATED.value(), h.path("jvm").asDouble(), 1e-9, "the calibrated figure");
-        pin(JVM_CALIBRATED, h.path("jvm_calibrated"), "jvm_calibrated");
-        pin(JVM_RAW, h.path("jvm_raw"), "jvm_raw");
-        pin(impliedOver, h.path("implied_op_ns_over_rounds"), "the implied cost within each round");
+        near(JVM.calibrated().value(), calibrated, 1e-12, "√(1200/1120 × 1210/1130)");
+        near(JVM.calibrated().value(), h.path("jvm").asDouble(), 1e-9, "the calibrated figure");
+        pin(JVM.calibrated(), h.path("jvm_calibrated"), "jvm_calibrated");
+        pin(JVM.raw(), h.path("jvm_raw"), "jvm_raw");
+        pin(PREDICTION.impliedOverRounds(), h.path("implied_op_ns_over_rounds"), "the implied cost within each round");
         pin(new Interval(10, 10, 10, 2), h.path("measured_op_ns_over_rounds"), "10 ns in both rounds");
         assertEquals("effect", h.path("verdict").asText());
         assertEquals(predicted, h.path("predicted").asDouble(), 1e-12);
@@ -630,8 +637,8 @@ public class PartAcctSectionTest {
         assertEquals(10.0, h.path("measured_op_ns").asDouble(), 1e-12);
         assertEquals(1000.0, h.path("base_ns").asDouble(), 0);
         assertEquals("loop (native), test", h.path("base_source").asText());
-        // the A/A: atomic against its copy, 1% slower then 0.5% faster (AA above); no raw A/A: the raw table has no copy
-        pin(AA, h.path("aa"), "the calibrated A/A");
+        // the A/A: atomic against its copy, 1% slower then 0.5% faster (JVM.aa() above); no raw A/A: the raw table has no copy
+        pin(JVM.aa(), h.path("aa"), "the calibrated A/A");
         assertEquals(0.0970121266420767, h.path("noise_floor").asDouble(), 1e-12, h.toString());
         assertEquals("holds 1", h.path("aa").path("self_test").asText());
         assertTrue(h.path("aa_raw").isMissingNode(), h.toString());

@@ -25,6 +25,8 @@ import lab.engine.count.SharedLineCounts;
 import lab.fix.Counting;
 import lab.fix.Fixes;
 import lab.fix.HandWorked.Interval;
+import lab.fix.HandWorked.Jvm;
+import lab.fix.HandWorked.Predicted;
 import lab.fix.KernelFiles;
 import lab.notebook.KernelRuns;
 import lab.results.RunDir;
@@ -210,26 +212,25 @@ public class ThinBufioLockSectionTest {
 
     /*
      * The headline's figures at 2 threads, whole tree, worked by hand: per round mutex's ns over the other's, the geometric
-     * mean over the 2 rounds with exp(m ∓ h), h = t(0.975, 1) × s/√2 = 12.706 × |ln(x1/x2)|/2.
+     * mean over the 2 rounds with exp(m ∓ h), h = t(0.975, 1) × s/√2 = 12.706 × |ln(x1/x2)|/2. Raw: 221/126 and 222/127,
+     * logs 0.5618807946 and 0.5584902954, h = 0.0215398411. Calibrated: 1401/1111 and 1402/1112, logs 0.2319257567 and
+     * 0.2317395928, h = 0.0011826993. The calibrated A/A, the headline's, mutex over its copy: 1/1.01 and 1/0.99, h = 12.706
+     * × ln(1.01/0.99)/2 = 0.1270642356, reach 0.1355467331; the raw A/A 1/1.02 and 1/0.98, h = 12.706 × ln(1.02/0.98)/2 =
+     * 0.2541538908.
      */
-    /** Raw: 221/126 and 222/127, logs 0.5618807946 and 0.5584902954, h = 0.0215398411. */
-    public static final Interval RAW = new Interval(1.7509973589446448, 1.7136844537078901, 1.7891226966535472, 2);
-    /** Calibrated: 1401/1111 and 1402/1112, logs 0.2319257567 and 0.2317395928, h = 0.0011826993. */
-    public static final Interval CALIBRATED = new Interval(1.260908729295953, 1.259418334889922, 1.2624008874332435, 2);
-    /** The calibrated A/A, mutex over its copy: 1/1.01 and 1/0.99, h = 12.706 × ln(1.01/0.99)/2 = 0.1270642356; reach 0.1355467331. */
-    public static final Interval AA_CALIBRATED = new Interval(1.0000500037503126, 0.8807211371271116, 1.1355467330593418, 2);
-    /** The raw A/A: 1/1.02 and 1/0.98, h = 12.706 × ln(1.02/0.98)/2 = 0.2541538908. */
-    public static final Interval AA_RAW = new Interval(1.000200060020007, 0.7757276004362462, 1.2896281626455346, 2);
+    public static final Jvm JVM = new Jvm(new Interval(1.7509973589446448, 1.7136844537078901, 1.7891226966535472, 2),
+            new Interval(1.260908729295953, 1.259418334889922, 1.2624008874332435, 2),
+            new Interval(1.0000500037503126, 0.8807211371271116, 1.1355467330593418, 2),
+            new Interval(1.000200060020007, 0.7757276004362462, 1.2896281626455346, 2));
     /**
-     * The prediction within each round, T = 1000 + 121, then + 122: 1551/1261 = 1.2299762094 and 1552/1262 = 1.2297939778,
-     * h = 12.706 × 0.0001481696/2 = 0.0009413213: 1.2298850902 [1.2287279179–1.2310433523].
+     * The prediction (T + 430)/(T + 140), T = 1000 + √(121 × 122) (the headline's test), and within each round (T = 1000
+     * + 121, then + 122) 1551/1261 = 1.2299762094 and 1552/1262 = 1.2297939778, h = 12.706 × 0.0001481696/2 = 0.0009413213;
+     * the implied cost T × (R − 1)/(11 − 4R), R = 442/286, (R − 1)/(11 − 4R) = 0.1132075472, and within each round
+     * 126.9056604 and 127.0188679, their mean ± 12.706 × 0.1132075/2 = 0.7192075; a mutex 40 ns more.
      */
-    public static final Interval PREDICTED_OVER_ROUNDS = new Interval(1.2298850902101777, 1.2287279179289174, 1.231043352275164, 2);
-    /**
-     * The implied cost within each round: T × (R − 1)/(11 − 4R), R = 442/286, (R − 1)/(11 − 4R) = 0.1132075472: 126.9056604
-     * and 127.0188679, their mean 126.9622642 ± 12.706 × 0.1132075/2 = 0.7192075: [126.2430566–127.6814717].
-     */
-    public static final Interval IMPLIED_OVER_ROUNDS = new Interval(126.96226415094338, 126.24305660377351, 127.68147169811326, 2);
+    public static final Predicted PREDICTION = new Predicted(1.2298852449531945,
+            new Interval(1.2298850902101777, 1.2287279179289174, 1.231043352275164, 2), 126.96214768178035,
+            new Interval(126.96226415094338, 126.24305660377351, 127.68147169811326, 2), 40);
 
     @Test
     void theHeadlineIsRwsemWalkOverMutexAtTheMostThreadsRawCalibratedAndPredicted() throws IOException {
@@ -237,24 +238,24 @@ public class ThinBufioLockSectionTest {
         JsonNode h = fix().path("headline");
         assertEquals(1.55, h.path("seed").asDouble(), 1e-9);
         // raw, whole tree, 2 threads: mutex 100 + r + 120, rwsem-walk 100 + r + 25: 221 / 126 and 222 / 127, their geometric mean
-        pin(RAW, h.path("jvm_raw"), "jvm_raw");
+        pin(JVM.raw(), h.path("jvm_raw"), "jvm_raw");
         // calibrated: 1100 + r + 300 over 1100 + r + 10
-        pin(CALIBRATED, h.path("jvm_calibrated"), "jvm_calibrated");
-        near(CALIBRATED.value(), h.path("jvm").asDouble(), 1e-9, "the calibrated figure");
+        pin(JVM.calibrated(), h.path("jvm_calibrated"), "jvm_calibrated");
+        near(JVM.calibrated().value(), h.path("jvm").asDouble(), 1e-9, "the calibrated figure");
         assertEquals("effect", h.path("verdict").asText());
         // predicted: one one-thread time for both, mutex's 1000 + its raw one-thread estimate, the geometric mean of 121 and
         // 122 (rwsem-walk's is not used: the raw one-thread difference is taken for noise); mutex 10 mutex + 1 rwsem-read per
         // I/O, rwsem-walk 2 mutex + 2 rwsem-read; 40 and 30 ns more each at 2 threads
         double tOne = 1000 + Math.sqrt(121.0 * 122.0);
         double predicted = (tOne + 10 * 40 + 1 * 30) / (tOne + 2 * 40 + 2 * 30);
-        assertEquals(1.2298852449531945, predicted, 1e-12, "(1121.4989712 + 430) / (1121.4989712 + 140)");
+        assertEquals(PREDICTION.value(), predicted, 1e-12, "(1121.4989712 + 430) / (1121.4989712 + 140)");
         near(predicted, h.path("predicted").asDouble(), 1e-9, "the prediction");
-        pin(PREDICTED_OVER_ROUNDS, h.path("predicted_over_rounds"), "the prediction within each round");
+        pin(PREDICTION.overRounds(), h.path("predicted_over_rounds"), "the prediction within each round");
         // implied: c = T (R − 1) / (m_before − R m_after), T as above, R = 442 / 286, 11 against 4 operations per I/O
         double r = 442.0 / 286.0;
-        assertEquals(126.96214768178035, tOne * (r - 1) / (11 - r * 4), 1e-9);
-        near(126.96214768178035, h.path("implied_op_ns").asDouble(), 1e-9, "the implied cost");
-        pin(IMPLIED_OVER_ROUNDS, h.path("implied_op_ns_over_rounds"), "the implied cost within each round");
+        assertEquals(PREDICTION.implied(), tOne * (r - 1) / (11 - r * 4), 1e-9);
+        near(PREDICTION.implied(), h.path("implied_op_ns").asDouble(), 1e-9, "the implied cost");
+        pin(PREDICTION.impliedOverRounds(), h.path("implied_op_ns_over_rounds"), "the implied cost within each round");
         assertEquals(40.0, h.path("measured_op_ns").asDouble(), 1e-12, "a mutex at 2 threads, the kind the fix removes most of");
         pin(new Interval(40, 40, 40, 2), h.path("measured_op_ns_over_rounds"), "40 ns in both rounds");
         // priced per visit instead: 3 visits per I/O each, 50 ns more each at 2 threads, from one one-thread time: no difference
@@ -266,8 +267,8 @@ public class ThinBufioLockSectionTest {
         assertTrue(h.path("kernel_note").asText().contains("6.1's dm-bufio is the before"), h.toString());
         assertTrue(h.path("metric").asText().contains("2 threads, the most here"), h.toString());
         // the A/A: the calibrated model's, the raw one's beside it; the floor the calibrated one's reach
-        pin(AA_CALIBRATED, h.path("aa"), "the calibrated A/A");
-        pin(AA_RAW, h.path("aa_raw"), "the raw A/A");
+        pin(JVM.aa(), h.path("aa"), "the calibrated A/A");
+        pin(JVM.aaRaw(), h.path("aa_raw"), "the raw A/A");
         assertEquals(0.13554673305934184, h.path("noise_floor").asDouble(), 1e-12, "the calibrated A/A's ±1% over two rounds: " + h);
         assertTrue(md.contains("| `thin-bufio-lock` | throughput `rwsem-walk` / `mutex`"), "a row of the headline table: " + md);
         assertTrue(md.contains("+1000 ns per I/O: 800 in the ram disk, 200 in the worker"), md);

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import lab.fix.Fixes;
 import lab.fix.HandWorked.Interval;
+import lab.fix.HandWorked.Jvm;
+import lab.fix.HandWorked.Predicted;
 import lab.fix.KernelFiles;
 import lab.notebook.Fmt;
 import org.junit.jupiter.api.BeforeEach;
@@ -175,7 +177,7 @@ public class ZramInitLockSectionTest {
     @Test
     void theGuardTableIsTheEstimatorWithEachRatiosOwnInterval() throws IOException {
         String md = notebook();
-        // randrw zero, 2 threads: srcu 100/95 = 1.053 and 110/104 = 1.058, their geometric mean with t over 2 rounds (RAW: 1.0552
+        // randrw zero, 2 threads: srcu 100/95 = 1.053 and 110/104 = 1.058, their geometric mean with t over 2 rounds (JVM.raw(): 1.0552
         // [1.0235–1.0878]); atomic-ref and none cost what rwsem does, exactly, each round: their intervals hold 1; the guard table's
         // A/A is exactly 1 each round (the seed point's is not: see below)
         assertTrue(md.contains("| randrw | zero | 2 | 1.06 [1.02–1.09]x | 1.00 [1.00–1.00]x (holds 1) |"), md);
@@ -191,19 +193,24 @@ public class ZramInitLockSectionTest {
 
     /*
      * The seed point's figures at 2 threads, worked by hand: per round rwsem's ns over the other's, the geometric mean over
-     * the 2 rounds with exp(m ∓ h), h = t(0.975, 1) × s/√2 = 12.706 × |ln(x1/x2)|/2.
+     * the 2 rounds with exp(m ∓ h), h = t(0.975, 1) × s/√2 = 12.706 × |ln(x1/x2)|/2. Raw srcu over rwsem: 100/95 and
+     * 110/104, logs 0.0512932944 and 0.0560894667, h = 0.0304700824. Calibrated (+3000 ns): 3100/3080 and 3110/3090, logs
+     * 0.0064725145 and 0.0064516353, h = 0.0001326457. The calibrated A/A, the headline's, rwsem over its copy: 1/0.998 and
+     * 1/1.003, logs 0.0020020027 and −0.0029955090, h = 12.706 × 0.0049975117/2 = 0.0317491915: [0.9682684123–1.0317459233],
+     * its reach 0.0317459233 the noise floor. The raw A/A: 1/1.01 and 1/0.995, logs −0.0099503309 and 0.0050125418, h =
+     * 0.0950591301.
      */
-    /** Raw srcu over rwsem: 100/95 and 110/104, logs 0.0512932944 and 0.0560894667, h = 0.0304700824. */
-    public static final Interval RAW = new Interval(1.0551589093054372, 1.0234930115762144, 1.0878045197123782, 2);
-    /** Calibrated (+3000 ns): 3100/3080 and 3110/3090, logs 0.0064725145 and 0.0064516353, h = 0.0001326457. */
-    public static final Interval CALIBRATED = new Interval(1.0064829991465998, 1.0063495023477629, 1.006616513654389, 2);
-    /** The raw A/A, rwsem over its copy: 1/1.01 and 1/0.995, logs −0.0099503309 and 0.0050125418, h = 0.0950591301. */
-    public static final Interval AA_RAW = new Interval(0.9975341506986316, 0.9070769207045458, 1.0970121266420767, 2);
+    public static final Jvm JVM = new Jvm(new Interval(1.0551589093054372, 1.0234930115762144, 1.0878045197123782, 2),
+            new Interval(1.0064829991465998, 1.0063495023477629, 1.006616513654389, 2),
+            new Interval(0.999503370206858, 0.9682684123369585, 1.0317459232649344, 2),
+            new Interval(0.9975341506986316, 0.9070769207045458, 1.0970121266420767, 2));
     /**
-     * The calibrated A/A, the headline's: 1/0.998 and 1/1.003, logs 0.0020020027 and −0.0029955090, h = 12.706 ×
-     * 0.0049975117/2 = 0.0317491915: [0.9682684123–1.0317459233], its reach 0.0317459233 the noise floor.
+     * The prediction (3060 + 5 × 3) / (3060 + 5 × 2) = 3075/3070 and the implied cost 3060 × 0.023 / (3 − 1.023 × 2) =
+     * 70.38/0.954 ns, the same in both rounds (T and c are), so their estimates over rounds are points; a rwsem-read 5 ns
+     * more (the prediction's test works them out).
      */
-    public static final Interval AA_CALIBRATED = new Interval(0.999503370206858, 0.9682684123369585, 1.0317459232649344, 2);
+    public static final Predicted PREDICTION = new Predicted(3075.0 / 3070, new Interval(3075.0 / 3070, 3075.0 / 3070, 3075.0 / 3070, 2),
+            70.38 / 0.954, new Interval(70.38 / 0.954, 70.38 / 0.954, 70.38 / 0.954, 2), 5);
 
     @Test
     void theSeedPointIsRawAndCalibratedAndTheSweepSaysWhatALowerFloorTakes() throws IOException {
@@ -211,12 +218,12 @@ public class ZramInitLockSectionTest {
         assertTrue(md.contains("Calibration: 3000 ns of uncontended CPU per model I/O: the kernel's 3050 ns"), md);
         // calibrated, 2 threads: 3100/3080 and 3110/3090, 1.0065 both: a narrow interval that leaves out 1, so an effect
         JsonNode h = headline();
-        near(CALIBRATED.value(), h.path("jvm").asDouble(), 1e-9, "the calibrated figure");
-        pin(CALIBRATED, h.path("jvm_calibrated"), "jvm_calibrated");
+        near(JVM.calibrated().value(), h.path("jvm").asDouble(), 1e-9, "the calibrated figure");
+        pin(JVM.calibrated(), h.path("jvm_calibrated"), "jvm_calibrated");
         assertEquals("effect", h.path("verdict").asText());
-        pin(RAW, h.path("jvm_raw"), "jvm_raw");
-        pin(AA_CALIBRATED, h.path("aa"), "the calibrated A/A");
-        pin(AA_RAW, h.path("aa_raw"), "the raw A/A");
+        pin(JVM.raw(), h.path("jvm_raw"), "jvm_raw");
+        pin(JVM.aa(), h.path("aa"), "the calibrated A/A");
+        pin(JVM.aaRaw(), h.path("aa_raw"), "the raw A/A");
         assertEquals(0.0317459232649344, h.path("noise_floor").asDouble(), 1e-12, "the calibrated A/A's reach");
         assertEquals("holds 1", h.path("aa").path("self_test").asText(), h.toString());
         // ns per op: the geometric means over the rounds with their t intervals, 3100 and 3110: 3105.0 ± 63.1, 3080 and
@@ -244,14 +251,15 @@ public class ZramInitLockSectionTest {
         double predicted = (3060 + 5 * 3.0) / (3060 + 5 * 2.0);
         JsonNode h = headline();
         assertEquals(predicted, h.path("predicted").asDouble(), 1e-12);
-        assertEquals(1.0016286644951140, predicted, 1e-15, "3075 / 3070");
+        assertEquals(PREDICTION.value(), predicted, 1e-15, "3075 / 3070");
         // the same made within each round: T and c are the same in both rounds, so the interval is the point
         pin(new Interval(predicted, predicted, predicted, 2), h.path("predicted_over_rounds"), "the prediction within each round");
         assertTrue(md.contains("| SRCU / rwsem, randrw, zero pages | 1.006 [1.006–1.007]x | 1.002x (1.002 [1.002–1.002]x over rounds)"
                 + " | predicts less than measured"), md);
         // c = T (R - 1) / (m_before - R m_after): 3060 x 0.023 / (3 - 1.023 x 2); the kind the fix removed: rwsem-read, 5 ns here
         double implied = 3060 * 0.023 / (3 - 1.023 * 2);
-        assertEquals(73.77358490566036, implied, 1e-12, "70.38 / 0.954");
+        assertEquals(PREDICTION.implied(), implied, 1e-12, "70.38 / 0.954");
+        assertEquals(73.77358490566036, implied, 1e-12);
         assertEquals(implied, h.path("implied_op_ns").asDouble(), 1e-9);
         assertEquals(5.0, h.path("measured_op_ns").asDouble(), 1e-12);
         assertTrue(md.contains("one shared-line operation would have to cost " + Fmt.f(implied, 1) + " ns more than a private one. Here, at 2"
