@@ -8,13 +8,38 @@ import java.util.Locale;
 /**
  * Hand-made {@code lab-kernel.sh} output for the sections' tests: a fix's switch A/B
  * ({@code raw/<fix>/lab-kernel/}) at N = 1 and 16 over 2 rounds, CPU-bound (the after 1000 ns
- * per I/O, the before 10 + 2·K·N more, K = 2: after/before 1014/1000 at N = 1), its A/A the after
- * again; or, for a share, writer a over b 2.0 after and 1.0 before, as kernel/ab-rows.py writes a
- * share (no CPU per I/O, no intervals, a root share it could not tell as {@code -}); and the run's overhead
- * ({@code raw/lab-kernel/overhead.tsv}).
+ * per I/O, the before 10 + 2·K·N more, K = 2: 1014 ns at N = 1, 1074 at N = 16). The before does
+ * 2,000,000 IOPS times the round's drift (1.001, 1.002); the after {@link #ratio} times the before
+ * ({@code (1010 + 4N)/1000} times 1.001 in round 1 and 0.999 in round 2, so the rounds' ratios
+ * differ and the interval has a width); the A/A the after's IOPS times {@link #aaFactor} (1.004,
+ * then 0.998), so an A/A taken against anything but the after, or the after taken in its place,
+ * shows. Every IOPS is exact at the 6 decimals written. Or, for a share, writer a over b: the
+ * after {@link #afterShare} (1.98, then 2.02), the A/A {@link #aaShare} (2.00, then 2.01), the
+ * before 1.0, as kernel/ab-rows.py writes a share (no CPU per I/O, no intervals, a root share it
+ * could not tell as {@code -}); and the run's overhead ({@code raw/lab-kernel/overhead.tsv}).
  */
 public final class LabKernelFiles {
     private LabKernelFiles() {}
+
+    /** The after's IOPS over the before's at count {@code n} in round {@code r}: (1010 + 4n)/1000, times 1.001 then 0.999. */
+    public static double ratio(int n, int r) {
+        return (1010 + 4 * n) / 1000.0 * (r == 1 ? 1.001 : 0.999);
+    }
+
+    /** The A/A's IOPS over the after's in round {@code r}: 1.004, then 0.998. */
+    public static double aaFactor(int r) {
+        return r == 1 ? 1.004 : 0.998;
+    }
+
+    /** The share form's after in round {@code r}: 1.98, then 2.02. */
+    public static double afterShare(int r) {
+        return r == 1 ? 1.98 : 2.02;
+    }
+
+    /** The share form's A/A in round {@code r}: 2.00, then 2.01. */
+    public static double aaShare(int r) {
+        return r == 1 ? 2.00 : 2.01;
+    }
 
     private static final String HEADER = "count\tround\tslot\tvariant\tvalue\tjobs\tios\truntime_s\tmetric\ttask_clock_ns\tns_per_io"
             + "\tops_delta\textra\n";
@@ -29,8 +54,10 @@ public final class LabKernelFiles {
                 int slot = 0;
                 for (String v : new String[] {"before", "after", "aa"}) {
                     double ns = v.equals("before") ? 1000 + 10 + 4 * n : 1000;
-                    double iops = 2e9 / ns * (1 + 0.001 * r);
-                    ab.append(String.format(Locale.ROOT, "%d\t%d\t%d\t%s\t%s\t2\t100000\t5\t%.3f\t%.0f\t%.1f\t%d\t-%n", n, r, ++slot, v,
+                    double before = 2_000_000 * (1 + 0.001 * r);
+                    double after = before * ratio(n, r);
+                    double iops = v.equals("before") ? before : v.equals("aa") ? after * aaFactor(r) : after;
+                    ab.append(String.format(Locale.ROOT, "%d\t%d\t%d\t%s\t%s\t2\t100000\t5\t%.6f\t%.0f\t%.1f\t%d\t-%n", n, r, ++slot, v,
                             v.equals("before") ? "1" : "0", iops, ns * 1e5, ns, v.equals("before") ? 200000 * n : 0));
                     for (int i = 1; i <= 3; i++) {
                         it.append(String.format(Locale.ROOT, "%d\t%d\t%s\t%d\t%.3f%n", n, r, v, i, iops * (1 + 0.005 * (i - 2))));
@@ -53,7 +80,7 @@ public final class LabKernelFiles {
         for (int r = 1; r <= 2; r++) {
             int slot = 0;
             for (String v : new String[] {"before", "after", "aa"}) {
-                double share = v.equals("before") ? 1.0 : 2.0;
+                double share = v.equals("before") ? 1.0 : v.equals("aa") ? aaShare(r) : afterShare(r);
                 ab.append(String.format(Locale.ROOT, "1\t%d\t%d\t%s\t%s\t2\t1000\t10\t%.4f\t0\t0\t0\t"
                         + "a_mibs=%.2f;b_mibs=20.00;root_pct=%s%n", r, ++slot, v, v.equals("before") ? "0" : "1", share, 20 * share,
                         v.equals("before") ? (r == 1 ? "-" : "100.0") : "0.0"));
@@ -65,15 +92,19 @@ public final class LabKernelFiles {
                 + "after: 1\nrounds: 2\nmetric: share\nworkload: two writers, weights 1000:500\nenv: tcg\nkernel: 6.1.0-lab+\ncpus: 2\n");
     }
 
-    /** {@code raw/lab-kernel/overhead.tsv} and {@code .txt}: 2 rounds, the lab kernel 20% slower, repetitions 1% apart. */
+    /**
+     * {@code raw/lab-kernel/overhead.tsv} and {@code .txt}: 2 rounds, Debian's kernel at 100000 IOPS and the lab kernel at
+     * 80000 then 82000 (0.80, then 0.82 of it), each boot's second repetition 1% up in round 1 and 1% down in round 2.
+     */
     public static void overhead(Path raw) throws IOException {
         Path dir = Files.createDirectories(raw.resolve("lab-kernel"));
         StringBuilder b = new StringBuilder("round\tslot\tkernel\trep\tios\truntime_s\tiops\ttask_clock_ns\tns_per_io\n");
         for (int r = 1; r <= 2; r++) {
             for (String k : new String[] {"debian", "lab"}) {
                 for (int rep = 1; rep <= 2; rep++) {
+                    double iops = (k.equals("lab") ? (r == 1 ? 80000 : 82000) : 100000) * (rep == 1 ? 1.0 : r == 1 ? 1.01 : 0.99);
                     b.append(String.format(Locale.ROOT, "%d\t%d\t%s\t%d\t100000\t1\t%.0f\t500000000\t%d%n", r, k.equals("lab") ? 2 : 1, k,
-                            rep, (k.equals("lab") ? 80000 : 100000) * (rep == 2 ? 1.01 : 1.0), k.equals("lab") ? 6000 : 5000));
+                            rep, iops, k.equals("lab") ? 6000 : 5000));
                 }
             }
         }

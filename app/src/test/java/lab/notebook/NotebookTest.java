@@ -1,6 +1,7 @@
 package lab.notebook;
 
 import lab.fix.Fixes;
+import static lab.fix.HandWorked.near;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -62,9 +63,24 @@ class NotebookTest {
         JsonNode s = JSON.readTree(a.resolve("summary.json").toFile());
         assertEquals("pair-primitives-20261130-045730", s.path("run").path("run_id").asText());
         JsonNode h = s.path("fixes").path("primitives").path("headline");
-        assertTrue(h.path("jvm").isNumber(), h.toString());
-        assertTrue(h.path("jvm").asDouble() < 1.0, "one shared atomic does not scale: " + h);
-        assertTrue(h.path("kernel").isNumber(), "zram randread at 2 jobs over 1 job: " + h);
+        /*
+         * jvm: one shared atomic's total throughput at 2 threads over 1 thread, from the one round's JMH scores of getPut,
+         * primitive=atomic-refcount (raw/primitives/primitives-r1-t1.json: 5.641799072310154 ns per pair at 1 thread;
+         * primitives-r1-t2.json: 73.60957514948554 at 2): 2 × 5.641799072310154 / 73.60957514948554 = 0.15328981483; it
+         * does not scale. One round: the value alone, no interval.
+         */
+        near(0.15328981483326998, h.path("jvm").asDouble(), 1e-9, "2 × ns(1 thread) / ns(2 threads)");
+        assertEquals(1, h.path("jvm_raw").path("rounds").asInt());
+        assertTrue(h.path("jvm_raw").path("ci95").isNull(), h.toString());
+        /*
+         * kernel: zram 4k randread's total IOPS at 2 jobs over 1 job, fio's read IOPS (write 0) of
+         * raw/primitives/kernel/randread-j2.fio.json, 422556.221889, over randread-j1.fio.json's, 196539.230385:
+         * 2.14998410781; no rounds, no interval.
+         */
+        near(2.149984107810212, h.path("kernel").asDouble(), 1e-9, "422556.221889 / 196539.230385");
+        assertEquals(1, h.path("kernel_estimate").path("rounds").asInt());
+        assertTrue(h.path("kernel_estimate").path("ci95").isNull(), h.toString());
+        assertTrue(h.path("aa").isNull() && h.path("noise_floor").isNull(), "no A/A: thread counts, not variants: " + h);
         assertTrue(h.path("seed").isNull());
         assertEquals("ratio", h.path("unit").asText());
         for (String fix : new String[] {"dm-css-ref", "zram-init-lock", "part-acct", "dm-blkcg-clone", "thin-bufio-lock"}) {

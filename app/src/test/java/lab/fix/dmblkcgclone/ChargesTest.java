@@ -1,8 +1,8 @@
 package lab.fix.dmblkcgclone;
 
+import static lab.fix.HandWorked.near;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,30 +68,48 @@ class ChargesTest {
         assertNull(differ.predicted("lost", p), "no such measurement");
     }
 
+    /**
+     * The model's rounds at thin, buffered, 1000:500, each round's ratio a's window bytes over b's, 50 increments each of
+     * round(r × 4 MiB) over 4 MiB (4194304 bytes): {@code transfer} 2 and 7969178/4194304 = 1.9000000954 (1.9 × 4 MiB =
+     * 7969177.6, rounded). Logs 0.6931471806 and 0.6418539364: mean 0.6675005585 (the estimate 1.9493589179), sd (1 df)
+     * 0.0362698008, h = t(0.975, 1) × sd/√2 = 12.706 × 0.0512932442/2 = 0.3258659804: [1.4072459650–2.7003098855].
+     * {@code lost} 1 and 4278190/4194304 = 1.0199999809: the estimate 1.0099504844.
+     *
+     * <p>The A/A at thin, buffered, 500:500: a's 5 spans of 41943040 bytes, b's 42781900 (10 × 4278190, +2%) in spans
+     * 2-4 and 41104180 (10 × 4110418, −2%) in span 5 in round 1, the other way round in round 2, 41943040 in span 6:
+     * a's mean over b's 209715200/211392920 = 0.9920634996 and 209715200/208037480 = 1.0080645084. Logs −0.0079681621 and
+     * 0.0080321640: mean 0.0000320010 (the estimate 1.0000320015), sd 0.0113139391, h = 12.706 × 0.0160003261/2 =
+     * 0.1016500716: [0.9033745110–1.1070314601], its reach from 1 the upper end's, 0.1070314601.
+     */
     @Test
     void theModelsRoundsGiveTheEstimatorAndTheAaFloorFromSubWindows() {
         ModelRuns m = new ModelRuns(Map.of(1, Fixture.round(1, 1000), 2, Fixture.round(2, 1000)));
         Point head = new Point("thin", "buffered", new Weights(1000, 500));
-        // transfer 2.0 then 1.9; lost 1.0 then 1.02
-        assertEquals(Math.sqrt(2.0 * 1.9), m.ratio("transfer", head).value(), 1e-6);
         assertEquals(2, m.ratio("transfer", head).rounds());
-        assertTrue(m.ratio("transfer", head).lo() < 1.9 && m.ratio("transfer", head).hi() > 2.0, "two rounds: t with 1 df");
-        assertEquals(Math.sqrt(1.0 * 1.02), m.ratio("lost", head).value(), 1e-6);
+        near(1.9493589178842523, m.ratio("transfer", head).value(), 1e-9, "√(2 × 1.9000000954)");
+        near(1.4072459650475666, m.ratio("transfer", head).lo(), 1e-9, "two rounds: t with 1 df, 12.706");
+        near(2.7003098854907135, m.ratio("transfer", head).hi(), 1e-9, "two rounds: t with 1 df, 12.706");
+        near(1.0099504843934248, m.ratio("lost", head).value(), 1e-9, "√(1 × 1.0199999809)");
         assertEquals(10, m.convergeMs("transfer", head).median(), "a linear timeline is at its ratio from the first sample");
         assertEquals(8, m.points().size(), "linear1 and thin x direct and buffered x 1000:500 and 500:500");
         assertEquals(new Point("linear1", "direct", new Weights(1000, 500)), m.points().getFirst());
-        // the A/A's window, 200..700 ms, in 100 ms spans: b's 40 MiB +2%, -2%, +2%, -2%, 0; a's 40 MiB each
+        // the A/A's window, 200..700 ms, in 100 ms spans: b's 40 MiB +2%, +2%, +2%, -2%, 0 in round 1; a's 40 MiB each
         Result aa = m.byRound("transfer", new Point("thin", "buffered", new Weights(500, 500))).get(1);
         List<long[]> spans = ModelRuns.spans(aa);
         assertEquals(5, spans.size());
         assertEquals(40 * MIB, spans.get(0)[0]);
         assertEquals(Math.round(4 * MIB * 1.02) * 10, spans.get(0)[1]);
-        assertEquals(Math.round(4 * MIB * 0.98) * 10, spans.get(1)[1]);
+        assertEquals(Math.round(4 * MIB * 1.02) * 10, spans.get(2)[1]);
+        assertEquals(Math.round(4 * MIB * 0.98) * 10, spans.get(3)[1]);
         assertEquals(40 * MIB, spans.get(4)[1]);
+        assertEquals(Math.round(4 * MIB * 0.98) * 10, ModelRuns.spans(m.byRound("transfer", new Point("thin", "buffered",
+                new Weights(500, 500))).get(2)).get(0)[1], "round 2: -2% in span 2");
         NoiseFloor f = m.floor("thin", "buffered");
         assertEquals(2, f.rounds());
-        assertEquals(1.0, f.aa().value(), 1e-9, "b's jitter sums to nothing over the window");
-        assertEquals(0.0, f.floor(), 1e-9, "the same window mean in both rounds: the A/A over rounds is 1 exactly, whatever the spans");
+        near(1.0000320014750408, f.aa().value(), 1e-9, "a's window mean over b's, not b's over a's, nor 1");
+        near(0.9033745110153025, f.aa().lo(), 1e-9, "the A/A's lower end");
+        near(1.107031460130754, f.aa().hi(), 1e-9, "the A/A's upper end");
+        assertEquals(0.1070314601307540, f.floor(), 1e-10, "the upper end's reach, not the lower's 0.0966");
         assertNull(m.floor("linear2", "buffered"), "no control there");
     }
 }

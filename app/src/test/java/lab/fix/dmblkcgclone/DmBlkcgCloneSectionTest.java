@@ -1,5 +1,7 @@
 package lab.fix.dmblkcgclone;
 
+import static lab.fix.HandWorked.near;
+import static lab.fix.HandWorked.pin;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import lab.fix.Fixes;
+import lab.fix.HandWorked.Interval;
+import lab.fix.HandWorked.Jvm;
 import lab.notebook.Notebook;
 import lab.results.RunDir;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The dm-blkcg-clone section from the hand-made run of {@link Fixture}, each figure worked out there. */
-class DmBlkcgCloneSectionTest {
+public class DmBlkcgCloneSectionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -52,31 +56,53 @@ class DmBlkcgCloneSectionTest {
                 .map(c -> c.env() + " " + c.stack() + " " + c.path() + " " + c.weights()).toList());
     }
 
+    /*
+     * The headline's figures, worked by hand from Fixture: each round's a/b is a's window bytes over b's, 50 increments each
+     * of round(r × 4 MiB) over 4 MiB (4194304 bytes), estimated over the 2 rounds: the geometric mean and exp(m ∓ h),
+     * h = t(0.975, 1) × s/√2 = 12.706 × |ln(x1/x2)|/2 for two rounds. transfer, raw: 2 and 7969178/4194304 = 1.9000000954;
+     * h = 12.706 × 0.0512932442/2 = 0.3258659804. transfer, calibrated: 7549747/4194304 = 1.7999999523 and 2; h = 12.706 ×
+     * 0.1053605421/2 = 0.6693555243. The calibrated model's A/A, the headline's (transfer, thin, buffered, 500:500, sub-
+     * windows, b ±1%): 209715200/210554060 = 0.9960159400 and 209715200/208876340 = 1.0040160604, logs −0.0039920175 and
+     * 0.0040080176, h = 12.706 × 0.0080000351/2 = 0.0508242226; reach 0.0521463521. The raw model's (b ±2%): a's mean over
+     * b's 209715200/211392920 and 209715200/208037480, logs −0.0079681621 and 0.0080321640, h = 12.706 × 0.0160003261/2 =
+     * 0.1016500716; reach 0.1070314601.
+     */
+    public static final Jvm JVM = new Jvm(new Interval(1.9493589178842523, 1.4072459650475666, 2.7003098854907135, 2),
+            new Interval(1.8973665709695025, 0.9715246719239727, 3.7055156792912487, 2),
+            new Interval(1.000008000080742, 0.9504533263765683, 1.0521463521390009, 2),
+            new Interval(1.0000320014750408, 0.9033745110153025, 1.107031460130754, 2));
+    /** lost, either set: 1 and 4278190/4194304 = 1.0199999809; h = 12.706 × 0.0198026086/2 = 0.1258059724. */
+    public static final Interval LOST = new Interval(1.0099504843934248, 0.8905601180243436, 1.1453465749053808, 2);
+    /** The guest's thin buffered 1000:500: 20/10 and 21/10 MiB/s; h = 12.706 × ln(2.1/2)/2 = 12.706 × 0.0487901642/2 = 0.3099639130. */
+    public static final Interval KERNEL_GUEST = new Interval(2.0493901531919194, 1.5031732140551568, 2.7940891713134843, 2);
+
     @Test
     void theHeadlineHasTheModelRawCalibratedLostPredictedAndTheGuestsFigure() throws Exception {
         Notebook.Written w = Fixes.notebook(run);
         assertTrue(w.gaps().isEmpty(), w.gaps().toString());
         JsonNode h = fix().path("headline");
         assertEquals(1.92, h.path("seed").asDouble());
-        // calibrated transfer, thin, buffered, 1000:500: 1.8 then 2.0; raw 2.0 then 1.9: geometric means, t over 2 rounds
-        assertEquals(Math.sqrt(1.8 * 2.0), h.path("jvm").asDouble(), 1e-6);
-        assertEquals(Math.sqrt(1.8 * 2.0), h.path("jvm_calibrated").path("value").asDouble(), 1e-6);
-        assertTrue(h.path("jvm_calibrated").path("ci95").get(0).asDouble() < 1.8, h.toString());
-        assertEquals(Math.sqrt(2.0 * 1.9), h.path("jvm_raw").path("value").asDouble(), 1e-6);
-        assertEquals(2, h.path("jvm_raw").path("rounds").asInt());
-        // lost 1.0 then 1.02 in either set
-        assertEquals(Math.sqrt(1.02), h.path("jvm_lost").asDouble(), 1e-6);
-        assertEquals(Math.sqrt(1.02), h.path("jvm_lost_raw").path("value").asDouble(), 1e-6);
-        assertTrue(h.path("jvm_lost_calibrated").path("ci95").get(1).asDouble() > 1.02, h.toString());
+        // jvm: the calibrated transfer, thin, buffered, 1000:500 (not the raw one: that is jvm_raw)
+        near(JVM.calibrated().value(), h.path("jvm").asDouble(), 1e-9, "the calibrated figure");
+        pin(JVM.calibrated(), h.path("jvm_calibrated"), "jvm_calibrated");
+        pin(JVM.raw(), h.path("jvm_raw"), "jvm_raw");
+        near(LOST.value(), h.path("jvm_lost").asDouble(), 1e-9, "lost, calibrated");
+        pin(LOST, h.path("jvm_lost_raw"), "jvm_lost_raw");
+        pin(LOST, h.path("jvm_lost_calibrated"), "jvm_lost_calibrated");
         assertEquals(2.0, h.path("predicted").asDouble(), "every byte tagged to the writers' groups: the weights' 2.0");
-        // the guest's thin, buffered, 1000:500: 20 / 10 then 21 / 10 MiB/s
-        assertEquals(Math.sqrt(2.0 * 2.1), h.path("kernel").asDouble(), 1e-6);
-        assertEquals(2, h.path("kernel_estimate").path("ci95").size());
+        near(KERNEL_GUEST.value(), h.path("kernel").asDouble(), 1e-9, "the guest's √(2.0 × 2.1)");
+        pin(KERNEL_GUEST, h.path("kernel_estimate"), "kernel_estimate");
         assertTrue(h.path("kernel_note").isNull(), h.toString());
         assertEquals("native (loop); guest VM, tcg, qemu -smp 2 (linear thin), guest kernel 6.1.0-57-amd64, bottom device: null_blk devices,"
                 + " 32 MiB/s", h.path("kernel_environment").asText());
-        assertTrue(h.path("aa").path("value").isNumber() && h.path("aa_raw").path("value").isNumber(), h.toString());
-        assertEquals(h.path("noise_floor").asDouble(), fix().path("jvm").path("calibrated_noise_floor").asDouble());
+        // the headline's A/A is the calibrated model's, the raw model's beside it; the noise floor the calibrated one's reach
+        pin(JVM.aa(), h.path("aa"), "aa: the calibrated model's A/A");
+        pin(JVM.aaRaw(), h.path("aa_raw"), "aa_raw: the raw model's A/A");
+        assertEquals("holds 1", h.path("aa").path("self_test").asText());
+        assertEquals(JVM.aa().reach(), h.path("noise_floor").asDouble(), 1e-12);
+        assertEquals(0.0521463521390009, h.path("noise_floor").asDouble(), 1e-12, "the calibrated A/A's upper end's reach");
+        assertEquals(JVM.aa().reach(), fix().path("jvm").path("calibrated_noise_floor").asDouble(), 1e-12);
+        assertEquals(0.1070314601307540, fix().path("jvm").path("noise_floor").asDouble(), 1e-12, "the raw A/A's reach");
         assertEquals(295, fix().path("jvm").path("calibrated_mib_per_sec").asDouble());
         assertTrue(h.path("base_ns").isNull(), "the base is a bandwidth, not ns per I/O");
         assertTrue(h.path("base_source").asText().startsWith("the disk's bandwidth, 295.0 MiB/s: today's kernel natively (6.18.44), loop"
@@ -110,7 +136,8 @@ class DmBlkcgCloneSectionTest {
                 + " over files in a tmpfs: fio rw=write bs=1M direct=1, one job in each of two cgroups at blkio weights 500:500, the two jobs' write bandwidths"
                 + " (fio's bw_bytes) summed, median of 2 round(s)): the real device's time per 1 MiB write, at linear1, thin, every path,"
                 + " 1000:500, 500:500, 2 round(s); the model's two writers together reached 1160 [1120–1200] MiB/s of it at thin,"
-                + " buffered, 1000:500"), md);
+                + " buffered, 1000:500; A/A 1.00 [0.95–1.05]x (holds 1) (the raw model's 1.00 [0.90–1.11]x (holds 1), each ratio with its own"
+                + " interval)"), md);
         assertTrue(md.contains("| thin | buffered | 1000:500 | 1.00x | 1.01 [0.89–1.15]x (holds 1) |"), md);
         assertTrue(md.contains("| 2.00x | 1.95 [1.41–2.70]x | 1.90 [0.97–3.71]x (holds 1) | 100% / 100% |"), md);
         // (3) the kernel
@@ -149,7 +176,8 @@ class DmBlkcgCloneSectionTest {
         assertTrue(md.contains("No calibrated model in this run (`raw/dm-blkcg-clone/calibrated-rK.json`): the kernel side did not run."), md);
         assertTrue(md.contains("No kernel table in this run: the kernel side did not run."), md);
         JsonNode h = fix().path("headline");
-        assertEquals(Math.sqrt(2.0 * 1.9), h.path("jvm").asDouble(), 1e-6, "the raw figure where there is no calibrated one");
+        near(JVM.raw().value(), h.path("jvm").asDouble(), 1e-9, "the raw figure where there is no calibrated one");
+        pin(JVM.aaRaw(), h.path("aa"), "the raw model's A/A, the only one");
         assertTrue(h.path("jvm_calibrated").isNull());
         assertTrue(h.path("kernel").isNull());
         assertEquals("the kernel side did not run", h.path("kernel_note").asText());
@@ -210,8 +238,10 @@ class DmBlkcgCloneSectionTest {
         Notebook.Written w = Fixes.notebook(run);
         assertTrue(w.gaps().isEmpty(), w.gaps().toString());
         JsonNode h = fix().path("headline");
-        assertEquals(Math.sqrt(1.9 * 2.0), h.path("kernel").asDouble(), 1e-6);
-        assertEquals(2, h.path("kernel_estimate").path("rounds").asInt());
+        // the native thin row: 19/10 and 20/10 MiB/s, h = 12.706 × ln(2/1.9)/2 = 12.706 × 0.0512932944/2 = 0.3258662992
+        Interval nativeThin = new Interval(1.9493588689617927, 1.4072454809898534, 2.700310678792934, 2);
+        near(nativeThin.value(), h.path("kernel").asDouble(), 1e-9, "√(1.9 × 2.0)");
+        pin(nativeThin, h.path("kernel_estimate"), "the native thin row");
         assertTrue(h.path("kernel_note").isNull(), h.toString());
         assertEquals("native, kernel 6.18.44, bottom device: loop devices over files in a tmpfs", h.path("kernel_environment").asText());
         assertTrue(h.path("note").asText().endsWith("kernel: today's kernel, which has the fix, natively (kernel_environment)"),
@@ -240,7 +270,7 @@ class DmBlkcgCloneSectionTest {
         Fixture.nativeKernel(kernel, true);
         Fixes.notebook(run);
         JsonNode h = fix().path("headline");
-        assertEquals(Math.sqrt(1.9 * 2.0), h.path("kernel").asDouble(), 1e-6);
+        near(1.9493588689617927, h.path("kernel").asDouble(), 1e-9, "√(1.9 × 2.0), the native row's, not the guest's √(2.0 × 2.1)");
         assertEquals("native, kernel 6.18.44, bottom device: loop devices over files in a tmpfs; the guest VM's thin buffered"
                 + " 1000:500 row is in the section", h.path("kernel_environment").asText());
         String s = section(Files.readString(run.resolve("NOTEBOOK.md")));
@@ -262,7 +292,7 @@ class DmBlkcgCloneSectionTest {
         assertEquals("no native loop direct 500:500 row in runs.tsv (native: loop, linear, thin: this kernel has no bfq I/O scheduler);"
                 + " the guest VM's loop row is a VM's disk, not this host's: the model is not calibrated to it", k.whyNoBandwidth());
         Fixes.notebook(run);
-        assertEquals(Math.sqrt(2.0 * 2.1), fix().path("headline").path("kernel").asDouble(), 1e-6);
+        pin(KERNEL_GUEST, fix().path("headline").path("kernel_estimate"), "the guest's thin row");
         String s = section(Files.readString(run.resolve("NOTEBOOK.md")));
         assertTrue(s.contains("started together; in the guest VM on a loop device (no dm: whether weights work here at all), and in the"
                 + " guest VM through dm-linear and a thin volume."), s);

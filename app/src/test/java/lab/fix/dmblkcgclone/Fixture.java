@@ -25,8 +25,11 @@ import lab.engine.iosched.RequestQueue.Charge;
  *       1.02, all charged to the root group;</li>
  *   <li>direct through linear1: both variants the weights' ratio, charged to /a and /b by task;</li>
  *   <li>direct through thin: both variants 1.0 then 1.02, the root group's;</li>
- *   <li>the A/A ({@code transfer}, thin, buffered, 500:500): b's bytes per 100 ms span +2%, -2%,
- *       +2%, -2%, 0 over the window, a's even: a ratio of exactly 1.</li>
+ *   <li>the A/A ({@code transfer}, thin, buffered, 500:500): b's bytes per 100 ms span +2%, +2%,
+ *       +2%, -2%, 0 over the window in round 1 and -2%, -2%, -2%, +2%, 0 in round 2, a's even: a's
+ *       window mean over b's 209715200 / 211392920 and 209715200 / 208037480 (the 4 MiB per 10 ms
+ *       written as 4278190 and 4110418 bytes at ±2%), not 1, and not the same in both rounds; in the
+ *       calibrated model ±1% (4236247 and 4152361 bytes): 209715200 / 210554060 and 209715200 / 208876340.</li>
  * </ul>
  *
  * The kernel side ({@code kernel/runs.tsv}): native loop direct 500:500, writers at 150 + 150 MiB/s
@@ -35,7 +38,7 @@ import lab.engine.iosched.RequestQueue.Charge;
  * then 21 / 10 MiB/s (2.05 [2.00–2.10]), 600 + 300 of 1000 bytes charged to a and b; env.txt as
  * the scenario writes it.
  */
-final class Fixture {
+public final class Fixture {
     private Fixture() {}
 
     static final long MIB = 1 << 20;
@@ -68,7 +71,9 @@ final class Fixture {
         long b = 0;
         for (long ms = 10; ms <= 700; ms += 10) {
             long span = (ms - 10) / 100; // the span this 10 ms ends in: 200..300 is span 2
-            double jitter = !aa || span < 2 || span > 5 ? 0 : span % 2 == 0 ? 0.02 : -0.02;
+            // the A/A's b: +2% (calibrated: +1%) in spans 2-4 and -2% in span 5 in round 1, the other way round in round 2
+            double step = cal ? 0.01 : 0.02;
+            double jitter = !aa || span < 2 || span > 5 ? 0 : (span < 5) == (round == 1) ? step : -step;
             a += incA;
             b += Math.round(incB * (1 + jitter));
             t.add(new Sample(ms, a, b));
@@ -221,7 +226,7 @@ final class Fixture {
     }
 
     /** The whole run folder under {@code dir}: manifest, the model's and the calibrated model's rounds, the kernel side. */
-    static Path run(Path dir) throws IOException {
+    public static Path run(Path dir) throws IOException {
         Path run = dir.resolve(RUN_ID);
         Path raw = run.resolve("raw/dm-blkcg-clone");
         Files.createDirectories(raw);

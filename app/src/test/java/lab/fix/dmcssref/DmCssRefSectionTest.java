@@ -1,5 +1,7 @@
 package lab.fix.dmcssref;
 
+import static lab.fix.HandWorked.near;
+import static lab.fix.HandWorked.pin;
 import static lab.fix.JmhJson.entry;
 import static lab.fix.JmhJson.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,6 +19,9 @@ import java.util.List;
 import java.util.Map;
 import lab.analysis.fidelity.Calibration;
 import lab.fix.Fixes;
+import lab.fix.HandWorked.Interval;
+import lab.fix.HandWorked.Jvm;
+import lab.fix.HandWorked.Predicted;
 import lab.fix.KernelFiles;
 import lab.notebook.KernelRuns;
 import lab.results.RunDir;
@@ -28,10 +33,12 @@ import org.junit.jupiter.api.io.TempDir;
  * The dm-css-ref section from a hand-made run: the raw table (every variant and the control x
  * depth 0..5, 1 and 2 threads, 2 rounds) built as ns = 50 + round + depth x a per-layer cost, the
  * injected experiment at 1.5x none's time wherever a layer exists, and a kernel side whose
- * task-clock per I/O is 10000 + 1000 x depth (+200 in the child cgroup, +100 in round 2). Every
- * figure asserted is worked out by hand beside it.
+ * task-clock per I/O is 10000 + 1000 x depth (+200 in the child cgroup, +100 in round 2); and a
+ * calibration ({@link #calibrated}: a base of 2000 ns, the calibrated table at depth 5 the raw's ns
+ * + 2000, each variant's css operations per I/O counted, a cost sweep). Every figure asserted is
+ * worked out by hand beside it.
  */
-class DmCssRefSectionTest {
+public class DmCssRefSectionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String IO = "lab.engine.bench.DmCssRef.io";
 
@@ -62,14 +69,25 @@ class DmCssRefSectionTest {
     }
 
     private void kernelRun(String name, double nsPerIo) throws IOException {
+        kernelRun(kernel, name, nsPerIo);
+    }
+
+    private static void kernelRun(Path kernel, String name, double nsPerIo) throws IOException {
         KernelFiles.fio(kernel, name, nsPerIo, 1e9 / nsPerIo);
     }
 
     @BeforeEach
     void fixture() throws IOException {
-        run = tmp.resolve("dm-run");
+        run = run(tmp);
         raw = run.resolve("raw/dm-css-ref");
         kernel = raw.resolve("kernel");
+    }
+
+    /** The run folder of the class comment under {@code dir}, calibrated; its path. */
+    public static Path run(Path dir) throws IOException {
+        Path run = dir.resolve("dm-run");
+        Path raw = run.resolve("raw/dm-css-ref");
+        Path kernel = raw.resolve("kernel");
         Files.createDirectories(kernel);
         Files.writeString(run.resolve("manifest.json"),
                 "{\"run_id\": \"dm-run\", \"command\": \"./lab pair dm-css-ref --rounds 2 --id dm-run\", \"cores\": 2}");
@@ -91,11 +109,71 @@ class DmCssRefSectionTest {
                 + "runtime_s: 1\ncgroup: v2 /sys/fs/cgroup/lab-dmcss\nperf_repeats: 1\n");
         for (int r = 1; r <= 2; r++) {
             for (int d = 0; d <= 5; d++) {
-                kernelRun("d" + d + "-root-j1-r" + r, 10000 + 1000 * d + 100 * (r - 1));
-                kernelRun("d" + d + "-child-j1-r" + r, 10200 + 1000 * d + 100 * (r - 1));
+                kernelRun(kernel, "d" + d + "-root-j1-r" + r, 10000 + 1000 * d + 100 * (r - 1));
+                kernelRun(kernel, "d" + d + "-child-j1-r" + r, 10200 + 1000 * d + 100 * (r - 1));
             }
-            kernelRun("tcg-zram-host-r" + r, 3000); // the emulation probe: the guest 8x the host
-            kernelRun("tcg-zram-guest-r" + r, 24000);
+            kernelRun(kernel, "tcg-zram-host-r" + r, 3000); // the emulation probe: the guest 8x the host
+            kernelRun(kernel, "tcg-zram-guest-r" + r, 24000);
+        }
+        calibrated(raw);
+        return run;
+    }
+
+    /**
+     * The calibration: the kernel's 2055 ns per I/O less the model's 55, a base of 2000 ns, all of it in the ram disk (no
+     * user share); the calibrated table ({@link #calibratedRows}); each variant's operations per I/O on the css count at
+     * depth 5 (`atomic`: the submitter's tryget a cas, 10 rmw for the clones' gets and the puts; `atomic-cmpxchg` those
+     * and a cas probe at each of them, 11 cas and 10 rmw; `percpu` and `none` none); and a cost sweep in which, at 2
+     * threads, a shared cas costs 40, 30, 12 and 6 ns more than a private one at gaps 0, 100, 1000 and 2000 ns, an rmw 30,
+     * 20, 8 and 4 (nothing more at 1 thread): at the base's gap, 6 and 4.
+     */
+    private static void calibrated(Path raw) throws IOException {
+        Calibration cal = new Calibration(2000, 0, 2055, "dm-linear x5 over brd, test", 55, "percpu, 1 thread, test", 0, 0);
+        cal.write(raw);
+        calibratedRows(raw, cal);
+        for (int t = 1; t <= 2; t++) {
+            for (int r = 1; r <= 2; r++) {
+                List<Object> costs = new ArrayList<>();
+                for (String prim : List.of("cas-refcount", "atomic-refcount")) {
+                    long[] gaps = {0, 100, 1000, 2000};
+                    double[] extra = prim.equals("cas-refcount") ? new double[] {40, 30, 12, 6} : new double[] {30, 20, 8, 4};
+                    for (int g = 0; g < gaps.length; g++) {
+                        Map<String, String> priv = Map.of("primitive", prim, "line", "private", "gapNs", Long.toString(gaps[g]));
+                        Map<String, String> shared = Map.of("primitive", prim, "line", "shared", "gapNs", Long.toString(gaps[g]));
+                        costs.add(entry("lab.engine.bench.Primitives.getPut", t, priv, 20 + gaps[g]));
+                        costs.add(entry("lab.engine.bench.Primitives.getPut", t, shared, 20 + gaps[g] + (t == 1 ? 0 : 2 * extra[g])));
+                    }
+                }
+                write(raw.resolve(DmCssRefRaw.COSTS + "-r" + r + "-t" + t + ".json"), costs);
+            }
+        }
+        Map<String, String> point = Map.of("depth", "5", "inject", "none", "device", "ram");
+        write(raw.resolve("counts.json"), List.of(
+                count(DmCssRef.ATOMIC, point, Map.of("css.tryget", Map.of("cas", 1.0), "css.ref", Map.of("rmw", 10.0))),
+                count(DmCssRef.CMPXCHG, point, Map.of("css.tryget", Map.of("cas", 1.0), "css.ref", Map.of("rmw", 10.0),
+                        "css.probe", Map.of("cas", 10.0))),
+                count(DmCssRef.PERCPU, point, Map.of()),
+                count(DmCssRef.NONE, point, Map.of())));
+    }
+
+    private static Map<String, Object> count(String variant, Map<String, String> point, Map<String, Object> perIo) {
+        return Map.of("model", "dm-css-ref", "variant", variant, "point", point, "ios", 100000, "perIo", perIo, "ticks", 0,
+                "perTick", Map.of());
+    }
+
+    /** The calibrated model's rounds at {@code cal}'s base: every variant and the control at depth 5, ns = the base + the raw model's. */
+    private static void calibratedRows(Path raw, Calibration cal) throws IOException {
+        for (int t = 1; t <= 2; t++) {
+            for (int r = 1; r <= 2; r++) {
+                List<Object> rows = new ArrayList<>();
+                for (String v : LAYER.keySet()) {
+                    Map<String, String> p = p(v, DmCssRef.SEED_DEPTH, "none");
+                    p.put("baseNs", Long.toString(cal.deviceNs()));
+                    p.put("userNs", Long.toString(cal.userNs()));
+                    rows.add(entry(IO, t, p, cal.baseNs() + ns(v, DmCssRef.SEED_DEPTH, t, r), 0));
+                }
+                write(DmCssRefRaw.calibrated(raw, r, t), rows);
+            }
         }
     }
 
@@ -104,23 +182,102 @@ class DmCssRefSectionTest {
         return Files.readString(run.resolve("NOTEBOOK.md"));
     }
 
+    /*
+     * Beside the seed's contrast, (5) over today's percpu, at depth 5 and 2 threads: raw 651/151.5 and 652/151.75 (percpu's
+     * layer 20.1 then 19.95 ns), calibrated 2651/2151.5 and 2652/2151.75.
+     */
+    public static final Interval RAW_VS_PERCPU = new Interval(4.296785025738175, 4.29367736969012, 4.299894931029775, 2);
+    public static final Interval CALIBRATED_VS_PERCPU = new Interval(1.2323243861413649, 1.230283082919428, 1.234369076322695, 2);
+
+    /*
+     * The headline's figures worked by hand: each a ratio per round at depth 5 and 2 threads, estimated over the 2 rounds as
+     * the geometric mean with exp(m ∓ h), h = t(0.975, 1) × s/√2 = 12.706 × |ln(x1/x2)|/2.
+     *
+     * Calibrated, (5) over (4): (2000 + 51 + 600) / (2000 + 51 + 300) = 2651/2351, then 2652/2352; h = 12.706 × 0.0000481153/2
+     * = 0.0003056775. Raw: 651/351 and 652/352; h = 12.706 × 0.0013100324/2 = 0.0083226359. The calibrated A/A, the
+     * headline's: percpu over its copy, (2000 + 151.5)/(2000 + 151.5 × 1.02) = 2151.5/2154.53 and (2000 + 151.75)/(2000 +
+     * 151.75 × 0.98) = 2151.75/2148.715; logs −0.0014073290 and 0.0014114755, h = 12.706 × 0.0028188045/2 = 0.0179078652:
+     * [0.9822535642–1.0180712831], its reach 0.0180712831 the noise floor. The raw A/A: 151.5/154.53 = 1/1.02 and
+     * 151.75/148.715 = 1/0.98; h = 12.706 × ln(1.02/0.98)/2 = 0.2541538908.
+     */
+    public static final Jvm JVM = new Jvm(new Interval(1.8534863933711008, 1.838124515254202, 1.8689766563157517, 2),
+            new Interval(1.127578147053445, 1.1272335244268576, 1.1279228750395272, 2),
+            new Interval(1.0000020732423203, 0.9822535642051027, 1.018071283149989, 2),
+            new Interval(1.000200060020007, 0.7757276004362462, 1.2896281626455346, 2));
+    /**
+     * The prediction (T + 106)/(T + 46), T = 2000 + √(201 × 202), and within each round 2307/2247 and 2308/2248; the
+     * implied cost T (R − 1) / (21 − 11 R), R = 40/23, and within each round 870.1627907 and 870.5581395 ns; a cas 6 ns
+     * more (the prediction's test works them out).
+     */
+    public static final Predicted PREDICTION = new Predicted(1.026696336623372,
+            new Interval(1.0266963305588215, 1.0266208709123628, 1.0267717957517855, 2), 870.3602198622802,
+            new Interval(870.3604651162789, 867.848813953488, 872.8721162790697, 2), 6);
+
     @Test
     void theHeadlineIsTheSeedsContrastCmpxchgOverAtomicWithPercpuBeside() throws IOException {
         notebook();
         JsonNode fix = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref");
         JsonNode h = fix.path("headline");
-        // depth 5, 2 threads, kernel (5) over (4): (51 + 600) / (51 + 300), (52 + 600) / (52 + 300); their geometric mean
-        assertEquals(Math.sqrt(651 / 351.0 * 652 / 352.0), h.path("jvm_raw").path("value").asDouble(), 1e-6);
-        assertEquals(2, h.path("jvm_raw").path("ci95").size());
-        // beside it, over today's percpu: (51 + 600) / (51 + 100.5), (52 + 600) / (52 + 99.75)
-        assertEquals(Math.sqrt(651 / 151.5 * 652 / 151.75), h.path("jvm_raw_vs_percpu").path("value").asDouble(), 1e-6);
+        // jvm: the calibrated figure; the raw one beside it, each over atomic and over today's percpu
+        near(JVM.calibrated().value(), h.path("jvm").asDouble(), 1e-9, "the calibrated (5) over (4)");
+        pin(JVM.calibrated(), h.path("jvm_calibrated"), "jvm_calibrated");
+        pin(JVM.raw(), h.path("jvm_raw"), "jvm_raw");
+        pin(RAW_VS_PERCPU, h.path("jvm_raw_vs_percpu"), "jvm_raw_vs_percpu");
+        pin(CALIBRATED_VS_PERCPU, h.path("jvm_calibrated_vs_percpu"), "jvm_calibrated_vs_percpu");
         assertTrue(h.path("metric").asText().contains("`atomic-cmpxchg` / `atomic`"), h.toString());
         assertEquals(1.74, h.path("seed").asDouble(), 1e-9);
         assertTrue(h.path("kernel").isNull());
         assertTrue(h.path("kernel_note").asText().contains("cannot switch it"), h.toString());
-        // the A/A: percpu over its copy, 1/1.02 then 1/0.98: two rounds, t with 1 df
-        assertEquals(lab.analysis.estimate.Estimator.of(List.of(1 / 1.02, 1 / 0.98)).reach(), h.path("noise_floor").asDouble(), 1e-6);
+        // the A/A: the calibrated model's, percpu over its copy, the raw model's beside it; the floor the calibrated one's reach
+        pin(JVM.aa(), h.path("aa"), "aa");
+        pin(JVM.aaRaw(), h.path("aa_raw"), "aa_raw");
+        assertEquals(0.018071283149989, h.path("noise_floor").asDouble(), 1e-12);
         assertEquals("holds 1", h.path("aa").path("self_test").asText());
+        assertEquals(2000, h.path("base_ns").asDouble(), 0);
+        assertEquals("dm-linear x5 over brd, test", h.path("base_source").asText());
+    }
+
+    /**
+     * The prediction from the counted css operations: one one-thread time T for every variant, the base and `atomic`'s raw
+     * one-thread ns (50 + r + 5 × 30: 201 and 202, their geometric mean): T = 2000 + √(201 × 202) = 2201.4993796517; at
+     * 2 threads a cas costs 6 ns more and an rmw 4 at the base's gap (2000 ns), nothing more at 1 thread; `atomic-cmpxchg`
+     * 11 cas + 10 rmw per I/O, `atomic` 1 cas + 10 rmw: (T + 11 × 6 + 10 × 4) / (T + 6 + 10 × 4) = (T + 106)/(T + 46) =
+     * 1.0266963366. Within each round (T 2201, then 2202): 2307/2247 = 1.0267022697 and 2308/2248 = 1.0266903915, h =
+     * 12.706 × 0.0000115694/2 = 0.0000735004: 1.0266963306 [1.0266208709–1.0267717958].
+     *
+     * <p>The implied cost per operation: c = T (R − 1) / (m_before − R m_after), R = 40/23, 21 against 11 operations per
+     * I/O: 2201.4993796517 × 0.7391304348 / (21 − 11 × 40/23 = 1.8695652174) = 870.3602198623 ns; within each round
+     * 2201 and 2202 × 0.3953488372 = 870.1627907 and 870.5581395, their mean 870.3604651 ± 12.706 × 0.2795538/√2 =
+     * 2.5116512: [867.8488140–872.8721163]. Measured here: a cas 6 ns more, every round.
+     */
+    @Test
+    void theCalibratedTableThePredictionAndTheImpliedCostAreTheHandComputedNumbers() throws IOException {
+        String md = notebook();
+        JsonNode fix = JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("dm-css-ref");
+        JsonNode h = fix.path("headline");
+        double tOne = 2000 + Math.sqrt(201.0 * 202);
+        assertEquals(2201.4993796516505, tOne, 1e-9);
+        near(PREDICTION.value(), (tOne + 106) / (tOne + 46), 1e-12, "(T + 106) / (T + 46)");
+        near(PREDICTION.value(), h.path("predicted").asDouble(), 1e-9, "(T + 106) / (T + 46)");
+        pin(PREDICTION.overRounds(), h.path("predicted_over_rounds"), "the prediction within each round");
+        near(PREDICTION.implied(), tOne * (40 / 23.0 - 1) / (21 - 11 * 40 / 23.0), 1e-12, "T (R − 1) / (21 − 11 R)");
+        near(PREDICTION.implied(), h.path("implied_op_ns").asDouble(), 1e-9, "T (R − 1) / (21 − 11 R)");
+        pin(PREDICTION.impliedOverRounds(), h.path("implied_op_ns_over_rounds"), "the implied cost within each round");
+        assertEquals(6.0, h.path("measured_op_ns").asDouble(), 1e-12, "a cas at 2 threads and the base's gap");
+        pin(new Interval(6, 6, 6, 2), h.path("measured_op_ns_over_rounds"), "6 ns in both rounds");
+        // the calibrated table, 2 threads: ns per op the geometric means of 2000 + the raw's; the ratios as the headline's
+        JsonNode cal = fix.path("jvm").path("calibrated").path("2");
+        pin(JVM.calibrated(), cal.path("atomic_cmpxchg_vs_atomic"), "the seed's contrast");
+        pin(CALIBRATED_VS_PERCPU, cal.path("atomic_cmpxchg_vs_percpu"), "(5) over percpu");
+        pin(JVM.aa(), cal.path("aa"), "the calibrated A/A");
+        // atomic over percpu, 2351/2151.5 and 2352/2151.75: 1.0928948822 [1.0907510701–1.0950429078]
+        pin(new Interval(1.0928948821521949, 1.0907510700820866, 1.0950429077686545, 2), cal.path("atomic_vs_percpu"), "atomic / percpu");
+        assertTrue(md.contains("| 2 | 2151.5 [2145.2–2157.9] | 2351.5 [2345.2–2357.9] | 2651.5 [2645.2–2657.9] | 2151.6 [2150.0–2153.2]"
+                + " | 1.13 [1.13–1.13]x | 1.09 [1.09–1.10]x | 1.23 [1.23–1.23]x | "), md);
+        assertTrue(md.contains("+2000 ns per I/O: 2000 in the ram disk, 0 in the worker"), md);
+        JsonNode pj = fix.path("jvm").path("prediction");
+        near(PREDICTION.value(), pj.path("headline_predicted").asDouble(), 1e-9, "the prediction, in the section's summary");
+        near(PREDICTION.implied(), pj.path("implied_op_ns_per_operation").asDouble(), 1e-9, "the implied cost, in the section's summary");
     }
 
     @Test
@@ -266,18 +423,7 @@ class DmCssRefSectionTest {
         var k = DmCssRefPairing.kernelFigure(KernelRuns.read(RunDir.open(run), kernel));
         Calibration cal = Calibration.of(k.nsPerIo(), k.userShare(), k.source(), 55, "percpu, 1 thread, test");
         cal.write(raw);
-        for (int t = 1; t <= 2; t++) {
-            for (int r = 1; r <= 2; r++) {
-                List<Object> rows = new ArrayList<>();
-                for (String v : LAYER.keySet()) {
-                    Map<String, String> p = p(v, DmCssRef.SEED_DEPTH, "none");
-                    p.put("baseNs", Long.toString(cal.deviceNs()));
-                    p.put("userNs", Long.toString(cal.userNs()));
-                    rows.add(entry(IO, t, p, cal.baseNs() + ns(v, DmCssRef.SEED_DEPTH, t, r), 0));
-                }
-                write(DmCssRefRaw.calibrated(raw, r, t), rows);
-            }
-        }
+        calibratedRows(raw, cal);
         return cal;
     }
 

@@ -3,6 +3,8 @@ package lab.fix.thinbufiolock;
 import static lab.fix.JmhJson.entry;
 import static lab.fix.JmhJson.metric;
 import static lab.fix.JmhJson.write;
+import static lab.fix.HandWorked.near;
+import static lab.fix.HandWorked.pin;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,6 +24,9 @@ import lab.analysis.fidelity.Calibration;
 import lab.engine.count.SharedLineCounts;
 import lab.fix.Counting;
 import lab.fix.Fixes;
+import lab.fix.HandWorked.Interval;
+import lab.fix.HandWorked.Jvm;
+import lab.fix.HandWorked.Predicted;
 import lab.fix.KernelFiles;
 import lab.notebook.KernelRuns;
 import lab.results.RunDir;
@@ -34,12 +39,13 @@ import org.junit.jupiter.api.io.TempDir;
  * beside it: 1 and 2 threads, 2 rounds; the raw table ns = base(cache) + round + a lock cost per
  * variant and thread count (base 100 with the whole tree cached, 200 with the small cache), the
  * A/A control the mutex ±2%, dm-linear 60 + round; the calibrated table (base 1000 ns: 800 in the
- * disk, 200 in the worker) ns = 1100 + round + a calibrated lock cost; counts per I/O by site; a
+ * disk, 200 in the worker) ns = 1100 + round + a calibrated lock cost, its A/A control the mutex
+ * ±1%; counts per I/O by site; a
  * cost sweep in which a mutex costs 40 ns more at 2 threads, an rwsem read 30 and an RMW 10; and a
  * kernel side in the TCG guest whose thin volume takes 20000 + 1000 x (jobs − 1) ns of task-clock
  * per I/O, dm-linear 16000 (+100 in round 2), the emulation probe 8x.
  */
-class ThinBufioLockSectionTest {
+public class ThinBufioLockSectionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String IO = "lab.engine.bench.ThinBufioLock.io";
 
@@ -66,20 +72,24 @@ class ThinBufioLockSectionTest {
         return m;
     }
 
-    /** The A/A: ±2% around the mutex, by round. */
-    private static double jitter(String v, int r) {
-        return v.endsWith("~aa") ? (r == 1 ? 1.02 : 0.98) : 1;
+    /** The A/A: ±2% around the mutex, by round (the calibrated model's ±1%). */
+    private static double jitter(String v, int r, double by) {
+        return v.endsWith("~aa") ? (r == 1 ? 1 + by : 1 - by) : 1;
     }
 
     private static double ns(String v, String cache, int t, int r) {
-        return ((cache.equals("whole") ? 100 : 200) + r + LOCK.get(v)[t - 1]) * jitter(v, r);
+        return ((cache.equals("whole") ? 100 : 200) + r + LOCK.get(v)[t - 1]) * jitter(v, r, 0.02);
     }
 
     private static double calNs(String v, int t, int r) {
-        return (1100 + r + CAL_LOCK.get(v)[t - 1]) * jitter(v, r);
+        return (1100 + r + CAL_LOCK.get(v)[t - 1]) * jitter(v, r, 0.01);
     }
 
     private void kernelRun(String name, double nsPerIo, double iops) throws IOException {
+        KernelFiles.fio(kernel, name, nsPerIo, iops);
+    }
+
+    private static void kernelRun(Path kernel, String name, double nsPerIo, double iops) throws IOException {
         KernelFiles.fio(kernel, name, nsPerIo, iops);
     }
 
@@ -109,9 +119,16 @@ class ThinBufioLockSectionTest {
 
     @BeforeEach
     void fixture() throws IOException {
-        run = tmp.resolve("thin-run");
+        run = run(tmp);
         raw = run.resolve("raw/thin-bufio-lock");
         kernel = raw.resolve("kernel");
+    }
+
+    /** The run folder of the class comment under {@code dir}; its path. */
+    public static Path run(Path dir) throws IOException {
+        Path run = dir.resolve("thin-run");
+        Path raw = run.resolve("raw/thin-bufio-lock");
+        Path kernel = raw.resolve("kernel");
         Files.createDirectories(kernel);
         Files.writeString(run.resolve("manifest.json"),
                 "{\"run_id\": \"thin-run\", \"command\": \"./lab pair thin-bufio-lock --rounds 2 --id thin-run\", \"cores\": 2}");
@@ -175,12 +192,13 @@ class ThinBufioLockSectionTest {
         Files.writeString(kernel.resolve("thin-status.txt"), "# after the fill\n0 1 thin-pool 0 12/65536 4096/8192 - rw\n");
         for (int r = 1; r <= 2; r++) {
             for (int j = 1; j <= 2; j++) {
-                kernelRun("thin-j" + j + "-r" + r, 20000 + 1000 * (j - 1) + 100 * (r - 1), j == 1 ? 40000 : 70000);
-                kernelRun("linear-j" + j + "-r" + r, 16000 + 100 * (r - 1), j == 1 ? 50000 : 100000);
+                kernelRun(kernel, "thin-j" + j + "-r" + r, 20000 + 1000 * (j - 1) + 100 * (r - 1), j == 1 ? 40000 : 70000);
+                kernelRun(kernel, "linear-j" + j + "-r" + r, 16000 + 100 * (r - 1), j == 1 ? 50000 : 100000);
             }
-            kernelRun("tcg-zram-host-r" + r, 3000, 1e9 / 3000); // the emulation probe: the guest 8x the host
-            kernelRun("tcg-zram-guest-r" + r, 24000, 1e9 / 24000);
+            kernelRun(kernel, "tcg-zram-host-r" + r, 3000, 1e9 / 3000); // the emulation probe: the guest 8x the host
+            kernelRun(kernel, "tcg-zram-guest-r" + r, 24000, 1e9 / 24000);
         }
+        return run;
     }
 
     private String notebook() throws IOException {
@@ -192,26 +210,54 @@ class ThinBufioLockSectionTest {
         return JSON.readTree(run.resolve("summary.json").toFile()).path("fixes").path("thin-bufio-lock");
     }
 
+    /*
+     * The headline's figures at 2 threads, whole tree, worked by hand: per round mutex's ns over the other's, the geometric
+     * mean over the 2 rounds with exp(m ∓ h), h = t(0.975, 1) × s/√2 = 12.706 × |ln(x1/x2)|/2. Raw: 221/126 and 222/127,
+     * logs 0.5618807946 and 0.5584902954, h = 0.0215398411. Calibrated: 1401/1111 and 1402/1112, logs 0.2319257567 and
+     * 0.2317395928, h = 0.0011826993. The calibrated A/A, the headline's, mutex over its copy: 1/1.01 and 1/0.99, h = 12.706
+     * × ln(1.01/0.99)/2 = 0.1270642356, reach 0.1355467331; the raw A/A 1/1.02 and 1/0.98, h = 12.706 × ln(1.02/0.98)/2 =
+     * 0.2541538908.
+     */
+    public static final Jvm JVM = new Jvm(new Interval(1.7509973589446448, 1.7136844537078901, 1.7891226966535472, 2),
+            new Interval(1.260908729295953, 1.259418334889922, 1.2624008874332435, 2),
+            new Interval(1.0000500037503126, 0.8807211371271116, 1.1355467330593418, 2),
+            new Interval(1.000200060020007, 0.7757276004362462, 1.2896281626455346, 2));
+    /**
+     * The prediction (T + 430)/(T + 140), T = 1000 + √(121 × 122) (the headline's test), and within each round (T = 1000
+     * + 121, then + 122) 1551/1261 = 1.2299762094 and 1552/1262 = 1.2297939778, h = 12.706 × 0.0001481696/2 = 0.0009413213;
+     * the implied cost T × (R − 1)/(11 − 4R), R = 442/286, (R − 1)/(11 − 4R) = 0.1132075472, and within each round
+     * 126.9056604 and 127.0188679, their mean ± 12.706 × 0.1132075/2 = 0.7192075; a mutex 40 ns more.
+     */
+    public static final Predicted PREDICTION = new Predicted(1.2298852449531945,
+            new Interval(1.2298850902101777, 1.2287279179289174, 1.231043352275164, 2), 126.96214768178035,
+            new Interval(126.96226415094338, 126.24305660377351, 127.68147169811326, 2), 40);
+
     @Test
     void theHeadlineIsRwsemWalkOverMutexAtTheMostThreadsRawCalibratedAndPredicted() throws IOException {
         String md = notebook();
         JsonNode h = fix().path("headline");
         assertEquals(1.55, h.path("seed").asDouble(), 1e-9);
         // raw, whole tree, 2 threads: mutex 100 + r + 120, rwsem-walk 100 + r + 25: 221 / 126 and 222 / 127, their geometric mean
-        assertEquals(Math.sqrt(221 / 126.0 * 222 / 127.0), h.path("jvm_raw").path("value").asDouble(), 1e-6);
+        pin(JVM.raw(), h.path("jvm_raw"), "jvm_raw");
         // calibrated: 1100 + r + 300 over 1100 + r + 10
-        assertEquals(Math.sqrt(1401 / 1111.0 * 1402 / 1112.0), h.path("jvm_calibrated").path("value").asDouble(), 1e-6);
-        assertEquals(h.path("jvm_calibrated").path("value").asDouble(), h.path("jvm").asDouble(), 1e-6);
+        pin(JVM.calibrated(), h.path("jvm_calibrated"), "jvm_calibrated");
+        near(JVM.calibrated().value(), h.path("jvm").asDouble(), 1e-9, "the calibrated figure");
         assertEquals("effect", h.path("verdict").asText());
         // predicted: one one-thread time for both, mutex's 1000 + its raw one-thread estimate, the geometric mean of 121 and
         // 122 (rwsem-walk's is not used: the raw one-thread difference is taken for noise); mutex 10 mutex + 1 rwsem-read per
         // I/O, rwsem-walk 2 mutex + 2 rwsem-read; 40 and 30 ns more each at 2 threads
         double tOne = 1000 + Math.sqrt(121.0 * 122.0);
         double predicted = (tOne + 10 * 40 + 1 * 30) / (tOne + 2 * 40 + 2 * 30);
-        assertEquals(predicted, h.path("predicted").asDouble(), 1e-9);
+        assertEquals(PREDICTION.value(), predicted, 1e-12, "(1121.4989712 + 430) / (1121.4989712 + 140)");
+        near(predicted, h.path("predicted").asDouble(), 1e-9, "the prediction");
+        pin(PREDICTION.overRounds(), h.path("predicted_over_rounds"), "the prediction within each round");
         // implied: c = T (R − 1) / (m_before − R m_after), T as above, R = 442 / 286, 11 against 4 operations per I/O
         double r = 442.0 / 286.0;
-        assertEquals(tOne * (r - 1) / (11 - r * 4), h.path("implied_op_ns").asDouble(), 1e-9);
+        assertEquals(PREDICTION.implied(), tOne * (r - 1) / (11 - r * 4), 1e-9);
+        near(PREDICTION.implied(), h.path("implied_op_ns").asDouble(), 1e-9, "the implied cost");
+        pin(PREDICTION.impliedOverRounds(), h.path("implied_op_ns_over_rounds"), "the implied cost within each round");
+        assertEquals(40.0, h.path("measured_op_ns").asDouble(), 1e-12, "a mutex at 2 threads, the kind the fix removes most of");
+        pin(new Interval(40, 40, 40, 2), h.path("measured_op_ns_over_rounds"), "40 ns in both rounds");
         // priced per visit instead: 3 visits per I/O each, 50 ns more each at 2 threads, from one one-thread time: no difference
         assertEquals(1.0, fix().path("jvm").path("prediction").path("predicted_per_visit").asDouble(), 1e-9);
         assertEquals("operation", fix().path("jvm").path("prediction").path("priced_per").asText());
@@ -220,8 +266,10 @@ class ThinBufioLockSectionTest {
         assertTrue(h.path("kernel").isNull());
         assertTrue(h.path("kernel_note").asText().contains("6.1's dm-bufio is the before"), h.toString());
         assertTrue(h.path("metric").asText().contains("2 threads, the most here"), h.toString());
-        assertEquals(lab.analysis.estimate.Estimator.of(List.of(1 / 1.02, 1 / 0.98)).reach(), h.path("noise_floor").asDouble(), 1e-6,
-                "the A/A's ±2% over two rounds gives the floor: " + h);
+        // the A/A: the calibrated model's, the raw one's beside it; the floor the calibrated one's reach
+        pin(JVM.aa(), h.path("aa"), "the calibrated A/A");
+        pin(JVM.aaRaw(), h.path("aa_raw"), "the raw A/A");
+        assertEquals(0.13554673305934184, h.path("noise_floor").asDouble(), 1e-12, "the calibrated A/A's ±1% over two rounds: " + h);
         assertTrue(md.contains("| `thin-bufio-lock` | throughput `rwsem-walk` / `mutex`"), "a row of the headline table: " + md);
         assertTrue(md.contains("+1000 ns per I/O: 800 in the ram disk, 200 in the worker"), md);
     }

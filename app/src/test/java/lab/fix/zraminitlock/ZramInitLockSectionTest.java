@@ -1,5 +1,7 @@
 package lab.fix.zraminitlock;
 
+import static lab.fix.HandWorked.near;
+import static lab.fix.HandWorked.pin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +16,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import lab.fix.Fixes;
+import lab.fix.HandWorked.Interval;
+import lab.fix.HandWorked.Jvm;
+import lab.fix.HandWorked.Predicted;
 import lab.fix.KernelFiles;
 import lab.notebook.Fmt;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,10 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The zram-init-lock section from a hand-made run folder: the guard table with its A/A control
  * (randread and randrw on zero pages and compressible50, 1 and 2 threads, 2 rounds), the seed
- * sweep raw and calibrated (+3000 ns), the calibration, the guards' counts, a cost sweep and the
- * sweep's log; no kernel side. Every number asserted is worked out by hand beside it.
+ * sweep raw and calibrated (+3000 ns) with its own A/A control, the calibration, the guards' counts, a
+ * cost sweep and the sweep's log; no kernel side. Every number asserted is worked out by hand beside it.
  */
-class ZramInitLockSectionTest {
+public class ZramInitLockSectionTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String IO = "lab.engine.bench.ZramInitLock.io";
 
@@ -55,8 +60,14 @@ class ZramInitLockSectionTest {
 
     @BeforeEach
     void fixture() throws IOException {
-        run = tmp.resolve("zr-run");
+        run = run(tmp);
         raw = run.resolve("raw/zram-init-lock");
+    }
+
+    /** The run folder of the class comment under {@code dir}; its path. */
+    public static Path run(Path dir) throws IOException {
+        Path run = dir.resolve("zr-run");
+        Path raw = run.resolve("raw/zram-init-lock");
         Files.createDirectories(raw);
         Files.writeString(run.resolve("manifest.json"),
                 "{\"run_id\": \"zr-run\", \"command\": \"./lab pair zram-init-lock --rounds 2 --id zr-run\", \"cores\": 2}");
@@ -77,16 +88,17 @@ class ZramInitLockSectionTest {
                     table.add(entry(IO, t, p("srcu", "randread", pattern, "0"), rw * scale / 1.002));
                 }
                 write(raw.resolve("zram-r" + r + "-t" + t + ".json"), table);
-                // the seed sweep: raw as the table's randrw zero; calibrated +3000 ns, srcu 20 ns faster at 2 threads, 2 at 1
+                // the seed sweep: raw as the table's randrw zero; calibrated +3000 ns, srcu 20 ns faster at 2 threads, 2 at 1; the
+                // A/A's copy of rwsem 1% slower then 0.5% faster (raw), 0.2% faster then 0.3% slower (calibrated)
                 double cal = 3000 + rw;
                 double srcu = t == 1 ? cal - 2 : cal - 20;
                 write(raw.resolve("zram-seed-r" + r + "-t" + t + ".json"), List.of(
                         entry(IO, t, p("rwsem", "randrw", "zero", "0"), rw),
                         entry(IO, t, p("srcu", "randrw", "zero", "0"), rw / (r == 1 ? 100.0 / 95 : 110.0 / 104)),
-                        entry(IO, t, p("rwsem~aa", "randrw", "zero", "0"), rw),
+                        entry(IO, t, p("rwsem~aa", "randrw", "zero", "0"), rw * (r == 1 ? 1.01 : 0.995)),
                         entry(IO, t, p("rwsem", "randrw", "zero", "3000"), cal),
                         entry(IO, t, p("srcu", "randrw", "zero", "3000"), srcu),
-                        entry(IO, t, p("rwsem~aa", "randrw", "zero", "3000"), cal)));
+                        entry(IO, t, p("rwsem~aa", "randrw", "zero", "3000"), cal * (r == 1 ? 0.998 : 1.003))));
                 // a shared operation costs 40, 30, 10 and 5 ns more than a private one at gaps 0, 100, 1000 and 3000 (2 threads)
                 List<Object> costs = new ArrayList<>();
                 for (String prim : List.of("rwsem-read", "atomic-refcount")) {
@@ -115,6 +127,7 @@ class ZramInitLockSectionTest {
         write(raw.resolve("seed-sweep.json"), Map.of("target", 0.023, "threads", 2, "forks", 3, "maxRounds", 2,
                 "rounds", List.of(Map.of("round", 1, "floor", 0.05, "seconds", 100.0), Map.of("round", 2, "floor", 0.04, "seconds", 110.0)),
                 "stopped", "round limit"));
+        return run;
     }
 
     /**
@@ -164,9 +177,9 @@ class ZramInitLockSectionTest {
     @Test
     void theGuardTableIsTheEstimatorWithEachRatiosOwnInterval() throws IOException {
         String md = notebook();
-        // randrw zero, 2 threads: srcu 100/95 = 1.053 and 110/104 = 1.058, their geometric mean with t over 2 rounds; atomic-ref
-        // and none cost what rwsem does, exactly, each round: their intervals hold 1; the A/A is exactly 1 each round
-        assertEquals("1.06 [1.02–1.09]", lab.analysis.estimate.Estimator.of(List.of(100 / 95.0, 110 / 104.0)).format(2));
+        // randrw zero, 2 threads: srcu 100/95 = 1.053 and 110/104 = 1.058, their geometric mean with t over 2 rounds (JVM.raw(): 1.0552
+        // [1.0235–1.0878]); atomic-ref and none cost what rwsem does, exactly, each round: their intervals hold 1; the guard table's
+        // A/A is exactly 1 each round (the seed point's is not: see below)
         assertTrue(md.contains("| randrw | zero | 2 | 1.06 [1.02–1.09]x | 1.00 [1.00–1.00]x (holds 1) |"), md);
         assertTrue(md.contains("| 1.00 [1.00–1.00]x (holds 1) | 105 |"), md);
         // randread: srcu 1.002x in both rounds: a tiny interval that leaves out 1, so it is printed as an effect
@@ -178,24 +191,46 @@ class ZramInitLockSectionTest {
         assertFalse(md.contains("NaN"), md);
     }
 
+    /*
+     * The seed point's figures at 2 threads, worked by hand: per round rwsem's ns over the other's, the geometric mean over
+     * the 2 rounds with exp(m ∓ h), h = t(0.975, 1) × s/√2 = 12.706 × |ln(x1/x2)|/2. Raw srcu over rwsem: 100/95 and
+     * 110/104, logs 0.0512932944 and 0.0560894667, h = 0.0304700824. Calibrated (+3000 ns): 3100/3080 and 3110/3090, logs
+     * 0.0064725145 and 0.0064516353, h = 0.0001326457. The calibrated A/A, the headline's, rwsem over its copy: 1/0.998 and
+     * 1/1.003, logs 0.0020020027 and −0.0029955090, h = 12.706 × 0.0049975117/2 = 0.0317491915: [0.9682684123–1.0317459233],
+     * its reach 0.0317459233 the noise floor. The raw A/A: 1/1.01 and 1/0.995, logs −0.0099503309 and 0.0050125418, h =
+     * 0.0950591301.
+     */
+    public static final Jvm JVM = new Jvm(new Interval(1.0551589093054372, 1.0234930115762144, 1.0878045197123782, 2),
+            new Interval(1.0064829991465998, 1.0063495023477629, 1.006616513654389, 2),
+            new Interval(0.999503370206858, 0.9682684123369585, 1.0317459232649344, 2),
+            new Interval(0.9975341506986316, 0.9070769207045458, 1.0970121266420767, 2));
+    /**
+     * The prediction (3060 + 5 × 3) / (3060 + 5 × 2) = 3075/3070 and the implied cost 3060 × 0.023 / (3 − 1.023 × 2) =
+     * 70.38/0.954 ns, the same in both rounds (T and c are), so their estimates over rounds are points; a rwsem-read 5 ns
+     * more (the prediction's test works them out).
+     */
+    public static final Predicted PREDICTION = new Predicted(3075.0 / 3070, new Interval(3075.0 / 3070, 3075.0 / 3070, 3075.0 / 3070, 2),
+            70.38 / 0.954, new Interval(70.38 / 0.954, 70.38 / 0.954, 70.38 / 0.954, 2), 5);
+
     @Test
     void theSeedPointIsRawAndCalibratedAndTheSweepSaysWhatALowerFloorTakes() throws IOException {
         String md = notebook();
         assertTrue(md.contains("Calibration: 3000 ns of uncontended CPU per model I/O: the kernel's 3050 ns"), md);
         // calibrated, 2 threads: 3100/3080 and 3110/3090, 1.0065 both: a narrow interval that leaves out 1, so an effect
-        lab.analysis.estimate.Estimate calibrated = lab.analysis.estimate.Estimator.of(List.of(3100.0 / 3080, 3110.0 / 3090));
         JsonNode h = headline();
-        assertEquals(calibrated.value(), h.path("jvm").asDouble(), 1e-12);
-        assertEquals(calibrated.lo(), h.path("jvm_calibrated").path("ci95").get(0).asDouble(), 1e-6);
-        assertEquals(calibrated.hi(), h.path("jvm_calibrated").path("ci95").get(1).asDouble(), 1e-6);
+        near(JVM.calibrated().value(), h.path("jvm").asDouble(), 1e-9, "the calibrated figure");
+        pin(JVM.calibrated(), h.path("jvm_calibrated"), "jvm_calibrated");
         assertEquals("effect", h.path("verdict").asText());
-        assertEquals(lab.analysis.estimate.Estimator.of(List.of(100 / 95.0, 110 / 104.0)).value(), h.path("jvm_raw").path("value").asDouble(),
-                1e-6);
-        assertEquals(0.0, h.path("noise_floor").asDouble(), 1e-12, "the fixture's A/A is exactly 1 every round");
+        pin(JVM.raw(), h.path("jvm_raw"), "jvm_raw");
+        pin(JVM.aa(), h.path("aa"), "the calibrated A/A");
+        pin(JVM.aaRaw(), h.path("aa_raw"), "the raw A/A");
+        assertEquals(0.0317459232649344, h.path("noise_floor").asDouble(), 1e-12, "the calibrated A/A's reach");
         assertEquals("holds 1", h.path("aa").path("self_test").asText(), h.toString());
-        // ns per op: the estimation stage's geometric mean over the rounds with its t interval
-        assertTrue(md.contains("| calibrated (+3000 ns) | 2 | " + lab.analysis.estimate.Estimator.of(List.of(3100.0, 3110.0)).format(1) + " | "
-                + lab.analysis.estimate.Estimator.of(List.of(3080.0, 3090.0)).format(1) + " | 1.01 [1.01–1.01]x |"), md);
+        // ns per op: the geometric means over the rounds with their t intervals, 3100 and 3110: 3105.0 ± 63.1, 3080 and
+        // 3090: 3085.0 ± 63.1; the A/A cells those above
+        assertTrue(md.contains("| calibrated (+3000 ns) | 2 | 3105.0 [3042.1–3169.2] | 3085.0 [3022.1–3149.2] | 1.01 [1.01–1.01]x |"
+                + " 1.00 [0.97–1.03]x (holds 1) |"), md);
+        assertTrue(md.contains("| raw | 2 | ") && md.contains(" | 1.06 [1.02–1.09]x | 1.00 [0.91–1.10]x (holds 1) |"), md);
         // the table's metric in short, the whole of it under the table
         assertTrue(md.contains("| `zram-init-lock` | SRCU / rwsem throughput, randrw, zero pages | 1.02x | 1.06 [1.02–1.09]x, effect |"
                 + " 1.01 [1.01–1.01]x, effect |"), md);
@@ -216,18 +251,22 @@ class ZramInitLockSectionTest {
         double predicted = (3060 + 5 * 3.0) / (3060 + 5 * 2.0);
         JsonNode h = headline();
         assertEquals(predicted, h.path("predicted").asDouble(), 1e-12);
+        assertEquals(PREDICTION.value(), predicted, 1e-15, "3075 / 3070");
         // the same made within each round: T and c are the same in both rounds, so the interval is the point
-        assertTrue(md.contains("| SRCU / rwsem, randrw, zero pages | 1.006 [1.006–1.007]x | " + Fmt.f(predicted, 3) + "x ("
-                + lab.analysis.estimate.Estimator.of(List.of(predicted, predicted)).format(3) + "x over rounds) | predicts less than measured"), md);
+        pin(new Interval(predicted, predicted, predicted, 2), h.path("predicted_over_rounds"), "the prediction within each round");
+        assertTrue(md.contains("| SRCU / rwsem, randrw, zero pages | 1.006 [1.006–1.007]x | 1.002x (1.002 [1.002–1.002]x over rounds)"
+                + " | predicts less than measured"), md);
         // c = T (R - 1) / (m_before - R m_after): 3060 x 0.023 / (3 - 1.023 x 2); the kind the fix removed: rwsem-read, 5 ns here
         double implied = 3060 * 0.023 / (3 - 1.023 * 2);
+        assertEquals(PREDICTION.implied(), implied, 1e-12, "70.38 / 0.954");
+        assertEquals(73.77358490566036, implied, 1e-12);
         assertEquals(implied, h.path("implied_op_ns").asDouble(), 1e-9);
         assertEquals(5.0, h.path("measured_op_ns").asDouble(), 1e-12);
         assertTrue(md.contains("one shared-line operation would have to cost " + Fmt.f(implied, 1) + " ns more than a private one. Here, at 2"
-                + " threads and a gap of 3000 ns, a `rwsem-read` costs 5.0 ns more (made within each round instead: implied "
-                + lab.analysis.estimate.Estimator.mean(List.of(implied, implied)).format(1) + ", measured 5.0 [5.0–5.0] ns"), md);
-        assertEquals(implied, h.path("implied_op_ns_over_rounds").path("value").asDouble(), 1e-6);
-        assertEquals(5.0, h.path("measured_op_ns_over_rounds").path("value").asDouble(), 1e-6);
+                + " threads and a gap of 3000 ns, a `rwsem-read` costs 5.0 ns more (made within each round instead: implied"
+                + " 73.8 [73.8–73.8], measured 5.0 [5.0–5.0] ns"), md);
+        pin(new Interval(implied, implied, implied, 2), h.path("implied_op_ns_over_rounds"), "the implied cost within each round");
+        pin(new Interval(5, 5, 5, 2), h.path("measured_op_ns_over_rounds"), "5 ns in both rounds");
         assertTrue(md.contains("Extrapolated with the better fit (an extrapolation, not a measurement) to the seed's 4 threads"), md);
         assertEquals(3000.0, h.path("base_ns").asDouble(), 0);
     }
