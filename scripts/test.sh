@@ -7,12 +7,12 @@
 # it prints the apt-get line to run.
 #
 # The lab kernels' tests (kernel-scripts 030, 031 and 042) boot the lab kernels (6.1 with four fixes'
-# switches, 6.12 with thin-bufio-lock's). They run when the kernels are in the cache (the
-# machine's, outside the clone: kernel/build.sh; from `./lab kernel build`, `./lab pair` or an
-# earlier run of any clone) or an incremental build would make them, and skip, saying so, when
+# switches, 6.12 with thin-bufio-lock's). 030, every switch, runs when the kernels are in the cache
+# (the machine's, outside the clone: kernel/build.sh; from `./lab kernel build`, `./lab pair` or
+# an earlier run of any clone) or an incremental build would make them, and skips, saying so, when
 # not: building both whole took 34 min of a 2-core VM, the rest 13 (README.md).
-# --lab-kernels builds them (in the background, niced, beside the unit tests) and runs those
-# tests too.
+# --lab-kernels builds them (in the background, niced, beside the unit tests) and runs 030 and
+# the longer 031 (smoke) and 042 (refscale) too.
 set -euo pipefail
 # shellcheck source=SCRIPTDIR/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -31,7 +31,7 @@ for arg in "$@"; do
 		;;
 	esac
 done
-# kernel-scripts tests 030, 031 and 042: build a lab kernel that is not in the cache (else skip)
+# kernel-scripts tests 030, 031 and 042: build a lab kernel that is not in the cache, and run 031 and 042
 export LAB_TEST_LAB_KERNELS=$build_kernels
 
 JDK=$(find_jdk)
