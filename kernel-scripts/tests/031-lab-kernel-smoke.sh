@@ -3,8 +3,9 @@
 # x5, a thin volume, null_blk and zram, made by labmod on the built-in drivers), every switch at
 # its default. Runs only with `./lab test --lab-kernels` (which builds the kernel when it is not
 # in the cache): 030 already boots the lab kernels and runs I/O through every switch on each
-# fix's devices, and this run's 55-62 s kept ./lab test past its 20 min on a machine with the
-# kernels cached (2026-12-05). Skips without root, qemu or the source package.
+# fix's devices, and this test's 55-62 s (kernel-scripts/tests/run.sh of 030, 031 and 042, and a
+# fresh clone's .ci/run, 2026-12-05) kept ./lab test past its 20 min on a machine with the
+# kernels cached. Skips without root, qemu or the source package.
 # timeout: 1200
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -8,7 +8,8 @@
 # 9p shares' drivers and configfs loaded, kmod's modprobe and the kernel's module tree, Debian's
 # userland, no labmod), shares in the lab's scripts, job files, bridge and runtime, and
 # guest/as-host.sh runs there, unchanged, the native path: lab-kernel.sh up and down (zram,
-# null_blk, loop; sched bfq on the loop, bfq-iosched a module too), tests 025 (dm-css-ref: brd, dm-linear) and 026 (thin-bufio-lock: brd, thin)
+# null_blk, loop; sched bfq on the loop, bfq-iosched a module too), tests 025 (dm-css-ref: brd,
+# dm-linear) and 026 (thin-bufio-lock: brd, thin)
 # with LAB_TEST_NATIVE=1 (their runs must take the native branch) and part-acct's null_blk. The
 # golden output is its report: each driver loadable and not loaded at first, each test passed,
 # each module loaded by the lab and unloaded again, nothing left. With module loading removed

@@ -53,7 +53,8 @@ class FioPacingContractTest {
     /**
      * {@code job} run by fio, which must exit with {@code fioExit}, and by the bridge, at once:
      * paced jobs wait far more than they work, so the two share the 2 cores without slowing each
-     * other, and the class takes half the time it took one after the other (37 s).
+     * other (the class: 22.0 s in a quiet fresh-clone .ci/run, Surefire's report, 2026-12-05; 36.7 s
+     * one after the other in an earlier .ci/run beside a Maven build, so not like for like).
      */
     private Both run(String job, int fioExit) throws Exception {
         String text = "[global]\nfilename=" + file + "\n" + job;
