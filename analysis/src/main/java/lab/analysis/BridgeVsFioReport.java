@@ -250,9 +250,9 @@ public final class BridgeVsFioReport {
     /** What bridge/fio parity means here: no difference larger than ±5%. */
     static final double PARITY = 0.05;
 
-    /** A ratio over the repetitions with its 95% interval and the interval's verdict at {@link #PARITY}. */
-    static String cell(List<Double> ratios) {
-        return Verdict.cell(Estimator.of(ratios), PARITY);
+    /** A ratio over the repetitions with its 95% interval and the interval's verdict at {@link #PARITY}, gated by the row's A/A (null: none). */
+    static String cell(List<Double> ratios, NoiseFloor control) {
+        return Verdict.cell(Estimator.of(ratios), control == null ? null : control.aa(), PARITY);
     }
 
     /** Median whole-command CPU s per million I/Os over the runs that have a {@code .time} file, or "-". */
@@ -295,7 +295,9 @@ public final class BridgeVsFioReport {
                 m.put("bridge_iops_median", Stats.median(each(row, tool, Run::iops)));
                 Estimate r = Estimator.of(ratio);
                 m.put("iops_ratio", r.json());
-                m.put("iops_verdict", Verdict.words(r, PARITY));
+                NoiseFloor control = iopsFloor(row);
+                m.put("iops_verdict", Verdict.of(r, control == null ? null : control.aa(), PARITY).code);
+                m.put("iops_verdict_text", Verdict.words(r, control == null ? null : control.aa(), PARITY));
                 m.put("fio_cpu_s_per_million_median", Stats.median(each(row, "fio", Run::cpuSecPerMillion)));
                 m.put("bridge_cpu_s_per_million_median", Stats.median(each(row, tool, Run::cpuSecPerMillion)));
                 m.put("cpu_ratio_median", Stats.median(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion())));
@@ -354,7 +356,7 @@ public final class BridgeVsFioReport {
                 sb.append(String.format("| %s | %s | %d | %.0f | %.0f | %s |",
                         rows.get(row), tool, ratio.size(),
                         Stats.median(each(row, "fio", Run::iops)), Stats.median(each(row, tool, Run::iops)),
-                        cell(ratio)));
+                        cell(ratio, floor)));
                 if (aa) {
                     sb.append(' ').append(floor == null ? "no A/A" : floor.aa().format(2)
                             + (floor.failed() ? " (excludes 1: drift or order)" : "")).append(" |");
@@ -362,7 +364,7 @@ public final class BridgeVsFioReport {
                 sb.append(String.format(" %.2f / %.2f | %s | %s / %s | %.2f / %.2f |%n",
                         Stats.median(each(row, "fio", Run::cpuSecPerMillion)),
                         Stats.median(each(row, tool, Run::cpuSecPerMillion)),
-                        cell(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion())),
+                        cell(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion()), cpuFloor(row)),
                         commandCpu(row, "fio"), commandCpu(row, tool),
                         Stats.median(each(row, "fio", r -> (double) r.ctx() / r.ios())),
                         Stats.median(each(row, tool, r -> (double) r.ctx() / r.ios()))));

@@ -15,8 +15,10 @@ import lab.results.RunDir;
  *
  * <p>Keys of the map ({@link #toMap}): {@code metric}, {@code seed}, {@code jvm} (the calibrated
  * figure's value where there is one, else the raw's), {@code kernel}, {@code unit}, {@code note};
- * {@code target} (the run's resolution: 0.05 quick, 0.02 full) and {@code verdict} (the headline
- * figure's interval judged against it: {@link Verdict}); {@code jvm_raw}, {@code jvm_calibrated},
+ * {@code target} (the run's margin M: 0.05 quick, 0.02 full), {@code verdict} and {@code verdict_text}
+ * (the headline figure's interval judged against it, gated by its A/A: {@link Verdict}'s code and
+ * words; {@code kernel_verdict}, {@code kernel_verdict_text} likewise for the kernel's figure and
+ * its own A/A); {@code jvm_raw}, {@code jvm_calibrated},
  * {@code kernel_estimate}: {@code {value, ci95: [lo, hi], rounds}}; {@code predicted};
  * {@code implied_op_ns} (the cost per shared-line operation the seed's figure implies) beside
  * {@code measured_op_ns} (measured here), each also made within each round and estimated over rounds
@@ -127,13 +129,18 @@ public final class Headline {
             h.put("note", note);
         }
         h.put("target", target);
-        h.put("verdict", jvm == null ? null : Verdict.words(jvm, target));
+        h.putAll(Verdict.json(jvm, floor == null ? null : floor.aa(), target));
         h.put("jvm_raw", raw == null ? null : raw.json());
         h.put("jvm_calibrated", calibrated == null ? null : calibrated.json());
         h.put("predicted", predicted);
         h.put("predicted_range", predictedRange == null ? null : java.util.List.of(predictedRange[0], predictedRange[1]));
         h.put("predicted_over_rounds", predictedOverRounds == null ? null : predictedOverRounds.json());
         h.put("kernel_estimate", kernel == null ? null : kernel.json());
+        if (kernel != null) {
+            Map<String, Object> kv = Verdict.json(kernel, kernelFloor == null ? null : kernelFloor.aa(), target);
+            h.put("kernel_verdict", kv.get("verdict"));
+            h.put("kernel_verdict_text", kv.get("verdict_text"));
+        }
         h.put("kernel_note", kernelNote);
         h.put("implied_op_ns", impliedOpNs);
         h.put("measured_op_ns", measuredOpNs);

@@ -10,37 +10,34 @@ import lab.analysis.fidelity.Prediction;
 /**
  * A fix's headline (summary.json's {@code headline} object, as {@link Headline} made it) in words:
  * the sentence that opens the notebook's first screen, and the lines {@code pair} prints when a fix
- * finishes. It reads the estimates and verdicts the estimation stage made and computes nothing:
- * an effect's size is the estimate's own value and interval, as a percentage.
+ * finishes. It reads the estimates the estimation stage made and computes nothing: each figure's
+ * verdict is {@link Verdict}'s on the figure and its own A/A control, as summary.json has it.
  */
 public final class HeadlineWords {
     private HeadlineWords() {}
 
+    /** The most characters a first-screen sentence may have: one breath. */
+    public static final int MAX_SENTENCE = 300;
+
     /**
-     * One sentence: what was measured, what the model finds on this machine and what that means at
-     * the run's target, what the counted operations predict, where the seed's figure lies, and the
-     * kernel's figure or why there is none.
+     * One sentence of at most {@link #MAX_SENTENCE} characters: the model's figure and its verdict,
+     * the seed's figure, and the kernel's figure and verdict or, in its first clause, why there is
+     * none. The A/A, the prediction, the base and the sources are in the table and the fix's section.
      */
     public static String sentence(String id, Map<String, Object> h, String cores) {
         double target = target(h);
         Estimate model = model(h);
-        StringBuilder b = new StringBuilder("**`").append(id).append("`**, ").append(metric(h)).append(": ");
+        StringBuilder b = new StringBuilder("**`").append(id).append("`**: ");
         if (model == null) {
-            b.append("the model has no figure in this run");
+            b.append("no model figure in this run");
         } else {
-            b.append("on ").append(cores).append(" the model").append(calibrated(h) ? ", calibrated to the kernel's cost per I/O," : " (raw)")
-                    .append(" gives ").append(figure(model, target));
-            String pred = predicted(h, model);
-            if (pred != null) {
-                b.append("; the counted shared-line operations predict ").append(pred);
-            }
+            b.append("model").append(calibrated(h) ? " (calibrated, " : " (raw, ").append(cores).append(") ")
+                    .append(figure(model, control(h, calibrated(h) ? "aa" : "aa_raw"), target));
         }
-        if (h.get("seed") instanceof Number seed) {
-            b.append("; the seed measured ").append(Fmt.ratio(seed.doubleValue()))
-                    .append(model == null || !model.hasInterval() ? "" : seed.doubleValue() < model.lo() ? ", below the model's interval"
-                            : seed.doubleValue() > model.hi() ? ", above the model's interval" : ", inside the model's interval");
-        }
-        return b.append("; ").append(kernel(h, target)).append('.').toString();
+        b.append("; seed ").append(h.get("seed") instanceof Number seed ? Fmt.ratio(seed.doubleValue()) : "—");
+        String head = b.append("; kernel ").toString();
+        String kernel = kernel(h, target, MAX_SENTENCE - head.length() - 1);
+        return head + kernel + '.';
     }
 
     /** Three lines for the terminal: the seed, the model (raw, calibrated, predicted, A/A), the kernel. */
@@ -50,8 +47,8 @@ public final class HeadlineWords {
         StringBuilder m = new StringBuilder("model:  ");
         Estimate raw = Estimate.fromJson(h.get("jvm_raw"));
         Estimate cal = Estimate.fromJson(h.get("jvm_calibrated"));
-        m.append("raw ").append(Verdict.cell(raw, target));
-        m.append("; calibrated ").append(cal == null ? "— (no calibration in this run)" : Verdict.cell(cal, target) + (cal.excludes(1) ? " (effect)" : ""));
+        m.append("raw ").append(Verdict.cell(raw, control(h, "aa_raw"), target));
+        m.append("; calibrated ").append(cal == null ? "— (no calibration in this run)" : Verdict.cell(cal, control(h, "aa"), target));
         String pred = predicted(h, model(h));
         if (pred != null) {
             m.append("; predicted ").append(pred);
@@ -60,15 +57,29 @@ public final class HeadlineWords {
         if (aa != null) {
             m.append("; A/A ").append(aa.format(3)).append("x").append(aa.excludes(1) ? " EXCLUDES 1: drift or position bias" : "");
         }
-        return List.of(seed, m.toString(), "kernel: " + kernel(h, target).replace("**", ""));
+        String k = Estimate.fromJson(h.get("kernel_estimate")) instanceof Estimate ke ? Verdict.cell(ke, control(h, "aa_kernel"), target)
+                : kernel(h, target, Integer.MAX_VALUE).replace("**", "");
+        return List.of(seed, m.toString(), "kernel: " + k);
     }
 
     /**
-     * A figure and what it means, in bold so the verdict stands out in the sentence: "**1.04
-     * [1.01–1.08]x, an effect of +4.1% (...)**", or a figure of one round as just that.
+     * A figure and its verdict, in bold so it stands out in the sentence: "**1.04 [1.01–1.08]x,
+     * effect ≥ +2%**", "**1.34 [1.32–1.36]x, A/A failed: not evidence**", "**0.45x, 1 round: no interval**".
      */
-    static String figure(Estimate e, double target) {
-        return e.hasInterval() ? "**" + e.format(2) + "x, " + meaning(e, target) + "**" : "**" + e.format(2) + "x** (" + Verdict.ONE_ROUND + ")";
+    static String figure(Estimate e, Estimate control, double target) {
+        return "**" + Verdict.brief(e, control, target) + "**";
+    }
+
+    /**
+     * A figure's own A/A control from the headline: {@code key}'s ({@code aa}, {@code aa_raw},
+     * {@code aa_kernel}); the raw figure's is the headline's {@code aa} where the run has no
+     * calibrated figure (the raw one is then the headline's).
+     */
+    static Estimate control(Map<String, Object> h, String key) {
+        if (key.equals("aa_raw") && !h.containsKey("aa_raw") && Estimate.fromJson(h.get("jvm_calibrated")) == null) {
+            return Estimate.fromJson(h.get("aa"));
+        }
+        return Estimate.fromJson(h.get(key));
     }
 
     /** The metric's name, without its parenthesised conditions or its list of variants. */
@@ -102,16 +113,6 @@ public final class HeadlineWords {
         return cal != null ? cal : Estimate.fromJson(h.get("jvm_raw"));
     }
 
-    /** What an interval means at the target: an effect and its size, no effect larger than ±Y, or what would resolve it. */
-    static String meaning(Estimate e, double target) {
-        return switch (Verdict.of(e, target)) {
-            case EFFECT -> e.hasInterval() ? String.format(Locale.ROOT, "an effect of %+.1f%% (%+.1f%% to %+.1f%%)",
-                    100 * (e.value() - 1), 100 * (e.lo() - 1), 100 * (e.hi() - 1)) : "an effect";
-            case NO_EFFECT -> "no effect larger than " + Verdict.pct(target);
-            case INCONCLUSIVE -> Verdict.words(e, target);
-        };
-    }
-
     /** The prediction and its agreement with {@code measured}; null where the run has none. */
     private static String predicted(Map<String, Object> h, Estimate measured) {
         if (!(h.get("predicted") instanceof Number p)) {
@@ -122,16 +123,24 @@ public final class HeadlineWords {
         return Fmt.ratio(p.doubleValue()) + (v.equals("n/a") ? "" : " (" + (v.startsWith("agrees") ? "agrees" : v) + ")");
     }
 
-    /** The kernel's figure and its meaning, or why the run has none. */
-    private static String kernel(Map<String, Object> h, double target) {
+    /**
+     * The kernel's figure and its verdict (gated by its own A/A, {@code aa_kernel}), or why the run
+     * has none, in at most {@code room} characters: the note's first clause, cut at a word if need be.
+     */
+    private static String kernel(Map<String, Object> h, double target, int room) {
         Estimate k = Estimate.fromJson(h.get("kernel_estimate"));
-        String note = h.get("kernel_note") instanceof String s ? s : null;
-        if (k != null) {
-            return "the kernel gives " + figure(k, target) + (note == null ? "" : " (" + note + ")");
+        String note = h.get("kernel_note") instanceof String s ? clause(s, ": ", "; ", " (") : null;
+        String fig = k != null ? figure(k, control(h, "aa_kernel"), target)
+                : h.get("kernel") instanceof Number n ? Fmt.ratio(n.doubleValue()) : "none";
+        String out = fig + (note == null ? "" : " (" + note + ")");
+        if (out.length() <= room) {
+            return out;
         }
-        if (h.get("kernel") instanceof Number n) {
-            return "the kernel gives " + Fmt.ratio(n.doubleValue()) + (note == null ? "" : " (" + note + ")");
+        int keep = room - fig.length() - 4;
+        if (note == null || keep < 12) {
+            return fig;
         }
-        return "no kernel figure" + (note == null ? "" : ": " + note);
+        int cut = note.lastIndexOf(' ', keep);
+        return fig + " (" + note.substring(0, cut > 0 ? cut : keep) + "…)";
     }
 }

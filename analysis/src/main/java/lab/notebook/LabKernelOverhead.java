@@ -129,14 +129,17 @@ public final class LabKernelOverhead {
             return "";
         }
         double d = ratio.value() - 1;
-        return switch (Verdict.of(ratio, TARGET)) {
+        String more = " (both sides of each switch's A/B run the lab kernel, so this is not in their ratios)";
+        return switch (Verdict.of(ratio, aa, TARGET)) {
             case NO_EFFECT -> " Its interval lies within " + Verdict.pct(TARGET) + ": no overhead larger than that.";
-            case EFFECT -> " Its interval leaves out 1: the lab kernel did " + Fmt.f(100 * Math.abs(d), 1) + "% " + (d < 0 ? "fewer"
-                    : "more") + " IOPS than Debian's here (both sides of each switch's A/B run the lab kernel, so this is not in"
-                    + " their ratios).";
-            case INCONCLUSIVE -> " " + Character.toUpperCase(Verdict.words(ratio, TARGET).charAt(0)) + Verdict.words(ratio, TARGET)
-                    .substring(1) + ".";
+            case SMALL_CHANGE, EFFECT -> " " + capital(Verdict.words(ratio, aa, TARGET)) + ": the lab kernel did " + Fmt.f(100 * Math.abs(d), 1)
+                    + "% " + (d < 0 ? "fewer" : "more") + " IOPS than Debian's here" + more + ".";
+            default -> " " + capital(Verdict.words(ratio, aa, TARGET)) + ".";
         };
+    }
+
+    private static String capital(String s) {
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     private static String cell(Double v) {
@@ -152,7 +155,7 @@ public final class LabKernelOverhead {
         m.put("rounds", iops.size());
         m.put("ratio", Parts.json(ratio));
         m.put("aa", Parts.json(aa));
-        m.put("verdict", ratio == null ? null : Verdict.words(ratio, TARGET));
+        m.putAll(Verdict.json(ratio, aa, TARGET));
         m.put("ns_per_io_debian", Parts.json(nsPerIo.get(DEBIAN)));
         m.put("ns_per_io_lab", Parts.json(nsPerIo.get(LAB)));
         List<Object> rounds = new ArrayList<>();

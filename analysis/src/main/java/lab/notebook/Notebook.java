@@ -252,18 +252,26 @@ public final class Notebook {
                 metrics.add("`" + id + "`: " + full);
             }
             b.append("| `").append(id).append("` | ").append(metric).append(" | ").append(cell(h.get("seed"))).append(" | ")
-                    .append(raw == null ? cell(h.get("jvm")) : Verdict.brief(raw, target)).append(" | ")
-                    .append(Verdict.brief(cal, target)).append(" | ")
+                    .append(raw == null ? cell(h.get("jvm")) : Verdict.brief(raw, HeadlineWords.control(h, "aa_raw"), target)).append(" | ")
+                    .append(Verdict.brief(cal, HeadlineWords.control(h, "aa"), target)).append(" | ")
                     .append(cell(h.get("predicted"))).append(Estimate.fromJson(h.get("predicted_over_rounds")) instanceof Estimate po
                             && po.hasInterval() ? " [" + Fmt.f(po.lo(), 2) + "–" + Fmt.f(po.hi(), 2) + " over rounds]" : "")
                     .append(h.get("predicted_range") instanceof List<?> pr && pr.size() == 2
                             && pr.get(0) instanceof Number plo && pr.get(1) instanceof Number phi
                             ? String.format(java.util.Locale.ROOT, " (%.2f–%.2f over the base)", plo.doubleValue(),
                             phi.doubleValue()) : "").append(" | ")
-                    .append(kernelCell(kernel, h.get("kernel"), kernelNote, target, inLineup)).append(" | ")
+                    .append(kernelCell(kernel, HeadlineWords.control(h, "aa_kernel"), h.get("kernel"), kernelNote, target, inLineup))
+                    .append(" | ")
                     .append(aaCell(aa, h.get("noise_floor"))).append(" |\n");
-            if (aa != null && aa.excludes(1)) {
-                failed.add("`" + id + "` (" + aa.format(3) + ")");
+            for (String key : List.of("aa", "aa_raw", "aa_kernel")) {
+                Estimate c = Estimate.fromJson(h.get(key));
+                if (Verdict.controlFailed(c)) {
+                    failed.add("`" + id + "`'s " + switch (key) {
+                        case "aa" -> "model";
+                        case "aa_raw" -> "raw model";
+                        default -> "kernel";
+                    } + " figure (its A/A " + c.format(3) + ")");
+                }
             }
             Estimate kernelBar = kernel != null ? kernel : h.get("kernel") instanceof Number n
                     ? new Estimate(n.doubleValue(), Double.NaN, Double.NaN, 1, Double.NaN) : null;
@@ -292,8 +300,8 @@ public final class Notebook {
         }
         if (!failed.isEmpty()) {
             b.append("\n**The A/A control failed** for ").append(String.join(", ", failed)).append(": the base against a copy of itself"
-                    + " has an interval that leaves out 1, so this run has drift or a position effect the balanced order did not cancel;"
-                    + " read its figures with that in mind, or run it again.\n");
+                    + " has an interval that leaves out 1, so the run has drift or a position effect the balanced order did not cancel,"
+                    + " and those figures get no verdict: they are not evidence. Run it again.\n");
         }
         List<String> notRun = new ArrayList<>();
         List<String> notModelled = new ArrayList<>();
@@ -367,8 +375,8 @@ public final class Notebook {
      * The kernel's figure with its verdict in a word; without one, why, in its first clause where
      * the fix's sentence above says the whole of it ({@code said}), else in full.
      */
-    private static String kernelCell(Estimate kernel, Object bare, String note, double target, boolean said) {
-        String fig = kernel != null ? Verdict.brief(kernel, target) : bare instanceof Number n ? Fmt.ratio(n.doubleValue()) : null;
+    private static String kernelCell(Estimate kernel, Estimate control, Object bare, String note, double target, boolean said) {
+        String fig = kernel != null ? Verdict.brief(kernel, control, target) : bare instanceof Number n ? Fmt.ratio(n.doubleValue()) : null;
         if (fig == null) {
             return note == null ? "—" : "— (" + (said ? HeadlineWords.clause(note, ": ", "; ", " (") : note) + ")";
         }
@@ -378,7 +386,7 @@ public final class Notebook {
     /** The A/A's estimate, flagged where its interval leaves out 1; a bare floor where a section gave only that. */
     private static String aaCell(Estimate aa, Object floor) {
         if (aa != null) {
-            return aa.format(3) + "x" + (aa.excludes(1) ? " **excludes 1**" : aa.hasInterval() ? "" : " (one round)");
+            return aa.format(3) + "x" + (aa.excludes(1) ? " **excludes 1: failed**" : aa.hasInterval() ? "" : " (" + aa.noInterval() + ")");
         }
         return floor instanceof Number f ? String.format(java.util.Locale.ROOT, "±%.1f%%", 100 * f.doubleValue()) : "—";
     }

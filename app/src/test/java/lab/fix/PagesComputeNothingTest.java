@@ -43,7 +43,7 @@ class PagesComputeNothingTest {
     static final Set<String> NOT_YET_SPLIT = Set.of();
 
     /** Classes that compute while a run measures (calibrations, adaptive rounds), not while a page renders. */
-    static final Set<String> MEASUREMENT = Set.of("lab/fix/Adaptive", "lab/fix/Trials", "lab/fix/Calibrations");
+    static final Set<String> MEASUREMENT = Set.of("lab/fix/Adaptive", "lab/fix/Trials", "lab/fix/Calibrations", "lab/fix/CoverageSim");
 
     /** Whether a call to {@code owner.name} computes a statistic. */
     static boolean statistic(String owner, String name) {

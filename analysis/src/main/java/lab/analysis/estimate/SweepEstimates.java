@@ -30,20 +30,44 @@ public final class SweepEstimates {
     private record Key(String what, Map<String, String> a, Map<String, String> b, int threads, Object extra) {}
 
     private final JmhSweep sweep;
+    /** The sequential design's pilot rounds where the sweep's rounds came from one ({@link Stein}); empty: none. */
+    private final java.util.Set<Integer> pilot;
     private final Map<Key, Object> made = new ConcurrentHashMap<>();
 
-    private SweepEstimates(JmhSweep sweep) {
+    private SweepEstimates(JmhSweep sweep, java.util.Set<Integer> pilot) {
         this.sweep = sweep;
+        this.pilot = pilot;
     }
 
     public static SweepEstimates of(JmhSweep sweep) {
-        return new SweepEstimates(sweep);
+        return new SweepEstimates(sweep, java.util.Set.of());
     }
 
-    /** The estimates of the sweep {@code PREFIX-rR[-tT].json} in {@code dir} ({@link JmhSweep#read}). */
+    /**
+     * The estimates of the sweep {@code PREFIX-rR[-tT].json} in {@code dir} ({@link JmhSweep#read}):
+     * where {@code dir}'s {@code adaptive.json} says the sweep's rounds were added by the sequential
+     * design, each figure measured in rounds after its pilot takes its interval from the pilot's
+     * rounds ({@link Estimator#of(Map, java.util.Set)}).
+     */
     public static SweepEstimates read(java.nio.file.Path dir, String prefix,
                                       java.util.function.Consumer<lab.analysis.MalformedResultException> broken) throws java.io.IOException {
-        return of(JmhSweep.read(dir, prefix, broken));
+        JmhSweep sweep = JmhSweep.read(dir, prefix, broken);
+        java.util.Set<Integer> pilot = java.util.Set.of();
+        try {
+            AdaptiveLog log = AdaptiveLog.read(dir);
+            if (log != null && prefix.equals(log.trial())) {
+                pilot = java.util.Set.copyOf(log.pilotRounds(sweep.roundNumbers()));
+            }
+        } catch (java.io.IOException e) {
+            broken.accept(new lab.analysis.MalformedResultException(dir.resolve(AdaptiveLog.FILE), "not readable, so the sweep's"
+                    + " added rounds cannot be told from its pilot: " + e.getMessage().lines().findFirst().orElse("")));
+        }
+        return new SweepEstimates(sweep, pilot);
+    }
+
+    /** The pilot rounds of the sequential design the sweep's rounds came from; empty where none. */
+    public java.util.Set<Integer> pilot() {
+        return pilot;
     }
 
     public boolean isEmpty() { return sweep.isEmpty(); }
@@ -57,12 +81,12 @@ public final class SweepEstimates {
 
     /** The estimates of the cells whose {@code param} is {@code value} ({@link JmhSweep#where}). */
     public SweepEstimates where(String param, String value, String absent) {
-        return new SweepEstimates(sweep.where(param, value, absent));
+        return new SweepEstimates(sweep.where(param, value, absent), pilot);
     }
 
     /** The estimates of round {@code r} alone (each figure that round's value, no interval). */
     public SweepEstimates round(int r) {
-        return new SweepEstimates(sweep.round(r));
+        return new SweepEstimates(sweep.round(r), java.util.Set.of());
     }
 
     /** The round numbers the sweep holds, ascending. */
@@ -89,13 +113,16 @@ public final class SweepEstimates {
 
     /** ns per op per thread of the cell at {@code threads}: the geometric mean over rounds; null where not measured. */
     public Estimate ns(Map<String, String> cell, int threads) {
-        return once(new Key("ns", cell, null, threads, null), () -> Estimator.of(sweep.scoresByRound(cell, threads).values()));
+        return once(new Key("ns", cell, null, threads, null), () -> Estimator.of(sweep.scoresByRound(cell, threads), pilot));
     }
 
     /** Total throughput of the cell, M ops per second over all {@code threads}: per round {@code threads * 1000 / ns}. */
     public Estimate throughput(Map<String, String> cell, int threads) {
-        return once(new Key("throughput", cell, null, threads, null), () -> Estimator.of(
-                sweep.scoresByRound(cell, threads).values().stream().map(ns -> threads * 1e3 / ns).toList()));
+        return once(new Key("throughput", cell, null, threads, null), () -> {
+            Map<Integer, Double> t = new TreeMap<>();
+            sweep.scoresByRound(cell, threads).forEach((r, ns) -> t.put(r, threads * 1e3 / ns));
+            return Estimator.of(t, pilot);
+        });
     }
 
     /**
@@ -106,14 +133,14 @@ public final class SweepEstimates {
     public Estimate scaling(Map<String, String> cell, int threads) {
         return once(new Key("scaling", cell, null, threads, null), () -> {
             Map<Integer, Double> one = sweep.scoresByRound(cell, 1);
-            List<Double> r = new ArrayList<>();
+            Map<Integer, Double> r = new TreeMap<>();
             sweep.scoresByRound(cell, threads).forEach((round, ns) -> {
                 Double base = one.get(round);
                 if (base != null) {
-                    r.add(threads * base / ns);
+                    r.put(round, threads * base / ns);
                 }
             });
-            return Estimator.of(r);
+            return Estimator.of(r, pilot);
         });
     }
 
@@ -123,7 +150,7 @@ public final class SweepEstimates {
      */
     public Estimate ratio(Map<String, String> a, Map<String, String> b, int threads) {
         return once(new Key("ratio", a, b, threads, null), () -> Estimator.ratio(sweep.scoresByRound(a, threads),
-                sweep.scoresByRound(b, threads)));
+                sweep.scoresByRound(b, threads), pilot));
     }
 
     /** The A/A: {@code base} against its copy {@code control}, as every ratio; null where no round has both. */
@@ -136,7 +163,17 @@ public final class SweepEstimates {
      * ns, say): the mean over rounds with its interval ({@link Estimator#mean}).
      */
     public Estimate perRound(Map<String, String> a, Map<String, String> b, int threads, String name, DoubleBinaryOperator f) {
-        return once(new Key("perRound:" + name, a, b, threads, null), () -> Estimator.mean(sweep.perRound(a, b, threads, f)));
+        return once(new Key("perRound:" + name, a, b, threads, null), () -> {
+            Map<Integer, Double> bs = sweep.scoresByRound(b, threads);
+            Map<Integer, Double> r = new TreeMap<>();
+            sweep.scoresByRound(a, threads).forEach((round, x) -> {
+                Double y = bs.get(round);
+                if (y != null) {
+                    r.put(round, f.applyAsDouble(x, y));
+                }
+            });
+            return Estimator.mean(r, pilot);
+        });
     }
 
     /**
@@ -155,14 +192,15 @@ public final class SweepEstimates {
                            DoubleBinaryOperator f, boolean signed) {
         return once(new Key("across:" + name, mine, theirs, threads, other), () -> {
             Map<Integer, Double> b = other.sweep.scoresByRound(theirs, threads);
-            List<Double> r = new ArrayList<>();
+            Map<Integer, Double> r = new TreeMap<>();
             sweep.scoresByRound(mine, threads).forEach((round, a) -> {
                 Double x = b.get(round);
                 if (x != null) {
-                    r.add(f.applyAsDouble(a, x));
+                    r.put(round, f.applyAsDouble(a, x));
                 }
             });
-            return signed ? Estimator.mean(r) : Estimator.of(r);
+            java.util.Set<Integer> p = pilot.isEmpty() ? other.pilot : pilot;
+            return signed ? Estimator.mean(r, p) : Estimator.of(r, p);
         });
     }
 
@@ -175,7 +213,7 @@ public final class SweepEstimates {
             Map<Integer, List<double[]>> byRound = new TreeMap<>();
             cellsByX.forEach((x, cell) -> sweep.scoresByRound(cell, threads)
                     .forEach((r, ns) -> byRound.computeIfAbsent(r, k -> new ArrayList<>()).add(new double[] {x, ns})));
-            return meanOfRoundSlopes(byRound);
+            return meanOfRoundSlopes(byRound, pilot);
         });
     }
 
@@ -200,20 +238,20 @@ public final class SweepEstimates {
                     }
                 });
             });
-            return meanOfRoundSlopes(byRound);
+            return meanOfRoundSlopes(byRound, pilot);
         });
     }
 
     /** Each round's least-squares slope (rounds with two points or more), their mean and interval. */
-    private static Estimate meanOfRoundSlopes(Map<Integer, List<double[]>> byRound) {
-        List<Double> slopes = new ArrayList<>();
-        byRound.values().forEach(xy -> {
+    private static Estimate meanOfRoundSlopes(Map<Integer, List<double[]>> byRound, java.util.Set<Integer> pilot) {
+        Map<Integer, Double> slopes = new TreeMap<>();
+        byRound.forEach((r, xy) -> {
             Stats.Line l = xy.size() >= 2 ? Stats.line(xy) : null;
             if (l != null) {
-                slopes.add(l.b());
+                slopes.put(r, l.b());
             }
         });
-        return Estimator.mean(slopes);
+        return Estimator.mean(slopes, pilot);
     }
 
     /** The cell's fork-to-fork CV at {@code threads} ({@link JmhSweep#forkCv}); NaN without two forks or rounds. */

@@ -20,10 +20,13 @@ public final class RoundRatio {
             + "(the two variants measured in the same round, interleaved; throughput of the "
             + "candidate over the base's, i.e. the base's ns per op over the candidate's), and reported as the geometric mean of "
             + "the per-round ratios with its 95% confidence interval, `value [lo–hi]`: Student's t over the rounds' log ratios, "
-            + "each round's ratio carrying the noise of its forks and iterations (one round: the ratio alone, no interval). The "
-            + "verdict is the interval's own: an effect where it leaves out 1, \"no effect larger than ±Y\" where it lies inside"
-            + " ±Y (Y: ±5% quick, ±2% full), else inconclusive, with the rounds that would resolve it. The A/A control (the base"
-            + " against a copy of itself, interleaved like the rest) is the method's self-test: its interval should hold 1.";
+            + "each round's ratio carrying the noise of its forks and iterations; under three rounds, the value and no interval."
+            + " Rounds added to a headline by the sequential design (Stein's two-stage procedure) take their interval from the"
+            + " pilot's rounds. The verdict is the interval's own against the run's margin M (±5% quick, ±2% full): an effect"
+            + " of at least M where it lies beyond ±M, a change smaller than M where it leaves out 1 inside ±M, no effect larger"
+            + " than M where it holds 1 inside ±M, else inconclusive. The A/A control (the base against a copy of itself,"
+            + " interleaved like the rest) is the method's self-test: where its interval leaves out 1 the figures it controls"
+            + " get no verdict.";
 
     /** Candidate throughput over base throughput in each round that has both: score(base) / score(candidate). */
     public static List<Double> values(JmhSweep s, Map<String, String> base, Map<String, String> cand, int threads) {
