@@ -13,13 +13,24 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The lab kernel against Debian's: three rounds, each boot's two repetitions up to 1% apart either
- * way (the A/A), the lab kernel 0.5% slower give or take 1% from round to round, and then 10% slower.
+ * way (the A/A), the lab kernel 0.5% slower give or take 1% from round to round, then 2.5%, 4% and
+ * 10% slower; and an A/A whose second repetition is 2-3% faster in every boot (it fails). Each
+ * round's lab / debian is the lab factor times the round's jitter 1.01, 0.99, 1.0 (the repetitions
+ * cancel in it): logs ln f + 0.0099503309, − 0.0100503359, + 0, sd (2 df) 0.0100003750 whatever f,
+ * h = 4.303 × 0.0100003750 / √3 = 0.0248443138, the estimate f·0.9999666656.
  */
 class LabKernelOverheadTest {
     @TempDir
     Path run;
 
+    /** The repetitions' A/A in rounds 1 to 3: the second over the first, in both kernels' boots. */
+    private static final double[] AA_HOLDS_ONE = {1.01, 0.99, 1.0};
+
     private RunDir write(double lab) throws Exception {
+        return write(lab, AA_HOLDS_ONE);
+    }
+
+    private RunDir write(double lab, double[] rep2) throws Exception {
         Path dir = Files.createDirectories(run.resolve("raw/lab-kernel"));
         StringBuilder b = new StringBuilder("round\tslot\tkernel\trep\tios\truntime_s\tiops\ttask_clock_ns\tns_per_io\n");
         for (int r = 1; r <= 3; r++) {
@@ -27,7 +38,7 @@ class LabKernelOverheadTest {
                 double jitter = k.equals("lab") ? new double[] {1.01, 0.99, 1.0}[r - 1] : 1.0;
                 double base = (k.equals("lab") ? lab * jitter : 1.0) * (100_000 + 1000 * r);
                 for (int rep = 1; rep <= 2; rep++) {
-                    double iops = base * (rep == 1 ? 1 : new double[] {1.01, 0.99, 1.0}[r - 1]);
+                    double iops = base * (rep == 1 ? 1 : rep2[r - 1]);
                     b.append(r).append('\t').append(k.equals("debian") == (r % 2 == 1) ? 1 : 2).append('\t').append(k).append('\t')
                             .append(rep).append("\t500000\t5\t").append(iops).append('\t').append(1e9 * 5).append('\t')
                             .append(k.equals("lab") ? 5100 : 5000).append('\n');
@@ -54,21 +65,69 @@ class LabKernelOverheadTest {
         assertTrue(md.startsWith("## The lab kernel's overhead\n\nDebian's kernel (`6.1.0-28-amd64`) against the lab kernel"
                 + " (`6.1.0-lab+`, every switch at its default), fio randread 4k on brd, 10 s, tcg, 3 rounds"), md);
         assertTrue(md.contains("| 3 | 103000 | 102485 | 0.995x |"), md);
+        // 0.995 · 0.9999666656 · exp(∓0.0248443138) = [0.9705–1.0199]
         assertTrue(md.contains("lab / debian: 0.995 [0.971–1.020]x;"), md);
+        // the A/A: 1.01, 0.99, 1.0 in each kernel's boot: six logs, mean −0.0000333350, sd (5 df) 0.0089446073, h = 2.571 ×
+        // 0.0089446073 / √6 = 0.0093883167: [0.9906225930–1.0093988763]
         assertTrue(md.contains("the A/A (the second repetition over the first in one boot, both kernels): 1.000 [0.991–1.009]x."), md);
         assertTrue(md.contains(" ns. Its interval lies within ±5%: no overhead larger than that.\n\n"), md);
         assertTrue(md.contains("debian 5000 [5000–5000] ns, lab 5100 [5100–5100] ns"), md);
         Map<String, Object> s = o.summary();
         assertEquals(0.995, (Double) ((Map<?, ?>) s.get("ratio")).get("value"), 5e-4);
-        assertEquals("no effect larger than ±5%", s.get("verdict"));
+        assertEquals("no-effect", s.get("verdict"));
+        assertEquals("no effect larger than ±5%", s.get("verdict_text"));
         assertEquals(3, s.get("rounds"));
     }
 
     @Test
     void aRatioWhoseIntervalLeavesOutOneIsAnOverhead() throws Exception {
-        String md = LabKernelOverhead.read(write(0.9)).orElseThrow().text("x");
+        // 0.9 · 0.9999666656 · exp(∓0.0248443138) = [0.8779–0.9226]: wholly beyond −5%
+        LabKernelOverhead o = LabKernelOverhead.read(write(0.9)).orElseThrow();
+        String md = o.text("x");
         assertTrue(md.contains("lab / debian: 0.900 [0.878–0.923]x;"), md);
-        assertTrue(md.contains("Its interval leaves out 1: the lab kernel did 10.0% fewer IOPS"), md);
+        assertTrue(md.contains(" ns. An effect of at least −5% (-10.0%, -12.2% to -7.7%): the lab kernel did 10.0% fewer IOPS than"
+                + " Debian's here (both sides of each switch's A/B run the lab kernel, so this is not in their ratios).\n\n"), md);
+        assertEquals("effect", o.summary().get("verdict"));
+    }
+
+    @Test
+    void aRatioWhoseIntervalLeavesOutOneInsideFivePercentIsASmallerChange() throws Exception {
+        // 0.975 · 0.9999666656 · exp(∓0.0248443138) = [0.9510435185–0.9994932992]: leaves out 1, inside ±5%
+        LabKernelOverhead o = LabKernelOverhead.read(write(0.975)).orElseThrow();
+        String md = o.text("x");
+        assertTrue(md.contains("lab / debian: 0.975 [0.951–0.999]x;"), md);
+        assertTrue(md.contains(" ns. A change smaller than ±5% (-2.5%, -4.9% to -0.1%): the lab kernel did 2.5% fewer IOPS than"
+                + " Debian's here (both sides"), md);
+        assertEquals("small-change", o.summary().get("verdict"));
+    }
+
+    @Test
+    void aRatioWhoseIntervalStraddlesFivePercentIsInconclusive() throws Exception {
+        // 0.96 · 0.9999666656 · exp(∓0.0248443138) = [0.9364120797–0.9841164792]: leaves out 1, reaches past −5%
+        LabKernelOverhead o = LabKernelOverhead.read(write(0.96)).orElseThrow();
+        String md = o.text("x");
+        assertTrue(md.contains("lab / debian: 0.960 [0.936–0.984]x;"), md);
+        assertTrue(md.contains(" ns. Inconclusive at ±5%: a change (the interval leaves out 1) whose size straddles −5%.\n\n"), md);
+        assertEquals("inconclusive", o.summary().get("verdict"));
+    }
+
+    /**
+     * The second repetition 2%, 3%, 2.5% faster in every boot: six logs, mean 0.0246846807, sd (5 df)
+     * 0.0043630984, h = 2.571 × 0.0043630984 / √6 = 0.0045795358: the A/A [1.0203086146–1.0296966214]
+     * leaves out 1, so the lab kernel's 10% less is no evidence (the repetitions cancel in the ratio,
+     * which stays 0.900 [0.878–0.923]).
+     */
+    @Test
+    void aFailedAaLeavesTheRatioWithoutAVerdict() throws Exception {
+        LabKernelOverhead o = LabKernelOverhead.read(write(0.9, new double[] {1.02, 1.03, 1.025})).orElseThrow();
+        String md = o.text("x");
+        assertTrue(md.contains("lab / debian: 0.900 [0.878–0.923]x;"), md);
+        assertTrue(md.contains("both kernels): 1.025 [1.020–1.030]x (excludes 1: drift)."), md);
+        assertTrue(md.contains(" ns. The A/A control failed (1.025 [1.020–1.030]): this figure is not evidence.\n\n"), md);
+        assertTrue(!md.contains("fewer IOPS"), md);
+        Map<String, Object> s = o.summary();
+        assertEquals("control-failed", s.get("verdict"));
+        assertEquals(List.of(1.020309, 1.029697), ((Map<?, ?>) s.get("aa")).get("ci95"));
     }
 
     @Test

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import lab.analysis.estimate.Estimate;
-import lab.analysis.estimate.Estimator;
 import lab.results.RunDir;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,8 +58,10 @@ class LabKernelPrimitivesTest {
                 + "jvm_kinds: refcnt=atomic-refcount lock=-\njvm: JMH ...\n");
         jmh("jvm-guest-atomic-refcount", 1, 1, 30.0, 15.0);
         jmh("jvm-guest-atomic-refcount", 2, 1, 33.0, 15.0);
+        jmh("jvm-guest-atomic-refcount", 3, 1, 36.3, 15.0);
         jmh("jvm-guest-atomic-refcount", 1, 2, 60.0, 16.0);
         jmh("jvm-guest-atomic-refcount", 2, 2, 66.0, 16.0);
+        jmh("jvm-guest-atomic-refcount", 3, 2, 72.6, 16.0);
         jmh("jvm-host-atomic-refcount", 1, 1, 6.0, 5.0);
         jmh("jvm-host-atomic-refcount", 2, 1, 6.0, 5.0);
         RunDir r = open();
@@ -71,32 +72,43 @@ class LabKernelPrimitivesTest {
         assertEquals("refcnt", one.type());
         assertEquals("atomic-refcount", one.kind());
         assertEquals(1, one.readers());
-        Estimate k = Estimator.of(List.of(20.0, 22.0, 24.0));
-        assertEquals(k.value(), one.kernel().value(), 1e-12);
-        assertEquals(k.lo(), one.kernel().lo(), 1e-12);
-        assertEquals(Math.sqrt(30.0 * 33.0), one.guestShared().value(), 1e-9);
+        // the kernel's 20, 22, 24 ns: logs 2.9957322736, 3.0910424534, 3.1780538303, mean 3.0882761858 (∛10560 =
+        // 21.9392262097), sd (2 df) 0.0911922513, h = 4.303 × 0.0911922513 / √3 = 0.2265523942: [17.4916529275–27.5176764984]
+        Estimate k = one.kernel();
+        assertEquals(21.9392262097, k.value(), 1e-9);
+        assertEquals(17.4916529275, k.lo(), 1e-9);
+        assertEquals(27.5176764984, k.hi(), 1e-9);
+        // the guest's shared 30, 33, 36.3 ns (× 1.1 a round): the mean log ln 33, sd ln 1.1 = 0.0953101798, h = 4.303 ×
+        // 0.0953101798 / √3 = 0.2367827213: 33 [26.0423703415–41.8164700724]
+        assertEquals(33.0, one.guestShared().value(), 1e-9);
+        assertEquals(26.0423703415, one.guestShared().lo(), 1e-9);
+        assertEquals(41.8164700724, one.guestShared().hi(), 1e-9);
         assertEquals(15.0, one.guestPrivate().value(), 1e-9);
+        // the host's two rounds: the value, no interval
         assertEquals(6.0, one.hostShared().value(), 1e-9);
+        assertEquals("2 rounds: no interval", one.hostShared().noInterval());
         assertEquals(5.0, one.hostPrivate().value(), 1e-9);
-        // the guest's shared over the kernel's, bounds the ratio of the ends
-        assertEquals(Math.sqrt(30.0 * 33.0) / k.value(), one.jvmOverKernel().ratio(), 1e-9);
-        assertEquals(one.guestShared().lo() / k.hi(), one.jvmOverKernel().lo(), 1e-9);
-        assertEquals(one.guestShared().hi() / k.lo(), one.jvmOverKernel().hi(), 1e-9);
+        // the guest's shared over the kernel's, bounded by the ratio of the ends: 33 / 21.9392262097 = 1.5041551459,
+        // 26.0423703415 / 27.5176764984 = 0.9463869649, 41.8164700724 / 17.4916529275 = 2.3906528586
+        assertEquals(1.5041551459, one.jvmOverKernel().ratio(), 1e-9);
+        assertEquals(0.9463869649, one.jvmOverKernel().lo(), 1e-9);
+        assertEquals(2.3906528586, one.jvmOverKernel().hi(), 1e-9);
         LabKernelPrimitives.Row two = p.rows().get(1);
         assertEquals(2, two.readers());
-        assertEquals(Math.sqrt(60.0 * 66.0), two.guestShared().value(), 1e-9);
+        assertEquals(66.0, two.guestShared().value(), 1e-9);
         assertNull(two.hostShared(), "the host ran 1 thread only here");
         LabKernelPrimitives.Row lock = p.rows().get(2);
         assertNull(lock.kind());
         assertNull(lock.guestShared());
         assertNull(lock.jvmOverKernel());
+        assertEquals("2 rounds: no interval", lock.kernel().noInterval(), "the lock's two refscale runs");
         String md = p.text();
         assertTrue(md.contains("| refcnt | atomic-refcount | 1 |"), md);
         assertTrue(md.contains("| lock | — | 1 |"), md);
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> card = (List<Map<String, Object>>) p.summary().get("scorecard");
         assertEquals(3, card.size());
-        assertEquals(Math.sqrt(30.0 * 33.0) / k.value(), (Double) card.get(0).get("jvm_over_kernel"), 1e-9);
+        assertEquals(1.5041551459, (Double) card.get(0).get("jvm_over_kernel"), 1e-6);
     }
 
     @Test

@@ -189,7 +189,7 @@ public record Prediction(SweepEstimates calibrated, SweepEstimates raw, Function
      * the measurement's 95% interval it agrees; below it the measured gain is larger than the
      * counted operations explain (a cost the counts miss, or c underpriced at this gap); above it
      * the counted operations cost less in the run than c says (c overpriced, or operations that
-     * contend less than a shared line). With one round there is no interval to judge by.
+     * contend less than a shared line). Under three rounds there is no interval to judge by.
      */
     public static String verdict(Double predicted, Estimate measured) {
         return verdict(predicted, null, measured);
@@ -205,7 +205,7 @@ public record Prediction(SweepEstimates calibrated, SweepEstimates raw, Function
             return "n/a";
         }
         if (!measured.hasInterval()) {
-            return "one round: no interval to judge by";
+            return measured.noInterval() + " to judge by";
         }
         double lo = overRounds != null && overRounds.hasInterval() ? Math.min(predicted, overRounds.lo()) : predicted;
         double hi = overRounds != null && overRounds.hasInterval() ? Math.max(predicted, overRounds.hi()) : predicted;

@@ -92,22 +92,29 @@ class FidelityMathTest {
 
     /**
      * Round 1: a's mean 100, b's 80 → 1.25; round 2: a's 90, b's 100 → 0.9 (the mean of each
-     * iteration's ratio would be 0.9023 there). Logs 0.2231435513 and −0.1053605157, mean
-     * 0.0588915178: the A/A √1.125 = 1.0606601718; two rounds, 1 df, h = t(0.975, 1)·s/√2 = 12.706 ×
-     * |L1 − L2|/2 = 12.706 × 0.1642520335 = 2.0869863375: [exp(−2.0280948197)–exp(2.1458778553)] =
-     * [0.1315859775–8.5495432058], its reach from 1 the upper end's, 7.5495432058.
+     * iteration's ratio would be 0.9023 there); round 3: a's 100, b's 100 → 1 (the iterations'
+     * ratios 100/98 and 100/102 average 1.0002). Logs 0.2231435513, −0.1053605157 and 0, mean
+     * 0.0392610119: the A/A ∛1.125 = 1.0400419115; deviations 0.1838825394, −0.1446215276,
+     * −0.0392610119, sd (2 df) √(0.0562696 / 2) = 0.1677343161, h = 4.303 × 0.1677343161 / √3 =
+     * 0.4167087703: [exp(−0.3774477584)–exp(0.4559697822)] = [0.6856090179–1.5777026693], its reach
+     * from 1 the upper end's, 0.5777026693. The first two rounds alone: the value √1.125, no interval.
      */
     @Test
     void aFloorFromPerRoundIterationsTakesTheAaFromTheRoundsMeans() {
-        List<double[]> a = List.of(new double[] {90, 110}, new double[] {90, 90});
-        List<double[]> b = List.of(new double[] {80, 80}, new double[] {95, 105});
+        List<double[]> a = List.of(new double[] {90, 110}, new double[] {90, 90}, new double[] {100, 100});
+        List<double[]> b = List.of(new double[] {80, 80}, new double[] {95, 105}, new double[] {98, 102});
         NoiseFloor f = NoiseFloor.ofIterations(a, b);
-        assertEquals(2, f.rounds());
-        assertEquals(1.0606601718, f.aa().value(), 1e-9);
-        assertEquals(0.1315859775, f.aa().lo(), 1e-9);
-        assertEquals(8.5495432058, f.aa().hi(), 1e-9 * 8.55);
-        assertEquals(7.5495432058, f.floor(), 1e-9 * 7.55, "the rounds' interval, not the iterations'");
-        assertFalse(f.failed(), "[0.13–8.55] holds 1");
+        assertEquals(3, f.rounds());
+        assertEquals(1.0400419115, f.aa().value(), 1e-9);
+        assertEquals(0.6856090179, f.aa().lo(), 1e-9);
+        assertEquals(1.5777026693, f.aa().hi(), 1e-9 * 1.58);
+        assertEquals(0.5777026693, f.floor(), 1e-9, "the rounds' interval, not the iterations'");
+        assertFalse(f.failed(), "[0.69–1.58] holds 1");
+        NoiseFloor two = NoiseFloor.ofIterations(a.subList(0, 2), b.subList(0, 2));
+        assertEquals(1.0606601718, two.aa().value(), 1e-9);
+        assertEquals("2 rounds: no interval", two.aa().noInterval());
+        assertTrue(Double.isNaN(two.floor()), "no interval, no reach");
+        assertFalse(two.failed(), "no interval fails nothing");
         assertNull(NoiseFloor.ofIterations(List.of(), List.of()), "no round: no floor");
         assertThrows(IllegalArgumentException.class, () -> NoiseFloor.ofIterations(a, List.of(b.getFirst())));
         assertThrows(IllegalArgumentException.class, () -> NoiseFloor.ofIterations(List.of(new double[0]), List.of(new double[] {1})));

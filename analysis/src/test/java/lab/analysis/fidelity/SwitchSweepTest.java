@@ -200,33 +200,66 @@ class SwitchSweepTest {
         assertTrue(f.failed(), "[1.0085–1.0135] leaves out 1");
     }
 
-    /**
-     * The A/A over boots: rounds 1-2 in boot 1 with aa/after 1.01, rounds 3-4 in boot 2 with 0.99.
-     * Logs L1 = ln 1.01 = 0.0099503309, L2 = ln 0.99 = −0.0100503359; the mean (L1 + L2)/2 =
-     * −0.0000500025; MSW = 0 < MSB = 2(L1 − m)² + 2(L2 − m)² = (L1 − L2)², so the boot is the unit:
-     * h = t(0.975, 1)·√(MSB/4) = 12.706 × (L1 − L2)/2 = 0.1270642356; the interval
-     * exp(m ∓ h) = [0.8806330650–1.1354331784] (the four rounds pooled would give ±0.0184).
-     */
-    @Test
-    void theAaTakesTheBootAsALevel() throws Exception {
-        LabAbFixture.iops(dir, 4, 1);
+    /** Appends a boot column to the fixture's trials: rounds 1-2 in boot 1, 3-4 in boot 2, 5-6 in boot 3. */
+    private void bootsOfTwoRounds(java.util.function.Consumer<String[]> edit) throws Exception {
         rewriteTrials(c -> {
             if (c[0].equals("count")) {
                 c[c.length - 1] = c[c.length - 1] + "\tboot";
                 return;
             }
+            edit.accept(c);
+            c[c.length - 1] = c[c.length - 1] + "\t" + ((Integer.parseInt(c[1]) + 1) / 2);
+        });
+    }
+
+    /** The A/A's factor in boot 1, 2, 3: 1.01, 0.99, 1.02 (its aa IOPS stay whole numbers). */
+    private static final double[] AA_BY_BOOT = {1.01, 0.99, 1.02};
+
+    /**
+     * The A/A over boots: rounds 1-2 in boot 1 with aa/after 1.01, rounds 3-4 in boot 2 with 0.99,
+     * rounds 5-6 in boot 3 with 1.02. The boot is the unit: its mean logs L1 = ln 1.01 =
+     * 0.0099503309, L2 = ln 0.99 = −0.0100503359, L3 = ln 1.02 = 0.0198026273; their mean
+     * 0.0065675408 (the estimate 1.0065891544); sd (2 df) 0.0152112558, h = t(0.975, 2)·s/√3 =
+     * 4.303 × 0.0152112558 / 1.7320508 = 0.0377899040: exp(m ∓ h) = [0.9692600213–1.0453559452]. The
+     * six rounds taken as independent would give t(5) = 2.571 on their own sd 0.0136053608:
+     * [0.9923169344–1.0210666477], less than half as wide.
+     */
+    @Test
+    void theAaTakesTheBootAsTheUnit() throws Exception {
+        LabAbFixture.iops(dir, 6, 1);
+        bootsOfTwoRounds(c -> {
             int r = Integer.parseInt(c[1]);
             if (c[3].equals("aa")) {
-                c[8] = String.format(java.util.Locale.ROOT, "%.3f", afterIops(r) * (r > 2 ? 0.99 : 1.01));
+                c[8] = String.format(java.util.Locale.ROOT, "%.3f", afterIops(r) * AA_BY_BOOT[(r - 1) / 2]);
             }
-            c[c.length - 1] = c[c.length - 1] + "\t" + (r > 2 ? 2 : 1);
+        });
+        SwitchSweep.Count c = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, LabAbFixture.K).headline();
+        assertEquals(6, c.aa().rounds());
+        assertEquals(3, c.aa().boots());
+        assertEquals(2, c.aa().df());
+        near(1.0065891544, c.aa().value(), 1e-9, "∛(1.01 × 0.99 × 1.02)");
+        near(0.9692600213, c.aa().lo(), 1e-9, "t(2) over the boots");
+        near(1.0453559452, c.aa().hi(), 1e-9, "t(2) over the boots");
+        assertEquals(0.0453559452, c.floor().floor(), 1e-9);
+        assertFalse(c.floor().failed());
+    }
+
+    /** Two boots of two rounds (aa/after 1.01 then 0.99): the value √(1.01 × 0.99) = 0.9999499987, and no interval. */
+    @Test
+    void twoBootsGiveTheAaNoInterval() throws Exception {
+        LabAbFixture.iops(dir, 4, 1);
+        bootsOfTwoRounds(c -> {
+            int r = Integer.parseInt(c[1]);
+            if (c[3].equals("aa")) {
+                c[8] = String.format(java.util.Locale.ROOT, "%.3f", afterIops(r) * AA_BY_BOOT[(r - 1) / 2]);
+            }
         });
         SwitchSweep.Count c = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, LabAbFixture.K).headline();
         assertEquals(4, c.aa().rounds());
         near(0.9999499987, c.aa().value(), 1e-9, "√(1.01 × 0.99)");
-        near(0.8806330650, c.aa().lo(), 1e-9, "t(1) over the boots");
-        near(1.1354331784, c.aa().hi(), 1e-9, "t(1) over the boots");
-        assertEquals(0.1354331784, c.floor().floor(), 1e-10);
+        assertEquals("2 boots: no interval", c.aa().noInterval());
+        assertTrue(Double.isNaN(c.floor().floor()));
+        assertFalse(c.floor().failed());
     }
 
     /**
@@ -256,31 +289,47 @@ class SwitchSweepTest {
         assertEquals("100", c.rounds().getFirst().before().extra().get("root_pct"));
     }
 
+    /**
+     * Rounds 1-2 in boot 1 (slope 2 each, the fixture's), rounds 3-4 in boot 2 with Δ doubled (slope
+     * 4), rounds 5-6 in boot 3 with Δ times 1.5 (slope 3): the boots' means 2, 4, 3, their mean 3,
+     * sd (2 df) √((1 + 1 + 0) / 2) = 1, h = 4.303 × 1 / √3 = 2.4843382: [0.5156618–5.4843382].
+     */
     @Test
-    void theSlopeTakesTheBootAsALevel() throws Exception {
-        // rounds 1-2 in boot 1 (slope 2 each, the fixture's), rounds 3-4 in boot 2 with Δ doubled (slope 4):
-        // MSW = 0 < MSB = 2·1² + 2·1², so the boot is the unit: 3 ± t(1)·sqrt(MSB/4) = 3 ± 12.706
-        LabAbFixture.iops(dir, 4, 1, 4, 16);
-        rewriteTrials(c -> {
-            if (c[0].equals("count")) {
-                c[c.length - 1] = c[c.length - 1] + "\tboot";
-                return;
-            }
+    void theSlopeTakesTheBootAsTheUnit() throws Exception {
+        LabAbFixture.iops(dir, 6, 1, 4, 16);
+        double[] times = {1, 2, 1.5};
+        bootsOfTwoRounds(c -> {
             int n = Integer.parseInt(c[0]);
             int r = Integer.parseInt(c[1]);
-            if (r > 2 && c[3].equals("before")) {
-                c[10] = Double.toString(NS_AFTER + 2 * delta(n));
+            if (c[3].equals("before")) {
+                c[10] = Double.toString(NS_AFTER + times[(r - 1) / 2] * delta(n));
             }
-            c[c.length - 1] = c[c.length - 1] + "\t" + (r > 2 ? 2 : 1);
         });
         SwitchSweep s = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, LabAbFixture.K);
-        assertEquals(List.of(1, 2), List.copyOf(s.boots()));
+        assertEquals(List.of(1, 2, 3), List.copyOf(s.boots()));
         lab.analysis.estimate.Estimate e = s.slopeEstimate();
         assertEquals(3.0, e.value(), 1e-9);
-        assertEquals(3.0 - 12.706, e.lo(), 1e-6);
-        assertEquals(3.0 + 12.706, e.hi(), 1e-6);
-        assertEquals(4, e.rounds());
+        assertEquals(3.0 - 2.4843382, e.lo(), 1e-6);
+        assertEquals(3.0 + 2.4843382, e.hi(), 1e-6);
+        assertEquals(6, e.rounds());
+        assertEquals(3, e.boots());
         assertEquals(1, s.counts().getFirst().rounds().getFirst().boot());
-        assertEquals(2, s.counts().getFirst().rounds().getLast().boot());
+        assertEquals(3, s.counts().getFirst().rounds().getLast().boot());
+    }
+
+    /** The same with boots 1 and 2 alone (slopes 2 and 4): the mean 3, no interval. */
+    @Test
+    void twoBootsGiveTheSlopeNoInterval() throws Exception {
+        LabAbFixture.iops(dir, 4, 1, 4, 16);
+        bootsOfTwoRounds(c -> {
+            int n = Integer.parseInt(c[0]);
+            if (Integer.parseInt(c[1]) > 2 && c[3].equals("before")) {
+                c[10] = Double.toString(NS_AFTER + 2 * delta(n));
+            }
+        });
+        lab.analysis.estimate.Estimate e = SwitchSweep.of(LabAb.read(dir).orElseThrow(), false, LabAbFixture.K).slopeEstimate();
+        assertEquals(3.0, e.value(), 1e-9);
+        assertFalse(e.hasInterval());
+        assertEquals("2 boots: no interval", e.noInterval());
     }
 }
