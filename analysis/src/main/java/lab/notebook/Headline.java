@@ -166,7 +166,7 @@ public final class Headline {
             return null;
         }
         Map<String, Object> m = f.aa().json();
-        m.put("self_test", !f.aa().hasInterval() ? "one round: untested" : f.failed() ? "failed: excludes 1" : "holds 1");
+        m.put("self_test", !f.aa().hasInterval() ? f.aa().noInterval() + ": untested" : f.failed() ? "failed: excludes 1" : "holds 1");
         return m;
     }
 

@@ -125,7 +125,7 @@ class BridgeVsFioReportTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> f = (Map<String, Object>) r.summary().get("far/bridge");
         assertEquals("effect", f.get("iops_verdict"));
-        assertEquals("an effect of at least −5% (-10.0%, -12.5% to -7.5%)", f.get("iops_verdict_text"));
+        assertEquals("an effect of at least -5% (-10.0%, -12.5% to -7.5%)", f.get("iops_verdict_text"));
         @SuppressWarnings("unchecked")
         Map<String, Object> d = (Map<String, Object>) r.summary().get("drift/bridge");
         assertEquals("control-failed", d.get("iops_verdict"));
@@ -133,7 +133,7 @@ class BridgeVsFioReportTest {
         String md = r.markdown("bench");
         assertTrue(md.contains("| near fio | bridge | 3 | 100000 | 99500 | 1.00 [0.98–1.02]x (no effect larger than ±5%) | 1.00 [0.92–1.08] |"
                 + " 0.50 / 0.50 | 1.00 [1.00–1.00]x (no effect larger than ±5%) |"), md);
-        assertTrue(md.contains("| far from fio | bridge | 3 | 100000 | 90000 | 0.90 [0.88–0.93]x (an effect of at least −5% (-10.0%,"
+        assertTrue(md.contains("| far from fio | bridge | 3 | 100000 | 90000 | 0.90 [0.88–0.93]x (an effect of at least -5% (-10.0%,"
                 + " -12.5% to -7.5%)) | 1.00 [0.92–1.08] |"), md);
         assertTrue(md.contains("| drifting | bridge | 3 | 100000 | 90000 | 0.90 [0.88–0.93]x (the A/A control failed (1.035 [1.023–1.047]):"
                 + " this figure is not evidence) | 1.03 [1.02–1.05] (excludes 1: drift or order) |"), md);

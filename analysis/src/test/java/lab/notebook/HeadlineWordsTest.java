@@ -63,7 +63,7 @@ class HeadlineWordsTest {
         h.put("jvm_calibrated", ci(1.02, 0.98, 1.06));
         assertTrue(HeadlineWords.sentence("f", h, "2 cores").contains("**1.02 [0.98–1.06]x, inconclusive at ±2%**"), "inconclusive");
         h.put("jvm_calibrated", ci(0.96, 0.95, 0.97));
-        assertTrue(HeadlineWords.sentence("f", h, "2 cores").contains("**0.96 [0.95–0.97]x, effect ≥ −2%**"), "an effect below 1");
+        assertTrue(HeadlineWords.sentence("f", h, "2 cores").contains("**0.96 [0.95–0.97]x, effect ≥ -2%**"), "an effect below 1");
         h.put("target", 0.05);
         assertTrue(HeadlineWords.sentence("f", h, "2 cores").contains("**0.96 [0.95–0.97]x, change < ±5%**"), "the run's own margin");
     }

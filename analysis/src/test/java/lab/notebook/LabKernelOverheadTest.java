@@ -85,7 +85,7 @@ class LabKernelOverheadTest {
         LabKernelOverhead o = LabKernelOverhead.read(write(0.9)).orElseThrow();
         String md = o.text("x");
         assertTrue(md.contains("lab / debian: 0.900 [0.878–0.923]x;"), md);
-        assertTrue(md.contains(" ns. An effect of at least −5% (-10.0%, -12.2% to -7.7%): the lab kernel did 10.0% fewer IOPS than"
+        assertTrue(md.contains(" ns. An effect of at least -5% (-10.0%, -12.2% to -7.7%): the lab kernel did 10.0% fewer IOPS than"
                 + " Debian's here (both sides of each switch's A/B run the lab kernel, so this is not in their ratios).\n\n"), md);
         assertEquals("effect", o.summary().get("verdict"));
     }
@@ -107,7 +107,7 @@ class LabKernelOverheadTest {
         LabKernelOverhead o = LabKernelOverhead.read(write(0.96)).orElseThrow();
         String md = o.text("x");
         assertTrue(md.contains("lab / debian: 0.960 [0.936–0.984]x;"), md);
-        assertTrue(md.contains(" ns. Inconclusive at ±5%: a change (the interval leaves out 1) whose size straddles −5%.\n\n"), md);
+        assertTrue(md.contains(" ns. Inconclusive at ±5%: a change (the interval leaves out 1) whose size straddles -5%.\n\n"), md);
         assertEquals("inconclusive", o.summary().get("verdict"));
     }
 

@@ -139,7 +139,7 @@ public enum Verdict {
 
     /** {@code +5%} or {@code −5%}, the side of 1 the estimate lies on. */
     private static String signed(Estimate e, double m) {
-        return (e.value() >= 1 ? "+" : "−") + pct(m).substring(1);
+        return (e.value() >= 1 ? "+" : "-") + pct(m).substring(1);
     }
 
     /** {@code +4.1%, +1.0% to +7.3%}. */

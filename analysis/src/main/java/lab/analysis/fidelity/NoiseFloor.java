@@ -21,7 +21,7 @@ import lab.analysis.estimate.Estimator;
  * the iterations inside each trial (the lab's first method) left them out and was several times
  * too narrow ({@code EstimatorCoverageTest}).
  *
- * @param floor  the A/A interval's reach from 1, e.g. 0.031 for ±3.1% (NaN with one round)
+ * @param floor  the A/A interval's reach from 1, e.g. 0.031 for ±3.1% (NaN without an interval: under three rounds)
  * @param aa     the A/A's own estimate
  * @param rounds rounds that had both trials
  */
@@ -65,12 +65,8 @@ public record NoiseFloor(double floor, Estimate aa, int rounds) {
         return aa.excludes(1);
     }
 
-    /** {@code ±X.X%}, or {@code n/a (one round)}. */
+    /** {@code ±X.X%}, or {@code n/a (2 rounds: no interval)}. */
     public String format() {
-        return format(floor);
-    }
-
-    private static String format(double floor) {
-        return Double.isFinite(floor) ? String.format(Locale.ROOT, "±%.1f%%", 100 * floor) : "n/a (one round)";
+        return Double.isFinite(floor) ? String.format(Locale.ROOT, "±%.1f%%", 100 * floor) : "n/a (" + aa.noInterval() + ")";
     }
 }

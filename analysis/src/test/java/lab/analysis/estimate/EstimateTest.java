@@ -256,8 +256,8 @@ class EstimateTest {
         assertEquals("1.04 [1.03–1.05]x, effect ≥ +2%", Verdict.brief(up, 0.02));
         Estimate down = ci(0.96, 0.95, 0.97);
         assertEquals(Verdict.EFFECT, Verdict.of(down, 0.02));
-        assertEquals("an effect of at least −2% (-4.0%, -5.0% to -3.0%)", Verdict.words(down, 0.02));
-        assertEquals("effect ≥ −2%", Verdict.shortWords(down, null, 0.02));
+        assertEquals("an effect of at least -2% (-4.0%, -5.0% to -3.0%)", Verdict.words(down, 0.02));
+        assertEquals("effect ≥ -2%", Verdict.shortWords(down, null, 0.02));
         // the same interval at ±5% straddles nothing and holds no 1: inside the margin, a small change
         assertEquals(Verdict.SMALL_CHANGE, Verdict.of(up, 0.05));
     }
