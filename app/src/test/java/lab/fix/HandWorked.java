@@ -21,8 +21,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 public final class HandWorked {
     private HandWorked() {}
 
-    /** Student's t, 0.975 quantile, for 1 to 4 degrees of freedom, as printed tables give it. */
-    private static final double[] T975 = {12.706, 4.303, 3.182, 2.776};
+    /** Student's t, 0.975 quantile, for 1 to 5 degrees of freedom, as printed tables give it. */
+    private static final double[] T975 = {12.706, 4.303, 3.182, 2.776, 2.571};
 
     /** summary.json writes an estimate's value and ends to 6 decimals: within half the last decimal of the value worked by hand. */
     public static final double SIX = 5.01e-7;
