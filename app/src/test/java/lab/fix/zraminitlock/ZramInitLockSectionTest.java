@@ -69,6 +69,27 @@ public class ZramInitLockSectionTest {
         raw = run.resolve("raw/zram-init-lock");
     }
 
+    /** The calibrated A/A's copy of rwsem by round: 0.2% faster, 0.3% slower, then 0.1% slower. */
+    private static final double[] CALIBRATED_AA = {0.998, 1.003, 1.001};
+
+    /**
+     * The seed sweep's file for {@code t} threads and round {@code r}: raw as the table's randrw zero; calibrated +3000 ns,
+     * srcu 20 ns faster at 2 threads, 2 at 1; the A/A's copy of rwsem 1% slower, 0.5% faster, then 0.2% slower (raw), and
+     * {@code calAa} times rwsem's ns calibrated.
+     */
+    private static void seedSweep(Path raw, int t, int r, double calAa) throws IOException {
+        double rw = RWSEM[t - 1][r - 1];
+        double cal = 3000 + rw;
+        double srcu = t == 1 ? cal - 2 : cal - 20;
+        write(raw.resolve("zram-seed-r" + r + "-t" + t + ".json"), List.of(
+                entry(IO, t, p("rwsem", "randrw", "zero", "0"), rw),
+                entry(IO, t, p("srcu", "randrw", "zero", "0"), rw / speedUp(r)),
+                entry(IO, t, p("rwsem~aa", "randrw", "zero", "0"), rw * (r == 1 ? 1.01 : r == 2 ? 0.995 : 1.002)),
+                entry(IO, t, p("rwsem", "randrw", "zero", "3000"), cal),
+                entry(IO, t, p("srcu", "randrw", "zero", "3000"), srcu),
+                entry(IO, t, p("rwsem~aa", "randrw", "zero", "3000"), cal * calAa)));
+    }
+
     /** The run folder of the class comment under {@code dir}; its path. */
     public static Path run(Path dir) throws IOException {
         Path run = dir.resolve("zr-run");
@@ -93,18 +114,7 @@ public class ZramInitLockSectionTest {
                     table.add(entry(IO, t, p("srcu", "randread", pattern, "0"), rw * scale / 1.002));
                 }
                 write(raw.resolve("zram-r" + r + "-t" + t + ".json"), table);
-                // the seed sweep: raw as the table's randrw zero; calibrated +3000 ns, srcu 20 ns faster at 2 threads, 2 at 1; the
-                // A/A's copy of rwsem 1% slower, 0.5% faster, then 0.2% slower (raw), 0.2% faster, 0.3% slower, then 0.1% slower
-                // (calibrated)
-                double cal = 3000 + rw;
-                double srcu = t == 1 ? cal - 2 : cal - 20;
-                write(raw.resolve("zram-seed-r" + r + "-t" + t + ".json"), List.of(
-                        entry(IO, t, p("rwsem", "randrw", "zero", "0"), rw),
-                        entry(IO, t, p("srcu", "randrw", "zero", "0"), rw / speedUp(r)),
-                        entry(IO, t, p("rwsem~aa", "randrw", "zero", "0"), rw * (r == 1 ? 1.01 : r == 2 ? 0.995 : 1.002)),
-                        entry(IO, t, p("rwsem", "randrw", "zero", "3000"), cal),
-                        entry(IO, t, p("srcu", "randrw", "zero", "3000"), srcu),
-                        entry(IO, t, p("rwsem~aa", "randrw", "zero", "3000"), cal * (r == 1 ? 0.998 : r == 2 ? 1.003 : 1.001))));
+                seedSweep(raw, t, r, CALIBRATED_AA[r - 1]);
                 // a shared operation costs 40, 30, 10 and 5 ns more than a private one at gaps 0, 100, 1000 and 3000 (2 threads)
                 List<Object> costs = new ArrayList<>();
                 for (String prim : List.of("rwsem-read", "atomic-refcount")) {
@@ -257,6 +267,41 @@ public class ZramInitLockSectionTest {
                 + " computed it then: ±5.0%, ±4.0%, ±3.0%. It sought a floor below the seed's effect (±2.3%) and stopped at the round limit (3); a"
                 + " floor of ±2.3% would take about 6 rounds (5 min more at this pace)"), md);
         assertTrue(h.path("kernel").isNull() && h.path("kernel_note").asText().startsWith("today's kernel has no init_lock"), h.toString());
+    }
+
+    /*
+     * An A/A that fails: the calibrated copy of rwsem 1%, 1.2% and 1.1% slower in rounds 1 to 3, so rwsem over its copy is
+     * 1/1.01, 1/1.012 and 1/1.011 every time below 1. Logs −0.0099503309, −0.0119285709, −0.0109399400: mean −0.0109396139
+     * (the estimate 0.9891200061), sd 0.0009891200, h = 4.303 × 0.0009891200/√3 = 0.0024573087: [0.9866924167–0.9915535681],
+     * which leaves out 1. The run has drift or a position effect, so the calibrated figure (still 1.006483 [1.006457–
+     * 1.006509], as above) gets no verdict: it is not evidence either way.
+     */
+    @Test
+    void aFailedAaControlMakesTheHeadlineNotEvidence() throws IOException {
+        double[] slower = {1.01, 1.012, 1.011};
+        for (int t = 1; t <= 2; t++) {
+            for (int r = 1; r <= 3; r++) {
+                seedSweep(raw, t, r, slower[r - 1]);
+            }
+        }
+        String md = notebook();
+        JsonNode h = headline();
+        Interval failed = new Interval(0.9891200060528804, 0.9866924167228713, 0.9915535680546719, 3);
+        pin(failed, h.path("aa"), "the calibrated A/A");
+        assertTrue(failed.excludes1(), "worked by hand: it leaves out 1");
+        pin(JVM.calibrated(), h.path("jvm_calibrated"), "the figure itself is as before");
+        assertEquals("control-failed", h.path("verdict").asText(), h.toString());
+        assertEquals("the A/A control failed (0.989 [0.987–0.992]): this figure is not evidence", h.path("verdict_text").asText());
+        assertEquals("failed: excludes 1", h.path("aa").path("self_test").asText(), h.toString());
+        // the table's calibrated cell and the first-screen sentence say so in a word; below the table, what it means
+        assertTrue(md.contains("| `zram-init-lock` | SRCU / rwsem throughput, randrw, zero pages | 1.02x | 1.05 [1.04–1.06]x, effect ≥ +2% |"
+                + " 1.01 [1.01–1.01]x, A/A failed: not evidence |"), md);
+        assertTrue(md.contains("| 0.989 [0.987–0.992]x **excludes 1: failed** |"), md);
+        assertTrue(md.contains("- **`zram-init-lock`**: model (calibrated, 2 cores) **1.01 [1.01–1.01]x, A/A failed: not evidence**;"), md);
+        assertTrue(md.contains("**The A/A control failed** for `zram-init-lock`'s model figure (its A/A 0.989 [0.987–0.992]): the base"
+                + " against a copy of itself has an interval that leaves out 1"), md);
+        // the raw figure has its own A/A, which holds: its verdict stands
+        pin(JVM.aaRaw(), h.path("aa_raw"), "the raw A/A");
     }
 
     @Test
