@@ -133,11 +133,11 @@ final class LabKernelText {
                 + "/lab-kernel/" + LabAb.TRIALS + "`, `" + LabAb.ITERATIONS + "`.\n\n";
     }
 
-    /** The guest's boots in words: one, or how many and that each is a level of every estimate. */
+    /** The guest's boots in words: one, or how many and that the boot is the unit of every estimate ({@code Estimator.nested}). */
     private String boots() {
         int b = s.boots().size();
-        return b <= 1 ? "one boot" : b + " boots (rounds numbered across them; every interval takes the boot as a level: where the"
-                + " boots differ more than their rounds, the boot is the unit)";
+        return b <= 1 ? "one boot" : b + " boots (rounds numbered across them; the boot is the unit of every interval: the mean of the"
+                + " boots' means, t on boots − 1, none under three boots)";
     }
 
     /**

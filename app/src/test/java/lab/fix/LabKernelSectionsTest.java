@@ -31,31 +31,31 @@ import org.junit.jupiter.params.provider.MethodSource;
 class LabKernelSectionsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     /*
-     * The throughput fixes' kernel figure, N = 1: the after over the before of the same round, 1.014 × 1.001 and
-     * 1.014 × 0.999 (LabKernelFiles.ratio). Logs ln 1.014 + ln 1.001 and ln 1.014 + ln 0.999: mean ln 1.014 + ln(0.999999)/2,
-     * so the estimate 1.014 × √0.999999 = 1.0139994930; sd (1 df) ln(1.001/0.999)/√2 = 0.0014142140, h = t(0.975, 1) ×
-     * sd/√2 = 12.706 × ln(1.001/0.999)/2 = 12.706 × 0.0020000007/2 = 0.0127060042: [1.0011971169–1.0269655740].
+     * The throughput fixes' kernel figure, N = 1: the after over the before of the same round, 1.014 × 1.001, 1.014 × 0.999
+     * and 1.014 × 1.0 (LabKernelFiles.ratio). Logs 0.0149024055, 0.0129024048, 0.0139029052: mean 0.0139025718 (the
+     * estimate 1.0139996620), sd (2 df) 0.0010000004, h = t(0.975, 2) × sd/√3 = 4.303 × 0.0010000004/1.7320508076 =
+     * 0.0024843391: [1.0114836695–1.0165219128].
      */
-    static final Interval IOPS = new Interval(1.0139994929998732, 1.0011971169065046, 1.0269655739530226, 2);
+    static final Interval IOPS = new Interval(1.0139996619998872, 1.0114836695350091, 1.016521912814034, 3);
     /*
-     * Their A/A: the aa over the after of the same round, 1.004 and 0.998 (LabKernelFiles.aaFactor). Logs 0.0039920213 and
-     * −0.0020020027: mean 0.0009950093 (the estimate √(1.004 × 0.998) = 1.0009955045), sd 0.0042384150, h = 12.706 ×
-     * ln(1.004/0.998)/2 = 12.706 × 0.0059940240/2 = 0.0380800341: [0.9635942025–1.0398485145]. (The after over
-     * itself would be 1 [1–1]; the aa over the before, about 1/1.014.)
+     * Their A/A: the aa over the after of the same round, 1.004, 0.998 and 1.001 (LabKernelFiles.aaFactor). Logs
+     * 0.0039920213, −0.0020020027, 0.0009995003: mean 0.0009965063 (the estimate 1.0009970030), sd 0.0029970131, h = 4.303
+     * × 0.0029970131/√3 = 0.0074455941: [0.9935716629–1.0084778355]. (The after over itself would be 1 [1–1]; the aa over
+     * the before, about 1/1.014.)
      */
-    static final Interval IOPS_AA = new Interval(1.0009955044854097, 0.9635942024686035, 1.0398485144815384, 2);
+    static final Interval IOPS_AA = new Interval(1.00099700298803, 0.9935716629111335, 1.0084778354640311, 3);
     /*
-     * The share's kernel figure: the after's share itself, 1.98 and 2.02 (LabKernelFiles.afterShare): the estimate
-     * √(1.98 × 2.02) = √3.9996 = 1.9998999975, h = 12.706 × ln(2.02/1.98)/2 = 12.706 × 0.0200006667/2 = 0.1270642356:
-     * [1.7612661300–2.2708663568].
+     * The share's kernel figure: the after's share itself, 1.98, 2.02 and 2.00 (LabKernelFiles.afterShare): logs
+     * 0.6830968447, 0.7030975114, 0.6931471806, mean 0.6931138456 (the estimate 1.9999333311), sd 0.0100003750, h = 4.303 ×
+     * 0.0100003750/√3 = 0.0248443138: [1.9508584994–2.0502426650].
      */
-    static final Interval SHARE = new Interval(1.9998999974998748, 1.7612661300267982, 2.2708663567720704, 2);
+    static final Interval SHARE = new Interval(1.9999333311109875, 1.950858499398954, 2.0502426650220817, 3);
     /*
-     * Its A/A: the aa's share over the after's, 2.00/1.98 = 1.0101010101 and 2.01/2.02 = 0.9950495050: logs 0.0100503359
-     * and −0.0049627893, mean 0.0025437733 (the estimate 1.0025470114), h = 12.706 × 0.0150131252/2 = 0.0953783844:
-     * [0.9113442140–1.1028769312].
+     * Its A/A: the aa's share over the after's, 2.00/1.98 = 1.0101010101, 2.01/2.02 = 0.9950495050 and 1.99/2.00 = 0.995:
+     * logs 0.0100503359, −0.0049627893, −0.0050125418, mean 0.0000250016 (the estimate 1.0000250019), sd 0.0086822298, h =
+     * 4.303 × 0.0086822298/√3 = 0.0215695953: [0.9786858333–1.0218294476].
      */
-    static final Interval SHARE_AA = new Interval(1.002547011391987, 0.9113442140386115, 1.1028769312057336, 2);
+    static final Interval SHARE_AA = new Interval(1.000025001875151, 0.9786858332733553, 1.0218294475874703, 3);
 
     @TempDir
     Path tmp;
@@ -111,7 +111,12 @@ class LabKernelSectionsTest {
         assertEquals("holds 1", a.path("self_test").asText());
         String note = (String) h.get("kernel_note");
         assertTrue(note.startsWith("lab kernel 6.1.0-lab+, " + fix + " switch " + (share ? "0 vs 1" : "1 vs 0") + ", tcg, N=1; A/A "
-                + (share ? "1.003 [0.911–1.103]" : "1.001 [0.964–1.040]") + (share ? "; after a/b" : "; slope 2.00 ns/op")), note);
+                + (share ? "1.000 [0.979–1.022]" : "1.001 [0.994–1.008]") + (share ? "; after a/b" : "; slope 2.00 ns/op")), note);
+        // the kernel figure's verdict at ±2%, gated by its own A/A (which holds 1): the share 2.000 [1.951–2.050] an effect,
+        // the throughput 1.0140 [1.0115–1.0165] a change smaller than ±2%
+        assertEquals(share ? "effect" : "small-change", h.get("kernel_verdict"), h.toString());
+        assertEquals(share ? "an effect of at least +2% (+100.0%, +95.1% to +105.0%)" : "a change smaller than ±2% (+1.4%, +1.1% to +1.7%)",
+                h.get("kernel_verdict_text"));
         assertTrue(with.summary().get("lab_kernel") instanceof Map, with.summary().toString());
         if (!share) {
             assertTrue(sub.contains("| 16 | "), sub);
@@ -119,10 +124,55 @@ class LabKernelSectionsTest {
         } else {
             assertTrue(((String) h.get("note")).contains("kernel: the lab kernel's switch at the after"), h.toString());
             // per round: the before's share, the after's, the A/A's (not the after's again), the root's share before and after
-            assertTrue(sub.contains("| 1 | 1.00 | 1.98 | 2.00 | — | 0.0% |\n| 2 | 1.00 | 2.02 | 2.01 | 100.0% | 0.0% |"), sub);
+            assertTrue(sub.contains("| 1 | 1.00 | 1.98 | 2.00 | — | 0.0% |\n| 2 | 1.00 | 2.02 | 2.01 | 100.0% | 0.0% |\n"
+                    + "| 3 | 1.00 | 2.00 | 1.99 | 100.0% | 0.0% |"), sub);
             assertTrue(sub.contains("this run has no CPU per I/O of the guest's to set beside the model's"), sub);
             assertEquals("lab kernel 6.1.0-lab+, tcg", h.get("kernel_environment"));
         }
+    }
+
+    /*
+     * Rounds nested in boots (LabKernelFiles.iops with a boot column, 2 rounds a boot), the boot the unit: each boot's mean
+     * log, then their mean and t on boots − 1. The kernel figure at N = 1: boot 1 1.014 × 1.001 and 1.014 × 0.999, mean log
+     * 0.0139024052; boot 2 1.014 × 1.0 and 1.014 × 1.003, 0.0154006597; boot 3 1.014 × 0.997 and 1.014 × 1.002,
+     * 0.0133996520. Two boots: mean 0.0146515324 (1.0147593922), no interval. Three: mean 0.0142342389 (1.0143360281), sd
+     * 0.0010409578, h = t(0.975, 2) × sd/√3 = 4.303 × 0.0010409578/1.7320508076 = 0.0025860913: [1.0117162515–1.0169625884]
+     * on 2 df, not the 5 of six rounds pooled. The A/A: boots [1.004, 0.998], [1.001, 1.002], [0.997, 1.0], mean logs
+     * 0.0009950093, 0.0014987515, −0.0015022545; two boots 1.0012476581, no interval; three 1.0003305567, sd 0.0016070739,
+     * h = 0.0039925152: [0.9963446839–1.0043323750].
+     */
+    @Test
+    void roundsNestedInBootsTakeTheBootAsTheUnit() throws Exception {
+        Path run = run("zram-init-lock");
+        LabKernelFiles.iops(run.resolve("raw"), "zram-init-lock", 4, 2);
+        Map<String, Object> h = headline(render(run, "zram-init-lock"));
+        Interval two = HandWorked.nestedGeo(new double[] {1.014 * 1.001, 1.014 * 0.999}, new double[] {1.014 * 1.0, 1.014 * 1.003});
+        near(1.0147593922416467, two.value(), 1e-12, "the mean of 2 boots' mean logs, by hand");
+        pin(two, JSON.valueToTree(h.get("kernel_estimate")), "2 boots");
+        pin(HandWorked.nestedGeo(new double[] {1.004, 0.998}, new double[] {1.001, 1.002}), JSON.valueToTree(h.get("aa_kernel")), "2 boots' A/A");
+        assertEquals("no-interval", h.get("kernel_verdict"), h.toString());
+        assertEquals("2 boots: no interval", h.get("kernel_verdict_text"));
+
+        LabKernelFiles.iops(run.resolve("raw"), "zram-init-lock", 6, 2);
+        SectionOutput o = render(run, "zram-init-lock");
+        h = headline(o);
+        Interval three = HandWorked.nestedGeo(new double[] {1.014 * 1.001, 1.014 * 0.999}, new double[] {1.014 * 1.0, 1.014 * 1.003},
+                new double[] {1.014 * 0.997, 1.014 * 1.002});
+        near(1.0143360281087186, three.value(), 1e-12, "the mean of 3 boots' mean logs, by hand");
+        near(1.0117162515232454, three.lo(), 1e-12, "t(0.975, 2) on the boots' spread, by hand");
+        near(1.0169625884434372, three.hi(), 1e-12, "t(0.975, 2) on the boots' spread, by hand");
+        JsonNode k = JSON.valueToTree(h.get("kernel_estimate"));
+        pin(three, k, "3 boots");
+        assertEquals(2, k.path("df").asInt(), "the boots' 2 degrees of freedom, not six rounds' 5: " + k);
+        Interval aa = HandWorked.nestedGeo(new double[] {1.004, 0.998}, new double[] {1.001, 1.002}, new double[] {0.997, 1.0});
+        near(1.0003305567175553, aa.value(), 1e-12, "the A/A's 3 boots, by hand");
+        near(0.9963446839077376, aa.lo(), 1e-12, "the A/A's 3 boots, by hand");
+        near(1.0043323749951543, aa.hi(), 1e-12, "the A/A's 3 boots, by hand");
+        pin(aa, JSON.valueToTree(h.get("aa_kernel")), "3 boots' A/A");
+        assertEquals("small-change", h.get("kernel_verdict"), h.toString());
+        assertEquals("a change smaller than ±2% (+1.4%, +1.2% to +1.7%)", h.get("kernel_verdict_text"));
+        assertTrue(o.markdown().contains(", 3 boots (rounds numbered across them; the boot is the unit of every interval: the mean of the"
+                + " boots' means, t on boots − 1, none under three boots);"), o.markdown());
     }
 
     @Test
@@ -138,32 +188,36 @@ class LabKernelSectionsTest {
         String md = Files.readString(run.resolve("NOTEBOOK.md"));
         assertTrue(md.contains("\n## The lab kernel's overhead\n\n"), md);
         /*
-         * lab over debian per round, each boot's two repetitions averaged (the 1% of the second cancels within a round):
-         * 0.80 and 0.82. Logs −0.2231435513 and −0.1984509387: mean −0.2107972450 (the estimate √0.656 = 0.8099382693),
-         * h = 12.706 × ln(0.82/0.80)/2 = 12.706 × 0.0246926125/2 = 0.1568721678: [0.6923460246–0.9475030934]. The A/A,
-         * the second repetition over the first of each boot and kernel: 1.01, 1.01 (round 1), 0.99, 0.99 (round 2); logs
-         * ±0.0100 about their mean ln(0.9999)/2 = −0.0000500025 (the estimate √0.9999 = 0.9999499987), sd (3 df)
-         * ln(1.01/0.99)/√3 = 0.0115473903, h = t(0.975, 3) × sd/√4 = 3.182 × 0.0115473903/2 = 0.0183718980:
-         * [0.9817467455–1.0184907712].
+         * lab over debian per round, each boot's two repetitions averaged (the second's ±1% cancels within a round):
+         * 0.80, 0.82 and 0.81. Logs −0.2231435513, −0.1984509387, −0.2107210313: mean −0.2107718405 (the estimate
+         * 0.8099588456), sd (2 df) 0.0123463847, h = 4.303 × 0.0123463847/√3 = 0.0306725953: [0.7854924479–0.8351873190].
+         * The A/A, the second repetition over the first of each boot and kernel: 1.01, 1.01 (round 1), 0.99, 0.99 (round 2),
+         * 1.005, 1.005 (round 3); logs 0.0099503309 ×2, −0.0100503359 ×2, 0.0049875415 ×2: mean 0.0016291788 (the estimate
+         * 1.0016305067), sd (5 df) 0.0093151754, h = t(0.975, 5) × sd/√6 = 2.571 × 0.0093151754/2.4494897428 =
+         * 0.0097772673: [0.9918850172–1.0114717477].
          */
-        assertTrue(md.contains("lab / debian: 0.810 [0.692–0.948]x; the A/A (the second repetition over the first in one boot, both"
-                + " kernels): 1.000 [0.982–1.018]x. CPU per I/O"), md);
-        // an interval that leaves out 1, said with by how much: 1 − 0.8099 = 19.0% fewer
-        assertTrue(md.contains(" Its interval leaves out 1: the lab kernel did 19.0% fewer IOPS than Debian's here "), md);
+        assertTrue(md.contains("lab / debian: 0.810 [0.785–0.835]x; the A/A (the second repetition over the first in one boot, both"
+                + " kernels): 1.002 [0.992–1.011]x. CPU per I/O"), md);
+        // an interval beyond −5%, said with by how much: 1 − 0.8100 = 19.0% fewer
+        assertTrue(md.contains(" the lab kernel did 19.0% fewer IOPS than Debian's here "), md);
         assertTrue(md.indexOf("## The lab kernel's overhead") < md.indexOf("## Gaps"), md);
-        // the table has the kernel's figure and its verdict in a word; the sentence above it, where it comes from (IOPS above):
-        // 1.0140 [1.0012–1.0270], an effect of +1.4% (+0.1% to +2.7%)
-        assertTrue(md.contains(" | 1.01 [1.00–1.03]x, effect | "), md);
-        assertTrue(md.contains("the kernel gives **1.01 [1.00–1.03]x, an effect of +1.4% (+0.1% to +2.7%)**"), md);
-        assertTrue(md.contains("(lab kernel 6.1.0-lab+, zram-init-lock switch 1 vs 0, tcg, N=1; A/A 1.001 [0.964–1.040]"), md);
+        // the table has the kernel's figure and its verdict in a word, the first-screen sentence the same (IOPS above:
+        // 1.0140 [1.0115–1.0165], inside ±2% and leaving out 1)
+        assertTrue(md.contains(" | 1.01 [1.01–1.02]x, change < ±2% | "), md);
+        assertTrue(md.contains("; kernel **1.01 [1.01–1.02]x, change < ±2%** (lab kernel 6.1.0-lab+, zram-init-lock switch 1 vs 0, tcg, N=1)."),
+                md);
         JsonNode s = JSON.readTree(run.resolve("summary.json").toFile());
         JsonNode o = s.path("lab_kernel_overhead");
-        pin(new Interval(0.8099382692526634, 0.6923460245901661, 0.9475030933965698, 2), o.path("ratio"), "lab / debian");
-        pin(new Interval(0.9999499987499375, 0.9817467455486241, 1.0184907712031492, 4), o.path("aa"), "the overhead's A/A");
+        pin(new Interval(0.8099588456456969, 0.7854924479056539, 0.8351873189728064, 3), o.path("ratio"), "lab / debian");
+        pin(new Interval(1.0016305066697377, 0.9918850171854308, 1.0114717477418227, 6), o.path("aa"), "the overhead's A/A");
+        assertEquals("effect", o.path("verdict").asText(), "0.810 [0.785–0.835] beyond −5%, its A/A holding 1");
         JsonNode h = s.path("fixes").path("zram-init-lock").path("headline");
         near(IOPS.value(), h.path("kernel").asDouble(), 1e-9, "the kernel figure");
         pin(IOPS, h.path("kernel_estimate"), "the kernel figure");
         pin(IOPS_AA, h.path("aa_kernel"), "the kernel's A/A");
         assertEquals(2, s.path("fixes").path("zram-init-lock").path("lab_kernel").path("counts").size());
+        JsonNode h2 = s.path("fixes").path("zram-init-lock").path("headline");
+        assertEquals("small-change", h2.path("kernel_verdict").asText());
+        assertEquals("a change smaller than ±2% (+1.4%, +1.1% to +1.7%)", h2.path("kernel_verdict_text").asText());
     }
 }

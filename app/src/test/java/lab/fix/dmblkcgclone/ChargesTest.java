@@ -2,6 +2,7 @@ package lab.fix.dmblkcgclone;
 
 import static lab.fix.HandWorked.near;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.LinkedHashMap;
@@ -70,26 +71,35 @@ class ChargesTest {
 
     /**
      * The model's rounds at thin, buffered, 1000:500, each round's ratio a's window bytes over b's, 50 increments each of
-     * round(r × 4 MiB) over 4 MiB (4194304 bytes): {@code transfer} 2 and 7969178/4194304 = 1.9000000954 (1.9 × 4 MiB =
-     * 7969177.6, rounded). Logs 0.6931471806 and 0.6418539364: mean 0.6675005585 (the estimate 1.9493589179), sd (1 df)
-     * 0.0362698008, h = t(0.975, 1) × sd/√2 = 12.706 × 0.0512932442/2 = 0.3258659804: [1.4072459650–2.7003098855].
-     * {@code lost} 1 and 4278190/4194304 = 1.0199999809: the estimate 1.0099504844.
+     * round(r × 4 MiB) over 4 MiB (4194304 bytes): {@code transfer} 2, 7969178/4194304 = 1.9000000954 (1.9 × 4 MiB =
+     * 7969177.6, rounded) and 8808038/4194304 = 2.0999999046 (2.1 × 4 MiB = 8808038.4). Logs 0.6931471806, 0.6418539364
+     * and 0.7419372993: mean 0.6923128054 (the estimate 1.9983319457), sd (2 df) 0.0500468982, h = t(0.975, 2) × sd/√3 =
+     * 4.303 × 0.0500468982/1.7320508076 = 0.1243334215: [1.7646976701–2.2628978510]. {@code lost} 1, 4278190/4194304 =
+     * 1.0199999809 and 4152361/4194304 = 0.9900000095: the estimate 1.0032560502. The first two rounds alone: no interval
+     * (t(1) = 12.706 is never used).
      *
      * <p>The A/A at thin, buffered, 500:500: a's 5 spans of 41943040 bytes, b's 42781900 (10 × 4278190, +2%) in spans
-     * 2-4 and 41104180 (10 × 4110418, −2%) in span 5 in round 1, the other way round in round 2, 41943040 in span 6:
-     * a's mean over b's 209715200/211392920 = 0.9920634996 and 209715200/208037480 = 1.0080645084. Logs −0.0079681621 and
-     * 0.0080321640: mean 0.0000320010 (the estimate 1.0000320015), sd 0.0113139391, h = 12.706 × 0.0160003261/2 =
-     * 0.1016500716: [0.9033745110–1.1070314601], its reach from 1 the upper end's, 0.1070314601.
+     * 2-4 and 41104180 (10 × 4110418, −2%) in span 5 in round 1, the other way round in round 2, +2% in span 2 alone in
+     * round 3, 41943040 in span 6: a's mean over b's 209715200/211392920 = 0.9920634996, 209715200/208037480 =
+     * 1.0080645084 and 209715200/210554060 = 0.9960159387. Logs −0.0079681621, 0.0080321640 and −0.0039920175: mean
+     * −0.0013093385 (the estimate 0.9986915183), sd 0.0083306773, h = 4.303 × 0.0083306773/√3 = 0.0206962198:
+     * [0.9782347977–1.0195760272], its reach from 1 the lower end's, 0.0217652023.
      */
     @Test
     void theModelsRoundsGiveTheEstimatorAndTheAaFloorFromSubWindows() {
-        ModelRuns m = new ModelRuns(Map.of(1, Fixture.round(1, 1000), 2, Fixture.round(2, 1000)));
+        ModelRuns two = new ModelRuns(Map.of(1, Fixture.round(1, 1000), 2, Fixture.round(2, 1000)));
         Point head = new Point("thin", "buffered", new Weights(1000, 500));
-        assertEquals(2, m.ratio("transfer", head).rounds());
-        near(1.9493589178842523, m.ratio("transfer", head).value(), 1e-9, "√(2 × 1.9000000954)");
-        near(1.4072459650475666, m.ratio("transfer", head).lo(), 1e-9, "two rounds: t with 1 df, 12.706");
-        near(2.7003098854907135, m.ratio("transfer", head).hi(), 1e-9, "two rounds: t with 1 df, 12.706");
-        near(1.0099504843934248, m.ratio("lost", head).value(), 1e-9, "√(1 × 1.0199999809)");
+        assertEquals(2, two.ratio("transfer", head).rounds());
+        assertFalse(two.ratio("transfer", head).hasInterval(), "2 rounds: no interval");
+        assertEquals("2 rounds: no interval", two.ratio("transfer", head).noInterval());
+        near(1.9493589178842523, two.ratio("transfer", head).value(), 1e-9, "√(2 × 1.9000000954), its value alone");
+        assertFalse(two.floor("thin", "buffered").aa().hasInterval(), "2 rounds: no A/A interval either");
+        ModelRuns m = new ModelRuns(Map.of(1, Fixture.round(1, 1000), 2, Fixture.round(2, 1000), 3, Fixture.round(3, 1000)));
+        assertEquals(3, m.ratio("transfer", head).rounds());
+        near(1.9983319456964332, m.ratio("transfer", head).value(), 1e-9, "∛(2 × 1.9000000954 × 2.0999999046)");
+        near(1.7646976700590968, m.ratio("transfer", head).lo(), 1e-9, "three rounds: t with 2 df, 4.303");
+        near(2.262897850971358, m.ratio("transfer", head).hi(), 1e-9, "three rounds: t with 2 df, 4.303");
+        near(1.0032560502449779, m.ratio("lost", head).value(), 1e-9, "∛(1 × 1.0199999809 × 0.9900000095)");
         assertEquals(10, m.convergeMs("transfer", head).median(), "a linear timeline is at its ratio from the first sample");
         assertEquals(8, m.points().size(), "linear1 and thin x direct and buffered x 1000:500 and 500:500");
         assertEquals(new Point("linear1", "direct", new Weights(1000, 500)), m.points().getFirst());
@@ -104,12 +114,14 @@ class ChargesTest {
         assertEquals(40 * MIB, spans.get(4)[1]);
         assertEquals(Math.round(4 * MIB * 0.98) * 10, ModelRuns.spans(m.byRound("transfer", new Point("thin", "buffered",
                 new Weights(500, 500))).get(2)).get(0)[1], "round 2: -2% in span 2");
+        assertEquals(42781900 + 4 * 40 * MIB, ModelRuns.spans(m.byRound("transfer", new Point("thin", "buffered",
+                new Weights(500, 500))).get(3)).stream().mapToLong(s -> s[1]).sum(), "round 3: +2% in span 2 alone");
         NoiseFloor f = m.floor("thin", "buffered");
-        assertEquals(2, f.rounds());
-        near(1.0000320014750408, f.aa().value(), 1e-9, "a's window mean over b's, not b's over a's, nor 1");
-        near(0.9033745110153025, f.aa().lo(), 1e-9, "the A/A's lower end");
-        near(1.107031460130754, f.aa().hi(), 1e-9, "the A/A's upper end");
-        assertEquals(0.1070314601307540, f.floor(), 1e-10, "the upper end's reach, not the lower's 0.0966");
+        assertEquals(3, f.rounds());
+        near(0.9986915182950046, f.aa().value(), 1e-9, "a's window mean over b's, not b's over a's, nor 1");
+        near(0.9782347976970648, f.aa().lo(), 1e-9, "the A/A's lower end");
+        near(1.0195760272098264, f.aa().hi(), 1e-9, "the A/A's upper end");
+        assertEquals(0.0217652023029352, f.floor(), 1e-10, "the lower end's reach, not the upper's 0.0196");
         assertNull(m.floor("linear2", "buffered"), "no control there");
     }
 }

@@ -49,7 +49,7 @@ class DmBlkcgCloneRawTest {
         Path k = tmp.resolve("kernel");
         Fixture.kernel(k);
         List<KernelRow> rows = DmBlkcgCloneRaw.readRuns(k.resolve("runs.tsv"));
-        assertEquals(6, rows.size());
+        assertEquals(8, rows.size(), "the Fixture's kernel rows: loop direct x3, loop buffered, guest thin buffered x3, thin direct");
         KernelRow first = rows.getFirst();
         assertEquals("native", first.env());
         assertEquals("loop", first.stack());
@@ -60,7 +60,7 @@ class DmBlkcgCloneRawTest {
         assertNull(first.aWbytes(), "'-': unknown");
         assertNull(first.devWbytes());
         assertEquals(6.5, first.seconds());
-        KernelRow thin = rows.get(3);
+        KernelRow thin = rows.get(4);
         assertEquals(600L, thin.aWbytes());
         assertEquals(300L, thin.bWbytes());
         assertEquals(1000L, thin.devWbytes());
