@@ -21,7 +21,8 @@ import lab.results.RunDir;
  * ({@code raw/lab-kernel/overhead.tsv} and {@code overhead.txt}, from {@code lab-kernel.sh
  * overhead}). The ratio is lab over debian IOPS of the same round (each boot's repetitions
  * averaged), the rounds' geometric mean with its 95% interval, judged at ±5%; the A/A is the second
- * repetition over the first within a boot, estimated the same way.
+ * repetition over the first within a boot, both kernels' in a round taken together (their geometric
+ * mean: they share the round), estimated over rounds the same way.
  */
 public final class LabKernelOverhead {
     static final List<String> COLUMNS = List.of("round", "slot", "kernel", "rep", "ios", "runtime_s", "iops", "task_clock_ns",
@@ -86,12 +87,17 @@ public final class LabKernelOverhead {
                 ratios.add(m.get(LAB) / m.get(DEBIAN));
             }
         });
-        List<Double> aa = new ArrayList<>();
-        reps.values().forEach(r -> {
-            if (r.containsKey(1) && r.containsKey(2) && r.get(1) > 0) {
-                aa.add(r.get(2) / r.get(1));
+        // the A/A per round: the kernels' second repetitions over their first, the geometric mean of
+        // the two (they share the round's drift, so the round, not each kernel's pair, is the unit)
+        Map<Integer, List<Double>> aaLogs = new TreeMap<>();
+        reps.forEach((key, r) -> {
+            if (r.containsKey(1) && r.containsKey(2) && r.get(1) > 0 && r.get(2) > 0) {
+                aaLogs.computeIfAbsent(Integer.parseInt(key.substring(0, key.indexOf('/'))), x -> new ArrayList<>())
+                        .add(Math.log(r.get(2) / r.get(1)));
             }
         });
+        List<Double> aa = new ArrayList<>();
+        aaLogs.values().forEach(l -> aa.add(Math.exp(l.stream().mapToDouble(Double::doubleValue).average().orElseThrow())));
         Map<String, Estimate> nsMedian = new TreeMap<>();
         ns.forEach((k, v) -> nsMedian.put(k, Estimator.of(v.stream().filter(x -> x > 0 && Double.isFinite(x)).toList())));
         return Optional.of(new LabKernelOverhead(KernelRuns.readEnv(dir.resolve("overhead.txt")), mean, Estimator.of(ratios),
@@ -114,7 +120,7 @@ public final class LabKernelOverhead {
                 .append(cell(m.get(LAB))).append(" | ").append(m.containsKey(DEBIAN) && m.containsKey(LAB) && m.get(DEBIAN) > 0
                         ? Fmt.f(m.get(LAB) / m.get(DEBIAN), 3) + "x" : "—").append(" |\n"));
         return b.append("\nlab / debian: ").append(ratio == null ? "—" : ratio.format(3) + "x").append("; the A/A (the second"
-                        + " repetition over the first in one boot, both kernels): ").append(aa == null ? "none" : aa.format(3) + "x"
+                        + " repetition over the first in one boot, both kernels' in a round together): ").append(aa == null ? "none" : aa.format(3) + "x"
                         + (aa.excludes(1) ? " (excludes 1: drift)" : ""))
                 .append(". CPU per I/O (task-clock of fio over its I/Os, the geometric mean over its runs with its 95% interval): debian ")
                 .append(Fmt.est(nsPerIo.get(DEBIAN), 0)).append(" ns, lab ").append(Fmt.est(nsPerIo.get(LAB), 0)).append(" ns.").append(verdict()).append("\n\n").toString();

@@ -260,7 +260,7 @@ public final class Notebook {
                             && pr.get(0) instanceof Number plo && pr.get(1) instanceof Number phi
                             ? String.format(java.util.Locale.ROOT, " (%.2f–%.2f over the base)", plo.doubleValue(),
                             phi.doubleValue()) : "").append(" | ")
-                    .append(kernelCell(kernel, HeadlineWords.control(h, "aa_kernel"), h.get("kernel"), kernelNote, target, inLineup))
+                    .append(kernelCell(kernel, Estimate.fromJson(h.get("aa_kernel")), h.get("kernel"), kernelNote, target))
                     .append(" | ")
                     .append(aaCell(aa, h.get("noise_floor"))).append(" |\n");
             for (String key : List.of("aa", "aa_raw", "aa_kernel")) {
@@ -368,19 +368,24 @@ public final class Notebook {
     }
 
     /**
-     * The kernel's cell: "— (why)" where the kernel has no figure of the fix's; its estimate and
-     * verdict where it has one (a bare figure where the section gave no interval), with its source.
+     * The kernel's cell: its figure with its verdict in a few words (a bare figure where the section
+     * gave no interval), its set-up or source note and its own A/A; "— (why)" where the kernel has no
+     * figure of the fix's. The sentence above the table keeps only the note's first clause: the
+     * whole of it is here.
      */
-    /**
-     * The kernel's figure with its verdict in a word; without one, why, in its first clause where
-     * the fix's sentence above says the whole of it ({@code said}), else in full.
-     */
-    private static String kernelCell(Estimate kernel, Estimate control, Object bare, String note, double target, boolean said) {
+    private static String kernelCell(Estimate kernel, Estimate control, Object bare, String note, double target) {
         String fig = kernel != null ? Verdict.brief(kernel, control, target) : bare instanceof Number n ? Fmt.ratio(n.doubleValue()) : null;
         if (fig == null) {
-            return note == null ? "—" : "— (" + (said ? HeadlineWords.clause(note, ": ", "; ", " (") : note) + ")";
+            return note == null ? "—" : "— (" + note.replace("|", "\\|") + ")";
         }
-        return fig; // its source and A/A are in the fix's sentence above and in summary.json
+        List<String> more = new ArrayList<>();
+        if (note != null) {
+            more.add(note.replace("|", "\\|"));
+        }
+        if (control != null) {
+            more.add("its A/A " + control.format(3) + "x");
+        }
+        return fig + (more.isEmpty() ? "" : " (" + String.join("; ", more) + ")");
     }
 
     /** The A/A's estimate, flagged where its interval leaves out 1; a bare floor where a section gave only that. */
