@@ -43,9 +43,14 @@ public final class Notebook {
      * Writes the notebook of {@code runDir} for the lab's {@code fixes} (the headline table's rows, in
      * its order) with {@code sections}, one per modelled fix: a fix is modelled when a section
      * renders it. The lab's generic sections (the bridge against fio, a comparison of runs) follow.
+     * A {@code ./lab coverage} run (one with {@code raw/coverage.tsv}) gets its own page instead.
      */
     public static Written write(Path runDir, List<Fix> fixes, List<Section> sections) throws IOException {
         RunDir run = RunDir.open(runDir);
+        Optional<CoveragePage> coverage = CoveragePage.read(run);
+        if (coverage.isPresent()) {
+            return writeCoverage(runDir, run, coverage.get());
+        }
         Lineup lineup = new Lineup(fixes, sections.stream().map(Section::id).toList());
         List<Section> all = new ArrayList<>(sections);
         all.add(new BridgeVsFioSection());
@@ -65,6 +70,23 @@ public final class Notebook {
         Path nb = runDir.resolve("NOTEBOOK.md");
         Files.writeString(nb, md, StandardCharsets.UTF_8);
         return new Written(nb, summary, charts, run.gaps());
+    }
+
+    /**
+     * A {@code ./lab coverage} run holds no fixes, only simulated settings: its own page
+     * ({@link CoveragePage}) and a summary.json of the run and its settings, and no charts.
+     */
+    private static Written writeCoverage(Path runDir, RunDir run, CoveragePage page) throws IOException {
+        String md = page.markdown();
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("run", run.manifest());
+        root.put("coverage", page.summary());
+        root.put("gaps", run.gaps());
+        Path summary = runDir.resolve("summary.json");
+        Files.writeString(summary, JSON.writeValueAsString(root) + "\n", StandardCharsets.UTF_8);
+        Path nb = runDir.resolve("NOTEBOOK.md");
+        Files.writeString(nb, md, StandardCharsets.UTF_8);
+        return new Written(nb, summary, List.of(), run.gaps());
     }
 
     /** The fixes in table order, and the ids of those a section renders. */
@@ -183,7 +205,8 @@ public final class Notebook {
         return b.toString();
     }
 
-    private static String machine(JsonNode m) {
+    /** The machine a run was made on, in words, from its manifest. */
+    static String machine(JsonNode m) {
         List<String> parts = new ArrayList<>();
         if (m.hasNonNull("cores")) {
             parts.add(m.get("cores").asText() + " cores");

@@ -23,8 +23,8 @@ import picocli.CommandLine.Command;
                 "2 bad input or refused: one line on stderr says what, and nothing is made or",
                 "written."},
         subcommands = {DemoCommand.class, TestCommand.class, KernelCommand.class, EngineCommand.class, BridgeCommand.class, BenchCommand.class,
-                PairCommand.class, AmplifyCommand.class, NotebookCommand.class, CompareCommand.class, FleetCommand.class, FlamegraphCommand.class,
-                SpecCommand.class, CommandLine.HelpCommand.class})
+                PairCommand.class, AmplifyCommand.class, NotebookCommand.class, CompareCommand.class, CoverageCommand.class, FleetCommand.class,
+                FlamegraphCommand.class, SpecCommand.class, CommandLine.HelpCommand.class})
 public final class Lab {
     /** Exit code for bad input: the message names what was wrong and nothing was written. */
     public static final int EXIT_BAD_INPUT = 2;

@@ -32,7 +32,7 @@ class CommittedRunsTest {
                 if (Files.isDirectory(d.resolve("raw")) && Files.exists(d.resolve("NOTEBOOK.md")) && Files.exists(summary)
                         && !d.getFileName().toString().startsWith("demo-")) {
                     String json = Files.readString(summary);
-                    if (json.contains("\"fixes\"") || json.contains("\"compare\"")) {
+                    if (json.contains("\"fixes\"") || json.contains("\"compare\"") || json.contains("\"coverage\"")) {
                         out.add(d);
                     }
                 }
