@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * 10% slower; and an A/A whose second repetition is 2-3% faster in every boot (it fails). Each
  * round's lab / debian is the lab factor times the round's jitter 1.01, 0.99, 1.0 (the repetitions
  * cancel in it): logs ln f + 0.0099503309, − 0.0100503359, + 0, sd (2 df) 0.0100003750 whatever f,
- * h = 4.303 × 0.0100003750 / √3 = 0.0248443138, the estimate f·0.9999666656.
+ * h = 4.303 × 0.0100003750 / √3 = 0.0248443138, the estimate f·0.9999666656. The A/A's unit is the round: each
+ * round's two boots' second repetition over their first, the geometric mean of the two (they share the round's drift).
  */
 class LabKernelOverheadTest {
     @TempDir
@@ -31,12 +32,18 @@ class LabKernelOverheadTest {
     }
 
     private RunDir write(double lab, double[] rep2) throws Exception {
+        return write(lab, rep2, rep2);
+    }
+
+    /** {@code rep2Debian}, {@code rep2Lab}: each kernel's second repetition over its first, rounds 1 to 3. */
+    private RunDir write(double lab, double[] rep2Debian, double[] rep2Lab) throws Exception {
         Path dir = Files.createDirectories(run.resolve("raw/lab-kernel"));
         StringBuilder b = new StringBuilder("round\tslot\tkernel\trep\tios\truntime_s\tiops\ttask_clock_ns\tns_per_io\n");
         for (int r = 1; r <= 3; r++) {
             for (String k : r % 2 == 1 ? List.of("debian", "lab") : List.of("lab", "debian")) {
                 double jitter = k.equals("lab") ? new double[] {1.01, 0.99, 1.0}[r - 1] : 1.0;
                 double base = (k.equals("lab") ? lab * jitter : 1.0) * (100_000 + 1000 * r);
+                double[] rep2 = k.equals("lab") ? rep2Lab : rep2Debian;
                 for (int rep = 1; rep <= 2; rep++) {
                     double iops = base * (rep == 1 ? 1 : rep2[r - 1]);
                     b.append(r).append('\t').append(k.equals("debian") == (r % 2 == 1) ? 1 : 2).append('\t').append(k).append('\t')
@@ -67,9 +74,11 @@ class LabKernelOverheadTest {
         assertTrue(md.contains("| 3 | 103000 | 102485 | 0.995x |"), md);
         // 0.995 · 0.9999666656 · exp(∓0.0248443138) = [0.9705–1.0199]
         assertTrue(md.contains("lab / debian: 0.995 [0.971–1.020]x;"), md);
-        // the A/A: 1.01, 0.99, 1.0 in each kernel's boot: six logs, mean −0.0000333350, sd (5 df) 0.0089446073, h = 2.571 ×
-        // 0.0089446073 / √6 = 0.0093883167: [0.9906225930–1.0093988763]
-        assertTrue(md.contains("the A/A (the second repetition over the first in one boot, both kernels): 1.000 [0.991–1.009]x."), md);
+        // the A/A: 1.01, 0.99, 1.0 in both kernels' boots, so each round's geometric mean is that: logs 0.0099503309,
+        // −0.0100503359, 0, mean −0.0000333350 (the estimate 0.9999666656), sd (2 df) 0.0100003750, h = 4.303 ×
+        // 0.0100003750 / √3 = 0.0248443138: [0.9754292497–1.0251213325] (six pairs as units, 5 df, said [0.991–1.009])
+        assertTrue(md.contains("the A/A (the second repetition over the first in one boot, both kernels' in a round together):"
+                + " 1.000 [0.975–1.025]x."), md);
         assertTrue(md.contains(" ns. Its interval lies within ±5%: no overhead larger than that.\n\n"), md);
         assertTrue(md.contains("debian 5000 [5000–5000] ns, lab 5100 [5100–5100] ns"), md);
         Map<String, Object> s = o.summary();
@@ -112,22 +121,54 @@ class LabKernelOverheadTest {
     }
 
     /**
-     * The second repetition 2%, 3%, 2.5% faster in every boot: six logs, mean 0.0246846807, sd (5 df)
-     * 0.0043630984, h = 2.571 × 0.0043630984 / √6 = 0.0045795358: the A/A [1.0203086146–1.0296966214]
-     * leaves out 1, so the lab kernel's 10% less is no evidence (the repetitions cancel in the ratio,
-     * which stays 0.900 [0.878–0.923]).
+     * The second repetition 2%, 3%, 2.5% faster in every boot, both kernels' the same in a round, so
+     * the round's geometric mean is that: logs 0.0198026273, 0.0295588022, 0.0246926126, mean
+     * 0.0246846807 (the estimate 1.0249918699), sd (2 df) 0.0048780923, h = 4.303 × 0.0048780923 / √3
+     * = 0.0121188311: the A/A [1.0126451316–1.0374891465] leaves out 1 on the round's 2 df too, so the
+     * lab kernel's 10% less is no evidence (the repetitions cancel in the ratio, which stays 0.900
+     * [0.878–0.923]).
      */
     @Test
     void aFailedAaLeavesTheRatioWithoutAVerdict() throws Exception {
         LabKernelOverhead o = LabKernelOverhead.read(write(0.9, new double[] {1.02, 1.03, 1.025})).orElseThrow();
         String md = o.text("x");
         assertTrue(md.contains("lab / debian: 0.900 [0.878–0.923]x;"), md);
-        assertTrue(md.contains("both kernels): 1.025 [1.020–1.030]x (excludes 1: drift)."), md);
-        assertTrue(md.contains(" ns. The A/A control failed (1.025 [1.020–1.030]): this figure is not evidence.\n\n"), md);
+        assertTrue(md.contains("both kernels' in a round together): 1.025 [1.013–1.037]x (excludes 1: drift)."), md);
+        assertTrue(md.contains(" ns. The A/A control failed (1.025 [1.013–1.037]): this figure is not evidence.\n\n"), md);
         assertTrue(!md.contains("fewer IOPS"), md);
         Map<String, Object> s = o.summary();
         assertEquals("control-failed", s.get("verdict"));
-        assertEquals(List.of(1.020309, 1.029697), ((Map<?, ?>) s.get("aa")).get("ci95"));
+        assertEquals(List.of(1.012645, 1.037489), ((Map<?, ?>) s.get("aa")).get("ci95"));
+        assertEquals(3, ((Map<?, ?>) s.get("aa")).get("rounds"));
+    }
+
+    /**
+     * The round, not each kernel's pair, is the A/A's unit. Debian's second repetitions 1.02, 0.998
+     * and 1.01 of its first, the lab kernel's 1.02, 1.002 and 1.01: logs 0.0198026273, −0.0020020027,
+     * 0.0099503309 and 0.0198026273, 0.0019980027, 0.0099503309. Each round's mean log 0.0198026273,
+     * −0.0000020000, 0.0099503309: mean 0.0099169860 (the estimate 1.0099663223), sd (2 df)
+     * 0.0099023558, h = 4.303 × 0.0099023558 / √3 = 0.0246008008: [0.9854234668–1.0351204397], which
+     * holds 1. The six pairs as units would give sd (5 df) 0.0089468052, h = 2.571 × 0.0089468052 / √6
+     * = 0.0093906236: [1.0005265010–1.0194952070], a failed control that is pseudo-replication. The
+     * ratio per round (each boot's two repetitions averaged) is 0.9 × 1.01 × 2.02/2.02 = 0.909, 0.9 ×
+     * 0.99 × 2.002/1.998 = 0.8927837838 and 0.9: logs −0.0954101848, −0.1134108508, −0.1053605157, mean
+     * −0.1047271838 (0.9005701792), sd 0.0090170298, h = 4.303 × 0.0090170298 / √3 = 0.0224013517:
+     * [0.8806204744–0.9209718276], wholly beyond −5%.
+     */
+    @Test
+    void theAaTakesTheRoundAsItsUnitNotEachKernelsPair() throws Exception {
+        LabKernelOverhead o = LabKernelOverhead.read(write(0.9, new double[] {1.02, 0.998, 1.01}, new double[] {1.02, 1.002, 1.01}))
+                .orElseThrow();
+        String md = o.text("x");
+        assertTrue(md.contains("lab / debian: 0.901 [0.881–0.921]x;"), md);
+        assertTrue(md.contains("both kernels' in a round together): 1.010 [0.985–1.035]x. CPU per I/O"), md);
+        assertTrue(md.contains(" ns. An effect of at least -5% (-9.9%, -11.9% to -7.9%): the lab kernel did 9.9% fewer IOPS"), md);
+        Map<String, Object> s = o.summary();
+        assertEquals("effect", s.get("verdict"));
+        Map<?, ?> aa = (Map<?, ?>) s.get("aa");
+        assertEquals(1.009966, (Double) aa.get("value"), 5.01e-7);
+        assertEquals(List.of(0.985423, 1.035120), aa.get("ci95"));
+        assertEquals(3, aa.get("rounds"));
     }
 
     @Test
