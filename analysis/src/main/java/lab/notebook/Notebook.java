@@ -391,9 +391,9 @@ public final class Notebook {
     }
 
     /**
-     * The kernel's cell: its figure with its verdict in a few words (a bare figure where the section
-     * gave no interval), its set-up or source note and its own A/A; "— (why)" where the kernel has no
-     * figure of the fix's. The sentence above the table keeps only the note's first clause: the
+     * The kernel's cell: its figure with its verdict in a few words, gated by its own A/A (a bare
+     * figure where the section gave no interval), and its set-up or source note (which names that
+     * A/A where it has one); "— (why)" where the kernel has no figure of the fix's. The sentence above the table keeps only the note's first clause: the
      * whole of it is here.
      */
     private static String kernelCell(Estimate kernel, Estimate control, Object bare, String note, double target) {
@@ -401,14 +401,7 @@ public final class Notebook {
         if (fig == null) {
             return note == null ? "—" : "— (" + note.replace("|", "\\|") + ")";
         }
-        List<String> more = new ArrayList<>();
-        if (note != null) {
-            more.add(note.replace("|", "\\|"));
-        }
-        if (control != null) {
-            more.add("its A/A " + control.format(3) + "x");
-        }
-        return fig + (more.isEmpty() ? "" : " (" + String.join("; ", more) + ")");
+        return fig + (note == null ? "" : " (" + note.replace("|", "\\|") + ")");
     }
 
     /** The A/A's estimate, flagged where its interval leaves out 1; a bare floor where a section gave only that. */
