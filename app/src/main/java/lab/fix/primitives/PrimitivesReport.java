@@ -24,9 +24,9 @@ public final class PrimitivesReport {
     private final JmhSweep sweep;
     private final SweepEstimates est;
 
-    private PrimitivesReport(JmhSweep sweep) {
+    private PrimitivesReport(JmhSweep sweep, Path rawDir) {
         this.sweep = sweep;
-        this.est = SweepEstimates.of(sweep);
+        this.est = SweepEstimates.of(sweep, SweepEstimates.name(rawDir, PrimitivesRaw.PREFIX));
     }
 
     /** Reads every {@code primitives-rR-tT.json} in {@code rawDir}; the first broken file is the error. */
@@ -45,7 +45,7 @@ public final class PrimitivesReport {
                         "a result has no 'primitive' param");
             }
         }
-        return new PrimitivesReport(sweep);
+        return new PrimitivesReport(sweep, rawDir);
     }
 
     public SortedSet<Integer> threadCounts() {
