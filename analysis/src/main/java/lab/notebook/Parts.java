@@ -131,15 +131,6 @@ public final class Parts {
                 + ".\n\n";
     }
 
-    /**
-     * {@link #forkCv(ForkCvs, Map)} of the CVs estimated here: for a section not yet in two stages
-     * ({@code Section.estimate}), whose rendering still asks for them.
-     */
-    public static String forkCv(lab.analysis.estimate.SweepEstimates s, List<String> variants,
-                                java.util.function.Function<String, Map<String, String>> key, int t, Map<String, Object> out) {
-        return forkCv(ForkCvs.estimate(s, variants, key, t), out);
-    }
-
     /** A chart point at {@code x} from an estimate: its value, and its interval where it has one; null for none. */
     public static LineChart.Point point(double x, Estimate e) {
         if (e == null) {

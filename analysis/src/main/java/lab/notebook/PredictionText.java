@@ -175,16 +175,6 @@ public final class PredictionText {
     }
 
     /**
-     * {@link #report(Report, StringBuilder, Headline)} of the prediction estimated here, at the
-     * base interval {@code head} holds: for a section not yet in two stages, whose rendering still
-     * asks for it.
-     */
-    public static Map<String, Object> report(Prediction p, StringBuilder b, List<Pair> pairs, String base, String cand, int n,
-                                             double seedRatio, Integer seedThreads, String seedWhere, Headline head) {
-        return report(estimate(p, pairs, base, cand, n, seedRatio, seedThreads, seedWhere, head.baseInterval()), b, head);
-    }
-
-    /**
      * The shared line of {@code kind} fitted as a closed queue ({@link lab.analysis.fidelity.LineQueue}),
      * alone and with a transfer term, over every measured thread count and gap, and by Gunther's USL
      * over the thread counts back to back; which fits, and, with the better fit, the extra cost per

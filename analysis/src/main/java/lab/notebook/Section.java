@@ -18,15 +18,8 @@ public interface Section {
     /** The fix or calibration id this section renders (a key of {@code summary.json}'s fixes). */
     String id();
 
-    /**
-     * The estimation stage: the section's figures from {@code run}'s raw/, or empty when the run
-     * holds no raw data for it. A section overrides this or {@link #render}: one not yet in two
-     * stages renders whole here, in the estimation stage, and its page prints what it rendered.
-     */
-    default Optional<Estimated> estimate(RunDir run) throws IOException {
-        Optional<SectionOutput> o = render(run);
-        return o.map(out -> () -> out);
-    }
+    /** The estimation stage: the section's figures from {@code run}'s raw/, or empty when the run holds no raw data for it. */
+    Optional<Estimated> estimate(RunDir run) throws IOException;
 
     /**
      * Both stages: the section estimated, then rendered with estimation forbidden; empty when the
