@@ -91,9 +91,16 @@ public final class Notebook {
         return new Written(nb, summary, charts, run.gaps());
     }
 
-    /** A part's summary entry with its record of estimates last ({@link EstimationStage.Made#estimates}). */
+    /**
+     * A part's summary entry with its record of estimates last ({@link EstimationStage.Made#estimates});
+     * as it was where the part's stage made no figure of a JMH sweep (a comparison of runs, the
+     * bridge against fio, dm-blkcg-clone: their estimates are of other files, in their own fields).
+     */
     @SuppressWarnings("unchecked")
     private static Map<String, Object> withEstimates(Object summary, List<Map<String, Object>> estimates) {
+        if (estimates.isEmpty()) {
+            return (Map<String, Object>) summary;
+        }
         Map<String, Object> m = new LinkedHashMap<>((Map<String, Object>) summary);
         m.put("estimates", estimates);
         return m;
