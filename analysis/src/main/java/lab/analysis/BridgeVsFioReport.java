@@ -33,6 +33,9 @@ import lab.jobspec.report.FioReport;
  * every other repetition). Its per-repetition ratio, second fio over first, is what fio against
  * itself gives two runs apart, estimated as every ratio is: its interval should hold 1.
  *
+ * <p>Every figure is estimated when the report is read, so that its printers ({@link #markdown},
+ * {@link #summary}) only print: a notebook renders them with estimation forbidden.
+ *
  * <p>Job-thread CPU per I/O is the CPU time of the I/O threads (fio's {@code usr_cpu + sys_cpu}
  * percent of each clone's {@code job_runtime}, summed over clones; the bridge reports the same
  * per worker thread), per million completed I/Os. Whole-command CPU is {@code /usr/bin/time}'s
@@ -53,14 +56,64 @@ public final class BridgeVsFioReport {
         }
     }
 
+    /**
+     * One bridge variant against fio in one row, every figure the table, the LKP blocks and the
+     * summary print: the repetitions that ran both, the medians, each ratio's estimate over the
+     * repetitions (IOPS as it is, and with its non-positive repetitions left out, the chart's and
+     * the headline's), and the LKP rows by metric.
+     */
+    private record Pairing(int reps, double fioIops, double toolIops, Estimate iops, Estimate iopsPositive, double fioCpu,
+                           double toolCpu, Estimate cpu, double cpuMedian, String fioCommandCpu, String toolCommandCpu,
+                           double fioCtx, double toolCtx, Map<String, lab.analysis.compare.LkpTable.Row> lkp) {}
+
     /** Row id -> description, in order. */
     private final Map<String, String> rows;
     /** Row -> rep -> tool -> run. */
     private final Map<String, Map<Integer, Map<String, Run>>> runs;
+    /** Row -> its IOPS and CPU A/A (null where the row has none): made with the report, as every figure of it. */
+    private final Map<String, NoiseFloor> iopsFloors = new LinkedHashMap<>();
+    private final Map<String, NoiseFloor> cpuFloors = new LinkedHashMap<>();
+    /** Row -> bridge variant -> its figures (none where it has no repetition beside fio). */
+    private final Map<String, Map<String, Pairing>> pairings = new LinkedHashMap<>();
+    /** The headline's figures: the median over rows and tools of the IOPS ratios, and of the rows' A/A reaches. */
+    private final Double iopsAcrossRows;
+    private final Double floorAcrossRows;
 
+    /** The report of {@code runs}, every figure of it estimated here: printing it estimates nothing. */
     private BridgeVsFioReport(Map<String, String> rows, Map<String, Map<Integer, Map<String, Run>>> runs) {
         this.rows = rows;
         this.runs = runs;
+        for (String row : rows.keySet()) {
+            iopsFloors.put(row, floor(iopsRatios(row, AA)));
+            cpuFloors.put(row, floor(cpuRatios(row, AA)));
+            Map<String, Pairing> byTool = new LinkedHashMap<>();
+            for (String tool : tools(row)) {
+                List<Double> ratio = iopsRatios(row, tool);
+                if (!ratio.isEmpty()) {
+                    byTool.put(tool, pairing(row, tool, ratio));
+                }
+            }
+            pairings.put(row, byTool);
+        }
+        iopsAcrossRows = estimateIopsAcrossRows();
+        floorAcrossRows = estimateFloorAcrossRows();
+    }
+
+    private Pairing pairing(String row, String tool, List<Double> ratio) {
+        Map<String, lab.analysis.compare.LkpTable.Row> lkp = new LinkedHashMap<>();
+        for (String metric : List.of("iops", "job_cpu_s_per_million_io", "context_switches_per_io")) {
+            lkp.put(metric, estimateLkpRow(metric, row, tool));
+        }
+        return new Pairing(ratio.size(), Stats.median(each(row, "fio", Run::iops)), Stats.median(each(row, tool, Run::iops)),
+                Estimator.of(ratio), Estimator.of(ratio.stream().filter(x -> x > 0 && Double.isFinite(x)).toList()),
+                Stats.median(each(row, "fio", Run::cpuSecPerMillion)), Stats.median(each(row, tool, Run::cpuSecPerMillion)),
+                Estimator.of(cpuRatios(row, tool)), Stats.median(cpuRatios(row, tool)), commandCpu(row, "fio"), commandCpu(row, tool),
+                Stats.median(each(row, "fio", r -> (double) r.ctx() / r.ios())), Stats.median(each(row, tool, r -> (double) r.ctx() / r.ios())),
+                lkp);
+    }
+
+    private Pairing pairing(String row, String tool) {
+        return pairings.getOrDefault(row, Map.of()).get(tool);
     }
 
     public static BridgeVsFioReport read(Path rawDir) throws IOException, MalformedResultException {
@@ -171,6 +224,11 @@ public final class BridgeVsFioReport {
      * estimate, within noise where its interval holds 1; null where a side is missing.
      */
     public lab.analysis.compare.LkpTable.Row lkpRow(String metric, String row, String tool) {
+        Pairing p = pairing(row, tool);
+        return p == null ? null : p.lkp().get(metric);
+    }
+
+    private lab.analysis.compare.LkpTable.Row estimateLkpRow(String metric, String row, String tool) {
         List<Double> base = switch (metric) {
             case "iops" -> iops(row, "fio");
             case "job_cpu_s_per_million_io" -> cpuPerMillion(row, "fio");
@@ -197,12 +255,16 @@ public final class BridgeVsFioReport {
 
     /** {@code tool}'s IOPS over fio's per repetition, estimated over repetitions; null where none. */
     public Estimate iopsRatio(String row, String tool) {
-        List<Double> r = iopsRatios(row, tool).stream().filter(x -> x > 0 && Double.isFinite(x)).toList();
-        return Estimator.of(r);
+        Pairing p = pairing(row, tool);
+        return p == null ? null : p.iopsPositive();
     }
 
     /** The headline's bridge / fio IOPS: the median over rows and tools of each one's estimate; null for none. */
     public Double iopsAcrossRows() {
+        return iopsAcrossRows;
+    }
+
+    private Double estimateIopsAcrossRows() {
         List<Double> v = new ArrayList<>();
         for (String row : rows().keySet()) {
             for (String tool : tools(row)) {
@@ -217,6 +279,10 @@ public final class BridgeVsFioReport {
 
     /** The median of the rows' A/A reaches from 1 (IOPS), for orientation; null in a run without the A/A. */
     public Double floorAcrossRows() {
+        return floorAcrossRows;
+    }
+
+    private Double estimateFloorAcrossRows() {
         List<Double> v = new ArrayList<>();
         for (String row : rows().keySet()) {
             if (iopsFloor(row) != null) {
@@ -234,12 +300,12 @@ public final class BridgeVsFioReport {
 
     /** The row's IOPS noise floor from its A/A, null when the row has none. */
     public NoiseFloor iopsFloor(String row) {
-        return floor(iopsRatios(row, AA));
+        return iopsFloors.get(row);
     }
 
     /** The row's job-thread CPU per I/O noise floor from its A/A, null when the row has none. */
     public NoiseFloor cpuFloor(String row) {
-        return floor(cpuRatios(row, AA));
+        return cpuFloors.get(row);
     }
 
     /** The A/A over its repetitions, estimated as every ratio is; null without one. */
@@ -251,8 +317,8 @@ public final class BridgeVsFioReport {
     static final double PARITY = 0.05;
 
     /** A ratio over the repetitions with its 95% interval and the interval's verdict at {@link #PARITY}, gated by the row's A/A (null: none). */
-    static String cell(List<Double> ratios, NoiseFloor control) {
-        return Verdict.cell(Estimator.of(ratios), control == null ? null : control.aa(), PARITY);
+    static String cell(Estimate ratio, NoiseFloor control) {
+        return Verdict.cell(ratio, control == null ? null : control.aa(), PARITY);
     }
 
     /** Median whole-command CPU s per million I/Os over the runs that have a {@code .time} file, or "-". */
@@ -283,24 +349,24 @@ public final class BridgeVsFioReport {
         Map<String, Object> out = new LinkedHashMap<>();
         for (String row : rows.keySet()) {
             for (String tool : tools(row)) {
-                List<Double> ratio = perRep(row, tool, (b, f) -> b.iops() / f.iops());
-                if (ratio.isEmpty()) {
+                Pairing p = pairing(row, tool);
+                if (p == null) {
                     continue;
                 }
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("description", rows.get(row));
                 m.put("tool", tool);
-                m.put("reps", ratio.size());
-                m.put("fio_iops_median", Stats.median(each(row, "fio", Run::iops)));
-                m.put("bridge_iops_median", Stats.median(each(row, tool, Run::iops)));
-                Estimate r = Estimator.of(ratio);
+                m.put("reps", p.reps());
+                m.put("fio_iops_median", p.fioIops());
+                m.put("bridge_iops_median", p.toolIops());
+                Estimate r = p.iops();
                 m.put("iops_ratio", r.json());
                 NoiseFloor control = iopsFloor(row);
                 m.put("iops_verdict", Verdict.of(r, control == null ? null : control.aa(), PARITY).code);
                 m.put("iops_verdict_text", Verdict.words(r, control == null ? null : control.aa(), PARITY));
-                m.put("fio_cpu_s_per_million_median", Stats.median(each(row, "fio", Run::cpuSecPerMillion)));
-                m.put("bridge_cpu_s_per_million_median", Stats.median(each(row, tool, Run::cpuSecPerMillion)));
-                m.put("cpu_ratio_median", Stats.median(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion())));
+                m.put("fio_cpu_s_per_million_median", p.fioCpu());
+                m.put("bridge_cpu_s_per_million_median", p.toolCpu());
+                m.put("cpu_ratio_median", p.cpuMedian());
                 NoiseFloor floor = iopsFloor(row);
                 NoiseFloor cpuFloor = cpuFloor(row);
                 if (floor != null) { // runs made before the A/A control keep the summary they had
@@ -347,27 +413,20 @@ public final class BridgeVsFioReport {
         for (String row : rows.keySet()) {
             NoiseFloor floor = iopsFloor(row);
             for (String tool : tools(row)) {
-                List<Double> ratio = perRep(row, tool, (b, f) -> b.iops() / f.iops());
-                if (ratio.isEmpty()) {
+                Pairing p = pairing(row, tool);
+                if (p == null) {
                     sb.append("| ").append(rows.get(row)).append(" | ").append(tool).append(" | 0 | no paired runs | | | |")
                       .append(aa ? " |" : "").append(" | | |\n");
                     continue;
                 }
                 sb.append(String.format("| %s | %s | %d | %.0f | %.0f | %s |",
-                        rows.get(row), tool, ratio.size(),
-                        Stats.median(each(row, "fio", Run::iops)), Stats.median(each(row, tool, Run::iops)),
-                        cell(ratio, floor)));
+                        rows.get(row), tool, p.reps(), p.fioIops(), p.toolIops(), cell(p.iops(), floor)));
                 if (aa) {
                     sb.append(' ').append(floor == null ? "no A/A" : floor.aa().format(2)
                             + (floor.failed() ? " (excludes 1: drift or order)" : "")).append(" |");
                 }
-                sb.append(String.format(" %.2f / %.2f | %s | %s / %s | %.2f / %.2f |%n",
-                        Stats.median(each(row, "fio", Run::cpuSecPerMillion)),
-                        Stats.median(each(row, tool, Run::cpuSecPerMillion)),
-                        cell(perRep(row, tool, (b, f) -> b.cpuSecPerMillion() / f.cpuSecPerMillion()), cpuFloor(row)),
-                        commandCpu(row, "fio"), commandCpu(row, tool),
-                        Stats.median(each(row, "fio", r -> (double) r.ctx() / r.ios())),
-                        Stats.median(each(row, tool, r -> (double) r.ctx() / r.ios()))));
+                sb.append(String.format(" %.2f / %.2f | %s | %s / %s | %.2f / %.2f |%n", p.fioCpu(), p.toolCpu(),
+                        cell(p.cpu(), cpuFloor(row)), p.fioCommandCpu(), p.toolCommandCpu(), p.fioCtx(), p.toolCtx()));
             }
         }
         sb.append("\nReproduce: `").append(command).append("`\n");

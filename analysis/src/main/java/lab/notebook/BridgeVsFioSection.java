@@ -24,8 +24,9 @@ final class BridgeVsFioSection implements Section {
     @Override
     public String id() { return "bridge-vs-fio"; }
 
+    /** The report, every figure of it estimated as it is read ({@link BridgeVsFioReport}). */
     @Override
-    public Optional<SectionOutput> render(RunDir run) throws IOException {
+    public Optional<Estimated> estimate(RunDir run) throws IOException {
         Path dir = run.rawFor("bridge-vs-fio");
         if (!Files.exists(dir.resolve("rows.tsv"))) {
             return Optional.empty();
@@ -37,6 +38,10 @@ final class BridgeVsFioSection implements Section {
             run.gap(e);
             return Optional.empty();
         }
+        return Optional.of(() -> render(run, dir, r));
+    }
+
+    private static SectionOutput render(RunDir run, Path dir, BridgeVsFioReport r) throws IOException {
         String data = run.manifest().path("command").asText("native-bridge/bench/bridge-vs-fio.sh");
         String regen = "./lab notebook results/" + run.id();
         StringBuilder md = new StringBuilder("## bridge-vs-fio: calibration of the native bridge\n\n");
@@ -88,7 +93,7 @@ final class BridgeVsFioSection implements Section {
         out.put("headline", h);
         out.put("jvm", null);
         out.put("kernel", r.summary());
-        return Optional.of(new SectionOutput(md.toString(), charts, out, r.hasAa() ? ESTIMATOR : ESTIMATOR_NO_AA));
+        return new SectionOutput(md.toString(), charts, out, r.hasAa() ? ESTIMATOR : ESTIMATOR_NO_AA);
     }
 
     /** Links to the async-profiler flamegraphs of bridge-flamegraphs.sh, when the run has them. */

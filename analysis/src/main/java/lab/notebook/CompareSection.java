@@ -28,8 +28,9 @@ final class CompareSection implements Section {
     @Override
     public String id() { return "compare"; }
 
+    /** The runs' summaries, read: a comparison makes no estimate, it prints the runs' own. */
     @Override
-    public Optional<SectionOutput> render(RunDir run) throws IOException {
+    public Optional<Estimated> estimate(RunDir run) throws IOException {
         Path dir = run.raw().resolve("compare");
         Map<String, JsonNode> runs = new LinkedHashMap<>();
         try (Stream<Path> s = Files.isDirectory(dir) ? Files.list(dir) : Stream.empty()) {
@@ -49,9 +50,13 @@ final class CompareSection implements Section {
         }
         String hosts = hosts(run);
         if (runs.isEmpty()) {
-            return hosts.isEmpty() ? Optional.empty() : Optional.of(new SectionOutput(hosts + "No host's pairing finished:"
+            return hosts.isEmpty() ? Optional.empty() : Optional.of(() -> new SectionOutput(hosts + "No host's pairing finished:"
                     + " nothing to compare.\n", Map.of(), Map.of("headline", Map.of("metric", "no run to compare"))));
         }
+        return Optional.of(() -> render(run, runs, hosts));
+    }
+
+    private static SectionOutput render(RunDir run, Map<String, JsonNode> runs, String hosts) {
         StringBuilder md = new StringBuilder(hosts);
         md.append("## Runs compared\n\n| run | cores | CPU | kernel | JDK | made by |\n|---|---:|---|---|---|---|\n");
         runs.forEach((name, n) -> {
@@ -100,7 +105,7 @@ final class CompareSection implements Section {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("headline", Map.of("metric", "see the runs compared"));
         out.put("runs", new ArrayList<>(runs.keySet()));
-        return Optional.of(new SectionOutput(md.toString(), charts, out));
+        return new SectionOutput(md.toString(), charts, out);
     }
 
     /**

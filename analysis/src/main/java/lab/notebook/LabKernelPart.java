@@ -157,9 +157,9 @@ public final class LabKernelPart {
             }
             Map<String, String> facts = KernelRuns.readEnv(dir.resolve(LabAb.FACTS));
             LabKernelPart p = new LabKernelPart(fix, facts, SwitchSweep.of(ab.get(), "share".equals(facts.get("metric")), k(facts)),
-                    readModel(run, dir));
-            p.amplified = readAmplified(run, dir);
-            p.amplifiedGuest = Files.isDirectory(dir.resolve(AMP_GUEST)) ? readAmplified(run, dir.resolve(AMP_GUEST)) : null;
+                    estimateModel(run, dir));
+            p.amplified = estimateAmplified(run, dir);
+            p.amplifiedGuest = Files.isDirectory(dir.resolve(AMP_GUEST)) ? estimateAmplified(run, dir.resolve(AMP_GUEST)) : null;
             return Optional.of(p);
         } catch (Tsv.Malformed e) {
             run.gap(e.file(), "line " + e.line() + ": " + e.problem());
@@ -168,7 +168,7 @@ public final class LabKernelPart {
     }
 
     /** The model at the guest's CPU per I/O, where the run has it: null without its facts or its JMH files. */
-    private static GuestModelFigure readModel(RunDir run, Path dir) throws IOException {
+    private static GuestModelFigure estimateModel(RunDir run, Path dir) throws IOException {
         if (!Files.isRegularFile(dir.resolve(MODEL_FACTS))) {
             return null;
         }
@@ -193,7 +193,7 @@ public final class LabKernelPart {
      * x = ops per count · N for N ≥ 1, the count's ops the counter's where the facts have them
      * ({@link AmplifiedFigure#opsPerCount()}); the A/A is the after at N = 0 against its control.
      */
-    private static AmplifiedFigure readAmplified(RunDir run, Path dir) throws IOException {
+    private static AmplifiedFigure estimateAmplified(RunDir run, Path dir) throws IOException {
         if (!Files.isRegularFile(dir.resolve(AMP_FACTS))) {
             return null;
         }

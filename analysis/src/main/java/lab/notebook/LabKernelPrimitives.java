@@ -74,9 +74,9 @@ public final class LabKernelPrimitives {
             SweepEstimates host = kind == null ? null : SweepEstimates.read(jvm, "jvm-host-" + kind, run::gap);
             for (var n : e.getValue().entrySet()) {
                 Estimate k = Estimator.of(n.getValue());
-                Estimate gs = ns(guest, "shared", n.getKey());
-                rows.add(new Row(e.getKey(), kind, n.getKey(), k, gs, ns(guest, "private", n.getKey()), ns(host, "shared", n.getKey()),
-                        ns(host, "private", n.getKey()), LabKernelPart.Scorecard.of(k, gs)));
+                Estimate gs = estimateNs(guest, "shared", n.getKey());
+                rows.add(new Row(e.getKey(), kind, n.getKey(), k, gs, estimateNs(guest, "private", n.getKey()), estimateNs(host, "shared", n.getKey()),
+                        estimateNs(host, "private", n.getKey()), LabKernelPart.Scorecard.of(k, gs)));
             }
         }
         return Optional.of(new LabKernelPrimitives(facts, List.copyOf(rows)));
@@ -94,7 +94,7 @@ public final class LabKernelPrimitives {
         return m;
     }
 
-    private static Estimate ns(SweepEstimates s, String line, int threads) {
+    private static Estimate estimateNs(SweepEstimates s, String line, int threads) {
         return s == null || s.isEmpty() ? null : s.ns(Map.of("line", line), threads);
     }
 

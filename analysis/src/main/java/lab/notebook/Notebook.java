@@ -19,6 +19,8 @@ import java.util.stream.Stream;
 import lab.analysis.Stats;
 import lab.analysis.estimate.AdaptiveLog;
 import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.EstimationStage;
+import lab.analysis.estimate.EstimationStage.Made;
 import lab.analysis.estimate.Verdict;
 import lab.analysis.chart.BarChart;
 import lab.analysis.fidelity.RoundRatio;
@@ -44,6 +46,9 @@ public final class Notebook {
      * its order) with {@code sections}, one per modelled fix: a fix is modelled when a section
      * renders it. The lab's generic sections (the bridge against fio, a comparison of runs) follow.
      * A {@code ./lab coverage} run (one with {@code raw/coverage.tsv}) gets its own page instead.
+     * Two stages ({@link EstimationStage}): every section, and the lab kernel's own parts, make their
+     * figures first; then every page is rendered with estimation forbidden, the headline table from
+     * the sections' summaries, and summary.json carries each part's record of what its stage made.
      */
     public static Written write(Path runDir, List<Fix> fixes, List<Section> sections) throws IOException {
         RunDir run = RunDir.open(runDir);
@@ -55,19 +60,38 @@ public final class Notebook {
         List<Section> all = new ArrayList<>(sections);
         all.add(new BridgeVsFioSection());
         all.add(new CompareSection());
-        Map<String, SectionOutput> outs = new LinkedHashMap<>();
+        Map<String, Made<Estimated>> estimated = new LinkedHashMap<>();
         for (Section s : all) {
-            Optional<SectionOutput> o = s.render(run);
-            o.ifPresent(out -> outs.put(s.id(), out));
+            Made<Optional<Estimated>> m = EstimationStage.estimate(() -> s.estimate(run));
+            m.value().ifPresent(e -> estimated.put(s.id(), new Made<>(e, m.estimates())));
         }
-        Optional<LabKernelOverhead> overhead = LabKernelOverhead.read(run);
-        Optional<LabKernelPrimitives> primitives = LabKernelPrimitives.read(run);
+        Made<Optional<LabKernelOverhead>> overhead = EstimationStage.estimate(() -> LabKernelOverhead.read(run));
+        Made<Optional<LabKernelPrimitives>> primitives = EstimationStage.estimate(() -> LabKernelPrimitives.read(run));
+        return EstimationStage.rendering(() -> write(run, lineup, estimated, overhead, primitives));
+    }
+
+    /**
+     * The rendering stage of {@link #write}: every figure is made, each page prints its own, and
+     * summary.json carries each section's record of them ({@code estimates}, in the order made).
+     */
+    private static Written write(RunDir run, Lineup lineup, Map<String, Made<Estimated>> estimated,
+                                 Made<Optional<LabKernelOverhead>> overhead, Made<Optional<LabKernelPrimitives>> primitives)
+            throws IOException {
+        Map<String, SectionOutput> outs = new LinkedHashMap<>();
+        for (var e : estimated.entrySet()) {
+            SectionOutput o = e.getValue().value().render();
+            outs.put(e.getKey(), new SectionOutput(o.markdown(), o.charts(), withEstimates(o.summary(), e.getValue().estimates()),
+                    o.estimator()));
+        }
         Map<String, String> headlineCharts = new LinkedHashMap<>();
-        String md = markdown(run, outs, lineup, headlineCharts, overhead, primitives);
-        List<Path> charts = writeCharts(runDir.resolve("charts"), headlineCharts, outs);
-        Path summary = runDir.resolve("summary.json");
-        Files.writeString(summary, JSON.writeValueAsString(summary(run, outs, lineup, overhead, primitives)) + "\n", StandardCharsets.UTF_8);
-        Path nb = runDir.resolve("NOTEBOOK.md");
+        String md = markdown(run, outs, lineup, headlineCharts, overhead.value(), primitives.value());
+        List<Path> charts = writeCharts(run.dir().resolve("charts"), headlineCharts, outs);
+        Path summary = run.dir().resolve("summary.json");
+        Map<String, Object> root = summary(run, outs, lineup, overhead.value(), primitives.value());
+        root.computeIfPresent("lab_kernel_overhead", (k, v) -> withEstimates(v, overhead.estimates()));
+        root.computeIfPresent("lab_kernel_primitives", (k, v) -> withEstimates(v, primitives.estimates()));
+        Files.writeString(summary, JSON.writeValueAsString(root) + "\n", StandardCharsets.UTF_8);
+        Path nb = run.dir().resolve("NOTEBOOK.md");
         Files.writeString(nb, md, StandardCharsets.UTF_8);
         return new Written(nb, summary, charts, run.gaps());
     }
@@ -87,6 +111,21 @@ public final class Notebook {
         Path nb = runDir.resolve("NOTEBOOK.md");
         Files.writeString(nb, md, StandardCharsets.UTF_8);
         return new Written(nb, summary, List.of(), run.gaps());
+    }
+
+    /**
+     * A part's summary entry with its record of estimates last ({@link EstimationStage.Made#estimates});
+     * as it was where the part's stage made no figure of a JMH sweep (a comparison of runs, the
+     * bridge against fio, dm-blkcg-clone: their estimates are of other files, in their own fields).
+     */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withEstimates(Object summary, List<Map<String, Object>> estimates) {
+        if (estimates.isEmpty()) {
+            return (Map<String, Object>) summary;
+        }
+        Map<String, Object> m = new LinkedHashMap<>((Map<String, Object>) summary);
+        m.put("estimates", estimates);
+        return m;
     }
 
     /** The fixes in table order, and the ids of those a section renders. */

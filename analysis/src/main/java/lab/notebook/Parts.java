@@ -90,27 +90,43 @@ public final class Parts {
     }
 
     /**
-     * The model's own noise, one line: each variant's fork-to-fork CV at {@code t} threads
-     * ({@link lab.analysis.estimate.SweepEstimates#forkCv}), and into {@code out} by variant; "" where no variant has two forks
-     * or two rounds.
+     * The model's own noise at {@code threads}: each variant's fork-to-fork CV
+     * ({@link lab.analysis.estimate.SweepEstimates#forkCv}), in the variants' order, those with one;
+     * and whether any of those ran two forks or more a trial.
      */
-    public static String forkCv(lab.analysis.estimate.SweepEstimates s, List<String> variants, java.util.function.Function<String, Map<String, String>> key, int t,
-                                Map<String, Object> out) {
-        List<String> parts = new java.util.ArrayList<>();
-        boolean forks = false;
-        for (String v : variants) {
-            double cv = s.forkCv(key.apply(v), t);
-            if (Double.isFinite(cv)) {
-                parts.add("`" + v + "` " + Fmt.f(100 * cv, 1) + "%");
-                out.put(v, cv);
-                forks |= s.multiFork(key.apply(v), t);
+    public record ForkCvs(int threads, Map<String, Double> byVariant, boolean forks) {
+        /** The CVs of {@code variants} ({@code key}: a variant's cell) in {@code s} at {@code t} threads. */
+        public static ForkCvs estimate(lab.analysis.estimate.SweepEstimates s, List<String> variants,
+                                       java.util.function.Function<String, Map<String, String>> key, int t) {
+            Map<String, Double> cvs = new LinkedHashMap<>();
+            boolean forks = false;
+            for (String v : variants) {
+                double cv = s.forkCv(key.apply(v), t);
+                if (Double.isFinite(cv)) {
+                    cvs.put(v, cv);
+                    forks |= s.multiFork(key.apply(v), t);
+                }
             }
+            return new ForkCvs(t, cvs, forks);
         }
+    }
+
+    /**
+     * The model's own noise, one line: each variant's fork-to-fork CV at {@code cv}'s threads, and
+     * into {@code out} by variant; "" where no variant has two forks or two rounds.
+     */
+    public static String forkCv(ForkCvs cv, Map<String, Object> out) {
+        List<String> parts = new java.util.ArrayList<>();
+        cv.byVariant().forEach((v, x) -> {
+            parts.add("`" + v + "` " + Fmt.f(100 * x, 1) + "%");
+            out.put(v, x);
+        });
         if (parts.isEmpty()) {
             return "";
         }
+        int t = cv.threads();
         return "The model's own noise at " + t + (t == 1 ? " thread" : " threads") + ", each variant's fork-to-fork CV ("
-                + (forks ? "the spread of its forks' means within a round over their mean, the median over rounds" : "one fork per"
+                + (cv.forks() ? "the spread of its forks' means within a round over their mean, the median over rounds" : "one fork per"
                 + " trial: the spread of its rounds' scores, each a fresh JVM, over their mean") + "): " + String.join(", ", parts)
                 + ".\n\n";
     }

@@ -34,6 +34,11 @@ import org.junit.jupiter.api.Test;
  * methods that write markdown, charts or summary.json. Read from the compiled classes, so a
  * call through any helper of the class is seen.
  *
+ * <p>{@link lab.analysis.estimate.SweepEstimates}' getters that make a figure ({@link #SWEEP_FIGURES})
+ * count as statistics too: a page prints the figures its builder asked for, never asks again. The
+ * run-time half of the rule is {@link lab.analysis.estimate.EstimationStage}'s: a figure first asked
+ * for while a page renders throws (every committed run renders under it, {@code CommittedRunsTest}).
+ *
  * <p>{@link #NOT_YET_SPLIT} names the page classes that still estimate while they render: the
  * kernel-side tables, each a later step of the same work. The test fails when one of them is
  * split (take it off the list) as when any other class starts computing.
@@ -45,12 +50,21 @@ class PagesComputeNothingTest {
     /** Classes that compute while a run measures (calibrations, adaptive rounds), not while a page renders. */
     static final Set<String> MEASUREMENT = Set.of("lab/fix/Adaptive", "lab/fix/Trials", "lab/fix/Calibrations", "lab/fix/CoverageSim");
 
+    /**
+     * {@link lab.analysis.estimate.SweepEstimates}' getters that make a figure the first time they
+     * are asked: a page reads the figure from what its builder made, never from these (at run time
+     * {@link lab.analysis.estimate.EstimationStage} throws where one makes a new figure while a page renders).
+     */
+    static final Set<String> SWEEP_FIGURES = Set.of("ns", "throughput", "scaling", "ratio", "aa", "perRound", "aaAcross", "across",
+            "slope", "deltaSlope", "forkCv", "bytesPerOp", "lkpRow");
+
     /** Whether a call to {@code owner.name} computes a statistic. */
     static boolean statistic(String owner, String name) {
         return switch (owner) {
             case "lab/analysis/Stats", "lab/analysis/estimate/Estimator", "lab/analysis/fidelity/RoundRatio" -> true;
             case "lab/analysis/fidelity/NoiseFloor" -> name.equals("of") || name.equals("ofIterations");
             case "lab/analysis/JmhSweep" -> Set.of("scoresByRound", "perRound", "samples", "forkCv", "bytesPerOp").contains(name);
+            case "lab/analysis/estimate/SweepEstimates" -> SWEEP_FIGURES.contains(name);
             default -> false;
         };
     }
@@ -147,6 +161,45 @@ class PagesComputeNothingTest {
         Set<String> calls = v.get("lab/fix/PagesComputeNothingTest");
         assertTrue(calls.stream().anyMatch(x -> x.startsWith("PagesComputeNothingTest$RendersAMedian.table -> Stats.median")), calls.toString());
         assertFalse(calls.stream().anyMatch(x -> x.contains("BuildsAMedian")), calls.toString());
+    }
+
+    /**
+     * A page that asks {@code SweepEstimates} for a figure while it writes its table is caught, even
+     * where the figure was made before (the run-time stage would let that one through: the static
+     * check holds pages to printing what their builder made); one whose builder asked is not.
+     */
+    @Test
+    void theCheckCatchesAPageThatAsksForASweepFigureWhileItRenders() throws IOException {
+        Map<String, byte[]> fixture = new TreeMap<>();
+        for (Class<?> c : List.of(RendersARatio.class, BuildsARatio.class)) {
+            String res = c.getName().replace('.', '/') + ".class";
+            try (var in = c.getClassLoader().getResourceAsStream(res)) {
+                fixture.put(res, in.readAllBytes());
+            }
+        }
+        Map<String, Set<String>> v = violations(fixture);
+        assertEquals(Map.of("lab/fix/PagesComputeNothingTest", Set.of("PagesComputeNothingTest$RendersARatio.table -> SweepEstimates.ratio",
+                "PagesComputeNothingTest$RendersARatio.floor -> SweepEstimates.aa")), v);
+    }
+
+    static final class RendersARatio {
+        String table(lab.analysis.estimate.SweepEstimates s) {
+            return "| " + s.ratio(Map.of("v", "a"), Map.of("v", "b"), 1) + " |";
+        }
+
+        Object floor(lab.analysis.estimate.SweepEstimates s) {
+            return s.aa(Map.of("v", "a"), Map.of("v", "a~aa"), 1);
+        }
+    }
+
+    record BuildsARatio(lab.analysis.estimate.Estimate ratio) {
+        static BuildsARatio of(lab.analysis.estimate.SweepEstimates s) {
+            return new BuildsARatio(s.ratio(Map.of("v", "a"), Map.of("v", "b"), 1));
+        }
+
+        String table() {
+            return "| " + ratio + " |";
+        }
     }
 
     static final class RendersAMedian {

@@ -32,7 +32,11 @@ public final class Estimator {
     private static final double[] T975 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
 
-    /** Student's t 0.975 quantile for {@code df} degrees of freedom (tabled to 30, then 1.96 + 2.4/df, within 0.002). */
+    /**
+     * Student's t 0.975 quantile for {@code df} degrees of freedom (tabled to 30, then 1.96 + 2.4/df, within 0.002). A table,
+     * not an estimate, so a page may read it ({@link Estimate#fromJson} does, reading summary.json's record back): the only
+     * public method here that makes no {@link EstimationStage#check}.
+     */
     public static double t975(int df) {
         if (df < 1) {
             throw new IllegalArgumentException("df " + df);
@@ -42,6 +46,7 @@ public final class Estimator {
 
     /** The estimate of a positive figure measured once per round; null for no rounds. */
     public static Estimate of(Collection<Double> perRound) {
+        EstimationStage.check("Estimator.of over rounds");
         if (perRound.isEmpty()) {
             return null;
         }
@@ -55,6 +60,7 @@ public final class Estimator {
      * {@code pilot} is empty, {@link #of(Collection)} itself. Null for no rounds.
      */
     public static Estimate of(Map<Integer, Double> perRound, java.util.Set<Integer> pilot) {
+        EstimationStage.check("Estimator.of over rounds of a sequential design");
         if (perRound.isEmpty()) {
             return null;
         }
@@ -126,6 +132,7 @@ public final class Estimator {
      * rounds.
      */
     public static Estimate mean(Collection<Double> perRound) {
+        EstimationStage.check("Estimator.mean over rounds");
         if (perRound.isEmpty()) {
             return null;
         }
@@ -151,6 +158,7 @@ public final class Estimator {
      * interval from the pilot rounds' spread on their degrees of freedom ({@link Stein}).
      */
     public static Estimate mean(Map<Integer, Double> perRound, java.util.Set<Integer> pilot) {
+        EstimationStage.check("Estimator.mean over rounds of a sequential design");
         if (perRound.isEmpty()) {
             return null;
         }
@@ -174,6 +182,7 @@ public final class Estimator {
      * One boot: {@link #of(Collection)} itself. Null for no rounds.
      */
     public static Estimate of(Map<Integer, ? extends Collection<Double>> perRoundByBoot) {
+        EstimationStage.check("Estimator.of over boots");
         List<Double> all = flat(perRoundByBoot);
         if (perRoundByBoot.values().stream().filter(v -> !v.isEmpty()).count() < 2 || all.isEmpty()) {
             return of(all);
@@ -196,6 +205,7 @@ public final class Estimator {
      * boot: {@link #mean(Collection)} itself. Null for no rounds.
      */
     public static Estimate mean(Map<Integer, ? extends Collection<Double>> perRoundByBoot) {
+        EstimationStage.check("Estimator.mean over boots");
         List<Double> all = flat(perRoundByBoot);
         if (perRoundByBoot.values().stream().filter(v -> !v.isEmpty()).count() < 2 || all.isEmpty()) {
             return mean(all);
@@ -252,11 +262,13 @@ public final class Estimator {
      * candidate's throughput over the base's), from the rounds that have both; null when none has.
      */
     public static Estimate ratio(Map<Integer, Double> base, Map<Integer, Double> cand) {
+        EstimationStage.check("Estimator.ratio");
         return ratio(base, cand, java.util.Set.of());
     }
 
     /** {@link #ratio(Map, Map)} for rounds of a sequential design whose pilot rounds are {@code pilot} ({@link #of(Map, java.util.Set)}). */
     public static Estimate ratio(Map<Integer, Double> base, Map<Integer, Double> cand, java.util.Set<Integer> pilot) {
+        EstimationStage.check("Estimator.ratio");
         Map<Integer, Double> r = new java.util.TreeMap<>();
         base.forEach((round, b) -> {
             Double c = cand.get(round);

@@ -1,11 +1,12 @@
 package lab.analysis.estimate;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleBinaryOperator;
 import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
@@ -25,22 +26,44 @@ import lab.analysis.fidelity.NoiseFloor;
  * figure across two sweeps (the same rounds), each cell's fork-to-fork CV and B/op, and the
  * iterations an LKP row lists. Each is made on first asking and kept: a page that asks for all
  * pairs of a large table does not pay for pairs no page shows.
+ *
+ * <p>Made in the estimation stage only ({@link EstimationStage}): a figure asked for the first time
+ * while a page renders throws, naming it, and one made before is read back from the record. Each
+ * figure made inside an open stage is added to the stage's record, in the order made, as
+ * summary.json's {@code estimates} carry them ({@link #figure}). One thread at a time: the cache
+ * keeps the order it was filled in, and a notebook is estimated on one thread.
  */
 public final class SweepEstimates {
-    private record Key(String what, Map<String, String> a, Map<String, String> b, int threads, Object extra) {}
+    private record Key(String what, Map<String, String> a, Map<String, String> b, int threads, Object extra) {
+        /** The cells in words, for the stage's message. */
+        String cells() {
+            return a.isEmpty() ? String.valueOf(extra instanceof Map<?, ?> m ? m.values() : extra)
+                    : cell(a) + (b == null ? "" : " over " + cell(b));
+        }
+    }
 
     private final JmhSweep sweep;
     /** The sequential design's pilot rounds where the sweep's rounds came from one ({@link Stein}); empty: none. */
     private final java.util.Set<Integer> pilot;
-    private final Map<Key, Object> made = new ConcurrentHashMap<>();
+    /**
+     * The sweep in summary.json's record: its files' path under raw/ ({@link #name(java.nio.file.Path,
+     * String)}), then the params a {@link #where} view fixed.
+     */
+    private final String name;
+    /** Whether its figures go into the stage's record: not a {@link #round} view's, the parts of a figure over rounds. */
+    private final boolean recorded;
+    private final Map<Key, Object> made = new LinkedHashMap<>();
 
-    private SweepEstimates(JmhSweep sweep, java.util.Set<Integer> pilot) {
+    private SweepEstimates(JmhSweep sweep, java.util.Set<Integer> pilot, String name, boolean recorded) {
         this.sweep = sweep;
         this.pilot = pilot;
+        this.name = name;
+        this.recorded = recorded;
     }
 
-    public static SweepEstimates of(JmhSweep sweep) {
-        return new SweepEstimates(sweep, java.util.Set.of());
+    /** The estimates of {@code sweep}, named {@code name} in the stage's record. */
+    public static SweepEstimates of(JmhSweep sweep, String name) {
+        return new SweepEstimates(sweep, java.util.Set.of(), name, true);
     }
 
     /**
@@ -62,7 +85,29 @@ public final class SweepEstimates {
             broken.accept(new lab.analysis.MalformedResultException(dir.resolve(AdaptiveLog.FILE), "not readable, so the sweep's"
                     + " added rounds cannot be told from its pilot: " + e.getMessage().lines().findFirst().orElse("")));
         }
-        return new SweepEstimates(sweep, pilot);
+        return new SweepEstimates(sweep, pilot, name(dir, prefix), true);
+    }
+
+    /**
+     * The sweep's name in the record: its files' path under the run's {@code raw/} without the
+     * round and threads ({@code dm-css-ref/dmcss}, {@code zram-init-lock/lab-kernel/amp-guest/model-amp}),
+     * so that two sweeps of one prefix in two folders are told apart; the prefix alone where
+     * {@code dir} is under no {@code raw/}.
+     */
+    public static String name(java.nio.file.Path dir, String prefix) {
+        java.nio.file.Path d = dir.toAbsolutePath().normalize();
+        for (java.nio.file.Path p = d; p != null; p = p.getParent()) {
+            if (p.getFileName() != null && p.getFileName().toString().equals("raw")) {
+                StringBuilder b = new StringBuilder();
+                p.relativize(d).forEach(x -> {
+                    if (!x.toString().isEmpty()) {
+                        b.append(x).append('/');
+                    }
+                });
+                return b + prefix;
+            }
+        }
+        return prefix;
     }
 
     /** The pilot rounds of the sequential design the sweep's rounds came from; empty where none. */
@@ -81,12 +126,12 @@ public final class SweepEstimates {
 
     /** The estimates of the cells whose {@code param} is {@code value} ({@link JmhSweep#where}). */
     public SweepEstimates where(String param, String value, String absent) {
-        return new SweepEstimates(sweep.where(param, value, absent), pilot);
+        return new SweepEstimates(sweep.where(param, value, absent), pilot, name + "[" + param + "=" + value + "]", recorded);
     }
 
     /** The estimates of round {@code r} alone (each figure that round's value, no interval). */
     public SweepEstimates round(int r) {
-        return new SweepEstimates(sweep.round(r), java.util.Set.of());
+        return new SweepEstimates(sweep.round(r), java.util.Set.of(), name + "[round " + r + "]", false);
     }
 
     /** The round numbers the sweep holds, ascending. */
@@ -99,17 +144,92 @@ public final class SweepEstimates {
         return !sweep.scoresByRound(cell, threads).isEmpty();
     }
 
+    /** The sweep's name in summary.json's record. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The figure of {@code k}: read back where it was made before; else made now, which only the
+     * estimation stage may ({@link EstimationStage#check}), and recorded there.
+     */
     @SuppressWarnings("unchecked")
     private <T> T once(Key k, java.util.function.Supplier<T> f) {
         Object v = made.get(k);
-        if (v == null && !made.containsKey(k)) {
-            v = f.get();
-            made.put(k, v == null ? NONE : v);
+        if (v == null) {
+            EstimationStage.check(k.what() + " of " + k.cells() + " at " + k.threads() + (k.threads() == 1 ? " thread" : " threads")
+                    + " in " + name);
+            T fresh = f.get();
+            v = fresh == null ? NONE : fresh;
+            made.put(k, v);
+            if (recorded && v != NONE) {
+                figure(k, v).ifPresent(EstimationStage::record);
+            }
         }
         return v == NONE ? null : (T) v;
     }
 
     private static final Object NONE = new Object();
+
+    /**
+     * One figure as summary.json's {@code estimates} carry it: the sweep, the figure, its cells as
+     * {@code param=value} lists, params sorted ({@code a}, and {@code b} for a figure of two), the
+     * threads, what else names it ({@code name} of a per-round figure, {@code with} the other sweep
+     * of one across two, {@code x} of a slope); then the estimate as {@link Estimate#json} writes
+     * it, or a bare {@code value} (a CV, B/op). Empty for what the record holds otherwise (an A/A
+     * is its ratio's figure, an LKP row its ratio's and the iterations') and for a value that is
+     * not a number.
+     */
+    private Optional<Map<String, Object>> figure(Key k, Object v) {
+        if (!(v instanceof Estimate) && !(v instanceof Double d && Double.isFinite(d))) {
+            return Optional.empty();
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("sweep", name);
+        String what = k.what();
+        int colon = what.indexOf(':');
+        m.put("figure", colon < 0 ? what : what.substring(0, colon));
+        if (colon >= 0) {
+            m.put("name", what.substring(colon + 1));
+        }
+        if (!k.a().isEmpty()) {
+            m.put("a", cell(k.a()));
+        }
+        if (k.b() != null) {
+            m.put("b", cell(k.b()));
+        }
+        m.put("threads", k.threads());
+        if (k.extra() instanceof SweepEstimates other) {
+            m.put("with", other.name);
+        } else if (k.extra() instanceof Map<?, ?> byX) {
+            List<Object> xs = new ArrayList<>();
+            byX.forEach((x, c) -> {
+                Map<String, Object> at = new LinkedHashMap<>();
+                at.put("x", x);
+                if (c instanceof Pair p) {
+                    at.put("before", cell(p.before()));
+                    at.put("after", cell(p.after()));
+                } else {
+                    at.put("cell", cell((Map<?, ?>) c));
+                }
+                xs.add(at);
+            });
+            m.put("x", xs);
+        }
+        if (v instanceof Estimate e) {
+            m.putAll(e.json());
+        } else {
+            m.put("value", v);
+        }
+        return Optional.of(m);
+    }
+
+    /** A cell as {@code param=value,...}, params sorted: a {@code Map.of}'s own order differs from JVM to JVM. */
+    private static String cell(Map<?, ?> c) {
+        StringBuilder b = new StringBuilder();
+        new TreeMap<>(c).forEach((p, v) -> b.append(b.isEmpty() ? "" : ",").append(p).append('=').append(v));
+        return b.toString();
+    }
 
     /** ns per op per thread of the cell at {@code threads}: the geometric mean over rounds; null where not measured. */
     public Estimate ns(Map<String, String> cell, int threads) {
@@ -155,7 +275,7 @@ public final class SweepEstimates {
 
     /** The A/A: {@code base} against its copy {@code control}, as every ratio; null where no round has both. */
     public NoiseFloor aa(Map<String, String> base, Map<String, String> control, int threads) {
-        return NoiseFloor.of(ratio(base, control, threads));
+        return once(new Key("aa", base, control, threads, null), () -> NoiseFloor.of(ratio(base, control, threads)));
     }
 
     /**
@@ -181,7 +301,8 @@ public final class SweepEstimates {
      * run beside it in the same rounds), as {@link #aa}: base over control per round.
      */
     public NoiseFloor aaAcross(SweepEstimates other, Map<String, String> base, Map<String, String> control, int threads) {
-        return NoiseFloor.of(across(other, base, control, threads, "aa", (a, b) -> a / b, false));
+        return once(new Key("aaAcross", base, control, threads, other),
+                () -> NoiseFloor.of(across(other, base, control, threads, "aa", (a, b) -> a / b, false)));
     }
 
     /**
@@ -275,12 +396,14 @@ public final class SweepEstimates {
      * 1; null when a side is missing.
      */
     public LkpTable.Row lkpRow(String metric, Map<String, String> base, Map<String, String> cand, int threads) {
-        List<Double> a = sweep.samples(base, threads);
-        List<Double> c = sweep.samples(cand, threads);
-        Estimate r = ratio(base, cand, threads);
-        if (a.isEmpty() || c.isEmpty() || r == null) {
-            return null;
-        }
-        return new LkpTable.Row(metric, new Sample(a), new Sample(c), 100 * (1 / r.value() - 1), r.hasInterval() && !r.excludes(1));
+        return once(new Key("lkp", base, cand, threads, metric), () -> {
+            List<Double> a = sweep.samples(base, threads);
+            List<Double> c = sweep.samples(cand, threads);
+            Estimate r = ratio(base, cand, threads);
+            if (a.isEmpty() || c.isEmpty() || r == null) {
+                return null;
+            }
+            return new LkpTable.Row(metric, new Sample(a), new Sample(c), 100 * (1 / r.value() - 1), r.hasInterval() && !r.excludes(1));
+        });
     }
 }

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import lab.analysis.JmhSweep;
 import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.EstimationStage;
 import lab.analysis.estimate.Estimator;
 
 /**
@@ -34,6 +35,7 @@ public record NoiseFloor(double floor, Estimate aa, int rounds) {
 
     /** The A/A from its estimate; null for none. */
     public static NoiseFloor of(Estimate aa) {
+        EstimationStage.check("NoiseFloor.of");
         return aa == null ? null : new NoiseFloor(aa.reach(), aa, aa.rounds());
     }
 
@@ -43,6 +45,7 @@ public record NoiseFloor(double floor, Estimate aa, int rounds) {
      * is the ratio of the means; null for no round.
      */
     public static NoiseFloor ofIterations(List<double[]> a, List<double[]> b) {
+        EstimationStage.check("NoiseFloor.ofIterations");
         if (a.size() != b.size()) {
             throw new IllegalArgumentException("rounds of the base " + a.size() + " and of its copy " + b.size() + " differ");
         }

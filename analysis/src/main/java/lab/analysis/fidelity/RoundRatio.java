@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import lab.analysis.JmhSweep;
 import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.EstimationStage;
 import lab.analysis.estimate.Estimator;
 
 /**
@@ -30,11 +31,13 @@ public final class RoundRatio {
 
     /** Candidate throughput over base throughput in each round that has both: score(base) / score(candidate). */
     public static List<Double> values(JmhSweep s, Map<String, String> base, Map<String, String> cand, int threads) {
+        EstimationStage.check("RoundRatio.values");
         return s.perRound(base, cand, threads, (b, c) -> b / c);
     }
 
     /** {@link #values} as an estimate with its interval; null when no round has both. */
     public static Estimate of(JmhSweep s, Map<String, String> base, Map<String, String> cand, int threads) {
+        EstimationStage.check("RoundRatio.of");
         return Estimator.ratio(s.scoresByRound(base, threads), s.scoresByRound(cand, threads));
     }
 }

@@ -62,11 +62,20 @@ public final class SwitchSweep {
     private final boolean share;
     private final Double k;
     private final List<Count> counts;
+    /** The figures across the counts, made with the sweep ({@link #of}) so that a page that prints them estimates nothing. */
+    private final Slope slope;
+    private final Estimate slopeEstimate;
+    private final Estimate beforeSlope;
+    private final Estimate afterSlope;
 
     private SwitchSweep(boolean share, Double k, List<Count> counts) {
         this.share = share;
         this.k = k;
         this.counts = counts;
+        this.slope = estimateSlope();
+        this.slopeEstimate = estimateSlopeOverRounds();
+        this.beforeSlope = estimateSideSlope(true);
+        this.afterSlope = estimateSideSlope(false);
     }
 
     /**
@@ -203,6 +212,10 @@ public final class SwitchSweep {
 
     /** The slope of Δ over the operations per I/O across the counts with a Δ; null with fewer than two of them. */
     public Slope slope() {
+        return slope;
+    }
+
+    private Slope estimateSlope() {
         List<double[]> pts = new ArrayList<>();
         for (Count c : counts) {
             if (c.delta() != null) {
@@ -228,6 +241,10 @@ public final class SwitchSweep {
      * null where no round has two counts. The model's amplified slope is estimated the same way.
      */
     public Estimate slopeEstimate() {
+        return slopeEstimate;
+    }
+
+    private Estimate estimateSlopeOverRounds() {
         Map<Integer, List<Double>> b = roundSlopesByBoot();
         return b.isEmpty() ? null : Estimator.mean(b);
     }
@@ -257,6 +274,10 @@ public final class SwitchSweep {
      * where the Δ's slope is a difference of the two. Null where no round has two counts.
      */
     public Estimate sideSlopeEstimate(boolean before) {
+        return before ? beforeSlope : afterSlope;
+    }
+
+    private Estimate estimateSideSlope(boolean before) {
         Map<Integer, List<Double>> b = roundSlopesByBoot(r -> (before ? r.before() : r.after()).nsPerIo());
         return b.isEmpty() ? null : Estimator.mean(b);
     }

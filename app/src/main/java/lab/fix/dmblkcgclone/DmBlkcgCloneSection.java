@@ -16,6 +16,7 @@ import lab.analysis.fidelity.NoiseFloor;
 import lab.engine.bench.DmBlkcgClone.Config;
 import lab.fix.dmblkcgclone.DmBlkcgClone.Weights;
 import lab.fix.dmblkcgclone.ModelRuns.Point;
+import lab.notebook.Estimated;
 import lab.notebook.Fmt;
 import lab.notebook.Headline;
 import lab.notebook.LabKernelPart;
@@ -42,8 +43,9 @@ final class DmBlkcgCloneSection implements Section {
         return ID;
     }
 
+    /** The model's runs, raw and calibrated, and the kernel's, each estimated as it is read; the lab kernel's part. */
     @Override
-    public Optional<SectionOutput> render(RunDir run) throws IOException {
+    public Optional<Estimated> estimate(RunDir run) throws IOException {
         Path dir = run.raw().resolve(ID);
         if (!Files.isDirectory(dir)) {
             return Optional.empty();
@@ -51,6 +53,12 @@ final class DmBlkcgCloneSection implements Section {
         ModelRuns raw = new ModelRuns(DmBlkcgCloneRaw.rounds(run, dir, DmBlkcgCloneRaw.MODEL));
         ModelRuns cal = new ModelRuns(DmBlkcgCloneRaw.rounds(run, dir, DmBlkcgCloneRaw.CALIBRATED));
         DmBlkcgCloneKernel kernel = DmBlkcgCloneKernel.read(run, dir.resolve(DmBlkcgCloneRaw.KERNEL));
+        Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
+        return Optional.of(() -> render(run, dir, raw, cal, kernel, lab));
+    }
+
+    private static SectionOutput render(RunDir run, Path dir, ModelRuns raw, ModelRuns cal, DmBlkcgCloneKernel kernel,
+                                        Optional<LabKernelPart> lab) throws IOException {
         Page page = Page.of(run, ID).text("## " + ID + ": " + FIX.title() + "\n\n" + seed());
         Headline head = Headline.of(FIX, run);
         Map<String, Object> jvm = new LinkedHashMap<>();
@@ -75,14 +83,13 @@ final class DmBlkcgCloneSection implements Section {
                 + DmBlkcgClonePairing.NO_FLAMEGRAPH + "\n\n");
         Map<String, Object> k = new LinkedHashMap<>();
         page.text(kernel.text(run, dir.resolve(DmBlkcgCloneRaw.KERNEL), k));
-        Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
         lab.ifPresent(l -> page.text(l.text(head)));
         page.put("jvm", jvm.isEmpty() ? null : jvm).put("kernel", k);
         lab.ifPresent(l -> page.put("lab_kernel", l.summary()));
         page.text(reading(raw, kernel));
         Headline h = headline(head, raw, cal, kernel, lab.isPresent());
-        return Optional.of(page.build(lab.map(l -> l.onto(h).extra("kernel_environment", "lab kernel " + l.fact("kernel") + ", "
-                + l.fact("env"))).orElse(h).toMap()));
+        return page.build(lab.map(l -> l.onto(h).extra("kernel_environment", "lab kernel " + l.fact("kernel") + ", "
+                + l.fact("env"))).orElse(h).toMap());
     }
 
     /** The headline; {@code lab}: the lab kernel's switch gives the kernel figure (else today's kernel does). */

@@ -21,6 +21,7 @@ import lab.analysis.fidelity.Prediction;
 import lab.analysis.fidelity.SharedLineModel;
 import lab.fix.CostSweep;
 import lab.notebook.Fmt;
+import lab.notebook.Estimated;
 import lab.notebook.Headline;
 import lab.notebook.KernelRuns;
 import lab.notebook.LabKernelPart;
@@ -43,8 +44,30 @@ final class DmCssRefSection implements Section {
     @Override
     public String id() { return ID; }
 
+    /**
+     * The model's calibrated side, made: the slow-down table at the most threads {@code t}, the
+     * fork CVs, and where the run has counts and costs, the prediction ({@code byVisits}: priced
+     * per visit) and the seed's cost per operation ({@code implied}: null without both counts);
+     * {@code prediction} null where the run has neither counts nor costs.
+     */
+    private record CalibratedFigures(Calibration cal, int t, StackTable table, Parts.ForkCvs cv, boolean byVisits,
+                                     PredictionText.Report prediction, Implied implied) {}
+
+    /**
+     * What the seed's figure asks of one shared-line operation ({@link #estimateImplied}): the
+     * operations per I/O of {@code atomic-cmpxchg} and {@code atomic} as the seed counts them, the
+     * one-thread time, the implied and the measured {@code cas} cost (NaN: none), each also made
+     * within each round, and the gap the cost was measured at.
+     */
+    private record Implied(double mb, double ma, double oneThread, double implied, double cas, Estimate iOver, Estimate mOver,
+                           long gapNs) {}
+
+    /** Every figure of the section, made: what {@link #render} prints. */
+    private record Figures(StackTable raw, StackTable.Injected injected, CalibratedFigures calibrated, DmKernel kernel,
+                           Optional<LabKernelPart> lab) {}
+
     @Override
-    public Optional<SectionOutput> render(RunDir run) throws IOException {
+    public Optional<Estimated> estimate(RunDir run) throws IOException {
         Path dir = run.raw().resolve(ID);
         if (!Files.isDirectory(dir)) {
             return Optional.empty();
@@ -56,31 +79,41 @@ final class DmCssRefSection implements Section {
                 .where("baseNs", Long.toString(cal.deviceNs()), "0").where("userNs", Long.toString(cal.userNs()), "0");
         KernelRuns kernelRuns = KernelRuns.read(run, dir.resolve("kernel"));
         DmKernel kernel = DmKernel.of(kernelRuns);
+        StackTable raw = table.isEmpty() ? null : StackTable.of(table, SEED_DEPTH);
+        StackTable.Injected injected = table.isEmpty() || inject.isEmpty() ? null : StackTable.estimateInjected(table, inject);
+        CalibratedFigures c = estimateCalibrated(cal, calibrated, table, dir, run);
+        Figures f = new Figures(raw, injected, c, kernel, LabKernelPart.read(run, ID));
+        return Optional.of(() -> render(run, f));
+    }
+
+    private static SectionOutput render(RunDir run, Figures f) throws IOException {
+        StackTable table = f.raw();
+        DmKernel kernel = f.kernel();
         String cores = run.manifest().path("cores").asText("?");
         Page page = Page.of(run, ID).text("## dm-css-ref: " + FIX.title() + "\n\n" + seed());
         Map<String, Object> jvm = new LinkedHashMap<>();
         Headline head = Headline.of(FIX, run);
-        int t = table.isEmpty() ? 1 : table.threadCounts().last();
-        if (!table.isEmpty()) {
+        int t = table == null ? 1 : table.maxThreads();
+        if (table != null) {
             Map<String, Object> raw = new LinkedHashMap<>();
             page.text("### JVM model, raw: the css forwardings at the seed's depth (dm-linear x" + SEED_DEPTH + " over the ram disk)\n\n"
                     + "The seed ran " + SEED_WORKERS + " jobs on " + SEED_WORKERS + " cores; this machine has " + cores
-                    + ", so the thread sweep stops at " + t + ".\n\n" + StackTable.quickNote(table, run.manifest().path("quick").asBoolean(false)))
-                    .text(StackTable.slowdownTable(table, SEED_DEPTH, "raw, depth " + SEED_DEPTH, raw))
+                    + ", so the thread sweep stops at " + t + ".\n\n" + table.quickNote(run.manifest().path("quick").asBoolean(false)))
+                    .text(table.slowdownTable("raw, depth " + SEED_DEPTH, raw))
                     .chart("dm-css-ref-sweep.svg", sweepChart(table), "throughput by threads at depth " + SEED_DEPTH)
                     .text(allocation(table, t));
             jvm.put("raw", raw);
-            NoiseFloor f = StackTable.floor(table, SEED_DEPTH, t);
-            head.raw(StackTable.slowdown(table, CMPXCHG, ATOMIC, SEED_DEPTH, t)).floor(f).rawFloor(f)
-                    .extra("jvm_raw_vs_percpu", Parts.json(StackTable.slowdown(table, CMPXCHG, PERCPU, SEED_DEPTH, t)));
-            page.text(StackTable.depthTable(table, jvm)).chart("dm-css-ref-depth.svg", StackTable.depthChart(table), "ns per I/O by depth");
-            if (!inject.isEmpty()) {
-                page.text(StackTable.injected(table, inject, jvm));
+            StackTable.Row last = table.last();
+            NoiseFloor floor = last.floor();
+            head.raw(last.seed()).floor(floor).rawFloor(floor).extra("jvm_raw_vs_percpu", Parts.json(last.cmpxchg()));
+            page.text(table.depthTable(jvm)).chart("dm-css-ref-depth.svg", table.depthChart(), "ns per I/O by depth");
+            if (f.injected() != null) {
+                page.text(StackTable.injected(f.injected(), jvm));
             }
         } else {
             page.text("### JVM model\n\nNo variant table in this run (`raw/dm-css-ref/dmcss-rR-tT.json`).\n\n");
         }
-        page.text(calibrated(cal, calibrated, table, dir, run, head, jvm));
+        page.text(calibrated(f.calibrated(), head, jvm));
         String links = page.flamegraphLinks(ID);
         if (!links.isEmpty()) {
             page.text("CPU flamegraphs (async-profiler; dm-linear x" + SEED_DEPTH + " over the ram disk, highest thread count), one per"
@@ -95,7 +128,7 @@ final class DmCssRefSection implements Section {
                     + " without device-mapper it runs in the lab's guest VM, which needs qemu).\n\n");
             page.put("kernel", null);
         }
-        Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
+        Optional<LabKernelPart> lab = f.lab();
         lab.ifPresent(l -> page.text(l.text(head)).put("lab_kernel", l.summary()));
         page.put("jvm", jvm.isEmpty() ? null : jvm);
         head.metric("time with / time without one more atomic on the css count per clone: `atomic-cmpxchg` / `atomic`, dm-linear x"
@@ -107,7 +140,7 @@ final class DmCssRefSection implements Section {
                         + " calibrated where the run has a calibration, else raw; jvm_*_vs_percpu: `atomic-cmpxchg` / `percpu`, today's css"
                         + " against the seed's worst; implied_op_ns: what one shared-line operation must cost for the seed's 1.74x between"
                         + " its kernels (5) and (4), `atomic-cmpxchg` and `atomic` here");
-        return Optional.of(page.build(lab.map(l -> l.onto(head)).orElse(head).toMap()));
+        return page.build(lab.map(l -> l.onto(head)).orElse(head).toMap());
     }
 
     private static String seed() {
@@ -125,53 +158,76 @@ final class DmCssRefSection implements Section {
     }
 
     /** Total throughput by threads at the seed's depth, one series per variant. */
-    private static String sweepChart(SweepEstimates s) {
+    private static String sweepChart(StackTable s) {
         return Parts.sweepChart("dm-linear x" + SEED_DEPTH + ": total throughput by threads", "M I/Os per second (all threads)",
-                VARIANTS, s.threadCounts(), (v, n) -> Parts.point(n, s.throughput(key(v, SEED_DEPTH), n)));
+                VARIANTS, s.threads(), (v, n) -> Parts.point(n, s.throughput(v, n)));
     }
 
     /** B/op of each variant at the seed's depth (JMH -prof gc): the hot path should allocate nothing. */
-    private static String allocation(SweepEstimates s, int t) {
+    private static String allocation(StackTable s, int t) {
         List<String> parts = new ArrayList<>();
         for (String v : VARIANTS) {
-            double b = s.bytesPerOp(key(v, SEED_DEPTH), t);
+            double b = s.bytesPerOp(v);
             parts.add("`" + v + "` " + (Double.isNaN(b) ? "n/a" : Fmt.f(b, 3)));
         }
         return "Allocation per op at depth " + SEED_DEPTH + ", " + t + (t == 1 ? " thread" : " threads") + " (JMH `-prof gc`, B/op): "
                 + String.join(", ", parts) + ".\n\n";
     }
 
-    private static String calibrated(Calibration cal, SweepEstimates calibrated, SweepEstimates raw, Path dir, RunDir run, Headline head,
-                                     Map<String, Object> jvm) throws IOException {
-        StringBuilder b = new StringBuilder("### JVM model, calibrated to the device, and predicted from the css operations\n\n");
+    /**
+     * The calibrated side's figures; null without a calibrated model. Reads the counts and the cost
+     * sweep after the calibrated table, as the page prints them.
+     */
+    private static CalibratedFigures estimateCalibrated(Calibration cal, SweepEstimates calibrated, SweepEstimates raw, Path dir,
+                                                        RunDir run) throws IOException {
         if (cal == null || calibrated == null || calibrated.isEmpty()) {
-            return b.append("Not in this run: no calibrated model (`raw/dm-css-ref/calibration.json`): neither its kernel side nor a"
-                    + " committed run measured the kernel's CPU per I/O for the seed's job.\n\n").toString();
+            return null;
         }
         int t = calibrated.threadCounts().last();
-        b.append(Parts.calibration(cal));
-        Map<String, Object> c = new LinkedHashMap<>();
-        b.append(StackTable.slowdownTable(calibrated, SEED_DEPTH, "calibrated (+" + cal.baseNs() + " ns per I/O: " + cal.deviceNs()
-                + " in the ram disk, " + cal.userNs() + " in the worker between I/Os), depth " + SEED_DEPTH, c));
-        Map<String, Object> cv = new LinkedHashMap<>();
+        StackTable table = StackTable.slowdowns(calibrated, SEED_DEPTH);
         List<String> all = new ArrayList<>(VARIANTS);
         all.add(CONTROL);
-        b.append(Parts.forkCv(calibrated, all, v -> key(v, SEED_DEPTH), t, cv));
-        c.put("fork_cv", cv.isEmpty() ? null : cv);
-        jvm.put("calibrated", c);
-        NoiseFloor floor = StackTable.floor(calibrated, SEED_DEPTH, t);
-        head.calibrated(StackTable.slowdown(calibrated, CMPXCHG, ATOMIC, SEED_DEPTH, t)).floor(floor)
-                .extra("jvm_calibrated_vs_percpu", Parts.json(StackTable.slowdown(calibrated, CMPXCHG, PERCPU, SEED_DEPTH, t)))
-                .base(cal);
+        Parts.ForkCvs cv = Parts.ForkCvs.estimate(calibrated, all, v -> key(v, SEED_DEPTH), t);
         LineCounts counts = LineCounts.read(dir);
         LineCost costs = CostSweep.read(dir, DmCssRefRaw.COSTS, run::gap);
         if (counts == null || costs.isEmpty()) {
-            return b.append("No shared-line counts or cost sweep in this run: no prediction.\n\n").toString();
+            return new CalibratedFigures(cal, t, table, cv, false, null, null);
         }
         Map<String, String> point = Map.of("depth", Integer.toString(SEED_DEPTH), "inject", "none");
         Prediction p = new Prediction(calibrated, raw.where("baseNs", "0", "0"), v -> key(v, SEED_DEPTH), v -> counts.get(v, point),
                 costs, cal.baseNs(), 0, ATOMIC);
-        b.append(p.byVisits(ATOMIC)
+        PredictionText.Report report = PredictionText.estimate(p, List.of(
+                new Prediction.Pair(CMPXCHG, ATOMIC, "the seed's pair, the headline: `atomic` / `atomic-cmpxchg` (kernel (4) over (5))"),
+                new Prediction.Pair(CMPXCHG, PERCPU, "beside it: `percpu` / `atomic-cmpxchg`"),
+                new Prediction.Pair(ATOMIC, PERCPU, "Tejun's fix: `percpu` / `atomic`")),
+                CMPXCHG, ATOMIC, t, SEED_SLOWDOWN, SEED_WORKERS, "The seed ran 12 jobs on 12 cores, where twelve threads, not "
+                        + t + ", meet on the css count's line.", cal.baseInterval());
+        return new CalibratedFigures(cal, t, table, cv, p.byVisits(ATOMIC), report,
+                estimateImplied(p, counts.get(CMPXCHG, point), counts.get(ATOMIC, point), t));
+    }
+
+    private static String calibrated(CalibratedFigures f, Headline head, Map<String, Object> jvm) {
+        StringBuilder b = new StringBuilder("### JVM model, calibrated to the device, and predicted from the css operations\n\n");
+        if (f == null) {
+            return b.append("Not in this run: no calibrated model (`raw/dm-css-ref/calibration.json`): neither its kernel side nor a"
+                    + " committed run measured the kernel's CPU per I/O for the seed's job.\n\n").toString();
+        }
+        Calibration cal = f.cal();
+        int t = f.t();
+        b.append(Parts.calibration(cal));
+        Map<String, Object> c = new LinkedHashMap<>();
+        b.append(f.table().slowdownTable("calibrated (+" + cal.baseNs() + " ns per I/O: " + cal.deviceNs()
+                + " in the ram disk, " + cal.userNs() + " in the worker between I/Os), depth " + SEED_DEPTH, c));
+        Map<String, Object> cv = new LinkedHashMap<>();
+        b.append(Parts.forkCv(f.cv(), cv));
+        c.put("fork_cv", cv.isEmpty() ? null : cv);
+        jvm.put("calibrated", c);
+        StackTable.Row last = f.table().last();
+        head.calibrated(last.seed()).floor(last.floor()).extra("jvm_calibrated_vs_percpu", Parts.json(last.cmpxchg())).base(cal);
+        if (f.prediction() == null) {
+            return b.append("No shared-line counts or cost sweep in this run: no prediction.\n\n").toString();
+        }
+        b.append(f.byVisits()
                 ? "Predicted from the shared lines: one one-thread time T for every variant, `atomic`'s (the calibrated base plus the raw model's one-thread"
                 + " ns) and each variant's visits per I/O to the cgroup's css count as counted in the model (a visit: the operations on the line"
                 + " between two stretches of the I/O's work, back to back: the submitter's `tryget` with every clone's `get` and the"
@@ -184,64 +240,65 @@ final class DmCssRefSection implements Section {
                 + " submitter's `tryget` a `cas`, each clone's `get` and each bio's `put` an `rmw`, the seed's probes a `cas` each),"
                 + " and what one such operation costs here at this gap (the cost sweep, same run). The seed's figure is between its"
                 + " kernels (5) and (4), `atomic-cmpxchg` and `atomic` here, which is where the implied cost comes from:\n\n");
-        Map<String, Object> pj = PredictionText.report(p, b, List.of(
-                new Prediction.Pair(CMPXCHG, ATOMIC, "the seed's pair, the headline: `atomic` / `atomic-cmpxchg` (kernel (4) over (5))"),
-                new Prediction.Pair(CMPXCHG, PERCPU, "beside it: `percpu` / `atomic-cmpxchg`"),
-                new Prediction.Pair(ATOMIC, PERCPU, "Tejun's fix: `percpu` / `atomic`")),
-                CMPXCHG, ATOMIC, t, SEED_SLOWDOWN, SEED_WORKERS, "The seed ran 12 jobs on 12 cores, where twelve threads, not "
-                        + t + ", meet on the css count's line.", head);
-        Double predicted = p.predict(CMPXCHG, ATOMIC, t);
+        Map<String, Object> pj = PredictionText.report(f.prediction(), b, head);
+        Double predicted = f.prediction().predicted();
         head.predicted(predicted);
         pj.put("headline_predicted", predicted);
-        b.append(impliedPerOperation(p, counts.get(CMPXCHG, point), counts.get(ATOMIC, point), t, head, pj));
+        b.append(impliedPerOperation(f.implied(), t, head, pj));
         jvm.put("prediction", pj);
         return b.toString();
     }
 
     /**
      * The seed's 1.74x per shared-line operation, as the seed counts them (kernel (5) adds a probe per clone and per put): the
-     * cost one operation must have for it on top of this calibrated I/O, beside what a {@code cas} costs here at this gap; the
-     * headline's implied and measured figures. Per operation even where the prediction prices visits: between kernels (5) and
-     * (4) the visits do not differ (the probes ride on visits the atomics make anyway), so per visit the seed's figure implies
-     * nothing.
+     * cost one operation must have for it on top of this calibrated I/O, beside what a {@code cas} costs here at this gap. Per
+     * operation even where the prediction prices visits: between kernels (5) and (4) the visits do not differ (the probes ride
+     * on visits the atomics make anyway), so per visit the seed's figure implies nothing. Null without both counts.
      */
-    private static String impliedPerOperation(Prediction p, LineCounts.Entry before, LineCounts.Entry after, int t, Headline head,
-                                              Map<String, Object> pj) {
+    private static Implied estimateImplied(Prediction p, LineCounts.Entry before, LineCounts.Entry after, int t) {
         if (before == null || after == null) {
-            return "";
+            return null;
         }
         double mb = before.perIoByKind().values().stream().mapToDouble(Double::doubleValue).sum();
         double ma = after.perIoByKind().values().stream().mapToDouble(Double::doubleValue).sum();
-        double implied = SharedLineModel.impliedCost(SEED_SLOWDOWN, p.oneThread(CMPXCHG), mb, ma);
-        double cas = p.extra("cas", t);
-        Double i = Double.isFinite(implied) ? implied : null;
-        Double m = Double.isFinite(cas) ? cas : null;
+        return new Implied(mb, ma, p.oneThread(CMPXCHG), SharedLineModel.impliedCost(SEED_SLOWDOWN, p.oneThread(CMPXCHG), mb, ma),
+                p.extra("cas", t), p.overRounds(q -> SharedLineModel.impliedCost(SEED_SLOWDOWN, q.oneThread(CMPXCHG), mb, ma), true),
+                p.overRounds(q -> q.extra("cas", t), true), p.gapNs());
+    }
+
+    /** {@link #estimateImplied}'s figures in words; the headline's implied and measured figures. */
+    private static String impliedPerOperation(Implied x, int t, Headline head, Map<String, Object> pj) {
+        if (x == null) {
+            return "";
+        }
+        Double i = Double.isFinite(x.implied()) ? x.implied() : null;
+        Double m = Double.isFinite(x.cas()) ? x.cas() : null;
         head.implied(i, m);
-        Estimate iOver = p.overRounds(q -> SharedLineModel.impliedCost(SEED_SLOWDOWN, q.oneThread(CMPXCHG), mb, ma), true);
-        Estimate mOver = p.overRounds(q -> q.extra("cas", t), true);
+        Estimate iOver = x.iOver();
+        Estimate mOver = x.mOver();
         head.impliedOverRounds(iOver, mOver);
         pj.put("implied_op_ns_per_operation", i);
         pj.put("measured_cas_ns", m);
         pj.put("implied_op_ns_per_operation_over_rounds", Parts.json(iOver));
         pj.put("measured_cas_ns_over_rounds", Parts.json(mOver));
-        return "Per operation, as the seed counts them (`atomic-cmpxchg` " + Fmt.f(mb, 0) + " shared-line operations per I/O,"
-                + " `atomic` " + Fmt.f(ma, 0) + ": one probe per clone and one per put more): for the seed's " + Fmt.ratio(SEED_SLOWDOWN)
-                + " on top of this calibrated I/O (" + Fmt.f(p.oneThread(CMPXCHG), 0) + " ns at one thread) one operation would have to"
+        return "Per operation, as the seed counts them (`atomic-cmpxchg` " + Fmt.f(x.mb(), 0) + " shared-line operations per I/O,"
+                + " `atomic` " + Fmt.f(x.ma(), 0) + ": one probe per clone and one per put more): for the seed's " + Fmt.ratio(SEED_SLOWDOWN)
+                + " on top of this calibrated I/O (" + Fmt.f(x.oneThread(), 0) + " ns at one thread) one operation would have to"
                 + " cost " + (i == null ? "n/a" : Fmt.f(i, 0) + " ns") + " more than a private one; here, at " + t
-                + (t == 1 ? " thread" : " threads") + " and a gap of " + p.gapNs() + " ns, a `cas` costs " + (m == null ? "n/a" : Fmt.f(m, 1)
+                + (t == 1 ? " thread" : " threads") + " and a gap of " + x.gapNs() + " ns, a `cas` costs " + (m == null ? "n/a" : Fmt.f(m, 1)
                 + " ns") + " more (made within each round instead: " + (iOver == null ? "n/a" : Fmt.est(iOver, 0) + " ns") + " and "
                 + (mOver == null ? "n/a" : Fmt.est(mOver, 1) + " ns") + ", the means over rounds with their 95% intervals). These are the"
                 + " headline's `implied_op_ns` and `measured_op_ns`.\n\n";
     }
 
     /** Per layer and per cgroup, model beside kernel. */
-    private static String fidelity(SweepEstimates table, DmKernel k, Map<String, Object> out) {
+    private static String fidelity(StackTable table, DmKernel k, Map<String, Object> out) {
         StringBuilder b = new StringBuilder("### Fidelity: a dm layer, model against kernel\n\n");
-        if (table.isEmpty()) {
+        if (table == null) {
             return b.append("No model table in this run.\n\n").toString();
         }
-        Estimate model = StackTable.perLayer(table, PERCPU, 1);
-        Estimate bare = table.ns(key(PERCPU, 0), 1);
+        Estimate model = table.perLayer(PERCPU, 1);
+        Estimate bare = table.ns(PERCPU, 0, 1);
         var kernel = k.perLayer("root", 1);
         var share = k.perLayerShare("root", 1);
         b.append("| side | a dm layer, ns per I/O (1 thread / job) | the bare device's I/O, ns | a layer / the bare I/O |\n|---|---:|---:|---:|\n")

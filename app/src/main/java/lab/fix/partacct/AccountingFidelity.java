@@ -2,7 +2,6 @@ package lab.fix.partacct;
 
 import static lab.fix.partacct.PartAcct.*;
 import static lab.fix.partacct.VariantTable.key;
-import static lab.fix.partacct.VariantTable.roundRatio;
 
 import java.util.List;
 import java.util.Map;
@@ -20,8 +19,26 @@ import lab.notebook.Parts;
 final class AccountingFidelity {
     private AccountingFidelity() {}
 
+    /**
+     * The model's side at {@code t} threads, whole disk: {@code lazy-ticks} over {@code iostats=0}
+     * in throughput ({@code ratio}) and in ns per I/O ({@code ns}, with − without, per round), and
+     * {@code iostats=0}'s own ns per I/O ({@code base}); {@code measured} false where the run has no
+     * raw table (then all null).
+     */
+    record Model(boolean measured, int t, Estimate ratio, Estimate ns, Estimate base) {}
+
+    /** The model's side of the fidelity from the raw table {@code s} at {@code t} threads. */
+    static Model estimate(SweepEstimates s, int t) {
+        if (s.isEmpty()) {
+            return new Model(false, t, null, null, null);
+        }
+        return new Model(true, t, s.ratio(key(OFF, "disk"), key(LAZY, "disk"), t),
+                s.perRound(key(LAZY, "disk"), key(OFF, "disk"), t, "lazy-off", (lazy, off) -> lazy - off), s.ns(key(OFF, "disk"), t));
+    }
+
     /** The engine's predicted cost of accounting (lazy-ticks vs iostats=0) beside the kernel's measured iostats on/off. */
-    static String text(SweepEstimates s, int t, IostatsKernel k, Map<String, Object> out) {
+    static String text(Model m, IostatsKernel k, Map<String, Object> out) {
+        int t = m.t();
         StringBuilder b = new StringBuilder("### Fidelity: the cost of accounting, model against kernel\n\n"
                 + "The model's prediction is `lazy-ticks` (today's accounting) against `iostats=0` (none), bios to the whole disk, HZ "
                 + HZ + ", " + SLOTS + " slots, at its highest thread count; the kernel's is iostats=1 against iostats=0. Ratios are "
@@ -29,9 +46,9 @@ final class AccountingFidelity {
                 + " with its 95% interval. The model's ns are per I/O per thread (wall time of a "
                 + "busy thread); the kernel's are task-clock per I/O.\n\n"
                 + "| side | condition | throughput with / without accounting | ns per I/O: with − without |\n|---|---|---:|---:|\n");
-        Estimate ratio = s.isEmpty() ? null : roundRatio(s, key(OFF, "disk"), key(LAZY, "disk"), t);
-        Estimate ns = s.isEmpty() ? null : s.perRound(key(LAZY, "disk"), key(OFF, "disk"), t, "lazy-off", (lazy, off) -> lazy - off);
-        b.append("| JVM model | `lazy-ticks` vs `iostats=0`, whole disk, ").append(s.isEmpty() ? "not in this run" : t + (t == 1 ? " thread" : " threads")).append(" | ")
+        Estimate ratio = m.ratio();
+        Estimate ns = m.ns();
+        b.append("| JVM model | `lazy-ticks` vs `iostats=0`, whole disk, ").append(!m.measured() ? "not in this run" : t + (t == 1 ? " thread" : " threads")).append(" | ")
                 .append(ratio == null ? "n/a" : ratio.format(3) + "x").append(" | ").append(Fmt.est(ns, 1)).append(" |\n");
         out.put("jvm_throughput_ratio", Parts.json(ratio));
         out.put("jvm_ns_per_io", Parts.json(ns));
@@ -60,16 +77,15 @@ final class AccountingFidelity {
         }
         b.append(" Below 1.00x accounting costs throughput; a model prediction far from the kernel's says the model's "
                 + "accounting is too cheap or too dear.\n\n");
-        return b.append(readingBothSides(s, t, k, head)).toString();
+        return b.append(readingBothSides(m.base(), k, head)).toString();
     }
 
     /**
      * Why the ratios of the two sides differ even where the accounting costs the same: the I/O without accounting is a few ns
      * in the model and some µs in the kernel. Also where the model simplifies (the javadoc of jvm-engine's BlkAccount).
      */
-    static String readingBothSides(SweepEstimates s, int t, IostatsKernel k, IostatsKernel.Group head) {
+    static String readingBothSides(Estimate modelBase, IostatsKernel k, IostatsKernel.Group head) {
         StringBuilder b = new StringBuilder("**Reading the two sides.** ");
-        Estimate modelBase = s.isEmpty() ? null : s.ns(key(OFF, "disk"), t);
         // a native device's figure where there is one: in the guest VM (under TCG above all) the kernel's ns are not native ones
         IostatsKernel.Group base = k.groups().keySet().stream().filter(g -> (!g.dev().equals("nullb") || k.nullbNative())
                 && g.target().equals("disk")

@@ -2,7 +2,6 @@ package lab.fix.partacct;
 
 import static lab.fix.partacct.PartAcct.*;
 import static lab.fix.partacct.VariantTable.gridKey;
-import static lab.fix.partacct.VariantTable.roundRatio;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,16 +19,28 @@ import lab.notebook.Parts;
  * Jens Axboe's concern measured ({@code part-acct-grid-rR-tT.json}): all four over the first two
  * ({@code percpu-ref+percpu-inflight} / {@code percpu-ref} throughput) at the grid's highest thread
  * count, per HZ and slots, bios to the partition; where the sum stops the per-cpu counters winning.
+ * Every figure is made where the grid is built ({@link #of}); the table, chart and summary print them.
+ *
+ * @param gain {@link #estimateGain}: null where no round has both cells
  */
-record CrossoverGrid(SweepEstimates s, int t, List<String> hzs, List<String> slots) {
+record CrossoverGrid(int t, List<String> hzs, List<String> slots, Map<String, Estimate> ratios, Gain gain) {
+    /** The grid of the sweep {@code s}, every figure it prints made: each cell's ratio, the gain at HZ 1000 and the fewest slots. */
     static CrossoverGrid of(SweepEstimates s) {
         Comparator<String> numeric = Comparator.comparingInt(Integer::parseInt);
-        return new CrossoverGrid(s, s.threadCounts().last(), s.values("hz").stream().sorted(numeric).toList(),
-                s.values("slots").stream().sorted(numeric).toList());
+        int t = s.threadCounts().last();
+        List<String> hzs = s.values("hz").stream().sorted(numeric).toList();
+        List<String> slots = s.values("slots").stream().sorted(numeric).toList();
+        Map<String, Estimate> ratios = new LinkedHashMap<>();
+        for (String hz : hzs) {
+            for (String sl : slots) {
+                ratios.put(hz + "/" + sl, s.ratio(gridKey(TWO, hz, sl), gridKey(FOUR, hz, sl), t));
+            }
+        }
+        return new CrossoverGrid(t, hzs, slots, ratios, estimateGain(s, t, hzs, slots));
     }
 
     Estimate ratio(String hz, String slots) {
-        return roundRatio(s, gridKey(TWO, hz, slots), gridKey(FOUR, hz, slots), t);
+        return ratios.get(hz + "/" + slots);
     }
 
     /** The smallest slot count whose median ratio is at or below 1, and what the sentence says about it. */
@@ -141,7 +152,7 @@ record CrossoverGrid(SweepEstimates s, int t, List<String> hzs, List<String> slo
      * estimated over rounds: ns per I/O per thread saved, the I/O rate (all threads, per second) and
      * their product, ns of CPU saved per second; null where no round has both.
      */
-    Gain gain() {
+    private static Gain estimateGain(SweepEstimates s, int t, List<String> hzs, List<String> slots) {
         String hz = hzs.contains(HZ) ? HZ : hzs.getLast();
         Map<String, String> two = gridKey(TWO, hz, slots.getFirst());
         Map<String, String> four = gridKey(FOUR, hz, slots.getFirst());

@@ -6,13 +6,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import lab.analysis.JmhSweep;
+import lab.analysis.compare.LkpTable;
 import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.estimate.Estimate;
 import lab.analysis.fidelity.Calibration;
 import lab.notebook.Fix;
+import lab.notebook.Estimated;
 import lab.notebook.Headline;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
@@ -37,8 +39,13 @@ final class PartAcctSection implements Section {
     @Override
     public String id() { return ID; }
 
+    /** Every figure of the section, made: what {@link #render} prints. */
+    private record Figures(VariantTable table, Map<String, List<LkpTable.Row>> lkp, Calibrated.Figures calibrated, CrossoverGrid grid,
+                           SumCost sum, Path kdir, KernelRuns kernelRuns, IostatsKernel kernel, AccountingFidelity.Model fidelity,
+                           Optional<LabKernelPart> lab) {}
+
     @Override
-    public Optional<SectionOutput> render(RunDir run) throws IOException {
+    public Optional<Estimated> estimate(RunDir run) throws IOException {
         Path dir = run.raw().resolve(ID);
         if (!Files.isDirectory(dir)) {
             return Optional.empty();
@@ -54,31 +61,42 @@ final class PartAcctSection implements Section {
         Path kdir = dir.resolve("kernel");
         KernelRuns kernelRuns = KernelRuns.read(run, kdir);
         IostatsKernel kernel = IostatsKernel.of(kernelRuns);
+        int tableT = table.isEmpty() ? 0 : table.threadCounts().last();
+        VariantTable t = table.isEmpty() ? null : VariantTable.of(table);
+        Map<String, List<LkpTable.Row>> lkp = table.isEmpty() ? null : VariantTable.estimateLkp(table, tableT);
+        Calibrated.Figures c = Calibrated.estimate(cal, calibrated, table, dir, run);
+        Figures f = new Figures(t, lkp, c, grid.isEmpty() ? null : CrossoverGrid.of(grid), sum.isEmpty() ? null : SumCost.of(sum), kdir,
+                kernelRuns, kernel, AccountingFidelity.estimate(table, tableT), LabKernelPart.read(run, ID));
+        return Optional.of(() -> render(run, f));
+    }
+
+    private static SectionOutput render(RunDir run, Figures f) throws IOException {
+        VariantTable table = f.table();
+        IostatsKernel kernel = f.kernel();
         String cores = run.manifest().path("cores").asText("?");
         Page page = Page.of(run, ID).text("## part-acct: " + FIX.title() + "\n\n" + seed(FIX));
         Map<String, Object> jvm = new LinkedHashMap<>();
         int tableT = 0;
         Headline head = Headline.of(FIX, run);
-        if (!table.isEmpty()) {
-            tableT = table.threadCounts().last();
-            page.text(VariantTable.quickNote(table, run.manifest().path("quick").asBoolean(false))).text(VariantTable.table(table, cores, "JVM model, raw: each variant's throughput and its ratio to `atomic` (HZ "
-                    + HZ + ", " + SLOTS + " slots)") + VariantTable.growth(table));
+        if (table != null) {
+            tableT = table.threads().last();
+            page.text(table.quickNote(run.manifest().path("quick").asBoolean(false))).text(table.table(cores, "JVM model, raw: each variant's throughput and its ratio to `atomic` (HZ "
+                    + HZ + ", " + SLOTS + " slots)") + table.growth());
             for (String target : TARGETS) {
-                if (table.has(VariantTable.key(BASE, target), tableT)) {
-                    page.chart("part-acct-sweep-" + target + ".svg", VariantTable.sweepChart(table, target), target + " thread sweep");
+                if (table.has(BASE, target, tableT)) {
+                    page.chart("part-acct-sweep-" + target + ".svg", table.sweepChart(target), target + " thread sweep");
                 }
             }
-            page.text(VariantTable.lkp(table, tableT) + VariantTable.allocation(table, tableT));
-            head.raw(VariantTable.roundRatio(table, VariantTable.key(BASE, "disk"), VariantTable.key(FOUR, "disk"), tableT))
-                    .floor(VariantTable.floor(table, "disk", tableT)).rawFloor(VariantTable.floor(table, "disk", tableT));
-            jvm.put("table", VariantTable.summary(table));
+            page.text(VariantTable.lkp(f.lkp(), tableT) + table.allocation(tableT));
+            head.raw(table.vsBase(FOUR, "disk", tableT)).floor(table.floor("disk", tableT)).rawFloor(table.floor("disk", tableT));
+            jvm.put("table", table.summary());
         } else {
             page.text("### JVM model\n\nNo variant table in this run (`raw/part-acct/part-acct-rR-tT.json`).\n\n");
         }
-        page.text(Calibrated.text(cal, calibrated, table, cores, dir, run, head, tableT, jvm));
+        page.text(Calibrated.text(f.calibrated(), cores, head, jvm));
         page.text(flamegraphs(page));
         page.text("### Jens Axboe's concern, measured: the per-tick sum over slots x HZ\n\n");
-        CrossoverGrid g = grid.isEmpty() ? null : CrossoverGrid.of(grid);
+        CrossoverGrid g = f.grid();
         if (g != null) {
             page.text(g.text()).chart("part-acct-crossover.svg", g.chart(), "all four over the first two by slots and HZ");
             jvm.put("grid", g.summary());
@@ -86,8 +104,8 @@ final class PartAcctSection implements Section {
             page.text("No crossover grid in this run (`raw/part-acct/part-acct-grid-rR-tT.json`).\n\n");
         }
         SumCost.Fit fit = null;
-        if (!sum.isEmpty()) {
-            SumCost cost = SumCost.of(sum);
+        if (f.sum() != null) {
+            SumCost cost = f.sum();
             fit = cost.fit();
             page.text(cost.text()).chart("part-acct-sum.svg", cost.chart(), "ns per part_in_flight() sum by slots")
                     .text(cost.cpuTable());
@@ -100,17 +118,17 @@ final class PartAcctSection implements Section {
         if (!extrapolated.isEmpty()) {
             jvm.put("extrapolated_crossover_slots", extrapolated);
         }
-        page.text(kernel.text(run, kdir, kernelRuns));
+        page.text(kernel.text(run, f.kdir(), f.kernelRuns()));
         Estimate kernelAcct = kernel.headlineGroup() == null ? null : kernel.ratio(kernel.headlineGroup());
         Map<String, Object> fidelity = new LinkedHashMap<>();
-        page.text(AccountingFidelity.text(table, tableT, kernel, fidelity));
-        Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
+        page.text(AccountingFidelity.text(f.fidelity(), kernel, fidelity));
+        Optional<LabKernelPart> lab = f.lab();
         lab.ifPresent(l -> page.text(l.text(head)));
-        page.put("jvm", jvm.isEmpty() ? null : jvm).put("kernel", kernel.isEmpty() ? null : kernel.summary(kernelRuns))
+        page.put("jvm", jvm.isEmpty() ? null : jvm).put("kernel", kernel.isEmpty() ? null : kernel.summary(f.kernelRuns()))
                 .put("fidelity", fidelity);
         lab.ifPresent(l -> page.put("lab_kernel", l.summary()));
         Headline h = headline(head, tableT, kernelAcct, kernel, run);
-        return Optional.of(page.build(lab.map(l -> l.onto(h)).orElse(h).toMap()));
+        return page.build(lab.map(l -> l.onto(h)).orElse(h).toMap());
     }
 
     private static String seed(Fix fix) {

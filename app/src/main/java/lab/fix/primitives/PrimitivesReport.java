@@ -18,15 +18,32 @@ import java.util.SortedSet;
  * <p>Raw files are JMH JSON named {@code primitives-rR-tT.json} (read as a {@link JmhSweep}): round R at T threads, every
  * primitive in each. Rounds interleave the thread counts, so a ratio between thread counts is
  * taken within one round (the same minute of machine noise) and the spread is across rounds.
- * The score is JMH's AverageTime: ns per get+put pair, per thread.
+ * The score is JMH's AverageTime: ns per get+put pair, per thread. Every figure is made as the
+ * report is read; its table and summary print them.
  */
 public final class PrimitivesReport {
+    /** One primitive at one thread count: ns per pair, total throughput, scaling over one thread, B/op (NaN: none). */
+    private record Cell(Estimate ns, Estimate throughput, Estimate scaling, double bytes) {}
+
     private final JmhSweep sweep;
     private final SweepEstimates est;
+    /** By primitive and threads: every figure the table, the charts and the summary print, made with the report. */
+    private final Map<String, Cell> cells = new LinkedHashMap<>();
 
-    private PrimitivesReport(JmhSweep sweep) {
+    private PrimitivesReport(JmhSweep sweep, Path rawDir) {
         this.sweep = sweep;
-        this.est = SweepEstimates.of(sweep);
+        this.est = SweepEstimates.of(sweep, SweepEstimates.name(rawDir, PrimitivesRaw.PREFIX));
+        for (String p : primitives()) {
+            for (int t : threadCounts()) {
+                Map<String, String> k = Map.of("primitive", p);
+                cells.put(p + "/" + t, new Cell(est.ns(k, t), est.throughput(k, t), est.scaling(k, t), est.bytesPerOp(k, t)));
+            }
+        }
+    }
+
+    private Cell cell(String primitive, int threads) {
+        Cell c = cells.get(primitive + "/" + threads);
+        return c == null ? new Cell(null, null, null, Double.NaN) : c;
     }
 
     /** Reads every {@code primitives-rR-tT.json} in {@code rawDir}; the first broken file is the error. */
@@ -45,7 +62,7 @@ public final class PrimitivesReport {
                         "a result has no 'primitive' param");
             }
         }
-        return new PrimitivesReport(sweep);
+        return new PrimitivesReport(sweep, rawDir);
     }
 
     public SortedSet<Integer> threadCounts() {
@@ -63,17 +80,22 @@ public final class PrimitivesReport {
 
     /** ns per pair per thread: the geometric mean of the rounds' scores with its 95% interval; null where not run. */
     public Estimate nsPerPair(String primitive, int threads) {
-        return est.ns(Map.of("primitive", primitive), threads);
+        return cell(primitive, threads).ns();
     }
 
-    /** The estimation stage over the sweep the report reads. */
+    /** Total throughput, M pairs per second over all threads; null where not run. */
+    public Estimate throughput(String primitive, int threads) {
+        return cell(primitive, threads).throughput();
+    }
+
+    /** The estimation stage over the sweep the report reads, for the figures a section makes of it beside these (LKP rows). */
     public SweepEstimates estimates() {
         return est;
     }
 
     /** Bytes allocated per pair (JMH -prof gc, gc.alloc.rate.norm), median over rounds; NaN without it. */
     public double bytesPerPair(String primitive, int threads) {
-        return est.bytesPerOp(Map.of("primitive", primitive), threads);
+        return cell(primitive, threads).bytes();
     }
 
     /**
@@ -83,7 +105,7 @@ public final class PrimitivesReport {
      * without a round at both.
      */
     public Estimate scaling(String primitive, int threads) {
-        return est.scaling(Map.of("primitive", primitive), threads);
+        return cell(primitive, threads).scaling();
     }
 
     /** A machine-readable summary: per primitive, per thread count, median ns and scaling. */

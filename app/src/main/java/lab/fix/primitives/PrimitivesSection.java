@@ -1,6 +1,7 @@
 package lab.fix.primitives;
 
 import lab.notebook.Fix;
+import lab.notebook.Estimated;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
 import lab.notebook.Notebook;
@@ -51,8 +52,11 @@ final class PrimitivesSection implements Section {
     @Override
     public String id() { return Primitives.FIX.id(); }
 
+    /** Every figure of the section, made: the report (null: none or broken), the LKP rows of {@link #PAIRS}, the kernel's runs. */
+    private record Figures(PrimitivesReport report, List<List<LkpTable.Row>> lkp, KernelRuns kernel) {}
+
     @Override
-    public Optional<SectionOutput> render(RunDir run) throws IOException {
+    public Optional<Estimated> estimate(RunDir run) throws IOException {
         Path dir = run.rawFor("primitives");
         boolean jmh = hasJmh(dir);
         KernelRuns kernel = KernelRuns.read(run, dir.resolve("kernel"));
@@ -67,6 +71,25 @@ final class PrimitivesSection implements Section {
                 run.gap(e);
             }
         }
+        List<List<LkpTable.Row>> lkp = new ArrayList<>();
+        if (report != null) {
+            lab.analysis.estimate.SweepEstimates est = report.estimates();
+            for (String[] p : PAIRS) {
+                List<LkpTable.Row> rows = new ArrayList<>();
+                for (int t : report.threadCounts()) {
+                    rows.add(est.lkpRow("ns_per_pair." + t + "t", Map.of("primitive", p[0]), Map.of("primitive", p[1]), t));
+                }
+                lkp.add(rows);
+            }
+        }
+        Figures f = new Figures(report, lkp, kernel);
+        return Optional.of(() -> render(run, f));
+    }
+
+    private static SectionOutput render(RunDir run, Figures f) throws IOException {
+        Path dir = run.rawFor("primitives");
+        PrimitivesReport report = f.report();
+        KernelRuns kernel = f.kernel();
         Page page = Page.of(run, "primitives").text("## primitives: calibration\n\n"
                 + "What one shared cache line costs on this machine, primitive by primitive, and what one real I/O "
                 + "costs, so each fix's figures can be read against both. No seed: the lab's own calibration.\n\n");
@@ -76,14 +99,10 @@ final class PrimitivesSection implements Section {
             maxT = report.threadCounts().last();
             page.text("### JVM: ns per get+put pair, per thread\n\n"
                     + report.markdown(page.data()).replace("## Primitives: ns per get+put pair, per thread\n\n", ""));
-            lab.analysis.estimate.SweepEstimates est = report.estimates();
             page.text("\n### The fixes' before/after pairs, LKP layout (ns per pair per thread; lower is better)\n\n");
-            for (String[] p : PAIRS) {
-                List<LkpTable.Row> rows = new ArrayList<>();
-                for (int t : report.threadCounts()) {
-                    rows.add(est.lkpRow("ns_per_pair." + t + "t", Map.of("primitive", p[0]), Map.of("primitive", p[1]), t));
-                }
-                page.text(Parts.lkpRows(p[0], p[1], p[2], rows));
+            for (int i = 0; i < PAIRS.size(); i++) {
+                String[] p = PAIRS.get(i);
+                page.text(Parts.lkpRows(p[0], p[1], p[2], f.lkp().get(i)));
             }
             page.text(Parts.lkpLegend()).text(crossovers(report)).text(allocation(report)).text("\n")
                     .chart("primitives-sweep.svg", sweepChart(report), "total throughput by threads");
@@ -109,7 +128,7 @@ final class PrimitivesSection implements Section {
             page.text("### Kernel: today's zram, per I/O\n\nNot in this run: " + ZramFloor.kernelSkipReason(run) + "\n\n");
             page.put("kernel", null);
         }
-        return Optional.of(page.build(headline(run, jvmHeadline, kernelHeadline, maxT)));
+        return page.build(headline(run, jvmHeadline, kernelHeadline, maxT));
     }
 
     private static Map<String, Object> headline(RunDir run, Estimate jvm, Estimate kernel, int t) {
@@ -171,7 +190,7 @@ final class PrimitivesSection implements Section {
 
     private static String sweepChart(PrimitivesReport r) {
         return Parts.sweepChart("Sync primitives: total throughput by threads", "M get+put pairs/s (all threads)", r.primitives(),
-                r.threadCounts(), (p, t) -> Parts.point(t, r.estimates().throughput(java.util.Map.of("primitive", p), t)));
+                r.threadCounts(), (p, t) -> Parts.point(t, r.throughput(p, t)));
     }
 
     private static String scalingChart(PrimitivesReport r, int t) {

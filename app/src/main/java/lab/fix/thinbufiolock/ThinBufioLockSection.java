@@ -19,6 +19,7 @@ import lab.analysis.fidelity.NoiseFloor;
 import lab.analysis.fidelity.Prediction;
 import lab.analysis.estimate.SweepEstimates;
 import lab.fix.CostSweep;
+import lab.notebook.Estimated;
 import lab.notebook.Fmt;
 import lab.notebook.Headline;
 import lab.notebook.KernelRuns;
@@ -43,8 +44,30 @@ final class ThinBufioLockSection implements Section {
     @Override
     public String id() { return ID; }
 
+    /**
+     * The model's calibrated side, made: the table with the whole tree cached at the most threads
+     * {@code t}, the fork CVs, raw, calibrated and predicted side by side, and where the run has
+     * counts and costs, the prediction and its pricing per visit; {@code prediction} null where it
+     * has neither.
+     */
+    private record CalibratedFigures(Calibration cal, int t, LockTable table, Parts.ForkCvs cv, List<Side> sides,
+                                     PredictionText.Report prediction, PerVisit perVisit) {}
+
+    /** One comparison at one thread count of the calibrated sweep: the raw model's ratio, the calibrated one, the prediction. */
+    private record Side(int threads, LockTable.Comparison comparison, Estimate raw, Estimate calibrated, Double predicted) {}
+
+    /**
+     * The headline's prediction priced per visit ({@link #estimatePerVisit}): whether both sides count
+     * visits, the prediction, and each side's visits per I/O.
+     */
+    private record PerVisit(boolean priced, Double predicted, double mutexVisits, double walkVisits) {}
+
+    /** Every figure of the section, made: what {@link #render} prints. */
+    private record Figures(List<String> caches, Map<String, LockTable> raw, LockTable whole, CalibratedFigures calibrated,
+                           LineCounts counts, ThinKernel kernel, Optional<LabKernelPart> lab) {}
+
     @Override
-    public Optional<SectionOutput> render(RunDir run) throws IOException {
+    public Optional<Estimated> estimate(RunDir run) throws IOException {
         Path dir = run.raw().resolve(ID);
         if (!Files.isDirectory(dir)) {
             return Optional.empty();
@@ -53,38 +76,56 @@ final class ThinBufioLockSection implements Section {
         SweepEstimates linear = SweepEstimates.read(dir, ThinBufioLockRaw.LINEAR, run::gap);
         Calibration cal = Calibration.read(dir);
         SweepEstimates calibrated = cal == null ? null : calibratedSweep(dir, ThinBufioLockRaw.CALIBRATED, cal, run);
-        ThinKernel kernel = ThinKernel.of(KernelRuns.read(run, dir.resolve("kernel")));
+        ThinKernel kernel = ThinKernel.of(KernelRuns.read(run, dir.resolve("kernel")), table, linear);
+        Map<String, LockTable> raw = new LinkedHashMap<>();
+        LockTable whole = null;
+        if (!table.isEmpty()) {
+            for (String cache : CACHES) {
+                if (table.values("cache").contains(cache)) {
+                    raw.put(cache, LockTable.of(table, linear, cache, cache.equals(WHOLE)));
+                }
+            }
+            whole = raw.containsKey(WHOLE) ? raw.get(WHOLE) : LockTable.of(table, linear, WHOLE, true);
+        }
+        LineCounts counts = LineCounts.read(dir);
+        CalibratedFigures c = estimateCalibrated(cal, calibrated, table, counts, dir, run);
+        Figures f = new Figures(table.values("cache"), raw, whole, c, counts, kernel, LabKernelPart.read(run, ID));
+        return Optional.of(() -> render(run, f));
+    }
+
+    private static SectionOutput render(RunDir run, Figures f) throws IOException {
+        Path dir = run.raw().resolve(ID);
+        ThinKernel kernel = f.kernel();
         String cores = run.manifest().path("cores").asText("?");
         Page page = Page.of(run, ID).text("## thin-bufio-lock: " + FIX.title() + "\n\n" + seed());
         Map<String, Object> jvm = new LinkedHashMap<>();
         Headline head = Headline.of(FIX, run);
-        int t = table.isEmpty() ? 1 : table.threadCounts().last();
-        if (!table.isEmpty()) {
+        LockTable whole = f.whole();
+        int t = whole == null ? 1 : whole.threads().getLast();
+        if (whole != null) {
             Map<String, Object> raw = new LinkedHashMap<>();
             page.text("### JVM model, raw: the bufio lockings on a fully provisioned thin volume\n\nThe seed ran " + SEED_JOBS
                     + " psync jobs; this machine has " + cores + " cores, so the thread sweep stops at " + t + ": every figure \"at the"
                     + " most threads\" below is at " + t + (t == 1 ? " thread" : " threads") + ", and the headline too. dm-linear over"
                     + " the same ram disk (no btree, no dm-bufio) is its own JMH run in the same rounds.\n\n");
-            page.text(LockTable.quickNote(table, run.manifest().path("quick").asBoolean(false)));
-            for (String cache : CACHES) {
-                if (!table.values("cache").contains(cache)) {
-                    continue; // not measured (a quick run's table has the headline's cache alone, and quickNote says so)
-                }
+            page.text(LockTable.quickNote(f.caches(), run.manifest().path("quick").asBoolean(false)));
+            // a cache not measured is left out (a quick run's table has the headline's cache alone, and quickNote says so)
+            f.raw().forEach((cache, table) -> {
                 Map<String, Object> byT = new LinkedHashMap<>();
-                page.text(LockTable.table(table, linear, cache, "raw, cache " + cache + (cache.equals(WHOLE) ? " (the whole btree cached)"
+                page.text(table.table("raw, cache " + cache + (cache.equals(WHOLE) ? " (the whole btree cached)"
                         : " (fewer buffers than the btree: misses, evictions, re-reads)"), byT));
                 raw.put(cache, byT);
-            }
-            page.chart("thin-bufio-lock-sweep.svg", LockTable.sweepChart(table, linear), "throughput by threads, whole tree cached")
-                    .text(LockTable.allocation(table, t));
+            });
+            page.chart("thin-bufio-lock-sweep.svg", whole.sweepChart(), "throughput by threads, whole tree cached")
+                    .text(whole.allocation(t));
             jvm.put("raw", raw);
-            NoiseFloor f = LockTable.floor(table, WHOLE, t);
-            head.raw(LockTable.ratio(table, LockTable.HEADLINE, WHOLE, t)).floor(f).rawFloor(f);
+            LockTable.Row last = whole.row(t);
+            head.raw(last.ratios().get(LockTable.HEADLINE)).floor(last.floor()).rawFloor(last.floor());
         } else {
             page.text("### JVM model\n\nNo variant table in this run (`raw/" + ID + "/thin-rR-tT.json`).\n\n");
         }
-        LineCounts counts = LineCounts.read(dir);
-        page.text(calibrated(cal, calibrated, table, counts, dir, run, head, jvm));
+        LineCounts counts = f.counts();
+        page.text(calibrated(f.calibrated(), head, jvm));
         Map<String, Object> locks = new LinkedHashMap<>();
         page.text(LockCounts.text(counts, locks));
         jvm.put("lock_counts", counts == null ? null : locks);
@@ -95,14 +136,14 @@ final class ThinBufioLockSection implements Section {
         }
         if (!kernel.isEmpty()) {
             Map<String, Object> k = new LinkedHashMap<>();
-            page.text(kernel.text(run, dir.resolve("kernel"), table, linear, k));
+            page.text(kernel.text(run, dir.resolve("kernel"), k));
             page.put("kernel", k);
         } else {
             page.text("### The kernel\n\nNot in this run (the kernel side runs as root: `sudo ./lab pair " + ID + "`; on a host"
                     + " without device-mapper's thin pool it runs in the lab's guest VM, which needs qemu).\n\n");
             page.put("kernel", null);
         }
-        Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
+        Optional<LabKernelPart> lab = f.lab();
         lab.ifPresent(l -> page.text(l.text(head)).put("lab_kernel", l.summary()));
         page.put("jvm", jvm.isEmpty() ? null : jvm);
         head.metric("throughput `" + WALK + "` / `" + MUTEX + "` (mutex ns/op over rwsem-walk's), thin"
@@ -116,7 +157,7 @@ final class ThinBufioLockSection implements Section {
                 .note("jvm: `" + WALK + "` / `" + MUTEX + "` throughput with the whole tree cached at the most threads, calibrated"
                         + " where the run has a calibration, else raw; predicted: from the counted lock operations; implied_op_ns: what"
                         + " one shared-line operation must cost for the seed's 1.55x on top of the calibrated I/O");
-        return Optional.of(page.build(lab.map(l -> l.onto(head)).orElse(head).toMap()));
+        return page.build(lab.map(l -> l.onto(head)).orElse(head).toMap());
     }
 
     /** The calibrated sweep of {@code prefix} at the calibration's base. */
@@ -143,26 +184,20 @@ final class ThinBufioLockSection implements Section {
                 + " costs in all.\n\n";
     }
 
-    private static String calibrated(Calibration cal, SweepEstimates calibrated, SweepEstimates raw, LineCounts counts,
-                                     Path dir, RunDir run, Headline head, Map<String, Object> jvm) throws IOException {
-        StringBuilder b = new StringBuilder("### JVM model, calibrated to the device, and predicted from the lock operations\n\n");
+    /**
+     * The calibrated side's figures; null without a calibrated model. Reads the cost sweeps after the
+     * calibrated table, as the page prints them.
+     */
+    private static CalibratedFigures estimateCalibrated(Calibration cal, SweepEstimates calibrated, SweepEstimates raw, LineCounts counts,
+                                                        Path dir, RunDir run) throws IOException {
         if (cal == null || calibrated == null || calibrated.isEmpty()) {
-            return b.append("Not in this run: no calibrated model (`raw/" + ID + "/calibration.json`): neither its kernel side nor a"
-                    + " committed run measured the kernel's CPU per I/O for the seed's job on a thin volume.\n\n").toString();
+            return null;
         }
         int t = calibrated.threadCounts().last();
-        b.append(Parts.calibration(cal));
-        Map<String, Object> c = new LinkedHashMap<>();
-        b.append(LockTable.table(calibrated, null, WHOLE, "calibrated (+" + cal.baseNs() + " ns per I/O: " + cal.deviceNs()
-                + " in the ram disk, " + cal.userNs() + " in the worker between I/Os), whole tree cached", c));
-        Map<String, Object> cv = new LinkedHashMap<>();
+        LockTable table = LockTable.of(calibrated, null, WHOLE, false);
         List<String> all = new ArrayList<>(VARIANTS);
         all.add(CONTROL);
-        b.append(Parts.forkCv(calibrated, all, v -> key(v, WHOLE), t, cv));
-        c.put("fork_cv", cv.isEmpty() ? null : cv);
-        jvm.put("calibrated", c);
-        head.calibrated(LockTable.ratio(calibrated, LockTable.HEADLINE, WHOLE, t)).floor(LockTable.floor(calibrated, WHOLE, t))
-                .base(cal);
+        Parts.ForkCvs cv = Parts.ForkCvs.estimate(calibrated, all, v -> key(v, WHOLE), t);
         JmhSweep scored = JmhSweep.read(dir, ThinBufioLockRaw.COSTS, run::gap);
         JmhSweep timed = JmhSweep.read(dir, CostSweep.timedPrefix(ThinBufioLockRaw.COSTS), run::gap);
         LineCost costs = LineCost.of(scored, timed, CostSweep.PROBES);
@@ -171,8 +206,39 @@ final class ThinBufioLockSection implements Section {
         // priced per operation (the costs without the visits' sweep): every variant visits the same lines as often
         Prediction p = counts == null || costs.isEmpty() ? null : new Prediction(calibrated, raw.where("baseNs", "0", "0"),
                 v -> key(v, WHOLE), v -> counts.get(v, point(THIN, WHOLE)), costs, cal.baseNs(), 0, MUTEX);
-        b.append(sideBySide(raw, calibrated, p, jvm));
+        List<Side> sides = estimateSideBySide(raw, calibrated, p);
         if (p == null) {
+            return new CalibratedFigures(cal, t, table, cv, sides, null, null);
+        }
+        List<Prediction.Pair> pairs = LockTable.COMPARISONS.stream()
+                .map(x -> new Prediction.Pair(x.base(), x.cand(), x.label() + (x == LockTable.HEADLINE ? " (the seed's, the headline)"
+                        : ""))).toList();
+        PredictionText.Report report = PredictionText.estimate(p, pairs, MUTEX, WALK, t, SEED_SPEEDUP, SEED_JOBS, "The seed ran "
+                + SEED_JOBS + " psync jobs (its machine's cores unstated), where up to twelve threads, not " + t + ", meet on the client"
+                + " lock's line.", cal.baseInterval());
+        return new CalibratedFigures(cal, t, table, cv, sides, report, estimatePerVisit(calibrated, raw, counts, withVisits, cal, t));
+    }
+
+    private static String calibrated(CalibratedFigures f, Headline head, Map<String, Object> jvm) {
+        StringBuilder b = new StringBuilder("### JVM model, calibrated to the device, and predicted from the lock operations\n\n");
+        if (f == null) {
+            return b.append("Not in this run: no calibrated model (`raw/" + ID + "/calibration.json`): neither its kernel side nor a"
+                    + " committed run measured the kernel's CPU per I/O for the seed's job on a thin volume.\n\n").toString();
+        }
+        Calibration cal = f.cal();
+        int t = f.t();
+        b.append(Parts.calibration(cal));
+        Map<String, Object> c = new LinkedHashMap<>();
+        b.append(f.table().table("calibrated (+" + cal.baseNs() + " ns per I/O: " + cal.deviceNs()
+                + " in the ram disk, " + cal.userNs() + " in the worker between I/Os), whole tree cached", c));
+        Map<String, Object> cv = new LinkedHashMap<>();
+        b.append(Parts.forkCv(f.cv(), cv));
+        c.put("fork_cv", cv.isEmpty() ? null : cv);
+        jvm.put("calibrated", c);
+        LockTable.Row last = f.table().row(t);
+        head.calibrated(last.ratios().get(LockTable.HEADLINE)).floor(last.floor()).base(cal);
+        b.append(sideBySide(f.sides(), jvm));
+        if (f.prediction() == null) {
             return b.append("No shared-line counts or cost sweep in this run: no prediction.\n\n").toString();
         }
         b.append("Predicted from the counted lock operations: one one-thread time for every variant, `" + MUTEX + "`'s (the calibrated"
@@ -183,13 +249,8 @@ final class ThinBufioLockSection implements Section {
                 + " `rwsem-read` pairs, a write lock's `cas` and `rmw`, the hold counts as `rmw`s, the bio prison's, `all_io_ds`' and the"
                 + " pool's `root_lock`), and what one such operation costs here at the calibrated gap (the cost sweep, same run). The"
                 + " seed's figure is `" + WALK + "` over `" + MUTEX + "`, which is where the implied cost comes from:\n\n");
-        List<Prediction.Pair> pairs = LockTable.COMPARISONS.stream()
-                .map(x -> new Prediction.Pair(x.base(), x.cand(), x.label() + (x == LockTable.HEADLINE ? " (the seed's, the headline)"
-                        : ""))).toList();
-        Map<String, Object> pj = PredictionText.report(p, b, pairs, MUTEX, WALK, t, SEED_SPEEDUP, SEED_JOBS, "The seed ran " + SEED_JOBS
-                + " psync jobs (its machine's cores unstated), where up to twelve threads, not " + t + ", meet on the client lock's line.",
-                head);
-        b.append(perVisit(calibrated, raw, counts, withVisits, cal, t, pj));
+        Map<String, Object> pj = PredictionText.report(f.prediction(), b, head);
+        b.append(perVisit(f.perVisit(), pj));
         jvm.put("prediction", pj);
         return b.toString();
     }
@@ -199,22 +260,29 @@ final class ThinBufioLockSection implements Section {
      * where the run counted visits and measured one at the I/O's rhythm, as dm-css-ref's is: where
      * the variants visit the same lines as often, only their one-thread times differ.
      */
-    private static String perVisit(SweepEstimates calibrated, SweepEstimates raw, LineCounts counts, LineCost costs, Calibration cal, int t,
-                                   Map<String, Object> pj) {
+    private static PerVisit estimatePerVisit(SweepEstimates calibrated, SweepEstimates raw, LineCounts counts, LineCost costs,
+                                             Calibration cal, int t) {
         Prediction v = new Prediction(calibrated, raw.where("baseNs", "0", "0"), x -> key(x, WHOLE),
                 x -> counts.get(x, point(THIN, WHOLE)), costs, cal.baseNs(), 0, MUTEX);
         if (!v.byVisits(MUTEX) || !v.byVisits(WALK)) {
+            return new PerVisit(false, null, Double.NaN, Double.NaN);
+        }
+        return new PerVisit(true, v.predict(MUTEX, WALK, t), counts.get(MUTEX, point(THIN, WHOLE)).visits(),
+                counts.get(WALK, point(THIN, WHOLE)).visits());
+    }
+
+    /** {@link #estimatePerVisit}'s figures in words, and into the prediction's summary. */
+    private static String perVisit(PerVisit v, Map<String, Object> pj) {
+        if (!v.priced()) {
             pj.put("predicted_per_visit", null);
             return "";
         }
-        Double pv = v.predict(MUTEX, WALK, t);
+        Double pv = v.predicted();
         pj.put("predicted_per_visit", pv);
-        LineCounts.Entry m = counts.get(MUTEX, point(THIN, WHOLE));
-        LineCounts.Entry w = counts.get(WALK, point(THIN, WHOLE));
         return "Priced per visit instead (a visit: a thread's operations on one line between two stretches of the I/O's work, the"
                 + " line paid for once, at the I/O's rhythm, as dm-css-ref prices them): `" + MUTEX + "` visits shared lines "
-                + Fmt.f(m.visits(), 2) + " times per I/O and `" + WALK + "` " + Fmt.f(w.visits(), 2) + ", so the prediction is "
-                + (pv == null ? "n/a" : Fmt.f(pv, 3) + "x") + (m.visits() == w.visits() ? ": no difference, the series"
+                + Fmt.f(v.mutexVisits(), 2) + " times per I/O and `" + WALK + "` " + Fmt.f(v.walkVisits(), 2) + ", so the prediction is "
+                + (pv == null ? "n/a" : Fmt.f(pv, 3) + "x") + (v.mutexVisits() == v.walkVisits() ? ": no difference, the series"
                 + " changing how many lock operations a visit to dm-bufio's line holds, not how often it is visited, which is why the"
                 + " headline's prediction prices operations" : "") + ".\n\n";
     }
@@ -223,26 +291,36 @@ final class ThinBufioLockSection implements Section {
      * Every comparison at every thread count of the calibrated sweep, whole tree cached: the raw
      * model's ratio, the calibrated one (each against its own A/A floor) and the prediction.
      */
-    private static String sideBySide(SweepEstimates raw, SweepEstimates calibrated, Prediction p, Map<String, Object> jvm) {
+    private static List<Side> estimateSideBySide(SweepEstimates raw, SweepEstimates calibrated, Prediction p) {
+        List<Side> out = new ArrayList<>();
+        for (int t : calibrated.threadCounts()) {
+            for (LockTable.Comparison c : LockTable.COMPARISONS) {
+                out.add(new Side(t, c, LockTable.estimateRatio(raw, c, WHOLE, t), LockTable.estimateRatio(calibrated, c, WHOLE, t),
+                        p == null ? null : p.predict(c.base(), c.cand(), t)));
+            }
+        }
+        return out;
+    }
+
+    /** {@link #estimateSideBySide}'s rows as a table, and into the summary. */
+    private static String sideBySide(List<Side> sides, Map<String, Object> jvm) {
         StringBuilder b = new StringBuilder("Raw, calibrated and predicted side by side (whole tree cached; throughput of the candidate"
                 + " over the base; raw and calibrated each with its 95% interval over rounds; the prediction as below):\n\n"
                 + "| threads | comparison | raw | calibrated | predicted |\n|---:|---|---:|---:|---:|\n");
         Map<String, Object> out = new LinkedHashMap<>();
-        for (int t : calibrated.threadCounts()) {
-            Map<String, Object> row = new LinkedHashMap<>();
-            for (LockTable.Comparison c : LockTable.COMPARISONS) {
-                Estimate r = LockTable.ratio(raw, c, WHOLE, t);
-                Estimate k = LockTable.ratio(calibrated, c, WHOLE, t);
-                Double pr = p == null ? null : p.predict(c.base(), c.cand(), t);
-                b.append("| ").append(t).append(" | ").append(c.label()).append(" | ").append(Parts.ratioCell(r)).append(" | ")
-                        .append(Parts.ratioCell(k)).append(" | ").append(pr == null ? "n/a" : Fmt.f(pr, 3) + "x").append(" |\n");
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("raw", Parts.json(r));
-                m.put("calibrated", Parts.json(k));
-                m.put("predicted", pr);
-                row.put(c.json(), m);
-            }
-            out.put(Integer.toString(t), row);
+        for (Side s : sides) {
+            Estimate r = s.raw();
+            Estimate k = s.calibrated();
+            Double pr = s.predicted();
+            b.append("| ").append(s.threads()).append(" | ").append(s.comparison().label()).append(" | ").append(Parts.ratioCell(r))
+                    .append(" | ").append(Parts.ratioCell(k)).append(" | ").append(pr == null ? "n/a" : Fmt.f(pr, 3) + "x").append(" |\n");
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("raw", Parts.json(r));
+            m.put("calibrated", Parts.json(k));
+            m.put("predicted", pr);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> row = (Map<String, Object>) out.computeIfAbsent(Integer.toString(s.threads()), x -> new LinkedHashMap<>());
+            row.put(s.comparison().json(), m);
         }
         jvm.put("raw_calibrated_predicted", out);
         return b.append('\n').toString();

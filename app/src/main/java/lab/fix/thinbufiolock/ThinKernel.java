@@ -49,6 +49,9 @@ final class ThinKernel {
     private final Map<Integer, Estimate> iopsRatio = new TreeMap<>();
     private final Map<Integer, Estimate> cpuRatio = new TreeMap<>();
     private final Map<Integer, Estimate> extra = new TreeMap<>();
+    /** The model's figures beside them, by variant and jobs ({@link #estimateModel}). */
+    private final Map<String, Estimate> modelOverLinear = new TreeMap<>();
+    private final Map<String, Estimate> modelExtra = new TreeMap<>();
 
     private ThinKernel(KernelRuns runs) {
         this.runs = runs;
@@ -63,8 +66,24 @@ final class ThinKernel {
         estimate();
     }
 
-    static ThinKernel of(KernelRuns runs) {
-        return new ThinKernel(runs);
+    /**
+     * The kernel side of {@code runs}, with the model's figures at as many threads as jobs beside
+     * it: the thin volume's sweep {@code thin} and dm-linear's {@code linear}.
+     */
+    static ThinKernel of(KernelRuns runs, SweepEstimates thin, SweepEstimates linear) {
+        ThinKernel k = new ThinKernel(runs);
+        k.estimateModel(thin, linear);
+        return k;
+    }
+
+    /** The model's {@code striped} and {@code mutex} over dm-linear at each job count the kernel ran. */
+    private void estimateModel(SweepEstimates thin, SweepEstimates linear) {
+        for (int j : jobs) {
+            for (String v : List.of(STRIPED, MUTEX)) {
+                modelOverLinear.put(v + "/" + j, estimateModelOverLinear(thin, linear, v, j));
+                modelExtra.put(v + "/" + j, estimateModelExtraNs(thin, linear, v, j));
+            }
+        }
     }
 
     boolean isEmpty() {
@@ -129,7 +148,7 @@ final class ThinKernel {
      * at {@code t} threads: dm-linear's ns per op over the variant's, within each round (the two are
      * JMH runs of their own in the same round); null where the model has no such round.
      */
-    static Estimate modelOverLinear(SweepEstimates thin, SweepEstimates linear, String variant, int t) {
+    private static Estimate estimateModelOverLinear(SweepEstimates thin, SweepEstimates linear, String variant, int t) {
         return linear.across(thin, linear(), key(variant, WHOLE), t, "linear/thin", (lin, x) -> lin / x, false);
     }
 
@@ -137,7 +156,7 @@ final class ThinKernel {
      * What the model's thin volume ({@code variant}, whole tree cached) adds to an I/O over dm-linear
      * at {@code t} threads: its ns per op less dm-linear's, within each round; null where none.
      */
-    static Estimate modelExtraNs(SweepEstimates thin, SweepEstimates linear, String variant, int t) {
+    private static Estimate estimateModelExtraNs(SweepEstimates thin, SweepEstimates linear, String variant, int t) {
         return thin.across(linear, key(variant, WHOLE), linear(), t, "thin-linear", (x, lin) -> x - lin, true);
     }
 
@@ -156,7 +175,7 @@ final class ThinKernel {
      * thread counts: throughput over dm-linear, and the ns the thin volume adds to an I/O (the
      * kernel's scaled to the host by the probe where emulated).
      */
-    String text(RunDir run, Path dir, SweepEstimates thin, SweepEstimates linear, Map<String, Object> out) {
+    String text(RunDir run, Path dir, Map<String, Object> out) {
         Map<String, String> env = runs.env();
         StringBuilder b = new StringBuilder("### The kernel: a thin volume against dm-linear over the same brd\n\n")
                 .append("Kernel ").append(env.getOrDefault("kernel", "?")).append(", ").append(env.getOrDefault("environment", "native"))
@@ -200,8 +219,8 @@ final class ThinKernel {
             row.put("thin_vs_linear_per_cpu", Parts.json(cpuRatio));
             row.put("thin_extra_ns_per_io", Parts.json(extra));
             for (String v : List.of(STRIPED, MUTEX)) {
-                Estimate r = modelOverLinear(thin, linear, v, j);
-                Estimate x = modelExtraNs(thin, linear, v, j);
+                Estimate r = modelOverLinear.get(v + "/" + j);
+                Estimate x = modelExtra.get(v + "/" + j);
                 b.append(" | ").append(ratio(r)).append(" | ").append(Fmt.est(x, 0));
                 row.put("model_" + v + "_vs_linear", Parts.json(r));
                 row.put("model_" + v + "_extra_ns", Parts.json(x));

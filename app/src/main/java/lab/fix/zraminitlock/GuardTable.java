@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SortedSet;
 import lab.analysis.compare.LkpTable;
 import lab.analysis.estimate.Estimate;
 import lab.analysis.estimate.SweepEstimates;
@@ -18,13 +19,59 @@ import lab.notebook.Parts;
  * The JVM model's guard table ({@code zram-rR-tT.json}, {@code zram-lz4-rR-tT.json}): each guard's
  * throughput over rwsem's per rw mode, pattern and thread count in the notebook's estimator,
  * checked against the A/A floor of the row; the seed's table beside the model's; where "marginal"
- * stops; the sweep chart, allocation and the summary.
+ * stops; the sweep chart, allocation and the summary. Every figure is made where the table is
+ * built ({@link #of}, {@link #estimateLkp}); the tables, charts and summary print them.
  */
 final class GuardTable {
     /** Where "marginal" stops: the guard costing more than this share of throughput. */
     static final double MARGINAL = 0.10;
 
-    private GuardTable() {}
+    /** One guard at one rw mode, pattern and thread count: ns per op, its throughput over rwsem's, total throughput (charts only). */
+    record Cell(Estimate ns, Estimate vsBase, Estimate throughput) {}
+
+    private final List<String> rws;
+    private final List<String> patterns;
+    private final SortedSet<Integer> threads;
+    /** By guard, rw, pattern and threads ({@link #cellKey}). */
+    private final Map<String, Cell> cells = new LinkedHashMap<>();
+    /** The A/A of each row, by rw, pattern and threads; null without a control. */
+    private final Map<String, NoiseFloor> floors = new LinkedHashMap<>();
+    /** B/op of each guard at the seed's point and the most threads (charts only; NaN: not measured). */
+    private final Map<String, Double> bytes = new LinkedHashMap<>();
+
+    private GuardTable(SweepEstimates s, boolean charts) {
+        this.rws = s.values("rw");
+        this.patterns = s.values("pattern");
+        this.threads = s.threadCounts();
+        for (String rw : rws) {
+            for (String p : patterns) {
+                for (int t : threads) {
+                    floors.put(rw + "/" + p + "/" + t, estimateFloor(s, rw, p, t));
+                    for (String g : GUARDS) {
+                        cells.put(cellKey(g, rw, p, t), new Cell(s.ns(key(g, rw, p), t), estimateRatio(s, g, rw, p, t),
+                                charts && rw.equals("randrw") ? s.throughput(key(g, rw, p), t) : null));
+                    }
+                }
+            }
+        }
+        if (charts && !threads.isEmpty()) {
+            for (String g : GUARDS) {
+                bytes.put(g, s.bytesPerOp(key(g, SEED_RW, SEED_PATTERN), threads.last()));
+            }
+        }
+    }
+
+    /**
+     * The table of the sweep {@code s}: every figure its matrix and summary print, made; with
+     * {@code charts}, the sweep charts' and the allocation line's too.
+     */
+    static GuardTable of(SweepEstimates s, boolean charts) {
+        return new GuardTable(s, charts);
+    }
+
+    private static String cellKey(String guard, String rw, String p, int t) {
+        return guard + "/" + rw + "/" + p + "/" + t;
+    }
 
     static Map<String, String> key(String guard, String rw, String pattern) {
         return Map.of("guard", guard, "rw", rw, "pattern", pattern);
@@ -36,32 +83,62 @@ final class GuardTable {
     }
 
     /** The guard's throughput over rwsem's: the estimator, per round score(rwsem) / score(guard). */
-    static Estimate ratio(SweepEstimates s, String guard, String rw, String p, int t) {
+    private static Estimate estimateRatio(SweepEstimates s, String guard, String rw, String p, int t) {
         return s.ratio(key(BASE, rw, p), key(guard, rw, p), t);
     }
 
     /** The A/A floor of a row (rwsem against its copy); null when the run has no control. */
-    static NoiseFloor floor(SweepEstimates s, String rw, String p, int t) {
+    private static NoiseFloor estimateFloor(SweepEstimates s, String rw, String p, int t) {
         return s.aa(key(BASE, rw, p), key(CONTROL, rw, p), t);
     }
 
-    static String ratioMatrix(SweepEstimates s) {
+    /** The sweep's thread counts. */
+    SortedSet<Integer> threads() {
+        return threads;
+    }
+
+    /** The patterns the sweep measured, in the order first seen. */
+    List<String> patterns() {
+        return patterns;
+    }
+
+    private Cell cell(String guard, String rw, String p, int t) {
+        Cell c = cells.get(cellKey(guard, rw, p, t));
+        return c == null ? new Cell(null, null, null) : c;
+    }
+
+    /** ns per op of {@code guard} at {@code rw}, {@code p} and {@code t}; null where not measured. */
+    Estimate ns(String guard, String rw, String p, int t) {
+        return cell(guard, rw, p, t).ns();
+    }
+
+    /** The guard's throughput over rwsem's; null where not measured. */
+    Estimate ratio(String guard, String rw, String p, int t) {
+        return cell(guard, rw, p, t).vsBase();
+    }
+
+    /** The A/A floor of a row; null without a control. */
+    NoiseFloor floor(String rw, String p, int t) {
+        return floors.get(rw + "/" + p + "/" + t);
+    }
+
+    String ratioMatrix() {
         StringBuilder b = new StringBuilder("| rw | pattern | threads |");
         GUARDS.subList(1, GUARDS.size()).forEach(g -> b.append(' ').append(g).append(" / rwsem |"));
         b.append(" A/A: rwsem / rwsem (floor) | rwsem ns/op |\n|---|---|---:|");
         GUARDS.subList(1, GUARDS.size()).forEach(g -> b.append("---:|"));
         b.append("---:|---:|\n");
-        for (String rw : s.values("rw")) {
-            for (String p : s.values("pattern")) {
-                for (int t : s.threadCounts()) {
-                    Estimate base = s.ns(key(BASE, rw, p), t);
+        for (String rw : rws) {
+            for (String p : patterns) {
+                for (int t : threads) {
+                    Estimate base = ns(BASE, rw, p, t);
                     if (base == null) {
                         continue;
                     }
-                    NoiseFloor f = floor(s, rw, p, t);
+                    NoiseFloor f = floor(rw, p, t);
                     b.append("| ").append(rw).append(" | ").append(p).append(" | ").append(t).append(" |");
                     for (String g : GUARDS.subList(1, GUARDS.size())) {
-                        b.append(' ').append(Parts.ratioCell(ratio(s, g, rw, p, t))).append(" |");
+                        b.append(' ').append(Parts.ratioCell(ratio(g, rw, p, t))).append(" |");
                     }
                     b.append(' ').append(f == null ? "—" : Parts.ratioCell(f.aa())).append(" | ")
                             .append(Fmt.f(base.value(), 0)).append(" |\n");
@@ -72,13 +149,13 @@ final class GuardTable {
     }
 
     /** The seed's SRCU-vs-rwsem change per rw mode beside the model's raw one, on the seed's zero pages at {@code t} threads. */
-    static String seedVsModel(SweepEstimates s, int t) {
+    String seedVsModel(int t) {
         StringBuilder b = new StringBuilder("The seed's table beside the raw model's (zero pages, as the seed ran; " + t
                 + " threads; SRCU throughput over rwsem's as a change, in the notebook's estimator):\n\n"
                 + "| rw | seed: SRCU vs rwsem | model raw: SRCU vs rwsem, 95% interval | A/A |\n|---|---:|---:|---:|\n");
         for (String rw : RWS) {
-            Estimate r = ratio(s, SRCU, rw, SEED_PATTERN, t);
-            NoiseFloor f = floor(s, rw, SEED_PATTERN, t);
+            Estimate r = ratio(SRCU, rw, SEED_PATTERN, t);
+            NoiseFloor f = floor(rw, SEED_PATTERN, t);
             String model = r == null ? "n/a" : !r.hasInterval() ? String.format(Locale.ROOT, "%+.1f%% (one round)", 100 * (r.value() - 1))
                     : String.format(Locale.ROOT, "%+.1f%% [%+.1f%% – %+.1f%%]", 100 * (r.value() - 1), 100 * (r.lo() - 1), 100 * (r.hi() - 1))
                     + (r.excludes(1) ? "" : " (holds 0)");
@@ -93,29 +170,29 @@ final class GuardTable {
      * What a quick run's table leaves out, in words, once; empty in a full run and where the table
      * has every rw mode (every quick run before issue 33, which had two patterns of each).
      */
-    static String quickNote(SweepEstimates s, boolean quick) {
-        return !quick || s.values("rw").containsAll(RWS) ? "" : "Quick run: the guard table measured the headline's cells only, "
-                + String.join(", ", s.values("rw")) + " on " + String.join(", ", s.values("pattern")) + " pages, every guard and the A/A"
-                + " copy, at " + Fmt.and(s.threadCounts().stream().map(String::valueOf).toList())
-                + (s.threadCounts().size() == 1 ? " thread" : " threads") + "; `./lab pair " + ID + "` measures every rw mode ("
-                + String.join(", ", RWS) + ") and pattern, LZ4 beside LZO-RLE" + (s.threadCounts().contains(SEED_WORKERS) ? ""
+    String quickNote(boolean quick) {
+        return !quick || rws.containsAll(RWS) ? "" : "Quick run: the guard table measured the headline's cells only, "
+                + String.join(", ", rws) + " on " + String.join(", ", patterns) + " pages, every guard and the A/A"
+                + " copy, at " + Fmt.and(threads.stream().map(String::valueOf).toList())
+                + (threads.size() == 1 ? " thread" : " threads") + "; `./lab pair " + ID + "` measures every rw mode ("
+                + String.join(", ", RWS) + ") and pattern, LZ4 beside LZO-RLE" + (threads.contains(SEED_WORKERS) ? ""
                 : ", and the seed's " + SEED_WORKERS + " workers") + ".\n\n";
     }
 
     /** Where srcu first differs from rwsem by more than MARGINAL (beyond the row's floor), per rw and pattern. */
-    static String marginal(SweepEstimates s) {
-        if (s.threadCounts().size() < 2) {
+    String marginal() {
+        if (threads.size() < 2) {
             return "";
         }
         StringBuilder b = new StringBuilder("Where \"marginal\" stops being marginal (srcu's throughput more than "
                 + Math.round(MARGINAL * 100) + "% from rwsem's, its interval leaving out 1):\n\n");
-        for (String rw : s.values("rw")) {
-            for (String p : s.values("pattern")) {
+        for (String rw : rws) {
+            for (String p : patterns) {
                 String first = null;
                 Double most = null;
                 int mostAt = 0;
-                for (int t : s.threadCounts()) {
-                    Estimate r = ratio(s, SRCU, rw, p, t);
+                for (int t : threads) {
+                    Estimate r = ratio(SRCU, rw, p, t);
                     if (r == null) {
                         continue;
                     }
@@ -134,43 +211,44 @@ final class GuardTable {
                 }
                 b.append("- ").append(rw).append(", ").append(p).append(": ").append(first != null ? first
                         : String.format(Locale.ROOT, "srcu stays within %d%% of rwsem (or within noise) from %d to %d threads (farthest: %s at %d)",
-                                Math.round(MARGINAL * 100), s.threadCounts().first(), s.threadCounts().last(), Fmt.ratio(most), mostAt))
+                                Math.round(MARGINAL * 100), threads.first(), threads.last(), Fmt.ratio(most), mostAt))
                         .append('\n');
             }
         }
         return b.append('\n').toString();
     }
 
-    static String sweepChart(SweepEstimates s, String rw, String p) {
+    /** Total throughput by threads per guard at {@code rw} (randrw: the charts' figures) and {@code p}. */
+    String sweepChart(String rw, String p) {
         return Parts.sweepChart("zram model, " + rw + ", " + p + ": total throughput by threads, per guard", "M ops/s (all threads)",
-                GUARDS, s.threadCounts(), (g, t) -> Parts.point(t, s.throughput(key(g, rw, p), t)));
+                GUARDS, threads, (g, t) -> Parts.point(t, cell(g, rw, p, t).throughput()));
     }
 
-    static String allocation(SweepEstimates s, int t) {
+    String allocation(int t) {
         StringBuilder b = new StringBuilder();
         for (String g : GUARDS) {
-            double bytes = s.bytesPerOp(key(g, SEED_RW, SEED_PATTERN), t);
-            if (!Double.isNaN(bytes)) {
-                b.append(b.isEmpty() ? "" : ", ").append('`').append(g).append("` ").append(Fmt.f(bytes, 3));
+            double x = bytes.getOrDefault(g, Double.NaN);
+            if (!Double.isNaN(x)) {
+                b.append(b.isEmpty() ? "" : ", ").append('`').append(g).append("` ").append(Fmt.f(x, 3));
             }
         }
         return b.isEmpty() ? "" : "Allocation per op (JMH -prof gc, randrw zero, " + t + " threads, B/op): " + b + ".\n\n";
     }
 
-    static Map<String, Object> summary(SweepEstimates s) {
+    Map<String, Object> summary() {
         Map<String, Object> out = new LinkedHashMap<>();
-        for (String rw : s.values("rw")) {
-            for (String p : s.values("pattern")) {
+        for (String rw : rws) {
+            for (String p : patterns) {
                 Map<String, Object> byT = new LinkedHashMap<>();
-                for (int t : s.threadCounts()) {
+                for (int t : threads) {
                     Map<String, Object> row = new LinkedHashMap<>();
-                    NoiseFloor f = floor(s, rw, p, t);
+                    NoiseFloor f = floor(rw, p, t);
                     for (String g : GUARDS) {
-                        Estimate v = s.ns(key(g, rw, p), t);
+                        Estimate v = ns(g, rw, p, t);
                         if (v != null) {
                             Map<String, Object> m = new LinkedHashMap<>();
                             m.put("ns_per_op", v.json());
-                            Estimate r = ratio(s, g, rw, p, t);
+                            Estimate r = ratio(g, rw, p, t);
                             m.put("throughput_vs_rwsem", Parts.json(r));
                             m.put("within_noise", r == null || !r.hasInterval() ? null : !r.excludes(1));
                             row.put(g, m);
@@ -185,10 +263,9 @@ final class GuardTable {
         return out;
     }
 
-    /** The LKP blocks: rwsem (base) against each guard at {@code t} threads, per rw mode and pattern. */
-    static String lkp(SweepEstimates s, int t) {
-        StringBuilder b = new StringBuilder("\n### LKP layout: rwsem (base) against each guard at " + t
-                + " threads, ns per op per thread (lower is better)\n\n");
+    /** The LKP rows of rwsem (base) against each guard at {@code t} threads, by guard, one per rw mode and pattern. */
+    static Map<String, List<LkpTable.Row>> estimateLkp(SweepEstimates s, int t) {
+        Map<String, List<LkpTable.Row>> out = new LinkedHashMap<>();
         for (String g : GUARDS.subList(1, GUARDS.size())) {
             List<LkpTable.Row> rows = new ArrayList<>();
             for (String rw : s.values("rw")) {
@@ -196,8 +273,16 @@ final class GuardTable {
                     rows.add(s.lkpRow("ns_per_io." + rw + "." + p, key(BASE, rw, p), key(g, rw, p), t));
                 }
             }
-            b.append(Parts.lkpRows(BASE, g, null, rows));
+            out.put(g, rows);
         }
+        return out;
+    }
+
+    /** The LKP blocks of {@link #estimateLkp}'s rows at {@code t} threads. */
+    static String lkp(Map<String, List<LkpTable.Row>> rowsByGuard, int t) {
+        StringBuilder b = new StringBuilder("\n### LKP layout: rwsem (base) against each guard at " + t
+                + " threads, ns per op per thread (lower is better)\n\n");
+        rowsByGuard.forEach((g, rows) -> b.append(Parts.lkpRows(BASE, g, null, rows)));
         return b.append(Parts.lkpLegend()).toString();
     }
 }

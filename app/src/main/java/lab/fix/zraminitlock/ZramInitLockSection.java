@@ -2,6 +2,7 @@ package lab.fix.zraminitlock;
 
 import static lab.fix.zraminitlock.ZramInitLock.*;
 
+import lab.notebook.Estimated;
 import lab.notebook.Fmt;
 import lab.notebook.KernelRuns;
 import lab.notebook.LabKernelPart;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import lab.analysis.compare.LkpTable;
 import lab.analysis.estimate.Estimate;
 import lab.analysis.estimate.SweepEstimates;
 import lab.analysis.fidelity.NoiseFloor;
@@ -35,8 +37,15 @@ final class ZramInitLockSection implements Section {
     @Override
     public String id() { return ID; }
 
+    /**
+     * Every figure of the section, made: the LZO-RLE and LZ4 tables (null: not in the run), the
+     * LKP rows at the table's most threads, the seed's point, the kernel's runs, the lab kernel.
+     */
+    private record Figures(GuardTable lzo, Map<String, List<LkpTable.Row>> lkp, GuardTable lz4, int ht, SeedPoint.Figures seed,
+                           KernelRuns kernel, Optional<LabKernelPart> lab) {}
+
     @Override
-    public Optional<SectionOutput> render(RunDir run) throws IOException {
+    public Optional<Estimated> estimate(RunDir run) throws IOException {
         Path dir = run.raw().resolve(ID);
         if (!Files.isDirectory(dir)) {
             return Optional.empty();
@@ -44,31 +53,42 @@ final class ZramInitLockSection implements Section {
         SweepEstimates lzo = SweepEstimates.read(dir, ZramInitLockRaw.LZO, run::gap);
         SweepEstimates lz4 = SweepEstimates.read(dir, ZramInitLockRaw.LZ4, run::gap);
         KernelRuns kernel = KernelRuns.read(run, dir.resolve("kernel"));
+        int ht = ZramInitLockPairing.headlineThreads(lzo.isEmpty() ? List.of(1) : lzo.threadCounts(), run.manifest().path("cores").asInt(0));
+        GuardTable table = lzo.isEmpty() ? null : GuardTable.of(lzo, true);
+        Map<String, List<LkpTable.Row>> lkp = lzo.isEmpty() ? null : GuardTable.estimateLkp(lzo, lzo.threadCounts().last());
+        Figures f = new Figures(table, lkp, lz4.isEmpty() ? null : GuardTable.of(lz4, false), ht, SeedPoint.estimate(run, dir, ht), kernel,
+                LabKernelPart.read(run, ID));
+        return Optional.of(() -> render(run, f));
+    }
+
+    private static SectionOutput render(RunDir run, Figures f) throws IOException {
+        GuardTable lzo = f.lzo();
+        KernelRuns kernel = f.kernel();
+        int ht = f.ht();
         Page page = Page.of(run, ID).text("## zram-init-lock: " + FIX.title() + "\n\n" + seedTable());
         String cores = run.manifest().path("cores").asText("?");
         Headline head = Headline.of(FIX, run);
         Map<String, Object> jvm = new LinkedHashMap<>();
-        int ht = ZramInitLockPairing.headlineThreads(lzo.isEmpty() ? List.of(1) : lzo.threadCounts(), run.manifest().path("cores").asInt(0));
-        if (!lzo.isEmpty()) {
-            int maxT = lzo.threadCounts().last();
+        if (lzo != null) {
+            int maxT = lzo.threads().last();
             page.text("### JVM model, raw: throughput of each guard over rwsem's (LZO-RLE)\n\n"
                     + "Total ops/s of the guard over rwsem's at the same thread count, in the notebook's estimator, checked against the"
                     + " row's A/A floor (rwsem against a copy of itself, where the run has it); 1.00x = the guard costs what rwsem costs.\n\n")
-                    .text(GuardTable.quickNote(lzo, run.manifest().path("quick").asBoolean(false))).text(GuardTable.ratioMatrix(lzo));
-            page.text(GuardTable.lkp(lzo, maxT)).text(GuardTable.seedVsModel(lzo, ht)).text(GuardTable.marginal(lzo));
-            for (String p : lzo.values("pattern")) {
-                page.chart("zram-sweep-randrw-" + p + ".svg", GuardTable.sweepChart(lzo, "randrw", p), "randrw " + p + " thread sweep");
+                    .text(lzo.quickNote(run.manifest().path("quick").asBoolean(false))).text(lzo.ratioMatrix());
+            page.text(GuardTable.lkp(f.lkp(), maxT)).text(lzo.seedVsModel(ht)).text(lzo.marginal());
+            for (String p : lzo.patterns()) {
+                page.chart("zram-sweep-randrw-" + p + ".svg", lzo.sweepChart("randrw", p), "randrw " + p + " thread sweep");
             }
-            page.text(GuardTable.allocation(lzo, maxT));
-            NoiseFloor f = GuardTable.floor(lzo, SEED_RW, SEED_PATTERN, ht);
-            head.raw(GuardTable.ratio(lzo, SRCU, SEED_RW, SEED_PATTERN, ht)).floor(f).rawFloor(f);
-            jvm.put("table", GuardTable.summary(lzo));
+            page.text(lzo.allocation(maxT));
+            NoiseFloor floor = lzo.floor(SEED_RW, SEED_PATTERN, ht);
+            head.raw(lzo.ratio(SRCU, SEED_RW, SEED_PATTERN, ht)).floor(floor).rawFloor(floor);
+            jvm.put("table", lzo.summary());
         }
-        if (!lz4.isEmpty()) {
-            page.text("### LZ4 instead of LZO-RLE (compressible50)\n\n" + GuardTable.ratioMatrix(lz4) + '\n');
-            jvm.put("lz4", GuardTable.summary(lz4));
+        if (f.lz4() != null) {
+            page.text("### LZ4 instead of LZO-RLE (compressible50)\n\n" + f.lz4().ratioMatrix() + '\n');
+            jvm.put("lz4", f.lz4().summary());
         }
-        page.text(SeedPoint.text(run, dir, ht, head, jvm));
+        page.text(SeedPoint.text(f.seed(), ht, head, jvm));
         page.text(flamegraphs(page, lzo));
         if (!kernel.isEmpty()) {
             page.text("### Today's real zram (the `none` variant: no guard on the I/O path)\n\n"
@@ -83,7 +103,7 @@ final class ZramInitLockSection implements Section {
             page.text("### Today's real zram\n\nNot in this run (the kernel side runs as root: `sudo ./lab pair zram-init-lock`).\n\n");
             page.put("kernel", null);
         }
-        Optional<LabKernelPart> lab = LabKernelPart.read(run, ID);
+        Optional<LabKernelPart> lab = f.lab();
         lab.ifPresent(l -> page.text(l.text(head)).put("lab_kernel", l.summary()));
         page.put("jvm", jvm.isEmpty() ? null : jvm);
         head.metric("SRCU / rwsem throughput, randrw, zero pages (the seed's job; seed: 4 workers on 4 CPUs;"
@@ -92,7 +112,7 @@ final class ZramInitLockSection implements Section {
                         + " set beside it per I/O in the section")
                 .note("jvm: srcu / rwsem at the seed's point, calibrated where the run has a calibration, else raw (the guard table's"
                         + " where the run predates the seed sweep)");
-        return Optional.of(page.build(lab.map(l -> l.onto(head)).orElse(head).toMap()));
+        return page.build(lab.map(l -> l.onto(head)).orElse(head).toMap());
     }
 
     private static String seedTable() {
@@ -105,7 +125,7 @@ final class ZramInitLockSection implements Section {
     }
 
     /** The model's `none` ns per op (1 thread) beside the kernel's task-clock per I/O (fio, 1 job), per rw and pattern. */
-    private static String modelVsKernel(SweepEstimates s, KernelRuns k) {
+    private static String modelVsKernel(GuardTable s, KernelRuns k) {
         StringBuilder b = new StringBuilder("Per-I/O cost, model `none` (1 thread, ns per op) against today's kernel "
                 + "(fio psync, 1 job, task-clock ns per I/O, syscall and block layer included):\n\n"
                 + "| rw | pattern | model ns/op | kernel ns/I/O | model / kernel |\n|---|---|---:|---:|---:|\n");
@@ -115,7 +135,7 @@ final class ZramInitLockSection implements Section {
             if (parts == null) {
                 continue;
             }
-            Estimate v = s.ns(GuardTable.key(NONE, parts[0], parts[1]), 1);
+            Estimate v = s == null ? null : s.ns(NONE, parts[0], parts[1], 1);
             if (v == null) {
                 continue;
             }
@@ -128,17 +148,17 @@ final class ZramInitLockSection implements Section {
                 .append("row also pays the syscall, the block layer and fio itself.\n\n").toString() : "";
     }
 
-    private static String flamegraphs(Page page, SweepEstimates s) throws IOException {
+    private static String flamegraphs(Page page, GuardTable s) throws IOException {
         String links = page.flamegraphLinks(ID);
         if (links.isEmpty()) {
             return "";
         }
         String slowest = null;
-        if (!s.isEmpty()) {
-            int t = s.threadCounts().last();
+        if (s != null) {
+            int t = s.threads().last();
             double worst = -1;
             for (String g : GUARDS) {
-                Estimate v = s.ns(GuardTable.seedKey(g), t);
+                Estimate v = s.ns(g, SEED_RW, SEED_PATTERN, t);
                 if (v != null && v.value() > worst) {
                     worst = v.value();
                     slowest = g;
