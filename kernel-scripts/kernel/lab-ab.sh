@@ -7,8 +7,9 @@
 # boots it (guest/guest.sh run, LAB_GUEST_KERNEL=lab) on kernel/ab-guest.sh with FIX's workload
 # (scenarios/FIX/lab-ab.sh), then writes lab-ab.tsv, lab-iter.tsv (kernel/ab-rows.py) and
 # lab-ab.txt (key: value: the switch, the workload, the kernel, where it ran). Full: counts
-# 1 2 4 8 16 32 64 128 (N = 0 is the after itself), 2 boots of 4 rounds each (8 rounds, the
-# boot a level of the estimate), 2 s a trial; --quick: counts 1 16, 1 boot of 2 rounds of 1 s.
+# 1 2 4 8 16 32 64 128 (N = 0 is the after itself), 3 boots of 3 rounds each (9 rounds; the boot
+# is the unit of the estimate, and under three units there is no interval), 2 s a trial; --quick:
+# counts 1 16, 1 boot of 3 rounds of 1 s (three rounds, the fewest that give an interval).
 # LAB_AB_COUNTS, LAB_AB_ROUNDS (per boot), LAB_AB_BOOTS and LAB_AB_RUNTIME override. Each boot
 # numbers its rounds on from the last (boot 2's are 5..8), so a round names one boot's trials.
 # Exit 2 for a fix with no switch.
@@ -35,9 +36,9 @@ fi
 # switch_word KEY: the value of KEY= on FIX's line of kernel/build.sh switches
 switch_word() { grep "^fix=$fix " <<<"$switches" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 if [ "$quick" = 1 ]; then
-	counts="1 16" rounds=2 boots=1 runtime=1s
+	counts="1 16" rounds=3 boots=1 runtime=1s
 else
-	counts="1 2 4 8 16 32 64 128" rounds=4 boots=2 runtime=2s
+	counts="1 2 4 8 16 32 64 128" rounds=3 boots=3 runtime=2s
 fi
 counts=${LAB_AB_COUNTS:-$counts} rounds=${LAB_AB_ROUNDS:-$rounds} boots=${LAB_AB_BOOTS:-$boots} runtime=${LAB_AB_RUNTIME:-$runtime}
 for v in rounds boots; do

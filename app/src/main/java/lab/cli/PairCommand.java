@@ -43,8 +43,8 @@ final class PairCommand implements Callable<Integer> {
     Integer rounds;
 
     @Option(names = "--headline-budget", paramLabel = "S",
-            description = "seconds of rounds of the headline alone added after the run's rounds, until its interval is"
-                    + " within the target (default: 30 with --quick, else 900; 0: none)")
+            description = "seconds of rounds of the headline alone added after the run's rounds by Stein's two-stage design"
+                    + " (its pilot, then the rounds the pilot's spread asks for; default: 30 with --quick, else 900; 0: none)")
     Long headlineBudget;
 
     @Option(names = "--no-flamegraphs", description = "skip the async-profiler flamegraphs")
@@ -55,8 +55,8 @@ final class PairCommand implements Callable<Integer> {
     String kernel = "lab";
 
     @Option(names = "--lab-ab", paramLabel = "quick|full",
-            description = "the lab kernel's A/B and overhead check: quick (1 boot, 2 rounds of 1 s over N = 1, 16) or full"
-                    + " (2 boots of 4 rounds of 2 s over N = 1, 2, 4, ..., 128; the model amplified alike; refscale beside the"
+            description = "the lab kernel's A/B and overhead check: quick (1 boot, 3 rounds of 1 s over N = 1, 16) or full"
+                    + " (3 boots of 3 rounds of 2 s over N = 1, 2, 4, ..., 128; the model amplified alike; refscale beside the"
                     + " JVM's primitives); default: quick with --quick, else full")
     String labAb;
 
