@@ -16,6 +16,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import lab.analysis.chart.BarChart;
+import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.Verdict;
 
 /**
  * {@code ./lab compare}: several runs side by side (machines, kernels), from the copies of their
@@ -80,7 +82,10 @@ final class CompareSection implements Section {
                 if (!status.isEmpty()) {
                     md.append(' ').append(status).append(" | — |");
                 } else {
-                    md.append(' ').append(cell(f.path("headline").path("jvm"))).append(" | ").append(cell(f.path("headline").path("kernel"))).append(" |");
+                    JsonNode h = f.path("headline");
+                    boolean cal = h.path("jvm_calibrated").isObject();
+                    md.append(' ').append(judged(h, cal ? "jvm_calibrated" : "jvm_raw", cal || !h.has("aa_raw") ? "aa" : "aa_raw", h.path("jvm")))
+                            .append(" | ").append(judged(h, "kernel_estimate", "aa_kernel", h.path("kernel"))).append(" |");
                 }
             }
             md.append('\n');
@@ -180,6 +185,21 @@ final class CompareSection implements Section {
             n.path("fixes").fieldNames().forEachRemaining(ids::add);
         }
         return ids;
+    }
+
+    /**
+     * A run's headline figure {@code key} with its verdict in a few words, judged as that run's own
+     * table judges it ({@link Verdict}: its interval, its own A/A {@code aaKey}, the run's margin);
+     * the bare value where the run's summary has no estimate of it.
+     */
+    @SuppressWarnings("unchecked")
+    private static String judged(JsonNode h, String key, String aaKey, JsonNode bare) {
+        Estimate e = h.path(key).isObject() ? Estimate.fromJson(JSON.convertValue(h.path(key), Map.class)) : null;
+        if (e == null) {
+            return cell(bare);
+        }
+        Estimate aa = h.path(aaKey).isObject() ? Estimate.fromJson(JSON.convertValue(h.path(aaKey), Map.class)) : null;
+        return Verdict.brief(e, aa, h.path("target").isNumber() ? h.path("target").asDouble() : Verdict.target(false));
     }
 
     private static String cell(JsonNode v) {

@@ -156,7 +156,7 @@ final class GuardTable {
         for (String rw : RWS) {
             Estimate r = ratio(SRCU, rw, SEED_PATTERN, t);
             NoiseFloor f = floor(rw, SEED_PATTERN, t);
-            String model = r == null ? "n/a" : !r.hasInterval() ? String.format(Locale.ROOT, "%+.1f%% (one round)", 100 * (r.value() - 1))
+            String model = r == null ? "n/a" : !r.hasInterval() ? String.format(Locale.ROOT, "%+.1f%% (%s)", 100 * (r.value() - 1), r.noInterval())
                     : String.format(Locale.ROOT, "%+.1f%% [%+.1f%% – %+.1f%%]", 100 * (r.value() - 1), 100 * (r.lo() - 1), 100 * (r.hi() - 1))
                     + (r.excludes(1) ? "" : " (holds 0)");
             b.append("| ").append(rw).append(" | ").append(String.format(Locale.ROOT, "%+.2f%%", SEED_PCT.get(rw)))

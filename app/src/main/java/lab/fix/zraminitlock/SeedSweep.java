@@ -50,16 +50,12 @@ record SeedSweep(double target, int threads, int forks, int maxRounds, List<Roun
     }
 
     /**
-     * Rounds the floor would need to reach {@code target}, if it shrinks as 1/sqrt(rounds) (more
-     * rounds of independent trials; a systematic A/A offset would not shrink, which the floor
-     * after each round shows): rounds x (floor / target)^2, rounded up.
+     * The sweep in words: rounds, floor per round, and why it stopped. No count of rounds that would
+     * reach the target is given: this sweep's floors came from intervals on a few rounds each, and
+     * a count extrapolated as one over the square root of the rounds takes their spread as known;
+     * the lab's design since 2026-12-07 ({@code lab.fix.Adaptive}, Stein's) says such counts from
+     * a pilot's spread on its degrees of freedom.
      */
-    long roundsFor(double target) {
-        Double f = floor();
-        return f == null ? -1 : (long) Math.ceil(rounds.size() * Math.pow(f / target, 2));
-    }
-
-    /** The sweep in words: rounds, floor per round, why it stopped and, if short of the target, what reaching it would take. */
     String describe() {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "The seed sweep ran %d round(s) of %d fork(s) per trial, "
                 + "%.0f s each; the A/A floor at %d threads after each round, as the run computed it then: ", rounds.size(), forks, secondsPerRound(), threads));
@@ -67,13 +63,8 @@ record SeedSweep(double target, int threads, int forks, int maxRounds, List<Roun
                 : String.format(Locale.ROOT, "±%.1f%%", 100 * r.floor())).toList()));
         b.append(String.format(Locale.ROOT, ". It sought a floor below the seed's effect (±%.1f%%) and stopped at the %s",
                 100 * target, stopped.equals(REACHED) ? "target: " + REACHED : stopped + " (" + maxRounds + ")"));
-        Double f = floor();
-        if (f != null && f > target) {
-            long need = roundsFor(target);
-            b.append(String.format(Locale.ROOT, "; a floor of ±%.1f%% would take about %d rounds (%.0f min more at this pace), if"
-                    + " the floor shrinks as one over the square root of the rounds", 100 * target, need,
-                    (need - rounds.size()) * secondsPerRound() / 60));
-        }
+        b.append(stopped.equals(REACHED) ? ": a rule that stops on what it sees, which the lab no longer uses (it makes intervals too"
+                + " narrow; the headline rounds are now Stein's two-stage design)" : "");
         return b.append(".").toString();
     }
 }
