@@ -98,14 +98,14 @@ public record AdaptiveLog(String trial, int threads, double target, long budgetS
                 case BUDGET -> "the time budget (" + budgetS + " s) spent";
                 default -> "the round limit (" + maxRounds + ")";
             };
-            return "`" + fix + "`: " + rounds.size() + " headline round(s) added at " + at + " before the sequential design; stopped: " + why
-                    + (last == null ? "" : "; " + last.format(3) + " over " + last.rounds() + " rounds") + ".";
+            return "`" + fix + "`: " + rounds.size() + " headline round(s) added at " + at + " before the sequential design, "
+                    + (last == null ? ran : last.rounds()) + " in all; stopped: " + why + ".";
         }
         StringBuilder b = new StringBuilder("`").append(fix).append("`: Stein's two-stage design at ").append(at).append(": a pilot of ")
                 .append(pilot.size()).append(" rounds");
         if (pilotSdLog != null && pilotDf != null && planned != null) {
             b.append(String.format(Locale.ROOT, " (log spread %.4f, %d df) asked for %d in all for a half-width of ±%.2f%% (margin %s)",
-                    pilotSdLog, pilotDf, planned, 100 * Math.expm1(halfWidth), pct(target)));
+                    pilotSdLog, pilotDf, planned, 100 * Math.expm1(halfWidth), Verdict.pct(target)));
         }
         String why = switch (stopped) {
             case PLANNED -> "all " + ran + " ran";
