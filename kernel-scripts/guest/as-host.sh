@@ -12,11 +12,15 @@
 #   - lab-kernel.sh sched on that loop device: bfq-iosched, a module too, loaded and unloaded
 #     (test 009, the BFQ weight on a lab cgroup, runs in the guest in 017: not again here; it took
 #     41 s of this test's 459 beside a Maven build, kernel-scripts/tests/run.sh of 034, 2026-12-05);
-#   - tests 025 (dm-css-ref: brd, dm-linear) and
-#     026 (thin-bufio-lock: brd, thin), the fixes' paths ./lab demo takes, on their golden outputs,
-#     with LAB_TEST_NATIVE=1: their runs must take the native branch; each one's modules loaded by
-#     the lab and unloaded again (LAB_MODULE_LOG). Not 014 (smoke): its drivers are these tests'
-#     and part-acct's, and its 3 min under TCG kept ./lab test past its 20;
+#   - test 026 (thin-bufio-lock: brd, dm-mod, dm-thin-pool), a fix's path ./lab demo takes, on its
+#     golden output, with LAB_TEST_NATIVE=1: its runs must take the native branch; its modules
+#     loaded by the lab and unloaded again (LAB_MODULE_LOG). Not 014 (smoke): its drivers are
+#     026's and part-acct's, and its 3 min under TCG kept ./lab test past its 20. Not 025
+#     (dm-css-ref) either: its modules, brd and dm-mod, are 026's, loaded by the same _mod_need;
+#     its scenario's code past the few lines of its native branch (lib.sh: the stack, the child
+#     cgroup, the rounds) runs in the lab's guest in 025 itself, on the same Debian kernel; and it
+#     took 58 s of this test's 201 (its step's time in the console, the last full ./lab test
+#     rehearsal here before 2026-12-07);
 #   - part-acct's null_blk natively (LAB_PART_ACCT_DEVICES=nullb; the cells nullb-disk-j1, the
 #     quick plan's calibration cell, and nullb-part-jmax, a partition on null_blk, which the quick
 #     plan that test 019 pins has not: one and the most jobs, the disk and a partition, in 4 runs
@@ -102,16 +106,20 @@ say "down: each unloaded again: $(yes [ "$(mods loaded "$TMPDIR/up.log")" = "$(m
 
 # ---------------------------------------------------------------- the host's tests, unchanged
 
-for t in 025 026; do
+# host_test NNN: the host's test NNN, unchanged, with LAB_TEST_NATIVE=1 (its runs must take the
+# native branch): its verdict and the modules it loaded and unloaded in the report, its logs in
+# $OUT/logs (NNN.run, and its .out, .err and .diff, which 034 prints on a failure)
+host_test() {
+	local t=$1 f rc=0
 	f=$(cd "$KS/tests" && echo "$t"-*.sh)
 	step "test $f"
-	rc=0
 	LAB_TEST_NATIVE=1 LAB_MODULE_LOG=$TMPDIR/$t.log "$KS/tests/run.sh" "$KS/tests/$f" >"$TMPDIR/$t.run" 2>&1 || rc=$?
 	cp "$TMPDIR/$t.run" "$OUT/logs/$t.run"
 	cp "$TMPDIR/lab-tests/${f%.sh}".* "$OUT/logs/" 2>/dev/null || true
 	say "$(sed -n 's/^\(PASS\|FAIL\|SKIP\) \([^ ]*\).*/\1 \2/p' "$TMPDIR/$t.run" | head -n 1)$([ "$rc" = 0 ] || echo " (run.sh exit $rc)")"
 	say "  $(loaded_unloaded "$TMPDIR/$t.log")"
-done
+}
+host_test 026
 
 # ---------------------------------------------------------------- part-acct's null_blk
 
