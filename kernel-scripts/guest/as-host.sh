@@ -64,18 +64,11 @@ step() { echo "as-host: [$(cut -d' ' -f1 /proc/uptime)s] $*" >&2; }
 #     TCG another vCPU can run that entry torn (a #GP in the bridge at a patched entry: 2 of 2
 #     runs of this test here with tiered JVMs). C1 only is also faster under TCG (measured here,
 #     20 runs each: a 500 ms bridge run 6.8 s against 9.6 s, a render 2.5 s against 3.3 s).
-#   - a JVM that crashes writes its report into $OUT/logs (-XX:ErrorFile), which 034 prints;
-#   - an AOT cache of the bridge's classes, trained once here on the jar's own path: it halves a
-#     render's start-up (measured: 7.1 s against 3.8 s a render, 17 s to train).
-step "the bridge's AOT cache"
-jar=$LAB/native-bridge/target/bridge.jar
-jvm_opts=-XX:TieredStopAtLevel=1
-if "$LAB_JDK/bin/java" "$jvm_opts" -XX:AOTCacheOutput="$TMPDIR/bridge.aot" --enable-native-access=ALL-UNNAMED \
-	--sun-misc-unsafe-memory-access=allow -jar "$jar" spec render "$LAB/examples/dm-css-ref.fio" --set numjobs=2 \
-	--name train >/dev/null 2>"$OUT/logs/aot.err"; then
-	jvm_opts="$jvm_opts -XX:AOTCache=$TMPDIR/bridge.aot"
-fi
-export JAVA_TOOL_OPTIONS="$jvm_opts -XX:ErrorFile=$OUT/logs/hs_err_pid%p.log"
+#   - a JVM that crashes writes its report into $OUT/logs (-XX:ErrorFile), which 034 prints.
+# No AOT cache of the bridge's classes any more: it halved a render's start-up (7.1 s against
+# 3.8 s) but took 14-17 s to train, and since 014 and 025 left this test two JVMs start here
+# (026's render and part-acct's), which it would save about 6.6 s.
+export JAVA_TOOL_OPTIONS="-XX:TieredStopAtLevel=1 -XX:ErrorFile=$OUT/logs/hs_err_pid%p.log"
 
 # ---------------------------------------------------------------- the host as a user has it
 

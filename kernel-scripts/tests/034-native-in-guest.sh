@@ -15,8 +15,8 @@
 # module loading removed (_mod_need a no-op) the first device fails and so does this test. It took
 # 201 s under TCG in the last full ./lab test here (4.8 min before the scenarios rendered their
 # job files in one JVM and part-acct ran 2 cells, not 4), 58 s of it test 025 (dm-css-ref), whose
-# modules are 026's (as-host.sh says why it no longer runs here): about 2.4 min without it, not
-# yet measured.
+# modules are 026's, and 14 s the training of an AOT cache for the JVMs (as-host.sh says why
+# neither runs here any more): about 2.3 min without them, not yet measured.
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
