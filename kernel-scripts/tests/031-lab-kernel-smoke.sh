@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # 031: the guest half of the smoke scenario passes on the lab kernel too (brd, dm-linear x1 and
 # x5, a thin volume, null_blk and zram, made by labmod on the built-in drivers), every switch at
-# its default. Runs only with `./lab test --lab-kernels` (which builds the kernel when it is not
-# in the cache): 030 already boots the lab kernels and runs I/O through every switch on each
-# fix's devices, and this test's 55-62 s (kernel-scripts/tests/run.sh of 030, 031 and 042, and a
-# fresh clone's .ci/run, 2026-12-05) kept ./lab test past its 20 min on a machine with the
-# kernels cached. Skips without root, qemu or the source package.
+# its default, each run 1 s as in 016 (guest/test-guest-smoke.sh). Runs only with `./lab test
+# --lab-kernels` (which builds the kernel when it is not in the cache): 030 already boots the lab
+# kernels and runs I/O through every switch on each fix's devices, and this test's 55-62 s at 2 s
+# a run (kernel-scripts/tests/run.sh of 030, 031 and 042, and a fresh clone's .ci/run,
+# 2026-12-05) kept ./lab test past its 20 min on a machine with the kernels cached. Skips without
+# root, qemu or the source package.
 # timeout: 1200
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
