@@ -43,9 +43,9 @@ class QuickRunsTest {
                         Map.of("depth", List.of("0", "5")), "Quick run: the raw table and the injected experiment measured depths 0 and 5 only"),
                 Arguments.of("zram-init-lock", "pair-zram-init-lock-2core-20261204", List.of("zram"),
                         Map.of("rw", List.of("randrw"), "pattern", List.of("zero")), "Quick run: the guard table measured the headline's cells only"),
-                Arguments.of("part-acct", "pair-part-acct-2core-20261201", List.of("part-acct"),
+                Arguments.of("part-acct", "pair-part-acct-2core-20261207", List.of("part-acct"),
                         Map.of("target", List.of("disk")), "Quick run: the raw table measured the target disk only"),
-                Arguments.of("thin-bufio-lock", "pair-thin-bufio-lock-2core-20261201", List.of("thin"),
+                Arguments.of("thin-bufio-lock", "pair-thin-bufio-lock-2core-20261207", List.of("thin"),
                         Map.of("cache", List.of("whole")), "Quick run: the raw table measured the cache whole only"));
     }
 

@@ -73,7 +73,7 @@ class PartAcctRawTest {
                 for (Path f : s.filter(p -> p.getFileName().toString().endsWith(".json")).toList()) {
                     String name = f.getFileName().toString();
                     boolean named = List.of(LineCounts.FILE, Calibration.FILE, Calibrations.PRERUN, lab.analysis.estimate.AdaptiveLog.FILE).contains(name);
-                    for (int r = 1; r <= 9 && !named; r++) {
+                    for (int r = 1; r <= 64 && !named; r++) { // a full run's headline adds rounds to 24
                         named = name.equals(PartAcctRaw.sum(dir, r).getFileName().toString());
                         for (int t = 1; t <= 64 && !named; t++) {
                             named = name.equals(PartAcctRaw.table(dir, r, t).getFileName().toString())
