@@ -389,6 +389,30 @@ _made_remove() {
 	return "$ok"
 }
 
+# A scenario's processes carry its mark in their environment: LAB_SCENARIO, exported by
+# _scenario_traps and inherited through perf, fio, the bridge and qemu (the way Jenkins'
+# ProcessTreeKiller finds what a build left running). Once the script's own jobs have ended, a
+# process that still carries the mark is a stray. fio makes one: it forks a process per job,
+# which blocks SIGINT and SIGTERM until its parent lets it start; a Ctrl-C that ends the parent
+# in that window leaves the job waiting on a futex for ever, reparented to init (1 run in 8 of
+# test 033 beside two busy loops on 2 cores, 2026-12-07; 0 in 8 unloaded).
+# _scenario_strays: SIGKILL each stray (the only signal it takes, and nothing is left to read
+# what it would write) and say which.
+_scenario_strays() {
+	local f p cmd
+	[ -n "${LAB_SCENARIO:-}" ] || return 0
+	for f in $(grep -lzxF "LAB_SCENARIO=$LAB_SCENARIO" /proc/[0-9]*/environ 2>/dev/null || true); do
+		p=${f#/proc/}
+		p=${p%/environ}
+		# this shell's environ is the one it was started with, without the mark; the grep above
+		# has the mark and has ended: what is still there is what the run left
+		if [ "$p" = "$$" ] || [ ! -e "/proc/$p" ]; then continue; fi
+		cmd=$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null || true)
+		kill -KILL "$p" 2>/dev/null || continue
+		_lab_msg "killed a process the run left behind: $p ${cmd% }"
+	done
+}
+
 _scenario_teardown() {
 	local rc=$? pids
 	# a second Ctrl-C (or a SIGTERM) while tearing down is ignored: the teardown finishes
@@ -408,6 +432,7 @@ _scenario_teardown() {
 		# shellcheck disable=SC2086
 		wait $pids 2>/dev/null || true
 	fi
+	_scenario_strays
 	if [ -n "$FLAME_TMP" ]; then rm -rf "$FLAME_TMP"; fi
 	_made_remove || rc=1
 	exit "$rc"
@@ -433,6 +458,8 @@ _scenario_mark() {
 }
 
 _scenario_traps() {
+	LAB_SCENARIO=$$.$(date +%s%N)
+	export LAB_SCENARIO
 	_mod_scenario_mark
 	FLAME_TMP=$(mktemp -d)
 	trap _scenario_teardown EXIT
