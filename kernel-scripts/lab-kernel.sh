@@ -34,7 +34,8 @@
 #                          io.bfq.weight (v2), io.weight (v2 without BFQ)
 #
 # Every command that writes, resizes, resets or removes a device checks the registry
-# first and refuses anything else with exit 2, touching nothing.
+# first and refuses anything else with exit 2, touching nothing. A DEV is a block device's
+# path (/dev/loop1, /dev/mapper/NAME); a bare name (loop1) is refused the same way.
 set -euo pipefail
 shopt -s inherit_errexit # a failure inside $(...) fails the command that uses it
 
@@ -191,6 +192,17 @@ cmd_up() {
 	trap - EXIT
 }
 
+# dev_arg CMD DEV: DEV, as a command's argument, must be a block device's path (/dev/...): a bare
+# name (loop1) would reach fio as a file name in the current folder, a dm:NAME is no device node.
+# Anything else is refused, exit 2, one line; whether the lab made it is asked next
+# (_lab_require_owned, in the command's own function).
+dev_arg() {
+	case $2 in
+	/dev/*) [ -b "$2" ] || _lab_refuse "$1: $2 is not a block device" ;;
+	*) _lab_refuse "$1: '$2' is not a block device path (/dev/...)" ;;
+	esac
+}
+
 cmd_down() {
 	local d kind name
 	need_root
@@ -202,6 +214,7 @@ cmd_down() {
 		case $d in
 		"$LAB_BLKIO"/*) _cgroup_remove "$d" ;;
 		*)
+			dev_arg down "$d"
 			read -r kind name <<<"$(_dev_kind "$d")"
 			case $kind in
 			zram) _zram_remove "$name" ;;
@@ -259,15 +272,16 @@ main() {
 	refscale) exec bash "$KS_DIR/kernel/refscale.sh" "$@" ;;
 	jmh-guest) exec bash "$KS_DIR/kernel/jmh.sh" "$@" ;;
 	cleanup) need_root; _cleanup_all ;;
-	check) [ $# -eq 1 ] || bad_input "check needs one device"; _lab_require_owned "$1"; echo "$1: owned by the lab" ;;
-	fill) [ $# -ge 1 ] || bad_input "fill needs a device"; need_root; _fill "$1" "${2:-50}" ;;
+	check) [ $# -eq 1 ] || bad_input "check needs one device"; dev_arg check "$1"; _lab_require_owned "$1"; echo "$1: owned by the lab" ;;
+	fill) [ $# -ge 1 ] || bad_input "fill needs a device"; dev_arg fill "$1"; need_root; _fill "$1" "${2:-50}" ;;
 	iostats)
 		if [ $# -ne 2 ] || [[ $2 != [01] ]]; then bad_input "iostats needs a device and 0 or 1"; fi
-		need_root; _sysfs_set "$1" iostats "$2"
+		dev_arg iostats "$1"; need_root; _sysfs_set "$1" iostats "$2"
 		;;
-	sched) [ $# -eq 2 ] || bad_input "sched needs a device and a scheduler"; need_root; _sched_set "$1" "$2" ;;
+	sched) [ $# -eq 2 ] || bad_input "sched needs a device and a scheduler"; dev_arg sched "$1"; need_root; _sched_set "$1" "$2" ;;
 	weight)
 		[ $# -eq 3 ] || bad_input "weight needs a cgroup, a device and a weight"
+		dev_arg weight "$2"
 		need_root
 		_cgroup_weight "$1" "$2" "$3"
 		;;
