@@ -584,6 +584,8 @@ _root_disk() {
 # _expect_refusal WHAT CMD...: run CMD and print "WHAT: exit N", with why when it failed: ", refused"
 # for the lab's refusal (a "lab-kernel: refused:" line, _lab_refuse), else its first line on
 # stderr ($LAB_STATE written so, for a golden output). Exit 2 alone is no proof: it is also lab-kernel.sh's bad input and bash's misuse.
+# With REFUSAL_WHY=1 a refusal prints its reason too (", refused: WHY"), for a test in which which
+# check refused is the point: one device of several foreign, say.
 _expect_refusal() {
 	local what=$1 rc=0 err
 	shift
@@ -591,7 +593,13 @@ _expect_refusal() {
 	if [ "$rc" = 0 ]; then
 		echo "$what: exit 0"
 	elif grep -q '^lab-kernel: refused: ' <<<"$err"; then
-		echo "$what: exit $rc, refused"
+		if [ "${REFUSAL_WHY:-0}" = 1 ]; then
+			err=$(sed -n 's/^lab-kernel: refused: //p' <<<"$err" | head -n 1)
+			if [ -n "${LAB_STATE:-}" ]; then err=${err//"$LAB_STATE"/\$LAB_STATE}; fi
+			echo "$what: exit $rc, refused: $err"
+		else
+			echo "$what: exit $rc, refused"
+		fi
 	else
 		err=$(head -n 1 <<<"$err")
 		if [ -n "${LAB_STATE:-}" ]; then err=${err//"$LAB_STATE"/\$LAB_STATE}; fi
