@@ -39,11 +39,6 @@ record SeedSweep(double target, int threads, int forks, int maxRounds, List<Roun
         return Files.exists(f) ? JSON.readValue(f.toFile(), SeedSweep.class) : null;
     }
 
-    /** The floor after the last round; null without one. */
-    Double floor() {
-        return rounds.isEmpty() ? null : rounds.getLast().floor();
-    }
-
     /** Mean seconds per round. */
     double secondsPerRound() {
         return rounds.stream().mapToDouble(Round::seconds).average().orElse(Double.NaN);
