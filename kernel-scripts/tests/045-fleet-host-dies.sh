@@ -33,12 +33,16 @@ env -u LAB_STATE ANSIBLE_PIPELINING=True "$ROOT/lab" fleet "$F/inventory" --time
 	>"$F/out" 2>"$F/err" &
 lab=$!
 # host-c's pair under way (its ./lab, timeout and JVM carry the run's mark), then host-c dies
+pairing=no
 for _ in $(seq 400); do
-	[ "$(_fleet_host_run_procs host-c "$id")" -ge 3 ] && break
+	if [ "$(_fleet_host_run_procs host-c "$id")" -ge 3 ]; then
+		pairing=yes
+		break
+	fi
 	kill -0 "$lab" 2>/dev/null || break
 	sleep 0.5
 done
-echo "host-c pairing when it died: $([ "$(_fleet_host_run_procs host-c "$id")" -ge 3 ] && echo yes || echo no)"
+echo "host-c pairing when it died: $pairing"
 _fleet_kill_host host-c
 wait "$lab" || rc=$?
 ended=$(date +%s.%N)

@@ -36,7 +36,7 @@ echo "hosts in the run: $(cut -f1 "$run/raw/fleet/hosts.tsv" | tail -n +2 | past
 awk -F'\t' 'NR > 1 { print $1 ": " $2 ": " $3 }' "$run/raw/fleet/hosts.tsv"
 echo "the inventory directory, used where it is: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("yes" if d["inventory"] == [sys.argv[2]] and d["limit"] == "host-b" and d["hosts"] == ["host-b"] else d)' "$run/raw/fleet/inventory.json" "$F/inventory.d")"
 echo "Ansible used the ansible.cfg (-v says so): $(grep -q "^Using $F/ansible.cfg as config file" "$run/raw/fleet/check/ansible.log" && echo yes || echo no)"
-echo "its terminal was YAML: $(grep -q '^  changed: false$' "$run/raw/fleet/check/ansible.log" && echo yes || echo no)"
+echo "its terminal was YAML: $(grep -q '^    changed: false$' "$run/raw/fleet/check/ansible.log" && echo yes || echo no)"
 echo "host-b: processes of the run left: $(_fleet_host_run_procs host-b "$id")"
 echo "host-b: its cleanup's output says nothing left: $(grep -qx 'left: nothing' "$run/hosts/host-b/cleanup.log" && echo yes || echo no)"
 for h in host-a host-b; do echo "$h: left on the host: $(find "$F/$h" -mindepth 1 | wc -l)"; done
