@@ -53,13 +53,13 @@ if [ ! -d "$run" ]; then
 	exit 1
 fi
 # every host, its state, and the reasons
-while IFS=$'\t' read -r host state reason _ _ _ _ _ _ _ _ _ left; do
-	[ "$host" = host ] && continue
+# (awk: read would merge the tabs around an empty column)
+while IFS='|' read -r host state reason left; do
 	case $state in
 	unreachable) echo "$host: $state: $(grep -q 'Connection refused' <<<"$reason" && echo "connection refused" || echo "$reason")" ;;
 	*) echo "$host: $state${left:+ (left: ${left%%:*})}" ;;
 	esac
-done <"$run/raw/fleet/hosts.tsv"
+done < <(awk -F'\t' 'NR > 1 { print $1 "|" $2 "|" $3 "|" $13 }' "$run/raw/fleet/hosts.tsv")
 for h in host-a host-b; do
 	d=$run/hosts/$h
 	echo "$h: run folder fetched: $([ -f "$d/$id/summary.json" ] && [ -f "$d/$id/NOTEBOOK.md" ] && [ -d "$d/$id/raw" ] && echo yes || echo no)"
@@ -80,10 +80,16 @@ echo "compared: $(find "$run/raw/compare" -name '*.summary.json' | sed 's|.*/||'
 echo "the inventory used in place: $(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("yes" if d["inventory"] == [sys.argv[2]] and d["hosts"] == ["gone", "host-a", "host-b", "host-c"] else d)' "$run/raw/fleet/inventory.json" "$F/inventory")"
 echo "no copy of it: $([ ! -e "$run/raw/fleet/inventory" ] && echo yes || echo no)"
 echo "the shipped archive's size logged: $(grep -qE '^lab: fleet: shipping [0-9.]+ MB: the lab at HEAD without results/' "$F/err" && echo yes || echo no)"
-for s in '## Hosts' '## Runs compared'; do
+for s in '## Hosts' '## Runs compared' '## Headlines per run'; do
 	echo "notebook has $s: $(grep -qx "$s" "$run/NOTEBOOK.md" && echo yes || echo no)"
 done
 echo "notebook lists host-c's state: $(grep -qF "\`host-c\` | unreachable during the run |" "$run/NOTEBOOK.md" && echo yes || echo no)"
+# shellcheck disable=SC2016 # the backquotes are the notebook's
+echo "notebook has each survivor's headline with its interval: $(grep -cE '^\| `host-[ab]` \| calibrated, .* \| [0-9.]+ \[[0-9.]+–[0-9.]+\]x, ' "$run/NOTEBOOK.md")"
+# shellcheck disable=SC2016 # the backquotes are the notebook's
+echo "notebook has host-a over host-b with its interval: $(grep -qE '^\| `host-a` \| `host-b` \| calibrated \| (~ )?[0-9.]+ \[[0-9.]+–[0-9.]+\]x' "$run/NOTEBOOK.md" && echo yes || echo no)"
+# shellcheck disable=SC2016 # the backquotes are the notebook's
+echo "notebook flags the calibration as another machine's: $(grep -c '^| `host-[ab]` | ok |.*\*\*another machine.s (run pair-zram-init-lock-' "$run/NOTEBOOK.md")"
 echo "processes of the run left: $(_fleet_run_procs "$id")"
 "$ROOT/lab" notebook "$run" --check >/dev/null 2>&1 && echo "its notebook regenerates from raw/: yes"
 # LAB_FLEET_KEEP=DIR keeps the fleet's folder (results/fleet-hosts-* is one such run)
