@@ -38,3 +38,4 @@ for h in host-a host-b; do echo "$h: left on the host: $(find "$F/$h" -mindepth 
 echo "left here (the lab's shipped archive, its work folder): $(find "$ROOT/.lab/fleet" -mindepth 1 -maxdepth 1 -newer "$F/inventory" 2>/dev/null | wc -l)"
 echo "results: $(find "$F/results" -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | sort | paste -sd' ' -)"
 echo "it said so: $(grep -q 'fleet: stopping the run on host-a, host-b' "$F/err" && echo yes || echo no)"
+echo "each host's stop said nothing was left: $(grep -c '^lab: fleet: host-[ab]: stopped; left: nothing$' "$F/err")"

@@ -609,8 +609,16 @@ final class FleetCommand implements Callable<Integer> {
             cmd.addAll(ansibleOptions());
             cmd.addAll(List.of("--extra-vars", JSON.writeValueAsString(Map.of("run_id", runId, "fleet_lab_dir", labDir)),
                     "--limit", String.join(",", started), Lab.root().resolve("fleet/stop.yml").toString()));
-            withoutLabEnvironment(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("ansible.log").toFile()))
-                    .start().waitFor();
+            ProcessBuilder pb = withoutLabEnvironment(new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("ansible.log").toFile()));
+            pb.environment().put("LAB_FLEET_EVENTS", dir.resolve("events.jsonl").toString());
+            pb.start().waitFor();
+            FleetEvents e = FleetEvents.read(dir.resolve("events.jsonl"));
+            for (String h : started) {
+                JsonNode cleaned = e.last(h, CLEANED);
+                String left = cleaned == null ? "unknown (no answer)" : left(cleaned, dir.resolve(h));
+                System.err.println("lab: fleet: " + h + ": stopped; left: " + (left.isEmpty() ? "nothing" : left));
+            }
         } catch (IOException e) {
             System.err.println("lab: fleet: stop.yml: " + e.getMessage());
         } catch (InterruptedException e) {
