@@ -518,7 +518,7 @@ final class FleetCommand implements Callable<Integer> {
     }
 
     /** What stop-tasks.yml's result says is left ("" nothing), its output kept in {@code dir/cleanup.log}. */
-    private static String left(JsonNode cleaned, Path dir) throws IOException {
+    static String left(JsonNode cleaned, Path dir) throws IOException {
         String stdout = cleaned.path("result").path("stdout").asText("");
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("cleanup.log"), stdout.isEmpty() ? FleetEvents.message(cleaned) + "\n" : stdout + "\n");

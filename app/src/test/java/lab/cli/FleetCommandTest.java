@@ -73,6 +73,22 @@ class FleetCommandTest {
         assertNull(new FleetCommand().sameMachines(hosts));
     }
 
+    /** stop-tasks.yml's last line says what is left; its whole output is kept beside the host's run. */
+    @Test
+    void whatACleanupLeftIsItsLastLineAndItsOutputIsKept() throws Exception {
+        JsonNode none = JSON.readTree("{\"event\": \"ok\", \"result\": {\"stdout\": \"lab-kernel: removed zram0\\nleft: nothing\"}}");
+        assertEquals("", FleetCommand.left(none, dir.resolve("a")));
+        assertEquals("lab-kernel: removed zram0\nleft: nothing\n", Files.readString(dir.resolve("a/cleanup.log")));
+        JsonNode some = JSON.readTree("{\"event\": \"ok\", \"result\": {\"stdout\": \"cleanup: exit 1\\nleft: devices in the"
+                + " registry /x/.lab/kernel/registry: zram zram1 (kept /x)\"}}");
+        assertEquals("devices in the registry /x/.lab/kernel/registry: zram zram1 (kept /x)", FleetCommand.left(some, dir.resolve("b")));
+        JsonNode away = JSON.readTree("{\"event\": \"unreachable\", \"result\": {\"msg\": \"ssh: connect to host h: No route to host\"}}");
+        assertTrue(FleetCommand.left(away, dir.resolve("c")).startsWith("unknown: unreachable when cleaning up (ssh: connect to host h:"
+                + " No route to host)"));
+        JsonNode silent = JSON.readTree("{\"event\": \"ok\", \"result\": {\"stdout\": \"\"}}");
+        assertEquals("? (no answer)", FleetCommand.left(silent, dir.resolve("d")));
+    }
+
     @Test
     void anUnknownHostKeySaysWhatToDo() throws Exception {
         JsonNode e = JSON.readTree("{\"event\": \"unreachable\", \"host\": \"h\", \"result\": {\"msg\":"
