@@ -14,7 +14,6 @@
 # without the end's stop.yml on hosts that were cut off (cleanCutOff) host-c's left is "?".
 # Needs root, sshd, unshare and ansible-core.
 # timeout: 600
-# lane: beside
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=$(cd "$KS_DIR/.." && pwd)

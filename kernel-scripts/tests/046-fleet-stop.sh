@@ -8,7 +8,6 @@
 # 4 processes and every file of the shipped lab left on each host). Needs root, sshd and
 # ansible-core.
 # timeout: 300
-# lane: beside
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=$(cd "$KS_DIR/.." && pwd)

@@ -8,7 +8,6 @@
 # passed to ansible-playbook checks host-a and gone too; run.yml without timeout(1) lets the
 # pair run on to its end (no "timed out"). Needs root, sshd, unshare and ansible-core.
 # timeout: 300
-# lane: beside
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=$(cd "$KS_DIR/.." && pwd)

@@ -8,7 +8,6 @@
 # results folder); with ANSIBLE_HOST_KEY_CHECKING=False set by the lab again, host-a is reached.
 # Needs root, sshd, unshare and ansible-core.
 # timeout: 300
-# lane: beside
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=$(cd "$KS_DIR/.." && pwd)
