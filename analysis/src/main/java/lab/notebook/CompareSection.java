@@ -14,23 +14,102 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import lab.analysis.chart.BarChart;
 import lab.analysis.estimate.Estimate;
+import lab.analysis.estimate.RatioOfRatios;
 import lab.analysis.estimate.Verdict;
 
 /**
  * {@code ./lab compare}: several runs side by side (machines, kernels), from the copies of their
- * {@code summary.json} in {@code raw/compare/NN-RUNID.summary.json}. Each fix's headline per run,
- * the machine it ran on, and the primitives' scaling at each run's highest thread count.
+ * {@code summary.json} in {@code raw/compare/NN-RUNID.summary.json}; {@code ./lab fleet}'s, one run
+ * per host, with every host's state in {@code raw/fleet/hosts.tsv} ({@link FleetHosts}).
+ *
+ * <p>Per fix, one row per run: its JVM figure (calibrated where the run has a calibration, else
+ * raw) at the most threads every run has and at its own most ({@link HeadlineByThreads}: where the
+ * fix's section writes it per thread count; else the headline itself), and its kernel figure, each
+ * with its interval and its verdict as the run's own table gives it. Then the runs against each
+ * other: each pair's ratio of one figure ({@link RatioOfRatios}: two independent runs, Welch's
+ * interval on the logs), every pair up to {@value #PAIRWISE} runs, each run against the first
+ * beyond (summary.json has every pair). The headline chart per fix and the primitives' scaling
+ * chart follow.
  */
 final class CompareSection implements Section {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The most runs whose every pair the notebook prints; beyond, each run against the reference. */
+    static final int PAIRWISE = 8;
+
+    /** Per fix id, where its section's summary holds the headline per thread count (a fix not here: the headline alone). */
+    private final Map<String, HeadlineByThreads> keys;
+
+    /** A comparison that knows no section's per-thread keys: each fix's headline alone. */
+    CompareSection() {
+        this(Map.of());
+    }
+
+    CompareSection(Map<String, HeadlineByThreads> keys) {
+        this.keys = Map.copyOf(keys);
+    }
+
+    /** A comparison with the per-thread keys of {@code sections}. */
+    static CompareSection of(List<Section> sections) {
+        Map<String, HeadlineByThreads> k = new LinkedHashMap<>();
+        for (Section s : sections) {
+            if (s.headlineByThreads() != null) {
+                k.put(s.id(), s.headlineByThreads());
+            }
+        }
+        return new CompareSection(k);
+    }
 
     @Override
     public String id() { return "compare"; }
 
-    /** The runs' summaries, read: a comparison makes no estimate, it prints the runs' own. */
+    /**
+     * Two runs' ratio of one figure, A over B, with the A/A of each side and the margin it is
+     * judged at (the larger of the two runs'); null parts where a side has no such figure.
+     */
+    record Pair(String a, String b, int threads, String kind, RatioOfRatios jvm, Estimate aaA, Estimate aaB, RatioOfRatios kernel,
+                Estimate kaaA, Estimate kaaB, double target, boolean sameMachine) {
+        Map<String, Object> json() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("a", a);
+            m.put("b", b);
+            m.put("threads", threads <= 0 ? null : threads);
+            m.put("figure", kind);
+            m.put("target", target);
+            if (jvm != null) {
+                m.putAll(jvm.json(aaA, aaB, target));
+            }
+            if (kernel != null) {
+                m.put("kernel", kernel.json(kaaA, kaaB, target));
+            }
+            if (sameMachine) {
+                m.put("same_machine", true);
+            }
+            return m;
+        }
+    }
+
+    /**
+     * One fix across the runs: each run's figures, the thread count they are set side by side at
+     * ({@code common}: 0 the headlines' own conditions, -1 none every run has), the reference run,
+     * every pair (A before B in the runs' order), and each run against the reference.
+     */
+    record Lineup(String fix, HeadlineByThreads keys, Map<String, RunFigures> runs, int common, String reference, List<Pair> pairs,
+                  Map<String, Pair> vsReference) {
+        /** The runs that have the fix's figures (its pairing ran there). */
+        List<String> ran() {
+            return runs.entrySet().stream().filter(e -> e.getValue().status() == null).map(Map.Entry::getKey).toList();
+        }
+
+        RunFigures first() {
+            return runs.get(ran().getFirst());
+        }
+    }
+
+    /** The runs' summaries read and each fix lined up across them: every ratio of two runs made here. */
     @Override
     public Optional<Estimated> estimate(RunDir run) throws IOException {
         Path dir = run.raw().resolve("compare");
@@ -50,16 +129,102 @@ final class CompareSection implements Section {
                 }
             }
         }
-        String hosts = hosts(run);
+        FleetHosts hosts = FleetHosts.read(run.raw().resolve("fleet").resolve("hosts.tsv"));
         if (runs.isEmpty()) {
-            return hosts.isEmpty() ? Optional.empty() : Optional.of(() -> new SectionOutput(hosts + "No host's pairing finished:"
-                    + " nothing to compare.\n", Map.of(), Map.of("headline", Map.of("metric", "no run to compare"))));
+            if (hosts == null) {
+                return Optional.empty();
+            }
+            return Optional.of(() -> {
+                Map<String, Object> out = new LinkedHashMap<>();
+                out.put("headline", Map.of("metric", "no run to compare"));
+                out.put("hosts", hosts.json());
+                return new SectionOutput(hosts.table(Map.of(), false) + "No host's pairing finished: nothing to compare.\n", Map.of(), out);
+            });
         }
-        return Optional.of(() -> render(run, runs, hosts));
+        Map<String, Lineup> lineups = new LinkedHashMap<>();
+        for (String fix : fixIds(runs)) {
+            Map<String, RunFigures> figures = new LinkedHashMap<>();
+            runs.forEach((name, n) -> figures.put(name, RunFigures.read(n, fix, keys.get(fix))));
+            lineups.put(fix, estimateLineup(fix, keys.get(fix), figures, hosts));
+        }
+        return Optional.of(() -> render(run, runs, hosts, lineups));
     }
 
-    private static SectionOutput render(RunDir run, Map<String, JsonNode> runs, String hosts) {
-        StringBuilder md = new StringBuilder(hosts);
+    /**
+     * {@code fix} across the runs: the thread count every run that has a JVM figure of it has (the
+     * largest), the reference (the first run with a figure there), and the ratio of every two runs'
+     * figures of one kind there (calibrated where both have it, else raw) and of their kernel figures.
+     */
+    static Lineup estimateLineup(String fix, HeadlineByThreads keys, Map<String, RunFigures> runs, FleetHosts hosts) {
+        Set<Integer> common = null;
+        for (RunFigures f : runs.values()) {
+            if (f.status() == null && f.hasJvm()) {
+                if (common == null) {
+                    common = new TreeSet<>(f.threads());
+                } else {
+                    common.retainAll(f.threads());
+                }
+            }
+        }
+        int t = common == null || common.isEmpty() ? -1 : ((TreeSet<Integer>) common).last();
+        List<String> names = runs.entrySet().stream().filter(e -> e.getValue().status() == null).map(Map.Entry::getKey).toList();
+        String reference = names.stream().filter(n -> t >= 0 && runs.get(n).at(t) != null).findFirst()
+                .orElse(names.stream().filter(n -> runs.get(n).kernel() != null).findFirst().orElse(null));
+        List<Pair> pairs = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            for (int j = i + 1; j < names.size(); j++) {
+                pairs.add(estimatePair(names.get(i), names.get(j), runs, t, hosts));
+            }
+        }
+        Map<String, Pair> vs = new LinkedHashMap<>();
+        if (reference != null && names.size() > PAIRWISE) {
+            for (String n : names) {
+                if (!n.equals(reference)) {
+                    vs.put(n, estimatePair(n, reference, runs, t, hosts));
+                }
+            }
+        }
+        return new Lineup(fix, keys, runs, t, reference, List.copyOf(pairs), vs);
+    }
+
+    /** Run {@code a} over run {@code b} at {@code t} threads (-1: no JVM figure), JVM and kernel. */
+    private static Pair estimatePair(String a, String b, Map<String, RunFigures> runs, int t, FleetHosts hosts) {
+        RunFigures fa = runs.get(a);
+        RunFigures fb = runs.get(b);
+        String kind = t < 0 ? null : fa.of(RunFigures.CALIBRATED, t) != null && fb.of(RunFigures.CALIBRATED, t) != null
+                ? RunFigures.CALIBRATED : fa.of(RunFigures.RAW, t) != null && fb.of(RunFigures.RAW, t) != null ? RunFigures.RAW : null;
+        RunFigures.Figure ja = kind == null ? null : fa.of(kind, t);
+        RunFigures.Figure jb = kind == null ? null : fb.of(kind, t);
+        boolean same = hosts != null && hosts.host(a) != null && hosts.host(a).sharesWith().contains(b);
+        return new Pair(a, b, t, kind, estimateRatio(ja, a, jb, b), ja == null ? null : ja.aa(), jb == null ? null : jb.aa(),
+                estimateRatio(fa.kernel(), a, fb.kernel(), b), fa.kernel() == null ? null : fa.kernel().aa(),
+                fb.kernel() == null ? null : fb.kernel().aa(), Math.max(fa.target(), fb.target()), same);
+    }
+
+    /** {@code a} over {@code b}: from their estimates, or the bare values where a summary holds no estimate; null where either is missing. */
+    private static RatioOfRatios estimateRatio(RunFigures.Figure a, String nameA, RunFigures.Figure b, String nameB) {
+        if (a == null || b == null) {
+            return null;
+        }
+        if (a.estimate() != null && b.estimate() != null) {
+            return RatioOfRatios.of(a.estimate(), "`" + nameA + "`", b.estimate(), "`" + nameB + "`");
+        }
+        String why = (a.estimate() == null && b.estimate() == null ? "neither summary holds an estimate"
+                : "`" + (a.estimate() == null ? nameA : nameB) + "`'s summary holds no estimate") + ": no interval";
+        return RatioOfRatios.unestimated(a.value(), b.value(), why);
+    }
+
+    private SectionOutput render(RunDir run, Map<String, JsonNode> runs, FleetHosts hosts, Map<String, Lineup> lineups) {
+        StringBuilder md = new StringBuilder();
+        if (hosts != null) {
+            Map<String, String> calibration = new LinkedHashMap<>();
+            boolean another = false;
+            for (String name : runs.keySet()) {
+                calibration.put(name, calibration(name, lineups));
+                another |= lineups.values().stream().anyMatch(l -> l.runs().get(name).committedRun() != null);
+            }
+            md.append(hosts.table(calibration, another));
+        }
         md.append("## Runs compared\n\n| run | cores | CPU | kernel | JDK | made by |\n|---|---:|---|---|---|---|\n");
         runs.forEach((name, n) -> {
             JsonNode m = n.path("run");
@@ -67,33 +232,35 @@ final class CompareSection implements Section {
                     .append(m.path("cpu_model").asText("?")).append(" | ").append(m.path("kernel").asText("?")).append(" | ")
                     .append(m.path("jdk").asText("?")).append(" | `").append(m.path("command").asText("?")).append("` |\n");
         });
-        md.append("\n## Headlines per run\n\n| fix | metric | seed |");
-        runs.keySet().forEach(r -> md.append(" `").append(r).append("` JVM | `").append(r).append("` kernel |"));
-        md.append("\n|---|---|---:|");
-        runs.keySet().forEach(r -> md.append("---:|---:|"));
-        md.append('\n');
-        for (String fix : fixIds(runs)) {
-            JsonNode first = runs.values().stream().map(n -> n.path("fixes").path(fix)).filter(JsonNode::isObject).findFirst().orElseThrow();
-            JsonNode h0 = first.path("headline");
-            md.append("| `").append(fix).append("` | ").append(h0.path("metric").asText("")).append(" | ").append(cell(h0.path("seed"))).append(" |");
-            for (JsonNode n : runs.values()) {
-                JsonNode f = n.path("fixes").path(fix);
-                String status = f.path("status").asText("");
-                if (!status.isEmpty()) {
-                    md.append(' ').append(status).append(" | — |");
-                } else {
-                    JsonNode h = f.path("headline");
-                    boolean cal = h.path("jvm_calibrated").isObject();
-                    md.append(' ').append(judged(h, cal ? "jvm_calibrated" : "jvm_raw", cal || !h.has("aa_raw") ? "aa" : "aa_raw", h.path("jvm")))
-                            .append(" | ").append(judged(h, "kernel_estimate", "aa_kernel", h.path("kernel"))).append(" |");
-                }
+        md.append("\n## Headlines per run\n\n")
+                .append("Per fix, one row per run: its JVM figure (calibrated where the run has a calibration, else raw) at the most")
+                .append(" threads every run has and at its own most, and its kernel figure at the headline's conditions; each")
+                .append(" `value [95% interval]x, verdict` at that run's margin, gated by the figure's own A/A, as the run's own")
+                .append(" table judges it. Then the runs against each other.\n\n");
+        List<String> absent = new ArrayList<>();
+        Map<String, Object> fixesOut = new LinkedHashMap<>();
+        for (Lineup l : lineups.values()) {
+            if (l.ran().isEmpty()) {
+                String why = l.runs().values().stream().map(RunFigures::status).distinct().sorted().reduce((x, y) -> x + "; " + y).orElse("");
+                absent.add("`" + l.fix() + "` (" + why + ")");
+                continue;
             }
-            md.append('\n');
+            md.append(fixText(l));
+            fixesOut.put(l.fix(), fixJson(l));
         }
-        md.append("\nA headline's metric names its conditions (thread count, device); runs on machines with different core counts ")
-                .append("compare at different thread counts, which the metric text states.\n\n");
+        if (!absent.isEmpty()) {
+            md.append("Not in any of these runs: ").append(String.join(", ", absent)).append(".\n\n");
+        }
+        md.append("A / B: run A's figure over run B's, of one kind (calibrated where both runs have it, else raw), at the thread count")
+                .append(" named. The two runs share no round, so the ratio's interval treats them as independent: on logs, the ratio")
+                .append(" is the difference of the two figures' logs; each figure's standard error is its interval's log half-width over")
+                .append(" t(0.975) at its own degrees of freedom (its rounds − 1); the two add in quadrature, on Welch–Satterthwaite's")
+                .append(" degrees of freedom (rounded down). `~`: the interval holds 1, no difference between the two shown at 95%. Its")
+                .append(" verdict is at the larger of the two runs' margins, and is \"A/A failed\" where either run's figure failed its")
+                .append(" own A/A control (no `~` then); no interval where either figure has none (fewer than three rounds) or its")
+                .append(" summary holds no estimate.\n\n");
         Map<String, String> charts = new LinkedHashMap<>();
-        for (String fix : fixIds(runs)) {
+        for (String fix : lineups.keySet()) {
             String svg = headlineChart(fix, runs);
             if (svg != null) {
                 String file = "compare-" + fix + "-headline.svg";
@@ -110,29 +277,223 @@ final class CompareSection implements Section {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("headline", Map.of("metric", "see the runs compared"));
         out.put("runs", new ArrayList<>(runs.keySet()));
+        if (hosts != null) {
+            out.put("hosts", hosts.json());
+        }
+        out.put("fixes", fixesOut);
         return new SectionOutput(md.toString(), charts, out);
     }
 
     /**
-     * {@code ./lab fleet}'s hosts ({@code raw/fleet/hosts.tsv}): every host with its state, and for
-     * one that did not finish, why; empty for a comparison made by hand.
+     * Where a run's calibrations came from, across the fixes that have one: "own kernel",
+     * "**another machine's (run X)**", the fixes named where they differ; "none (raw figures)".
      */
-    private static String hosts(RunDir run) throws IOException {
-        Path tsv = run.raw().resolve("fleet").resolve("hosts.tsv");
-        if (!Files.isRegularFile(tsv)) {
-            return "";
-        }
-        StringBuilder md = new StringBuilder("## Hosts\n\n| host | state | why / what it left out | cores | kernel | arch |\n"
-                + "|---|---|---|---:|---|---|\n");
-        for (String line : Files.readAllLines(tsv).stream().skip(1).toList()) {
-            String[] f = line.split("\t", -1);
-            md.append("| `").append(f[0]).append("` |");
-            for (int i = 1; i < 6; i++) {
-                md.append(' ').append(i < f.length && !f[i].isEmpty() ? f[i].replace("|", "\\|") : "—").append(" |");
+    private static String calibration(String name, Map<String, Lineup> lineups) {
+        Map<String, List<String>> bySource = new LinkedHashMap<>();
+        for (Lineup l : lineups.values()) {
+            RunFigures f = l.runs().get(name);
+            if (f != null && f.calibration() != null) {
+                bySource.computeIfAbsent(source(f), k -> new ArrayList<>()).add(l.fix());
             }
-            md.append('\n');
         }
-        return md.append("\nOnly the hosts whose pairing finished (state ok) are compared below.\n\n").toString();
+        if (bySource.isEmpty()) {
+            return "none (raw figures)";
+        }
+        if (bySource.size() == 1) {
+            return bySource.keySet().iterator().next();
+        }
+        List<String> parts = new ArrayList<>();
+        bySource.forEach((s, fixes) -> parts.add(s + ": " + String.join(", ", fixes)));
+        return String.join("; ", parts);
+    }
+
+    /** A run's calibration source in a cell: another machine's in bold, so that it stands out. */
+    private static String source(RunFigures f) {
+        return f.committedRun() != null ? "**" + f.calibration() + "**" : f.calibration();
+    }
+
+    /** The figure's kind in a cell: "calibrated, own kernel", "calibrated, **another machine's (run X)**", "raw". */
+    private static String kind(RunFigures f, RunFigures.Figure x) {
+        if (x == null) {
+            return "—";
+        }
+        return x.kind().equals(RunFigures.CALIBRATED) && f.calibration() != null ? "calibrated, " + source(f) : x.kind();
+    }
+
+    private static String threads(int t) {
+        return t + (t == 1 ? " thread" : " threads");
+    }
+
+    /** One fix: its runs as rows, then every pair of runs (up to {@link #PAIRWISE}) or each against the reference. */
+    private static String fixText(Lineup l) {
+        RunFigures first = l.first();
+        StringBuilder b = new StringBuilder("### `").append(l.fix()).append("`: ")
+                .append(HeadlineWords.clause(first.metric().isEmpty() ? "the headline" : first.metric(), " (", ": "))
+                .append(first.seed() == null ? "" : " (seed " + Fmt.ratio(first.seed()) + ")").append("\n\n");
+        int t = l.common();
+        boolean kernel = l.runs().values().stream().anyMatch(f -> f.kernel() != null);
+        boolean vsRef = !l.vsReference().isEmpty();
+        String at;
+        if (t > 0) {
+            at = "at " + threads(t);
+            b.append("JVM figure at ").append(threads(t)).append(", the most every run has, and at each run's own most (summary.json: `")
+                    .append(where(l.keys())).append("`).");
+        } else if (t == 0) {
+            at = "headline";
+            b.append("Each run's headline at its own conditions (").append(l.keys() == null ? "the fix's headline is no thread sweep's"
+                            : "these summaries hold no per-thread figure at `" + where(l.keys()) + "`").append("): ")
+                    .append(first.metric()).append('.');
+        } else {
+            at = "at a common count";
+            b.append(l.runs().values().stream().anyMatch(RunFigures::hasJvm) ? "No thread count that every run has: each run at its own"
+                    + " most only." : "No JVM figure in these runs.");
+        }
+        b.append(" Kernel: ").append(kernel ? "the headline's own figure, at its conditions." : "none in these runs.").append("\n\n");
+        b.append("| run | figure | ").append(at).append(" | at its most threads |");
+        if (kernel) {
+            b.append(" kernel |");
+        }
+        if (vsRef) {
+            b.append(" over `").append(l.reference()).append("` ").append(t > 0 ? "at " + threads(t) : "").append(" |");
+            if (kernel) {
+                b.append(" kernel over `").append(l.reference()).append("` |");
+            }
+        }
+        b.append("\n|---|---|---|---|").append(kernel ? "---|" : "").append(vsRef ? kernel ? "---|---|" : "---|" : "").append('\n');
+        l.runs().forEach((name, f) -> {
+            b.append("| `").append(name).append("` | ");
+            if (f.status() != null) {
+                b.append(f.status()).append(" | — | — |").append(kernel ? " — |" : "").append(vsRef ? kernel ? " — | — |" : " — |" : "")
+                        .append('\n');
+                return;
+            }
+            RunFigures.Figure c = t >= 0 ? f.at(t) : null;
+            int most = f.most();
+            RunFigures.Figure own = most >= 0 ? f.at(most) : null;
+            b.append(kind(f, c != null ? c : own)).append(" | ").append(c == null ? "—" : c.cell(f.target())).append(" | ");
+            if (own == null) {
+                b.append("—");
+            } else if (most == t) {
+                b.append("the same");
+            } else {
+                b.append(most == 0 ? "headline" : threads(most)).append(c != null && !c.kind().equals(own.kind()) ? ", " + own.kind() : "")
+                        .append(": ").append(own.cell(f.target()));
+            }
+            b.append(" |");
+            if (kernel) {
+                b.append(' ').append(f.kernel() == null ? "—" : f.kernel().cell(f.target())).append(" |");
+            }
+            if (vsRef) {
+                Pair p = l.vsReference().get(name);
+                if (p == null) {
+                    b.append(" reference |").append(kernel ? " reference |" : "");
+                } else {
+                    b.append(' ').append(c != null && p.kind() != null && !p.kind().equals(c.kind()) ? p.kind() + ": " : "")
+                            .append(ratioCell(p.jvm(), p.aaA(), p.aaB(), p.a(), p.b(), p.target())).append(" |");
+                    if (kernel) {
+                        b.append(' ').append(ratioCell(p.kernel(), p.kaaA(), p.kaaB(), p.a(), p.b(), p.target())).append(" |");
+                    }
+                }
+            }
+            b.append('\n');
+        });
+        b.append('\n');
+        int n = l.ran().size();
+        if (n < 2) {
+            return b.append("One run has this fix: nothing to set it against.\n\n").toString();
+        }
+        if (vsRef) {
+            return b.append(n).append(" runs: each against `").append(l.reference()).append("`, the reference (the first run with a figure);")
+                    .append(" all ").append(l.pairs().size()).append(" pairs are in summary.json (`compare.fixes.").append(l.fix())
+                    .append(".pairs`).\n\n").toString();
+        }
+        boolean anyKernel = l.pairs().stream().anyMatch(p -> p.kernel() != null);
+        b.append("Each pair of runs, A over B:\n\n| A | B | figure | JVM A / B ").append(t > 0 ? "at " + threads(t) : t == 0 ? "(headline)" : "")
+                .append(" |").append(anyKernel ? " kernel A / B |" : "").append("\n|---|---|---|---|").append(anyKernel ? "---|" : "")
+                .append('\n');
+        for (Pair p : l.pairs()) {
+            b.append("| `").append(p.a()).append("` | `").append(p.b()).append('`').append(p.sameMachine() ? " (same machine)" : "")
+                    .append(" | ").append(p.kind() == null ? "—" : p.kind()).append(" | ")
+                    .append(ratioCell(p.jvm(), p.aaA(), p.aaB(), p.a(), p.b(), p.target())).append(" |");
+            if (anyKernel) {
+                b.append(' ').append(ratioCell(p.kernel(), p.kaaA(), p.kaaB(), p.a(), p.b(), p.target())).append(" |");
+            }
+            b.append('\n');
+        }
+        return b.append('\n').toString();
+    }
+
+    /** The per-thread keys in words: the calibrated figure's, else the raw one's. */
+    private static String where(HeadlineByThreads k) {
+        if (k == null) {
+            return "headline";
+        }
+        return k.calibrated() == null ? k.raw() : k.raw() == null ? k.calibrated() : k.calibrated() + "`, else `" + k.raw();
+    }
+
+    /**
+     * A ratio of two runs in a cell: {@code ~ } where its interval holds 1, the ratio with its
+     * interval and verdict at margin {@code m}; "A/A failed" naming the run whose control failed
+     * (no {@code ~} then: the interval is no evidence either way); the value alone and why where
+     * it has no interval; "—" for none.
+     */
+    static String ratioCell(RatioOfRatios r, Estimate aaA, Estimate aaB, String a, String b, double m) {
+        if (r == null) {
+            return "—";
+        }
+        if (!r.ratio().hasInterval()) {
+            return Fmt.ratio(r.ratio().value()) + " (" + r.why() + ")";
+        }
+        if (r.verdict(aaA, aaB, m) == Verdict.CONTROL_FAILED) {
+            List<String> failed = new ArrayList<>();
+            if (Verdict.controlFailed(aaA)) {
+                failed.add("`" + a + "`");
+            }
+            if (Verdict.controlFailed(aaB)) {
+                failed.add("`" + b + "`");
+            }
+            return r.ratio().format(2) + "x, A/A failed (" + String.join(", ", failed) + "): not evidence";
+        }
+        return (r.holdsOne() ? "~ " : "") + Verdict.brief(r.ratio(), m);
+    }
+
+    /** The fix's entry of the comparison's summary: each run's figures, the common thread count, the reference, every pair. */
+    private static Map<String, Object> fixJson(Lineup l) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        RunFigures first = l.first();
+        m.put("metric", first.metric());
+        Map<String, Object> by = new LinkedHashMap<>();
+        if (l.keys() != null) {
+            by.put(RunFigures.CALIBRATED, l.keys().calibrated());
+            by.put(RunFigures.RAW, l.keys().raw());
+        }
+        m.put("by_threads", l.keys() == null ? null : by);
+        m.put("common_threads", l.common() > 0 ? l.common() : null);
+        m.put("at", l.common() > 0 ? "common_threads" : l.common() == 0 ? "headline" : "none");
+        m.put("reference", l.reference());
+        Map<String, Object> runs = new LinkedHashMap<>();
+        l.runs().forEach((name, f) -> {
+            Map<String, Object> r = new LinkedHashMap<>();
+            if (f.status() != null) {
+                r.put("status", f.status());
+                runs.put(name, r);
+                return;
+            }
+            r.put("target", f.target());
+            r.put("calibration", f.calibration());
+            r.put("calibration_run", f.committedRun());
+            RunFigures.Figure c = l.common() >= 0 ? f.at(l.common()) : null;
+            r.put("at_common", c == null ? null : c.json(f.target()));
+            int most = f.most();
+            r.put("most_threads", most > 0 ? most : null);
+            RunFigures.Figure own = most >= 0 ? f.at(most) : null;
+            r.put("at_most", own == null ? null : own.json(f.target()));
+            r.put("kernel", f.kernel() == null ? null : f.kernel().json(f.target()));
+            runs.put(name, r);
+        });
+        m.put("runs", runs);
+        m.put("pairs", l.pairs().stream().map(Pair::json).toList());
+        return m;
     }
 
     /**
@@ -185,25 +546,6 @@ final class CompareSection implements Section {
             n.path("fixes").fieldNames().forEachRemaining(ids::add);
         }
         return ids;
-    }
-
-    /**
-     * A run's headline figure {@code key} with its verdict in a few words, judged as that run's own
-     * table judges it ({@link Verdict}: its interval, its own A/A {@code aaKey}, the run's margin);
-     * the bare value where the run's summary has no estimate of it.
-     */
-    @SuppressWarnings("unchecked")
-    private static String judged(JsonNode h, String key, String aaKey, JsonNode bare) {
-        Estimate e = h.path(key).isObject() ? Estimate.fromJson(JSON.convertValue(h.path(key), Map.class)) : null;
-        if (e == null) {
-            return cell(bare);
-        }
-        Estimate aa = h.path(aaKey).isObject() ? Estimate.fromJson(JSON.convertValue(h.path(aaKey), Map.class)) : null;
-        return Verdict.brief(e, aa, h.path("target").isNumber() ? h.path("target").asDouble() : Verdict.target(false));
-    }
-
-    private static String cell(JsonNode v) {
-        return v.isNumber() ? Fmt.ratio(v.asDouble()) : "—";
     }
 
     /** Per primitive, each run's total throughput at its highest thread count over 1 thread. */

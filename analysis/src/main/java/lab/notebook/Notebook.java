@@ -59,7 +59,7 @@ public final class Notebook {
         Lineup lineup = new Lineup(fixes, sections.stream().map(Section::id).toList());
         List<Section> all = new ArrayList<>(sections);
         all.add(new BridgeVsFioSection());
-        all.add(new CompareSection());
+        all.add(CompareSection.of(sections));
         Map<String, Made<Estimated>> estimated = new LinkedHashMap<>();
         for (Section s : all) {
             Made<Optional<Estimated>> m = EstimationStage.estimate(() -> s.estimate(run));

@@ -18,6 +18,16 @@ public interface Section {
     /** The fix or calibration id this section renders (a key of {@code summary.json}'s fixes). */
     String id();
 
+    /**
+     * Where the section's summary entry holds its headline's JVM figure per thread count
+     * ({@link HeadlineByThreads}), for a comparison of runs to line them up at one thread count;
+     * null where the headline is no thread sweep's (the comparison then sets the headlines
+     * themselves side by side).
+     */
+    default HeadlineByThreads headlineByThreads() {
+        return null;
+    }
+
     /** The estimation stage: the section's figures from {@code run}'s raw/, or empty when the run holds no raw data for it. */
     Optional<Estimated> estimate(RunDir run) throws IOException;
 

@@ -20,6 +20,29 @@ class CompareSectionTest {
         return "{\"run\": {\"cores\": 2, \"command\": \"./lab pair f\"}, \"fixes\": {\"f\": {\"headline\": " + headline + "}}}";
     }
 
+    /** The rows of the table under the heading that starts with {@code heading}, as lists of cells. */
+    static List<List<String>> table(String md, String heading) {
+        List<String> lines = md.lines().toList();
+        int i = 0;
+        while (i < lines.size() && !lines.get(i).startsWith(heading)) {
+            i++;
+        }
+        while (i < lines.size() && !lines.get(i).startsWith("|")) {
+            i++;
+        }
+        List<List<String>> rows = new java.util.ArrayList<>();
+        for (i += 2; i < lines.size() && lines.get(i).startsWith("|"); i++) {
+            String l = lines.get(i);
+            rows.add(List.of(l.substring(2, l.length() - 2).split(" \\| ", -1)));
+        }
+        return rows;
+    }
+
+    /** The row of {@code rows} whose first cell is {@code first}. */
+    static List<String> row(List<List<String>> rows, String first) {
+        return rows.stream().filter(r -> r.getFirst().equals(first)).findFirst().orElseThrow(() -> new AssertionError("no row " + first));
+    }
+
     @Test
     void eachRunsHeadlineIsJudgedAsItsOwnTableJudgesIt(@TempDir Path dir) throws Exception {
         Path raw = Files.createDirectories(dir.resolve("raw/compare"));
@@ -35,11 +58,15 @@ class CompareSectionTest {
                 + " \"aa\": {\"value\": 1.02, \"ci95\": [1.01, 1.03], \"rounds\": 4},"
                 + " \"kernel\": 0.98, \"kernel_estimate\": {\"value\": 0.98, \"ci95\": null, \"rounds\": 2}}"));
         String md = new CompareSection().render(RunDir.open(dir)).orElseThrow().markdown();
-        String row = md.lines().filter(l -> l.startsWith("| `f` |")).findFirst().orElseThrow();
-        List<String> cells = List.of(row.split(" \\| "));
-        assertEquals("1.04 [1.03–1.05]x, effect ≥ +2%", cells.get(3), row);
-        assertEquals("1.01 [1.01–1.02]x, change < ±2%", cells.get(4), row);
-        assertEquals("1.04 [1.03–1.05]x, A/A failed: not evidence", cells.get(5), row);
-        assertTrue(cells.get(6).startsWith("0.98x, 2 rounds: no interval"), row);
+        List<List<String>> rows = table(md, "### `f`");
+        // run | figure | headline | at its most | kernel
+        assertEquals("1.04 [1.03–1.05]x, effect ≥ +2%", row(rows, "`a`").get(2), md);
+        assertEquals("1.01 [1.01–1.02]x, change < ±2%", row(rows, "`a`").get(4), md);
+        assertEquals("1.04 [1.03–1.05]x, A/A failed: not evidence", row(rows, "`b`").get(2), md);
+        assertTrue(row(rows, "`b`").get(4).startsWith("0.98x, 2 rounds: no interval"), md);
+        // the pair: b's A/A failed, so a / b is no evidence either; b's kernel figure has no interval, nor has the ratio
+        List<String> pair = row(table(md, "Each pair of runs"), "`a`");
+        assertEquals("1.00 [0.99–1.01]x, A/A failed (`b`): not evidence", pair.get(3), md);
+        assertEquals("1.03x (`b`: 2 rounds: no interval)", pair.get(4), md);
     }
 }

@@ -2,11 +2,12 @@ package lab.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.Console;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,53 +22,106 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code lab fleet INVENTORY -- pair FIX... [pair options]}: the same pairing on every host of an
- * Ansible inventory, gathered into one comparison. Ansible ({@code ansible-core}) does the work,
- * with the playbooks in {@code fleet/}:
+ * {@code lab fleet [ansible-playbook options] INVENTORY -- pair FIX... [pair options]}: the same
+ * pairing on every host of an Ansible inventory, gathered into one comparison. Ansible
+ * ({@code ansible-core}) does the work, with the playbooks in {@code fleet/}, and says what
+ * happened as events ({@code fleet/callback_plugins/lab_events.py}, read by {@link FleetEvents});
+ * its terminal, in the user's stdout callback, is kept in the run's log and never read.
  * <ol>
- * <li>{@code check.yml}: each host's system, cores, kernel, KVM, user and free disk, before
- *     anything starts; a host that is unreachable or cannot run the pairing is left out, with
- *     its reason;</li>
- * <li>{@code run.yml}: the lab at this commit ({@code git archive} of HEAD, with the jars when
- *     they are this commit's, so that no host builds) unpacked on each host that passed, {@code
- *     ./lab pair} run there, in parallel ({@code --forks}), each within {@code --limit} seconds;
- *     its run folder fetched whole, whatever the pair's end, and nothing left on the host;</li>
+ * <li>{@code check.yml}: each host's system, cores, CPU, kernel, machine id, KVM, user and free
+ *     disk, before anything starts; a host that is unreachable or cannot run the pairing is left
+ *     out, with its reason; two inventory names for one machine (one machine id) are refused,
+ *     exit 2, before anything is made, unless {@code --allow-shared-host};</li>
+ * <li>{@code run.yml}: the lab ({@link FleetArchive}) unpacked on each host that passed, {@code
+ *     ./lab pair} run there, each host at its own pace ({@code --forks} at once), each within
+ *     {@code --time-limit} seconds; a host that dies or is cut off, or reaches the limit, is
+ *     recorded so and costs no other host; whatever of its run folder can be fetched is, and
+ *     nothing of the run is left on a host unless its cleanup says what is left (then its folder,
+ *     with the lab's device registry, stays);</li>
+ * <li>{@code stop.yml} on every host that was cut off: one that came back is cleaned;</li>
  * <li>here: each host's run folder under {@code hosts/HOST/} of one {@code results/fleet-<time>/},
- *     every host's state and reason in {@code raw/fleet/hosts.tsv}, and the comparison of the
- *     runs that finished ({@code ./lab compare}'s notebook: the hosts side by side, each fix's
- *     headline across them).</li>
+ *     every host in {@code raw/fleet/hosts.tsv}, and the comparison of those that finished.</li>
  * </ol>
- * Ctrl-C stops the playbook and runs {@code stop.yml} on every host: the run's processes
- * killed, its devices torn down, its folder removed. Exit 0 when every host's pairing finished,
- * 1 when one did not (the folder says which and why), 2 on bad input (nothing made).
+ * Options that Ansible has mean what they mean there and go to every ansible-playbook the fleet
+ * runs: {@code -l/--limit}, {@code -f/--forks}, {@code -u}, {@code -b/--become}, {@code
+ * --become-user}, {@code --become-method}, {@code -K}, {@code -e}, {@code -v}, {@code
+ * --private-key}, {@code --vault-password-file}, {@code -T/--timeout} (ssh's connection
+ * timeout); the user's {@code ansible.cfg} and environment are honoured, host key checking
+ * included. Ctrl-C stops the playbook and runs {@code stop.yml} on every host whose run started.
+ * Exit 0 when every host's pairing finished, 1 when one did not (the folder says which and why),
+ * 2 on bad input (nothing made).
  */
-@Command(name = "fleet", mixinStandardHelpOptions = true,
-        description = {"Run one pairing on every host of an inventory.",
-                "./lab fleet INVENTORY -- pair FIX... [pair options], through Ansible",
-                "(ansible-core): checks each host first (reachable, Linux, free disk;",
-                "root, KVM), ships this commit to the hosts that can run it, runs",
-                "./lab pair there in parallel, fetches each run folder into",
-                "results/fleet-<UTC time>/hosts/HOST/ and writes one comparison; a host",
-                "that failed or timed out is listed with its reason."})
+@Command(name = "fleet", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run one pairing on every host of an Ansible inventory.",
+                "./lab fleet [options] INVENTORY -- pair FIX... [pair options], through Ansible",
+                "(ansible-core): checks each host first (reachable, Linux, free disk, one machine",
+                "per name; root, KVM), ships this commit to the hosts that can run it, runs",
+                "./lab pair there, each host at its own pace, fetches each run folder into",
+                "results/fleet-<UTC time>/hosts/HOST/ and writes one comparison; a host that",
+                "failed, was cut off or reached --time-limit is listed with its reason.",
+                "Ansible's options mean what they mean in ansible-playbook."})
 final class FleetCommand implements Callable<Integer> {
     /** Free bytes a host needs where the lab goes: the lab, its jars and a run folder. */
     static final long MIN_FREE_BYTES = 2L << 30;
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The names of run.yml's and stop-tasks.yml's tasks whose results say how a host's run ended. */
+    static final String ENDED = "how the pair ended";
+    static final String CLEANED = "the run's processes killed, its devices and folder gone";
 
-    @Parameters(index = "0", paramLabel = "INVENTORY", description = "an Ansible inventory (INI or YAML)")
-    Path inventory;
+    @Parameters(paramLabel = "INVENTORY -- pair FIX...",
+            description = "an Ansible inventory (file, directory, plugin file or host,list), unless -i gave it; then,"
+                    + " after --: pair, the fixes and pair's options")
+    List<String> positional = new ArrayList<>();
 
-    @Parameters(index = "1..*", paramLabel = "pair FIX...", description = "after --: pair, the fixes and pair's options")
-    List<String> command = new ArrayList<>();
+    @Option(names = {"-i", "--inventory"}, paramLabel = "INVENTORY", description = "Ansible's: an inventory (repeatable)")
+    List<String> inventories = new ArrayList<>();
 
-    @Option(names = "--limit", paramLabel = "SECONDS", description = "each host's time limit for its pairing (default: 7200)")
-    int limitSeconds = 7200;
+    @Option(names = {"-l", "--limit"}, paramLabel = "PATTERN", description = "Ansible's: run on the hosts the pattern selects")
+    String limit;
 
-    @Option(names = "--forks", paramLabel = "N", description = "hosts worked on at once (Ansible's forks; default: 10)")
+    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "each host's time limit for its pairing (default: 7200)")
+    int timeLimit = 7200;
+
+    @Option(names = {"-f", "--forks"}, paramLabel = "N", description = "Ansible's: hosts worked on at once (default: 10)")
     int forks = 10;
 
+    @Option(names = {"-T", "--timeout"}, paramLabel = "SECONDS", description = "Ansible's: ssh's connection timeout")
+    Integer connectTimeout;
+
+    @Option(names = {"-u", "--user"}, paramLabel = "REMOTE_USER", description = "Ansible's: connect as this user")
+    String user;
+
+    @Option(names = {"-b", "--become"}, description = "Ansible's: run the tasks as root (become), which the kernel side needs")
+    boolean become;
+
+    @Option(names = "--become-user", paramLabel = "USER", description = "Ansible's: become this user")
+    String becomeUser;
+
+    @Option(names = "--become-method", paramLabel = "METHOD", description = "Ansible's: sudo, su, ...")
+    String becomeMethod;
+
+    @Option(names = {"-K", "--ask-become-pass"}, description = "Ansible's: ask for the become password (once, for every playbook)")
+    boolean askBecomePass;
+
+    @Option(names = {"-e", "--extra-vars"}, paramLabel = "VARS", description = "Ansible's: extra variables (repeatable)")
+    List<String> extraVars = new ArrayList<>();
+
+    @Option(names = "-v", description = "Ansible's: more verbose (repeatable: -vvv); into the run's Ansible logs")
+    boolean[] verbose = new boolean[0];
+
+    @Option(names = {"--private-key", "--key-file"}, paramLabel = "FILE", description = "Ansible's: ssh's private key")
+    String privateKey;
+
+    @Option(names = {"--vault-password-file", "--vault-pass-file"}, paramLabel = "FILE",
+            description = "Ansible's: the vault password file (repeatable)")
+    List<String> vaultPasswordFiles = new ArrayList<>();
+
+    @Option(names = "--allow-shared-host", description = "run hosts that are one machine (one machine id) anyway;"
+            + " the notebook says they shared its CPUs")
+    boolean allowSharedHost;
+
     @Option(names = "--lab-dir", paramLabel = "DIR",
-            description = "where the lab goes on each host (default: /var/tmp/contention-lab-fleet; an inventory's lab_dir wins)")
+            description = "where the lab goes on each host (default: /var/tmp/contention-lab-fleet; a host's lab_dir wins)")
     String labDir = "/var/tmp/contention-lab-fleet";
 
     @Option(names = "--results", paramLabel = "DIR", description = "results folder (default: results/ in the lab)")
@@ -76,10 +130,30 @@ final class FleetCommand implements Callable<Integer> {
     @Option(names = "--id", paramLabel = "RUN-ID", description = "run id (default: fleet-<UTC time>)")
     String id;
 
-    /** One host's outcome: its facts (null when unreachable), its state and why. */
-    record Host(String name, JsonNode facts, String state, String reason) {
+    /** pair's command line: after the inventory (or all of the positionals with -i). */
+    private List<String> command = List.of();
+    /** The file holding -K's password for the playbooks (mode 0600), or null. */
+    private Path becomeVars;
+
+    /**
+     * One host: its facts (check.yml's {@code lab}; null when it never answered), its state and
+     * why, what its cleanup left ("" nothing), the hosts that are the same machine.
+     */
+    record Host(String name, JsonNode facts, String state, String reason, String left, List<String> sharesWith) {
+        Host(String name, JsonNode facts, String state, String reason) {
+            this(name, facts, state, reason, "", List.of());
+        }
+
         boolean runs() {
             return state.equals("checked");
+        }
+
+        Host with(String newState, String newReason) {
+            return new Host(name, facts, newState, newReason, left, sharesWith);
+        }
+
+        Host leaving(String what) {
+            return new Host(name, facts, state, reason, what, sharesWith);
         }
     }
 
@@ -90,66 +164,102 @@ final class FleetCommand implements Callable<Integer> {
             System.err.println("lab: fleet: " + bad);
             return Lab.EXIT_BAD_INPUT;
         }
-        RunFolder run = RunFolder.start(results == null ? Lab.root().resolve("results") : results,
-                id == null ? RunFolder.newId("fleet") : id);
-        String runId = run.finalDir().getFileName().toString();
-        Path fleet = run.raw().resolve("fleet");
-        Path archive = Files.createDirectories(Lab.state().resolve("fleet")).resolve(runId + ".tar.gz");
-        List<String> started = new ArrayList<>();
-        ChildStop.onStop(() -> {
-            stopHosts(started, runId, fleet);
-            try {
-                Files.deleteIfExists(archive); // the stop ends the JVM: no finally below runs
-            } catch (IOException e) {
-                System.err.println("lab: fleet: " + archive + " left: " + e.getMessage());
-            }
-        });
+        Path work = Files.createTempDirectory(Files.createDirectories(Lab.state().resolve("fleet")), "fleet-");
         try {
-            Files.createDirectories(fleet.resolve("check"));
-            Files.copy(inventory, fleet.resolve("inventory"));
-            List<Host> hosts = check(fleet);
-            List<String> ok = hosts.stream().filter(Host::runs).map(Host::name).toList();
-            Map<String, Host> byName = new LinkedHashMap<>();
-            hosts.forEach(h -> byName.put(h.name(), h));
-            if (!ok.isEmpty()) {
-                pack(archive);
-                started.addAll(ok);
-                Path fetched = Files.createDirectories(fleet.resolve("fetched"));
-                playbook("run.yml", ok, Map.of("archive", archive.toString(), "out", fetched.toString(),
-                        "run_id", runId, "pair_args", pairArgs(), "limit_s", limitSeconds), fleet.resolve("run.log"));
-                started.clear();
-                for (String h : ok) {
-                    byName.put(h, unpack(run, fetched, byName.get(h), runId));
-                }
-                RunFolder.deleteTree(fetched);
+            if (askBecomePass && (bad = askBecomePassword(work)) != null) {
+                System.err.println("lab: fleet: " + bad);
+                return Lab.EXIT_BAD_INPUT;
             }
-            writeHosts(fleet, byName.values());
-            List<Host> done = byName.values().stream().filter(h -> h.state().equals("ok")).toList();
-            compareInputs(run, done, runId);
-            Map<String, Object> m = Manifest.describe(Lab.root(), Lab.commandLine, "fleet");
-            m.put("run_id", runId);
-            m.put("hosts", byName.keySet());
-            run.writeJson("manifest.json", m);
-            Fixes.notebook(run.dir());
-            Path committed = run.commit();
-            for (Host h : byName.values()) {
-                System.err.println("lab: fleet: " + h.name() + ": " + h.state() + (h.reason().isEmpty() ? "" : " (" + h.reason() + ")"));
-            }
-            System.err.println("lab: wrote " + committed.resolve("NOTEBOOK.md"));
-            System.out.println(committed);
-            return done.size() == byName.size() ? 0 : Lab.EXIT_FAILED;
-        } catch (Exception e) {
-            run.abandon();
-            throw e;
+            return fleet(work);
         } finally {
-            Files.deleteIfExists(archive);
+            RunFolder.deleteTree(work);
         }
     }
 
-    /** What is wrong with the command line, or null. */
+    private int fleet(Path work) throws Exception {
+        Path checkDir = Files.createDirectories(work.resolve("check"));
+        Map<String, Host> hosts = check(checkDir);
+        if (hosts.isEmpty()) {
+            System.err.println("lab: fleet: no host of " + String.join(", ", inventories)
+                    + (limit == null ? "" : " matches --limit " + limit) + " (Ansible's terminal: nothing was made)");
+            return Lab.EXIT_BAD_INPUT;
+        }
+        String shared = sameMachines(hosts);
+        if (shared != null && !allowSharedHost) {
+            System.err.println("lab: fleet: " + shared + ": refused, nothing made (two names for one machine would share its"
+                    + " CPUs and compare it with itself; --allow-shared-host runs them anyway)");
+            return Lab.EXIT_BAD_INPUT;
+        }
+        RunFolder run = RunFolder.start(results == null ? Lab.root().resolve("results") : results,
+                id == null ? RunFolder.newId("fleet") : id);
+        String runId = run.finalDir().getFileName().toString();
+        Path fleet = Files.createDirectories(run.raw().resolve("fleet"));
+        Path archive = work.resolve(runId + ".tar.gz");
+        List<String> started = new ArrayList<>();
+        ChildStop.onStop(() -> {
+            stopHosts(started, runId, fleet.resolve("stop-on-signal"));
+            try {
+                RunFolder.deleteTree(work); // the stop ends the JVM: no finally runs
+            } catch (IOException e) {
+                System.err.println("lab: fleet: " + work + " left: " + e.getMessage());
+            }
+        });
+        try {
+            RunFolder.copyTree(checkDir, fleet.resolve("check"));
+            writeInventory(fleet, hosts.keySet());
+            List<String> ok = hosts.values().stream().filter(Host::runs).map(Host::name).toList();
+            if (!ok.isEmpty()) {
+                FleetArchive shipped = FleetArchive.pack(archive, fixes());
+                System.err.println("lab: fleet: shipping " + shipped.describe());
+                Files.writeString(fleet.resolve("shipped.txt"), shipped.describe() + "\n");
+                started.addAll(ok);
+                Path fetched = Files.createDirectories(work.resolve("fetched"));
+                Path runDir = Files.createDirectories(fleet.resolve("run"));
+                FleetEvents events = playbook("run.yml", ok, Map.of("archive", archive.toString(), "out", fetched.toString(),
+                        "run_id", runId, "pair_args", pairArgs(), "time_limit_s", timeLimit), runDir);
+                started.clear();
+                for (String h : ok) {
+                    hosts.put(h, ended(run, fetched, hosts.get(h), events, runId));
+                }
+                cleanCutOff(run, hosts, runId, fleet);
+            }
+            writeHosts(fleet, hosts.values());
+            List<Host> done = hosts.values().stream().filter(h -> h.state().equals("ok")).toList();
+            compareInputs(run, done, runId);
+            Map<String, Object> m = Manifest.describe(Lab.root(), Lab.commandLine, "fleet");
+            m.put("run_id", runId);
+            m.put("hosts", hosts.keySet());
+            run.writeJson("manifest.json", m);
+            Fixes.notebook(run.dir());
+            Path committed = run.commit();
+            for (Host h : hosts.values()) {
+                System.err.println("lab: fleet: " + h.name() + ": " + h.state() + (h.reason().isEmpty() ? "" : " (" + h.reason() + ")")
+                        + (h.left().isEmpty() ? "" : "; left: " + h.left()));
+            }
+            System.err.println("lab: wrote " + committed.resolve("NOTEBOOK.md"));
+            System.out.println(committed);
+            return done.size() == hosts.size() ? 0 : Lab.EXIT_FAILED;
+        } catch (Exception e) {
+            run.abandon();
+            throw e;
+        }
+    }
+
+    /** What is wrong with the command line, or null; splits the positionals into inventory and pair's command. */
     private String badInput() {
-        if (!Files.isRegularFile(inventory)) {
-            return "no inventory file " + inventory;
+        List<String> rest = positional;
+        if (inventories.isEmpty()) {
+            if (rest.isEmpty()) {
+                return "needs an inventory: ./lab fleet INVENTORY -- pair FIX... (or -i INVENTORY)";
+            }
+            inventories.add(rest.getFirst());
+            rest = rest.subList(1, rest.size());
+        }
+        command = List.copyOf(rest);
+        for (String inv : inventories) {
+            if (!inv.contains(",") && !Files.exists(Path.of(inv))) {
+                return "no inventory " + inv + " (a file, a directory, an inventory plugin's file, or host,list as in Ansible)";
+            }
         }
         if (command.size() < 2 || !command.getFirst().equals("pair")) {
             return "after the inventory: -- pair FIX... [pair options] (got: " + String.join(" ", command) + ")";
@@ -157,35 +267,102 @@ final class FleetCommand implements Callable<Integer> {
         if (command.contains("--results") || command.contains("--id")) {
             return "--results and --id are the fleet's own: each host's pair writes where the fleet fetches it";
         }
-        if (limitSeconds < 1 || forks < 1) {
-            return "--limit and --forks must be at least 1";
+        if (timeLimit < 1 || forks < 1) {
+            return "--time-limit and --forks must be at least 1";
         }
         if (!onPath("ansible-playbook")) {
             return "ansible-playbook is not on the PATH: the fleet runs through Ansible (Debian: apt-get install ansible-core)";
         }
+        if (!onPath("setsid")) {
+            return "setsid is not on the PATH (util-linux): Ansible runs without the terminal, so that ssh cannot prompt";
+        }
         return null;
     }
 
-    /** check.yml: every host's facts, or why it cannot run the pairing. */
-    private List<Host> check(Path fleet) throws IOException, InterruptedException {
-        Path out = fleet.resolve("check");
-        Played result = playbook("check.yml", null, Map.of("out", out.toString()), fleet.resolve("check.log"));
-        List<Host> hosts = new ArrayList<>();
-        for (var e : result.recap().entrySet()) {
-            String name = e.getKey();
-            Path facts = out.resolve(name + ".json");
-            String msg = result.messages().getOrDefault(name, "no message");
-            if (e.getValue().unreachable() > 0) {
-                hosts.add(new Host(name, null, "unreachable", msg));
-            } else if (e.getValue().failed() > 0 || !Files.isRegularFile(facts)) {
-                hosts.add(new Host(name, null, "check failed", msg));
+    /** -K: the become password, asked once here and handed to each playbook in a file only this user reads. */
+    private String askBecomePassword(Path work) throws IOException {
+        Console console = System.console();
+        if (console == null) {
+            return "-K asks for the become password on a terminal, and there is none (set ansible_become_password in a vault,"
+                    + " or use a sudoer without a password)";
+        }
+        char[] pw = console.readPassword("BECOME password: ");
+        if (pw == null) {
+            return "-K: no password given";
+        }
+        becomeVars = work.resolve("become.json");
+        Files.createFile(becomeVars, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(becomeVars, JSON.writeValueAsString(Map.of("ansible_become_password", new String(pw))));
+        java.util.Arrays.fill(pw, ' ');
+        return null;
+    }
+
+    /** The fixes named on pair's command line (its arguments before the first option). */
+    private List<String> fixes() {
+        List<String> f = new ArrayList<>();
+        for (String a : command.subList(1, command.size())) {
+            if (a.startsWith("-")) {
+                break;
+            }
+            f.add(a);
+        }
+        return f;
+    }
+
+    /** check.yml: every host the inventory (and --limit) names, with its facts or why it cannot run the pairing. */
+    private Map<String, Host> check(Path out) throws IOException, InterruptedException {
+        FleetEvents e = playbook("check.yml", null, Map.of(), out);
+        Map<String, Host> hosts = new LinkedHashMap<>();
+        for (String name : e.hosts()) {
+            JsonNode un = e.unreachable(name);
+            JsonNode failed = e.failed(name);
+            JsonNode facts = e.ok(name, "the host, for ./lab fleet");
+            if (un != null) {
+                hosts.put(name, new Host(name, null, "unreachable", unreachableWhy(un)));
+            } else if (failed != null || facts == null) {
+                hosts.put(name, new Host(name, null, "check failed", failed == null ? "no facts"
+                        : failed.path("task").asText() + ": " + FleetEvents.message(failed)));
             } else {
-                JsonNode f = JSON.readTree(facts.toFile());
+                JsonNode f = facts.path("result").path("lab");
                 String why = cannotRun(f);
-                hosts.add(new Host(name, f, why == null ? "checked" : "cannot run", why == null ? notes(f) : why));
+                hosts.put(name, new Host(name, f, why == null ? "checked" : "cannot run", why == null ? notes(f) : why));
             }
         }
         return hosts;
+    }
+
+    /** An unreachable host's reason; for an unknown host key, what to do about it. */
+    static String unreachableWhy(JsonNode event) {
+        String msg = FleetEvents.message(event);
+        if (msg.contains("Host key verification failed") || msg.contains("REMOTE HOST IDENTIFICATION HAS CHANGED")) {
+            return msg + " (ssh does not know this host's key, and host key checking is on: check the key and add it to"
+                    + " known_hosts, e.g. ssh-keyscan -p PORT HOST >>~/.ssh/known_hosts, or set host_key_checking = False"
+                    + " in ansible.cfg)";
+        }
+        return msg;
+    }
+
+    /** Two or more names for one machine (one machine id), in words; null when every host is its own. */
+    String sameMachines(Map<String, Host> hosts) {
+        Map<String, List<String>> byId = new LinkedHashMap<>();
+        for (Host h : hosts.values()) {
+            String mid = h.facts() == null ? "" : h.facts().path("machine_id").asText("");
+            if (!mid.isEmpty()) {
+                byId.computeIfAbsent(mid, k -> new ArrayList<>()).add(h.name());
+            }
+        }
+        List<String> groups = new ArrayList<>();
+        for (var g : byId.entrySet()) {
+            if (g.getValue().size() > 1) {
+                groups.add(String.join(" and ", g.getValue()) + " are one machine (machine id " + g.getKey() + ")");
+                for (String n : g.getValue()) {
+                    Host h = hosts.get(n);
+                    List<String> others = g.getValue().stream().filter(o -> !o.equals(n)).toList();
+                    hosts.put(n, new Host(h.name(), h.facts(), h.state(), h.reason(), h.left(), others));
+                }
+            }
+        }
+        return groups.isEmpty() ? null : String.join("; ", groups);
     }
 
     /** Why a host with these facts cannot run the pairing, or null. */
@@ -222,123 +399,92 @@ final class FleetCommand implements Callable<Integer> {
                 .collect(Collectors.joining(" "));
     }
 
-    /**
-     * The lab at HEAD ({@code git archive}), and its jars and build stamp when the working tree's
-     * sources are HEAD's (./lab built them for this tree just now), so that a host need not build.
-     */
-    private static void pack(Path archive) throws IOException, InterruptedException {
-        Path root = Lab.root();
-        Path tar = archive.resolveSibling(archive.getFileName() + ".tar");
-        run(List.of("git", "-C", root.toString(), "archive", "--format=tar", "-o", tar.toString(), "HEAD"), null);
-        List<String> status = new ArrayList<>(List.of("git", "-C", root.toString(), "status", "--porcelain", "--"));
-        status.addAll(Lab.listProperty("lab.build.inputs"));
-        String dirty = run(status, null);
-        Path stamp = Lab.state().resolve("build.stamp");
-        List<String> jars = Lab.listProperty("lab.jars");
-        if (dirty.isBlank() && Files.isRegularFile(stamp) && jars.stream().allMatch(j -> Files.isRegularFile(root.resolve(j)))) {
-            Path staged = Files.createTempDirectory(archive.getParent(), "stamp");
-            Files.createDirectories(staged.resolve(".lab"));
-            Files.copy(stamp, staged.resolve(".lab/build.stamp"));
-            List<String> add = new ArrayList<>(List.of("tar", "-rf", tar.toString(), "-C", root.toString()));
-            add.addAll(jars);
-            run(add, null);
-            run(List.of("tar", "-rf", tar.toString(), "-C", staged.toString(), ".lab/build.stamp"), null);
-            RunFolder.deleteTree(staged);
+    /** raw/fleet/inventory.json: where the inventory is (used there, not copied), the --limit, and the hosts it gave. */
+    private void writeInventory(Path fleet, Iterable<String> names) throws IOException {
+        Map<String, Object> inv = new LinkedHashMap<>();
+        inv.put("inventory", inventories.stream().map(i -> i.contains(",") && !Files.exists(Path.of(i)) ? i
+                : Path.of(i).toAbsolutePath().normalize().toString()).toList());
+        inv.put("limit", limit);
+        List<String> hosts = new ArrayList<>();
+        names.forEach(hosts::add);
+        inv.put("hosts", hosts);
+        Files.writeString(fleet.resolve("inventory.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(inv) + "\n");
+    }
+
+    /** The options every ansible-playbook of the fleet gets: the user's inventory and Ansible options. */
+    private List<String> ansibleOptions() {
+        List<String> o = new ArrayList<>();
+        inventories.forEach(i -> o.addAll(List.of("-i", i)));
+        o.addAll(List.of("--forks", Integer.toString(forks)));
+        if (connectTimeout != null) {
+            o.addAll(List.of("--timeout", connectTimeout.toString()));
         }
-        run(List.of("gzip", "-f", tar.toString()), null);
-        Files.move(tar.resolveSibling(tar.getFileName() + ".gz"), archive, StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    /** A play's recap of one host ({@code PLAY RECAP}: its unreachable and failed tasks). */
-    record Recap(int unreachable, int failed) {
-    }
-
-    /** What a playbook did: each host's recap, in the inventory's order, and the first message of each that failed. */
-    record Played(Map<String, Recap> recap, Map<String, String> messages) {
-    }
-
-    private static final java.util.regex.Pattern RECAP = java.util.regex.Pattern.compile(
-            "^(\\S+)\\s+: ok=\\d+\\s+changed=\\d+\\s+unreachable=(\\d+)\\s+failed=(\\d+)");
-    private static final java.util.regex.Pattern FATAL = java.util.regex.Pattern.compile(
-            "^fatal: \\[([^\\]]+)\\]: (?:UNREACHABLE|FAILED)! => (\\{.*\\})$");
-
-    /**
-     * Ansible's terminal (its default callback, no colour): the {@code PLAY RECAP} lines give each
-     * host's unreachable and failed counts, the {@code fatal: [HOST]: ... => {json}} lines the
-     * first message of a host that failed.
-     */
-    static Played parse(List<String> lines) {
-        Map<String, Recap> recap = new LinkedHashMap<>();
-        Map<String, String> messages = new LinkedHashMap<>();
-        boolean inRecap = false;
-        for (String line : lines) {
-            if (line.startsWith("PLAY RECAP")) {
-                inRecap = true;
-                continue;
-            }
-            var fatal = FATAL.matcher(line);
-            if (fatal.matches() && !messages.containsKey(fatal.group(1))) {
-                String msg;
-                try {
-                    msg = JSON.readTree(fatal.group(2)).path("msg").asText("no message");
-                } catch (IOException e) {
-                    msg = fatal.group(2);
-                }
-                // ssh's warnings ("Permanently added ... to the list of known hosts") are not the reason
-                messages.put(fatal.group(1), msg.lines().map(String::strip)
-                        .map(l -> l.replaceFirst("Warning: Permanently added .* to the list of known hosts\\.", "").strip())
-                        .filter(l -> !l.isEmpty()).collect(Collectors.joining(" ")));
-            }
-            var r = RECAP.matcher(line);
-            if (inRecap && r.find()) {
-                recap.put(r.group(1), new Recap(Integer.parseInt(r.group(2)), Integer.parseInt(r.group(3))));
-            }
+        if (user != null) {
+            o.addAll(List.of("--user", user));
         }
-        return new Played(recap, messages);
+        if (become) {
+            o.add("--become");
+        }
+        if (becomeUser != null) {
+            o.addAll(List.of("--become-user", becomeUser));
+        }
+        if (becomeMethod != null) {
+            o.addAll(List.of("--become-method", becomeMethod));
+        }
+        if (privateKey != null) {
+            o.addAll(List.of("--private-key", privateKey));
+        }
+        vaultPasswordFiles.forEach(v -> o.addAll(List.of("--vault-password-file", v)));
+        extraVars.forEach(v -> o.addAll(List.of("--extra-vars", v)));
+        if (becomeVars != null) {
+            o.addAll(List.of("--extra-vars", "@" + becomeVars));
+        }
+        if (verbose.length > 0) {
+            o.add("-" + "v".repeat(verbose.length));
+        }
+        return o;
     }
 
     /**
-     * Ansible's settings for the lab's playbooks: plain terminal output (what {@link #parse} reads),
-     * no host key prompts, no retry files, and pipelining (each task's module on the ssh session's
-     * stdin: a task over ssh took 0.6 s instead of 1.0 s here, the shipping 6 s instead of 9.5 s),
-     * unless ANSIBLE_PIPELINING is set already (a host whose sudoers has requiretty needs it off).
+     * ansible-playbook with one of {@code fleet/}'s playbooks on the hosts of the inventory under
+     * the user's --limit, or on {@code hosts} (a subset of them), its {@code extra} variables last
+     * (they win); without a terminal (setsid: ssh cannot prompt for a host key; it fails, naming
+     * the host). Its events ({@code events.jsonl}) and terminal ({@code ansible.log}) are kept in
+     * {@code dir}. A playbook that fails on some hosts still returns: the events say which.
      */
-    private static ProcessBuilder ansible(ProcessBuilder pb) {
-        pb.environment().put("ANSIBLE_NOCOLOR", "1");
-        pb.environment().put("ANSIBLE_HOST_KEY_CHECKING", "False");
-        pb.environment().put("ANSIBLE_RETRY_FILES_ENABLED", "False");
-        pb.environment().putIfAbsent("ANSIBLE_PIPELINING", "True");
-        return pb;
-    }
-
-    /**
-     * ansible-playbook with one of {@code fleet/}'s playbooks on {@code hosts} (null: all), its
-     * {@code extra} variables as JSON; its terminal kept in {@code log} and read ({@link #parse}).
-     * A playbook that fails on some hosts still returns: the recap says which.
-     */
-    private Played playbook(String book, List<String> hosts, Map<String, Object> extra, Path log)
+    private FleetEvents playbook(String book, List<String> hosts, Map<String, Object> extra, Path dir)
             throws IOException, InterruptedException {
         Map<String, Object> vars = new LinkedHashMap<>(extra);
         vars.put("fleet_lab_dir", labDir); // an extra var would override the inventory's lab_dir
-        List<String> cmd = new ArrayList<>(List.of("ansible-playbook", "-i", inventory.toString(),
-                "--forks", Integer.toString(forks), "-e", JSON.writeValueAsString(vars)));
+        List<String> cmd = new ArrayList<>(List.of("setsid", "-w", "ansible-playbook"));
+        cmd.addAll(ansibleOptions());
+        cmd.addAll(List.of("--extra-vars", JSON.writeValueAsString(vars)));
         if (hosts != null) {
             cmd.addAll(List.of("--limit", String.join(",", hosts)));
+        } else if (limit != null) {
+            cmd.addAll(List.of("--limit", limit));
         }
         cmd.add(Lab.root().resolve("fleet").resolve(book).toString());
-        ProcessBuilder pb = ansible(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()));
+        Path events = dir.resolve("events.jsonl");
+        Path log = dir.resolve("ansible.log");
+        ProcessBuilder pb = withoutLabEnvironment(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()));
+        pb.environment().put("LAB_FLEET_EVENTS", events.toAbsolutePath().toString());
         Process p = ChildStop.start(pb);
-        ChildStop.waitFor(p);
+        int rc = ChildStop.waitFor(p);
         ChildStop.awaitStop(); // Ctrl-C: stop.yml runs on the stopping thread, which then exits
-        Played played = parse(Files.readAllLines(log, StandardCharsets.UTF_8));
-        if (played.recap().isEmpty()) {
-            throw new IOException("ansible-playbook " + book + " ran no host (its terminal: " + log + ")");
+        FleetEvents e = FleetEvents.read(events);
+        if (e.hosts().isEmpty() && rc != 0) {
+            throw new IOException("ansible-playbook " + book + " failed before any host (exit " + rc + "): "
+                    + lastLines(log, 5) + " (its terminal: " + log + ")");
         }
-        return played;
+        return e;
     }
 
-    /** A host's fetched run folder unpacked under {@code hosts/HOST/}; its state from how its pair ended. */
-    private static Host unpack(RunFolder run, Path fetched, Host h, String runId) throws IOException, InterruptedException {
+    /**
+     * A host's end in run.yml's events, and its fetched run folder unpacked under {@code hosts/HOST/}
+     * (the pair's terminal, its run folder, partial or whole, its cleanup's output).
+     */
+    private Host ended(RunFolder run, Path fetched, Host h, FleetEvents e, String runId) throws IOException, InterruptedException {
         Path dir = Files.createDirectories(run.dir().resolve("hosts").resolve(h.name()));
         Path log = fetched.resolve(h.name() + ".log");
         if (Files.isRegularFile(log)) {
@@ -346,32 +492,93 @@ final class FleetCommand implements Callable<Integer> {
         }
         Path tgz = fetched.resolve(h.name() + ".tgz");
         if (Files.isRegularFile(tgz)) {
-            run(List.of("tar", "-xzf", tgz.toString(), "-C", dir.toString()), null);
+            FleetArchive.run(List.of("tar", "-xzf", tgz.toString(), "-C", dir.toString()));
         }
-        Path status = fetched.resolve(h.name() + ".status");
-        String how = Files.isRegularFile(status) ? Files.readString(status).strip() : "no status (the run did not start)";
-        if (how.equals("ok") && Files.isRegularFile(dir.resolve(runId).resolve("summary.json"))) {
-            return new Host(h.name(), h.facts(), "ok", h.reason());
+        Host out = h.with("failed", "no status (the run did not start)");
+        JsonNode rcEvent = e.ok(h.name(), ENDED);
+        JsonNode un = e.unreachable(h.name());
+        JsonNode failed = e.failed(h.name());
+        if (rcEvent != null) {
+            int rc = Integer.parseInt(rcEvent.path("result").path("stdout").asText("-1").strip());
+            String last = Files.isRegularFile(log) ? lastLines(log, 1) : "";
+            if (rc == 0 && Files.isRegularFile(dir.resolve(runId).resolve("summary.json"))) {
+                out = h.with("ok", h.reason());
+            } else if (rc == 124 || rc == 137) {
+                out = h.with("timed out", "timed out after " + timeLimit + " s");
+            } else {
+                out = h.with("failed", (rc == 0 ? "finished without a summary.json" : "exit " + rc) + (last.isEmpty() ? "" : ": " + last));
+            }
+        } else if (un != null) {
+            out = h.with("unreachable during the run", un.path("task").asText() + ": " + unreachableWhy(un));
+        } else if (failed != null) {
+            out = h.with("failed", failed.path("task").asText() + ": " + FleetEvents.message(failed));
         }
-        String why = how.equals("ok") ? "finished without a summary.json" : how;
-        String last = Files.isRegularFile(log) ? lastLine(log) : "";
-        return new Host(h.name(), h.facts(), "failed", why + (last.isEmpty() ? "" : ": " + last));
+        JsonNode cleaned = e.last(h.name(), CLEANED);
+        return cleaned == null ? out.leaving("?") : out.leaving(left(cleaned, dir));
     }
 
-    private static String lastLine(Path log) throws IOException {
+    /** What stop-tasks.yml's result says is left ("" nothing), its output kept in {@code dir/cleanup.log}. */
+    static String left(JsonNode cleaned, Path dir) throws IOException {
+        String stdout = cleaned.path("result").path("stdout").asText("");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("cleanup.log"), stdout.isEmpty() ? FleetEvents.message(cleaned) + "\n" : stdout + "\n");
+        if (cleaned.path("event").asText().equals("unreachable")) {
+            return "unknown: unreachable when cleaning up (" + FleetEvents.message(cleaned)
+                    + "); the run's folder may remain in its lab_dir";
+        }
+        if (!cleaned.path("event").asText().equals("ok")) {
+            return "unknown: the cleanup failed (" + FleetEvents.message(cleaned) + "); the run's folder may remain in its lab_dir";
+        }
+        String last = stdout.lines().filter(l -> l.startsWith("left: ")).reduce((a, b) -> b).orElse("left: ? (no answer)");
+        String what = last.substring("left: ".length());
+        return what.startsWith("nothing") ? "" : what;
+    }
+
+    /**
+     * The hosts whose cleanup did not run (cut off during the run): stop.yml on them once more; one
+     * that came back is cleaned, one still away is marked so (its folder may remain there).
+     */
+    private void cleanCutOff(RunFolder run, Map<String, Host> hosts, String runId, Path fleet) throws IOException, InterruptedException {
+        List<String> away = hosts.values().stream().filter(h -> h.left().equals("?")).map(Host::name).toList();
+        if (away.isEmpty()) {
+            return;
+        }
+        System.err.println("lab: fleet: cleaning up after " + String.join(", ", away) + " (cut off during the run)");
+        Path dir = Files.createDirectories(fleet.resolve("stop"));
+        FleetEvents e = playbook("stop.yml", away, Map.of("run_id", runId), dir);
+        for (String n : away) {
+            Host h = hosts.get(n);
+            JsonNode cleaned = e.last(n, CLEANED);
+            JsonNode un = e.unreachable(n);
+            String left = cleaned != null ? left(cleaned, run.dir().resolve("hosts").resolve(n))
+                    : "unknown: unreachable when cleaning up (" + (un == null ? "no answer" : FleetEvents.message(un))
+                    + "); the run's folder may remain in its lab_dir";
+            hosts.put(n, h.leaving(left));
+        }
+    }
+
+    private static String lastLines(Path log, int n) throws IOException {
         List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
-        return lines.isEmpty() ? "" : lines.getLast().strip();
+        return lines.subList(Math.max(0, lines.size() - n), lines.size()).stream().map(String::strip).collect(Collectors.joining(" "));
     }
 
-    /** {@code raw/fleet/hosts.tsv}: every host, its state and reason, the comparison's list of who is missing and why. */
-    private static void writeHosts(Path fleet, Iterable<Host> hosts) throws IOException {
-        StringBuilder b = new StringBuilder("host\tstate\treason\tcores\tkernel\tarch\n");
+    /** {@code raw/fleet/hosts.tsv}: every host, its state and reason, what it is, what its cleanup left. */
+    static void writeHosts(Path fleet, Iterable<Host> hosts) throws IOException {
+        StringBuilder b = new StringBuilder(
+                "host\tstate\treason\tcores\tkernel\tarch\tcpu_model\tvirt\troot\tmachine_id\tboot_id\tshares_with\tleft\n");
         for (Host h : hosts) {
             JsonNode f = h.facts();
-            b.append(h.name()).append('\t').append(h.state()).append('\t').append(h.reason().replace('\t', ' '))
-                    .append('\t').append(f == null ? "" : f.path("cores").asText()).append('\t')
-                    .append(f == null ? "" : f.path("kernel").asText()).append('\t')
-                    .append(f == null ? "" : f.path("arch").asText()).append('\n');
+            List<String> row = new ArrayList<>(List.of(h.name(), h.state(), h.reason()));
+            if (f == null) {
+                row.addAll(List.of("", "", "", "", "", "", "", ""));
+            } else {
+                row.addAll(List.of(f.path("cores").asText(), f.path("kernel").asText(), f.path("arch").asText(),
+                        f.path("cpu_model").asText(), f.path("kvm").asBoolean() ? "kvm" : "tcg",
+                        f.path("uid").asInt(-1) == 0 ? "yes" : "no", f.path("machine_id").asText(), f.path("boot_id").asText()));
+            }
+            row.add(String.join(",", h.sharesWith()));
+            row.add(h.left());
+            b.append(row.stream().map(c -> c.replace('\t', ' ').replace('\n', ' ')).collect(Collectors.joining("\t"))).append('\n');
         }
         Files.writeString(fleet.resolve("hosts.tsv"), b);
     }
@@ -391,21 +598,42 @@ final class FleetCommand implements Callable<Integer> {
     }
 
     /** Ctrl-C: stop.yml on the hosts whose run started; nothing of it left there. */
-    private void stopHosts(List<String> started, String runId, Path fleet) {
+    private void stopHosts(List<String> started, String runId, Path dir) {
         if (started.isEmpty()) {
             return;
         }
         System.err.println("lab: fleet: stopping the run on " + String.join(", ", started));
         try {
-            List<String> cmd = new ArrayList<>(List.of("ansible-playbook", "-i", fleet.resolve("inventory").toString(),
-                    "--limit", String.join(",", started), "-e", JSON.writeValueAsString(Map.of("run_id", runId,
-                            "fleet_lab_dir", labDir)), Lab.root().resolve("fleet/stop.yml").toString()));
-            ansible(new ProcessBuilder(cmd).inheritIO()).start().waitFor();
+            Files.createDirectories(dir);
+            List<String> cmd = new ArrayList<>(List.of("setsid", "-w", "ansible-playbook"));
+            cmd.addAll(ansibleOptions());
+            cmd.addAll(List.of("--extra-vars", JSON.writeValueAsString(Map.of("run_id", runId, "fleet_lab_dir", labDir)),
+                    "--limit", String.join(",", started), Lab.root().resolve("fleet/stop.yml").toString()));
+            ProcessBuilder pb = withoutLabEnvironment(new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("ansible.log").toFile()));
+            pb.environment().put("LAB_FLEET_EVENTS", dir.resolve("events.jsonl").toString());
+            pb.start().waitFor();
+            FleetEvents e = FleetEvents.read(dir.resolve("events.jsonl"));
+            for (String h : started) {
+                JsonNode cleaned = e.last(h, CLEANED);
+                String left = cleaned == null ? "unknown (no answer)" : left(cleaned, dir.resolve(h));
+                System.err.println("lab: fleet: " + h + ": stopped; left: " + (left.isEmpty() ? "nothing" : left));
+            }
         } catch (IOException e) {
             System.err.println("lab: fleet: stop.yml: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Ansible's environment is the user's, less this lab's own ({@code LAB_STATE}, {@code
+     * LAB_ROOT}, {@code LAB_JDK}, ...): a host reached through the local connection inherits it,
+     * and its lab would otherwise build into this one's state folder.
+     */
+    private static ProcessBuilder withoutLabEnvironment(ProcessBuilder pb) {
+        pb.environment().keySet().removeIf(k -> k.startsWith("LAB_"));
+        return pb;
     }
 
     private static boolean onPath(String program) {
@@ -415,19 +643,5 @@ final class FleetCommand implements Callable<Integer> {
             }
         }
         return false;
-    }
-
-    /** Runs {@code cmd}; its stdout; an IOException naming it when it fails. */
-    private static String run(List<String> cmd, Path dir) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        if (dir != null) {
-            pb.directory(dir.toFile());
-        }
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (p.waitFor() != 0) {
-            throw new IOException(String.join(" ", cmd) + " failed: " + out.strip());
-        }
-        return out;
     }
 }

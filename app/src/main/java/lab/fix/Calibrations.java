@@ -95,24 +95,30 @@ public final class Calibrations {
 
     /** The figure from the newest committed {@code pair-<id>-*} run under {@code results} whose kernel side ran. */
     private static KernelFigure committed(Path results, String id, Pick pick) throws IOException {
-        if (results == null || !Files.isDirectory(results)) {
-            return null;
-        }
-        List<Path> runs;
-        try (Stream<Path> s = Files.list(results)) {
-            runs = s.filter(p -> p.getFileName().toString().startsWith("pair-" + id + "-"))
-                    .sorted(Comparator.comparing((Path p) -> p.getFileName().toString()).reversed()).toList();
-        }
-        for (Path run : runs) {
-            Path kdir = run.resolve("raw").resolve(id).resolve("kernel");
-            if (Files.isDirectory(kdir) && Files.exists(run.resolve("manifest.json"))) {
-                KernelFigure k = pick.from(KernelRuns.read(RunDir.open(run), kdir));
-                if (k != null) {
-                    return new KernelFigure(k.nsPerIo(), k.source() + "; taken from the committed run " + run.getFileName()
-                            + ", as this run's kernel side did not run", k.userShare(), k.lo(), k.hi());
-                }
+        for (Path run : committedKernelRuns(results, id)) {
+            KernelFigure k = pick.from(KernelRuns.read(RunDir.open(run), run.resolve("raw").resolve(id).resolve("kernel")));
+            if (k != null) {
+                return new KernelFigure(k.nsPerIo(), k.source() + "; taken from the committed run " + run.getFileName()
+                        + ", as this run's kernel side did not run", k.userShare(), k.lo(), k.hi());
             }
         }
         return null;
+    }
+
+    /**
+     * The committed {@code pair-<id>-*} runs under {@code results} that have a kernel side
+     * ({@code raw/<id>/kernel/} and a manifest), newest first: where a run without its own kernel
+     * figure looks for one (and what {@code ./lab fleet} ships of results/: the newest).
+     */
+    public static List<Path> committedKernelRuns(Path results, String id) throws IOException {
+        if (results == null || !Files.isDirectory(results)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(results)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("pair-" + id + "-"))
+                    .filter(p -> Files.isDirectory(p.resolve("raw").resolve(id).resolve("kernel"))
+                            && Files.exists(p.resolve("manifest.json")))
+                    .sorted(Comparator.comparing((Path p) -> p.getFileName().toString()).reversed()).toList();
+        }
     }
 }

@@ -11,15 +11,19 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link FleetCommand}'s decisions from a host's facts (check.yml's JSON), and its refusals of a
- * bad command line, which make nothing. The fleet itself, through Ansible on two loopback hosts,
- * is kernel-scripts test 045.
+ * {@link FleetCommand}'s decisions from a host's facts (check.yml's {@code lab} fact), and its
+ * refusals of a bad command line, which make nothing. The events it reads are {@link
+ * FleetEventsTest}'s; the fleet itself, through Ansible on namespaced hosts, is kernel-scripts
+ * tests 045, 046, 050 and 051.
  */
 class FleetCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,33 +59,50 @@ class FleetCommandTest {
     }
 
     @Test
+    void twoNamesForOneMachineAreFoundByItsMachineId() throws Exception {
+        Map<String, FleetCommand.Host> hosts = new LinkedHashMap<>();
+        for (String[] h : new String[][] {{"a", "m1"}, {"b", "m2"}, {"c", "m1"}, {"gone", null}}) {
+            JsonNode f = h[1] == null ? null : JSON.readTree("{\"machine_id\": \"" + h[1] + "\"}");
+            hosts.put(h[0], new FleetCommand.Host(h[0], f, f == null ? "unreachable" : "checked", ""));
+        }
+        assertEquals("a and c are one machine (machine id m1)", new FleetCommand().sameMachines(hosts));
+        assertEquals(List.of("c"), hosts.get("a").sharesWith());
+        assertEquals(List.of("a"), hosts.get("c").sharesWith());
+        assertEquals(List.of(), hosts.get("b").sharesWith());
+        hosts.remove("c");
+        assertNull(new FleetCommand().sameMachines(hosts));
+    }
+
+    /** stop-tasks.yml's last line says what is left; its whole output is kept beside the host's run. */
+    @Test
+    void whatACleanupLeftIsItsLastLineAndItsOutputIsKept() throws Exception {
+        JsonNode none = JSON.readTree("{\"event\": \"ok\", \"result\": {\"stdout\": \"lab-kernel: removed zram0\\nleft: nothing\"}}");
+        assertEquals("", FleetCommand.left(none, dir.resolve("a")));
+        assertEquals("lab-kernel: removed zram0\nleft: nothing\n", Files.readString(dir.resolve("a/cleanup.log")));
+        JsonNode some = JSON.readTree("{\"event\": \"ok\", \"result\": {\"stdout\": \"cleanup: exit 1\\nleft: devices in the"
+                + " registry /x/.lab/kernel/registry: zram zram1 (kept /x)\"}}");
+        assertEquals("devices in the registry /x/.lab/kernel/registry: zram zram1 (kept /x)", FleetCommand.left(some, dir.resolve("b")));
+        JsonNode away = JSON.readTree("{\"event\": \"unreachable\", \"result\": {\"msg\": \"ssh: connect to host h: No route to host\"}}");
+        assertTrue(FleetCommand.left(away, dir.resolve("c")).startsWith("unknown: unreachable when cleaning up (ssh: connect to host h:"
+                + " No route to host)"));
+        JsonNode silent = JSON.readTree("{\"event\": \"ok\", \"result\": {\"stdout\": \"\"}}");
+        assertEquals("? (no answer)", FleetCommand.left(silent, dir.resolve("d")));
+    }
+
+    @Test
+    void anUnknownHostKeySaysWhatToDo() throws Exception {
+        JsonNode e = JSON.readTree("{\"event\": \"unreachable\", \"host\": \"h\", \"result\": {\"msg\":"
+                + " \"Failed to connect to the host via ssh: Host key verification failed.\"}}");
+        String why = FleetCommand.unreachableWhy(e);
+        assertTrue(why.startsWith("Failed to connect to the host via ssh: Host key verification failed."), why);
+        assertTrue(why.contains("known_hosts") && why.contains("host_key_checking = False"), why);
+    }
+
+    @Test
     void whatARunningHostLeavesOutIsNoted() throws Exception {
         assertEquals("", FleetCommand.notes(facts("Linux", 10L << 30, 0, true, "/j")));
         assertEquals("not root: the JVM side only; no /dev/kvm: the guest under TCG",
                 FleetCommand.notes(facts("Linux", 10L << 30, 1000, false, "/j")));
-    }
-
-    /** Ansible's terminal as ansible-core 2.14's default callback writes it (check.yml on two hosts, one not there). */
-    @Test
-    void ansiblesTerminalGivesEachHostsRecapAndWhyItFailed() {
-        FleetCommand.Played p = FleetCommand.parse(java.util.List.of(
-                "TASK [Gathering Facts] *********************************************************",
-                "fatal: [gone]: UNREACHABLE! => {\"changed\": false, \"msg\": \"Failed to connect to the host via ssh:"
-                        + " ssh: connect to host 127.0.0.1 port 1: Connection refused\", \"unreachable\": true}",
-                "ok: [host-a]",
-                "fatal: [host-b]: FAILED! => {\"changed\": false, \"msg\": \"Failed to connect: Warning: Permanently added"
-                        + " '[127.0.0.1]:2222' (ED25519) to the list of known hosts.\\r\\nu@127.0.0.1: Permission denied\"}",
-                "",
-                "PLAY RECAP *********************************************************************",
-                "gone                       : ok=0    changed=0    unreachable=1    failed=0    skipped=0    rescued=0    ignored=0",
-                "host-a                     : ok=4    changed=1    unreachable=0    failed=0    skipped=0    rescued=0    ignored=0",
-                "host-b                     : ok=1    changed=0    unreachable=0    failed=1    skipped=0    rescued=0    ignored=0"));
-        assertEquals(java.util.List.of("gone", "host-a", "host-b"), java.util.List.copyOf(p.recap().keySet()));
-        assertEquals(new FleetCommand.Recap(1, 0), p.recap().get("gone"));
-        assertEquals(new FleetCommand.Recap(0, 1), p.recap().get("host-b"));
-        assertTrue(p.messages().get("gone").endsWith("Connection refused"), p.messages().toString());
-        assertEquals("Failed to connect: u@127.0.0.1: Permission denied", p.messages().get("host-b"), "ssh's warning dropped");
-        assertNull(p.messages().get("host-a"));
     }
 
     @Test
@@ -90,14 +111,17 @@ class FleetCommandTest {
         Path inv = Files.writeString(dir.resolve("inventory"), "h ansible_host=127.0.0.1\n");
         assertEquals(2, Lab.run("fleet", dir.resolve("none.ini").toString(), "--results", results.toString(), "--",
                 "pair", "dm-css-ref"));
-        assertTrue(err.toString().contains("no inventory file"), err.toString());
+        assertTrue(err.toString().contains("no inventory " + dir.resolve("none.ini")), err.toString());
         assertEquals(2, Lab.run("fleet", inv.toString(), "--results", results.toString(), "--", "frobnicate", "x"));
         assertTrue(err.toString().contains("-- pair FIX..."), err.toString());
         assertEquals(2, Lab.run("fleet", inv.toString(), "--results", results.toString(), "--", "pair", "dm-css-ref",
                 "--results", "/elsewhere"));
         assertTrue(err.toString().contains("the fleet's own"), err.toString());
-        assertEquals(2, Lab.run("fleet", inv.toString(), "--limit", "0", "--results", results.toString(), "--", "pair",
+        assertEquals(2, Lab.run("fleet", inv.toString(), "--time-limit", "0", "--results", results.toString(), "--", "pair",
                 "dm-css-ref"));
+        assertTrue(err.toString().contains("--time-limit and --forks must be at least 1"), err.toString());
+        assertEquals(2, Lab.run("fleet", "-i", inv.toString(), "--results", results.toString(), "--", "pair"));
+        assertTrue(err.toString().contains("after the inventory: -- pair FIX..."), err.toString());
         assertTrue(Files.notExists(results), "no results folder on bad input");
     }
 }

@@ -175,7 +175,9 @@ class NotebookTest {
         Fixes.notebook(c);
         String md = Files.readString(c.resolve("NOTEBOOK.md"));
         assertTrue(md.contains("| `a` |") && md.contains("| `b` |"), md);
-        assertTrue(md.contains("`a` JVM | `a` kernel | `b` JVM | `b` kernel |"), md);
+        // runs as rows: each fix's table has a row per run, and the pair's ratio at the thread count both have
+        assertTrue(md.contains("### `primitives`"), md);
+        assertTrue(md.contains("| `a` | `b` | raw |"), md);
         assertTrue(Files.exists(c.resolve("charts/compare-primitives-scaling.svg")));
         assertFalse(md.contains("## Headlines\n"), "a compare run has no fixes of its own");
     }

@@ -44,6 +44,12 @@ final class DmCssRefSection implements Section {
     @Override
     public String id() { return ID; }
 
+    /** `atomic-cmpxchg` / `atomic` at the seed's depth per thread count, as {@link StackTable#slowdownTable} writes it: calibrated, and raw. */
+    @Override
+    public lab.notebook.HeadlineByThreads headlineByThreads() {
+        return new lab.notebook.HeadlineByThreads("jvm.calibrated.{T}.atomic_cmpxchg_vs_atomic", "jvm.raw.{T}.atomic_cmpxchg_vs_atomic");
+    }
+
     /**
      * The model's calibrated side, made: the slow-down table at the most threads {@code t}, the
      * fork CVs, and where the run has counts and costs, the prediction ({@code byVisits}: priced

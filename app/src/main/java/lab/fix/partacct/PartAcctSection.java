@@ -39,6 +39,16 @@ final class PartAcctSection implements Section {
     @Override
     public String id() { return ID; }
 
+    /**
+     * All four patches over `atomic`, bios to the whole disk, per thread count, as {@link VariantTable#summary} writes it:
+     * calibrated, and raw (its A/A is the headline's alone: the summary holds none per thread count).
+     */
+    @Override
+    public lab.notebook.HeadlineByThreads headlineByThreads() {
+        return new lab.notebook.HeadlineByThreads("jvm.calibrated.disk.{T}." + FOUR + ".throughput_vs_atomic",
+                "jvm.table.disk.{T}." + FOUR + ".throughput_vs_atomic");
+    }
+
     /** Every figure of the section, made: what {@link #render} prints. */
     private record Figures(VariantTable table, Map<String, List<LkpTable.Row>> lkp, Calibrated.Figures calibrated, CrossoverGrid grid,
                            SumCost sum, Path kdir, KernelRuns kernelRuns, IostatsKernel kernel, AccountingFidelity.Model fidelity,

@@ -52,6 +52,12 @@ final class PrimitivesSection implements Section {
     @Override
     public String id() { return Primitives.FIX.id(); }
 
+    /** One shared atomic's total throughput over 1 thread per thread count, as {@link PrimitivesReport#summary} writes it (raw: no calibration, no A/A). */
+    @Override
+    public lab.notebook.HeadlineByThreads headlineByThreads() {
+        return new lab.notebook.HeadlineByThreads(null, "jvm." + PrimitiveKind.ATOMIC_REFCOUNT.id() + ".{T}.throughput_vs_1_thread");
+    }
+
     /** Every figure of the section, made: the report (null: none or broken), the LKP rows of {@link #PAIRS}, the kernel's runs. */
     private record Figures(PrimitivesReport report, List<List<LkpTable.Row>> lkp, KernelRuns kernel) {}
 

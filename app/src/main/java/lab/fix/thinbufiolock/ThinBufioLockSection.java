@@ -44,6 +44,13 @@ final class ThinBufioLockSection implements Section {
     @Override
     public String id() { return ID; }
 
+    /** `rwsem-walk` / `mutex` with the whole tree cached per thread count, as {@link LockTable#table} writes it: calibrated, and raw. */
+    @Override
+    public lab.notebook.HeadlineByThreads headlineByThreads() {
+        return new lab.notebook.HeadlineByThreads("jvm.calibrated.{T}." + LockTable.HEADLINE.json(),
+                "jvm.raw." + WHOLE + ".{T}." + LockTable.HEADLINE.json());
+    }
+
     /**
      * The model's calibrated side, made: the table with the whole tree cached at the most threads
      * {@code t}, the fork CVs, raw, calibrated and predicted side by side, and where the run has

@@ -37,6 +37,12 @@ final class ZramInitLockSection implements Section {
     @Override
     public String id() { return ID; }
 
+    /** The seed's point per thread count, srcu / rwsem, as {@link SeedPoint#text} writes it: calibrated, and raw. */
+    @Override
+    public lab.notebook.HeadlineByThreads headlineByThreads() {
+        return new lab.notebook.HeadlineByThreads("jvm.seed_point.calibrated.{T}.srcu_vs_rwsem", "jvm.seed_point.raw.{T}.srcu_vs_rwsem");
+    }
+
     /**
      * Every figure of the section, made: the LZO-RLE and LZ4 tables (null: not in the run), the
      * LKP rows at the table's most threads, the seed's point, the kernel's runs, the lab kernel.
