@@ -109,6 +109,7 @@ echo "notebook lists host-c's state: $(grep -qF "\`host-c\` | unreachable during
 echo "notebook has each survivor's headline with its interval: $(each 'grep -qE "^\| \`$h\` \| calibrated, .* \| [0-9.]+ \[[0-9.]+–[0-9.]+\]x, " "$run/NOTEBOOK.md"')"
 # shellcheck disable=SC2016 # the backquotes are the notebook's
 echo "notebook flags the calibration as another machine's: $(each 'grep -q "^| \`$h\` | ok |.*\*\*another machine.s (run pair-zram-init-lock-" "$run/NOTEBOOK.md"')"
+echo "Ansible's logs name the lab as ./, not its path here: $(grep -rqF "$ROOT/" "$run/raw/fleet" && echo no || echo yes)"
 echo "processes of the run left: $(_fleet_run_procs "$id")"
 "$ROOT/lab" notebook "$run" --check >/dev/null 2>&1 && echo "its notebook regenerates from raw/: yes"
 # LAB_FLEET_KEEP=DIR keeps the fleet's folder, whose notebook must have host-a over host-b with its interval

@@ -472,6 +472,7 @@ final class FleetCommand implements Callable<Integer> {
         Process p = ChildStop.start(pb);
         int rc = ChildStop.waitFor(p);
         ChildStop.awaitStop(); // Ctrl-C: stop.yml runs on the stopping thread, which then exits
+        relativeToLab(log);
         FleetEvents e = FleetEvents.read(events);
         if (e.hosts().isEmpty() && rc != 0) {
             throw new IOException("ansible-playbook " + book + " failed before any host (exit " + rc + "): "
@@ -613,6 +614,7 @@ final class FleetCommand implements Callable<Integer> {
                     .redirectOutput(dir.resolve("ansible.log").toFile()));
             pb.environment().put("LAB_FLEET_EVENTS", dir.resolve("events.jsonl").toString());
             pb.start().waitFor();
+            relativeToLab(dir.resolve("ansible.log"));
             FleetEvents e = FleetEvents.read(dir.resolve("events.jsonl"));
             for (String h : started) {
                 JsonNode cleaned = e.last(h, CLEANED);
@@ -623,6 +625,19 @@ final class FleetCommand implements Callable<Integer> {
             System.err.println("lab: fleet: stop.yml: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Ansible's terminal, kept in the run folder, with the lab's own path on this machine written
+     * as {@code ./} (it names the playbooks it includes by their absolute path: a committed run
+     * would carry the controller's layout).
+     */
+    static void relativeToLab(Path log) throws IOException {
+        String text = Files.readString(log, StandardCharsets.ISO_8859_1); // bytes kept as they are
+        String root = Lab.root() + "/";
+        if (text.contains(root)) {
+            Files.writeString(log, text.replace(root, "./"), StandardCharsets.ISO_8859_1);
         }
     }
 

@@ -89,6 +89,25 @@ class FleetCommandTest {
         assertEquals("? (no answer)", FleetCommand.left(silent, dir.resolve("d")));
     }
 
+    /** Ansible names the playbooks it includes by their absolute path: the run folder's copy says ./ for the lab. */
+    @Test
+    void ansiblesTerminalNamesTheLabAsDotSlash() throws Exception {
+        String old = System.getProperty("lab.root");
+        System.setProperty("lab.root", "/some/where/lab");
+        try {
+            Path log = Files.writeString(dir.resolve("ansible.log"), "included: /some/where/lab/fleet/stop-tasks.yml for h\n"
+                    + "/some/where/labx stays\n");
+            FleetCommand.relativeToLab(log);
+            assertEquals("included: ./fleet/stop-tasks.yml for h\n/some/where/labx stays\n", Files.readString(log));
+        } finally {
+            if (old == null) {
+                System.clearProperty("lab.root");
+            } else {
+                System.setProperty("lab.root", old);
+            }
+        }
+    }
+
     @Test
     void anUnknownHostKeySaysWhatToDo() throws Exception {
         JsonNode e = JSON.readTree("{\"event\": \"unreachable\", \"host\": \"h\", \"result\": {\"msg\":"
