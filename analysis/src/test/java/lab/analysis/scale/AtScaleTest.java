@@ -75,5 +75,7 @@ class AtScaleTest {
         assertEquals(6.0 / 11, p.remoteShare(12), 1e-12);
         assertEquals(40 + 60 * 6.0 / 11, p.line("rmw", 12, CostProfile.FigureDraw.VALUE)[0], 1e-9);
         assertEquals(0, p.remoteShare(1));
+        // 5 threads: 3 on one socket, 2 on the other; a thread of the three sees 2 of its 4 others away
+        assertEquals(0.5, p.remoteShare(5), 1e-12);
     }
 }
