@@ -216,7 +216,7 @@ public final class ScalePage {
         LineCounts.Entry after = counts.get(f.after(), f.point());
         if (before == null || after == null) {
             return new FixFigures(f, null, null, Double.NaN, null, null, Map.of(), null, null, null, null,
-                    "counts.json has no `" + (before == null ? f.before() : f.after()) + "` at " + f.point());
+                    "counts.json has no `" + (before == null ? f.before() : f.after()) + "` at " + new TreeMap<>(f.point()));
         }
         JsonNode c = JSON.readTree(cal.toFile());
         JsonNode s = JSON.readTree(src.toFile());
@@ -402,7 +402,7 @@ public final class ScalePage {
         }
         b.append(String.format(Locale.ROOT, "%s, predicted from the model's counted shared-line operations per I/O (`%s` against `%s` at %s,"
                         + " `raw/%s/counts.json`) priced on each profile, over T = %s ns per I/O (the calibration of `%s`: %s)."
-                        + " Counts per I/O: before %s; after %s.%n%n", s.label(), s.after(), s.before(), s.point(), s.fixId(), fig(f.tFig()),
+                        + " Counts per I/O: before %s; after %s.%n%n", s.label(), s.after(), s.before(), new TreeMap<>(s.point()), s.fixId(), fig(f.tFig()),
                 f.source(), f.headline().path("base_source").asText("its calibration.json"), lines(f.contrast().before()),
                 lines(f.contrast().after())));
         List<String> names = new ArrayList<>(f.curves().keySet());
