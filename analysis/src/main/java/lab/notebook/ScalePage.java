@@ -152,7 +152,11 @@ public final class ScalePage {
             try (Stream<Path> s = Files.list(dir)) {
                 for (Path f : s.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
                     try {
-                        others.add(CostProfile.read(f, probes.keySet()));
+                        CostProfile p = CostProfile.read(f, probes.keySet());
+                        String stem = f.getFileName().toString().replaceFirst("\\.json$", "");
+                        // a measured profile is named for its machine ("this machine: ..."): the file tells two apart
+                        others.add(p.published() ? p : new CostProfile(stem + " (" + p.name().replaceFirst("^this machine: ", "") + ")",
+                                p.source(), p.machine(), p.kinds(), p.tookS(), p.method(), p.sources()));
                     } catch (ProfileFormatException e) {
                         run.gap(f, e.getMessage());
                     }

@@ -194,6 +194,19 @@ final class ProfileCommand implements Callable<Integer> {
         }
     }
 
+    /** The committed files {@link #copyInputs} reads, relative to the lab: what a fleet ships for a host's profile. */
+    static List<String> inputPaths(Path results) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (FixScale f : Fixes.scales()) {
+            Path src = newestWithInputs(results, f.fixId());
+            if (src != null) {
+                String run = "results/" + src.getFileName();
+                out.addAll(List.of(run + "/summary.json", run + "/raw/" + f.fixId() + "/counts.json", run + "/raw/" + f.fixId() + "/calibration.json"));
+            }
+        }
+        return out;
+    }
+
     static Path newestWithInputs(Path results, String fix) throws IOException {
         if (!Files.isDirectory(results)) {
             return null;
