@@ -7,7 +7,7 @@
 # line that predicts on it; nothing is left on the host; the gathered profile is taken by
 # ./lab profile --profile (refused files are exit 2, so a clean notebook --check is the proof
 # here). -- profile --profile FILE is refused (a host has no file of the controller's). Mutation,
-# measured: run.yml with ./lab pair hard-coded again, host-a fails ("exit 2: ...") and no profile
+# measured: run.yml with ./lab pair hard-coded again, host-a fails (state failed, the fleet exits 1) and no profile
 # is gathered. Needs root, sshd, unshare and ansible-core.
 # timeout: 300
 set -euo pipefail
@@ -39,7 +39,7 @@ awk -F'\t' 'NR > 1 { print $1 ": " $2 }' "$run/raw/fleet/hosts.tsv"
 echo "host-a's run folder came back with its profile.json and notebook: $([ -s "$run/hosts/host-a/$id/profile.json" ] \
 	&& grep -q '^## dm-css-ref: at scale' "$run/hosts/host-a/$id/NOTEBOOK.md" && echo yes || echo no)"
 echo "the fleet keeps it as raw/profiles/host-a.json: $(cmp -s "$run/hosts/host-a/$id/profile.json" "$run/raw/profiles/host-a.json" && echo yes || echo no)"
-row="^| host-a | .*| \`rmw\` "
+row="^| host-a | .*| \`cas\` .*\`rmw\` "
 echo "its page lists host-a's profile: $(grep -q "$row" "$run/NOTEBOOK.md" && echo yes || echo no)"
 echo "and the line to predict on it: $(grep -q "./lab profile --profile $id/raw/profiles/host-a.json" "$run/NOTEBOOK.md" && echo yes || echo no)"
 echo "host-a: left on the host: $(find "$F/host-a" -mindepth 1 | wc -l)"
