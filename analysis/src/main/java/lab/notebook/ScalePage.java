@@ -64,7 +64,7 @@ public final class ScalePage {
     /** One fix's figures: its contrast, the curves by profile, the check at two threads, the seed's row. */
     record FixFigures(FixScale fix, String source, JsonNode headline, double t, CostProfile.Figure tFig, AtScale.Contrast contrast,
                       Map<String, List<AtScale.Ratio>> curves, AtScale.Ratio atTwo, Estimate measuredTwo, Estimate kernel,
-                      SeedRow seed, String missing) {}
+                      SeedRow seed, String missing, JsonNode kernelRun) {}
 
     /** The seed against the prediction at its scale on its class's profile (profile null: none, {@code why}). */
     record SeedRow(CostProfile profile, Integer threads, AtScale.Ratio predicted, String why, List<Integer> holdsAt) {}
@@ -214,13 +214,13 @@ public final class ScalePage {
         Path src = dir.resolve("source.json");
         if (counts == null || !Files.exists(cal) || !Files.exists(src)) {
             return new FixFigures(f, null, null, Double.NaN, null, null, Map.of(), null, null, null, null,
-                    "no inputs in this run (raw/" + f.fixId() + "/counts.json, calibration.json, source.json)");
+                    "no inputs in this run (raw/" + f.fixId() + "/counts.json, calibration.json, source.json)", null);
         }
         LineCounts.Entry before = counts.get(f.before(), f.point());
         LineCounts.Entry after = counts.get(f.after(), f.point());
         if (before == null || after == null) {
             return new FixFigures(f, null, null, Double.NaN, null, null, Map.of(), null, null, null, null,
-                    "counts.json has no `" + (before == null ? f.before() : f.after()) + "` at " + new TreeMap<>(f.point()));
+                    "counts.json has no `" + (before == null ? f.before() : f.after()) + "` at " + new TreeMap<>(f.point()), null);
         }
         JsonNode c = JSON.readTree(cal.toFile());
         JsonNode s = JSON.readTree(src.toFile());
@@ -238,7 +238,8 @@ public final class ScalePage {
         SeedRow seed = seed(f, others, contrast);
         return new FixFigures(f, s.path("run").asText(), h, t.value(), t, contrast, curves, AtScale.predict(here, contrast, 2),
                 Estimate.fromJson(JSON.convertValue(h.path("jvm_calibrated"), Map.class)),
-                Estimate.fromJson(JSON.convertValue(h.path("kernel_estimate"), Map.class)), seed, null);
+                Estimate.fromJson(JSON.convertValue(h.path("kernel_estimate"), Map.class)), seed, null,
+                Files.exists(dir.resolve("kernel.json")) ? JSON.readTree(dir.resolve("kernel.json").toFile()) : null);
     }
 
     private static SeedRow seed(FixScale f, List<CostProfile> others, AtScale.Contrast c) {
@@ -429,6 +430,18 @@ public final class ScalePage {
                 .append(f.kernel() == null ? "— (" + f.headline().path("kernel_note").asText("no kernel figure") + ")" : f.kernel().format(3))
                 .append(" (`").append(f.source()).append("`: ").append(f.headline().path("metric").asText()).append("). ")
                 .append(agreement(f.atTwo(), f.measuredTwo())).append("\n\n");
+        if (f.kernel() == null && f.kernelRun() != null) {
+            JsonNode kh = f.kernelRun().path("headline");
+            Estimate k = Estimate.fromJson(JSON.convertValue(kh.path("kernel_estimate"), Map.class));
+            b.append("**The kernel's own figure** of the same contrast is in `").append(f.kernelRun().path("run").asText())
+                    .append("`: the lab kernel with the fix switched off and on, in the guest under TCG on this machine's 2 vCPUs, ")
+                    .append(k == null ? String.format(Locale.ROOT, "%.3f", kh.path("kernel").asDouble()) : k.format(3))
+                    .append(k != null && !k.hasInterval() ? " (" + k.noInterval() + ")" : "")
+                    .append(" (its model, calibrated to the guest: ").append(kh.path("jvm_calibrated").isObject()
+                            ? Estimate.fromJson(JSON.convertValue(kh.path("jvm_calibrated"), Map.class)).format(3) : "—")
+                    .append("). Under TCG a line transfer is emulated, not this machine's: the profile above does not price it,"
+                            + " so it is set beside the prediction, not judged by it.\n\n");
+        }
         b.append("**On a machine with more cores:** none was measured for this run (no host past ").append(here.machine().cores())
                 .append(" CPUs was available): the curves past ").append(here.machine().cores())
                 .append(" threads are predictions only, and nothing here stands in for a measurement.\n\n");
@@ -575,6 +588,7 @@ public final class ScalePage {
             two.put("predicted", ratioJson(f.atTwo()));
             two.put("model_calibrated", f.measuredTwo() == null ? null : f.measuredTwo().json());
             two.put("kernel", f.kernel() == null ? null : f.kernel().json());
+            two.put("kernel_run", f.kernelRun() == null ? null : f.kernelRun().path("run").asText());
             e.put("at_2_threads", two);
             Map<String, Object> seed = new LinkedHashMap<>();
             seed.put("seed", f.fix().seed());

@@ -191,7 +191,31 @@ final class ProfileCommand implements Callable<Integer> {
             s.put("run", src.getFileName().toString());
             s.put("headline", JSON.readTree(src.resolve("summary.json").toFile()).path("fixes").path(f.fixId()).path("headline"));
             Files.writeString(to.resolve("source.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(s) + "\n");
+            Path k = newestWithKernel(results, f.fixId());
+            if (k != null) {
+                Map<String, Object> kj = new LinkedHashMap<>();
+                kj.put("run", k.getFileName().toString());
+                kj.put("headline", JSON.readTree(k.resolve("summary.json").toFile()).path("fixes").path(f.fixId()).path("headline"));
+                Files.writeString(to.resolve("kernel.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(kj) + "\n");
+            }
         }
+    }
+
+    /** The newest committed {@code pair-*} run whose headline of {@code fix} has the kernel's own figure (the lab kernel's switch); null for none. */
+    static Path newestWithKernel(Path results, String fix) throws IOException {
+        if (!Files.isDirectory(results)) {
+            return null;
+        }
+        try (Stream<Path> s = Files.list(results)) {
+            for (Path p : s.filter(x -> x.getFileName().toString().startsWith("pair-") && Files.exists(x.resolve("summary.json")))
+                    .sorted(java.util.Comparator.comparing((Path x) -> x.getFileName().toString().replaceAll("^.*-(\\d{8}\\w*)$", "$1"))
+                            .thenComparing(x -> x.getFileName().toString()).reversed()).toList()) {
+                if (JSON.readTree(p.resolve("summary.json").toFile()).path("fixes").path(fix).path("headline").path("kernel").isNumber()) {
+                    return p;
+                }
+            }
+        }
+        return null;
     }
 
     /** The committed files {@link #copyInputs} reads, relative to the lab: what a fleet ships for a host's profile. */
@@ -202,6 +226,10 @@ final class ProfileCommand implements Callable<Integer> {
             if (src != null) {
                 String run = "results/" + src.getFileName();
                 out.addAll(List.of(run + "/summary.json", run + "/raw/" + f.fixId() + "/counts.json", run + "/raw/" + f.fixId() + "/calibration.json"));
+            }
+            Path k = newestWithKernel(results, f.fixId());
+            if (k != null && !out.contains("results/" + k.getFileName() + "/summary.json")) {
+                out.add("results/" + k.getFileName() + "/summary.json");
             }
         }
         return out;
