@@ -68,8 +68,8 @@ public final class ProfileFit {
             return null;
         }
         double mMax = 2 * pts.stream().mapToDouble(LineQueue.Point::extraNs).max().orElse(0);
-        double[] s = golden(Math.log(0.1), Math.log(100_000), ls -> logError(bestM(Math.exp(ls), pts, mMax), pts));
-        return bestM(Math.exp(s[0]), pts, mMax);
+        double[] s = golden(StrictMath.log(0.1), StrictMath.log(100_000), ls -> logError(bestM(StrictMath.exp(ls), pts, mMax), pts));
+        return bestM(StrictMath.exp(s[0]), pts, mMax);
     }
 
     private static LineQueue bestM(double s, List<LineQueue.Point> pts, double mMax) {
@@ -82,7 +82,7 @@ public final class ProfileFit {
     private static double logError(LineQueue q, List<LineQueue.Point> pts) {
         double sum = 0;
         for (LineQueue.Point p : pts) {
-            double d = Math.log(q.extraNs(p.threads(), p.thinkNs())) - Math.log(p.extraNs());
+            double d = StrictMath.log(q.extraNs(p.threads(), p.thinkNs())) - StrictMath.log(p.extraNs());
             sum += Double.isFinite(d) ? d * d : 1e6;
         }
         return sum;
@@ -90,7 +90,7 @@ public final class ProfileFit {
 
     /** The x in [lo, hi] minimising f (golden section, 100 steps), as {x, f(x)}. */
     private static double[] golden(double lo, double hi, java.util.function.DoubleUnaryOperator f) {
-        double g = (Math.sqrt(5) - 1) / 2;
+        double g = (StrictMath.sqrt(5) - 1) / 2;
         for (int i = 0; i < 100; i++) {
             double a = hi - g * (hi - lo);
             double b = lo + g * (hi - lo);
