@@ -7,28 +7,12 @@ readonly LAB_HW_EVENTS=(cycles instructions cache-references cache-misses branch
 readonly LAB_SW_EVENTS=(task-clock context-switches cpu-migrations page-faults)
 
 # _perf_probe: print the comma-joined events this machine counts; cache in $LAB_KDIR.
-# Missing ones go to $LAB_KDIR/perf-missing, one a line. Every event goes into one perf stat
-# first: one it counted is there, one it says is <not supported> (the kernel refused to open it,
-# whatever else is open) is missing; any other answer (<not counted>: never scheduled among the
-# others; no line; perf failing) is probed alone, as every event was before. Under TCG a perf
-# start-up costs about half a second, and each guest half of a scenario probes (034: two).
+# Missing ones go to $LAB_KDIR/perf-missing, one a line.
 _perf_probe() {
-	local cache=$LAB_KDIR/perf-events ev ok=() miss=() out v name _u _rest all
-	local -A one=()
+	local cache=$LAB_KDIR/perf-events ev ok=() miss=() out
 	_reg_init
 	if [ -s "$cache" ]; then cat "$cache"; return; fi
-	all=$(IFS=,; echo "${LAB_HW_EVENTS[*]},${LAB_SW_EVENTS[*]}")
-	if out=$(perf stat -x, -e "$all" true 2>&1 >/dev/null); then
-		while IFS=, read -r v _u name _rest; do
-			if [ -n "$name" ]; then one[${name%%:*}]=$v; fi
-		done <<<"$out"
-	fi
 	for ev in "${LAB_HW_EVENTS[@]}" "${LAB_SW_EVENTS[@]}"; do
-		case ${one[$ev]:-} in
-		'<not supported>') miss+=("$ev"); continue ;;
-		'' | '<not counted>') ;;
-		*) ok+=("$ev"); continue ;;
-		esac
 		out=$(perf stat -x, -e "$ev" true 2>&1 >/dev/null || true)
 		if grep -q -e '<not supported>' -e '<not counted>' -e 'event syntax error' -e 'not supported' <<<"$out" ||
 			! grep -q ",$ev" <<<"$out"; then
