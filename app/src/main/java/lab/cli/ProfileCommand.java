@@ -118,7 +118,7 @@ final class ProfileCommand implements Callable<Integer> {
             copyProfiles(run.raw().resolve("profiles"), given);
             copyInputs(run.raw(), inputs == null ? Lab.root().resolve("results") : inputs);
             System.err.printf("lab: profile: %d thread count(s) %s x %d round(s) x %d cells, about %.0f s%n", t.size(), t, r,
-                    ProfileSweep.cells(gaps), 1.4 * t.size() * r * ProfileSweep.cells(gaps));
+                    ProfileSweep.cells(gaps), 1.5 * t.size() * r * ProfileSweep.cells(gaps));
             long t0 = System.nanoTime();
             ProfileSweep.run(raw, t, r, gaps, System.err);
             m.put("took_s", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);

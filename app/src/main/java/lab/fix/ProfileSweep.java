@@ -23,8 +23,9 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
  * {@code raw/profile/costs-rR-tT.json} (the score, gap included: gaps under 1 µs) and
  * {@code costs-timed-rR-tT.json} (the operations alone, timed: 1 µs and up), which
  * {@link ScalePage} fits. One fork per cell, 1 x 300 ms warm-up, 3 x 200 ms measured: a cell takes
- * about 1.4 s, so the sweep takes cells x thread counts x rounds of them (kinds' primitives 6,
- * lines 2, gaps 3: 36 cells per thread count and round).
+ * about 1.5 s here (322 s for 216 cells, results/profile-2core-20261207), so the sweep takes cells x
+ * thread counts x rounds of them (kinds' primitives 6, lines 2, gaps 3: 36 cells per thread count
+ * and round).
  */
 public final class ProfileSweep {
     private ProfileSweep() {}
