@@ -16,7 +16,7 @@ import lab.analysis.fidelity.LineQueue;
  * with its Student-t interval (the lab's estimator for a figure that is not a ratio,
  * {@link Estimator#mean}): the interval carries the round-to-round noise of the fit itself. A
  * round with no extra cost at any point (a per-cpu kind, whose "shared" object keeps a slot per
- * thread) fits S = M = 0. The relative rms error is the all-rounds fit's over the rounds' median points.
+ * thread) fits S = M = 0, and a round with one such point M alone ({@link #transferAlone}). The relative rms error is the all-rounds fit's over the rounds' median points.
  *
  * <p>The fit minimises the squared error of the logarithms ({@link #fitLogs}), not the relative error
  * {@link LineQueue#fitWithTransfer} minimises for the fixes' sections: with a few percent of noise on
@@ -67,9 +67,25 @@ public final class ProfileFit {
         if (pts.isEmpty()) {
             return null;
         }
+        if (pts.size() < 2) {
+            return transferAlone(pts);
+        }
         double mMax = 2 * pts.stream().mapToDouble(LineQueue.Point::extraNs).max().orElse(0);
         double[] s = golden(StrictMath.log(0.1), StrictMath.log(100_000), ls -> logError(bestM(StrictMath.exp(ls), pts, mMax), pts));
         return bestM(StrictMath.exp(s[0]), pts, mMax);
+    }
+
+    /**
+     * One point cannot tell S from M (any pair on a curve fits it exactly, and where a search stops
+     * on that curve is the arithmetic's, not the data's): the transfer alone, S = 0, M the one that
+     * fits the logs (the geometric mean of each point's extra·n/(n−1)).
+     */
+    private static LineQueue transferAlone(List<LineQueue.Point> pts) {
+        double sum = 0;
+        for (LineQueue.Point p : pts) {
+            sum += StrictMath.log(p.extraNs() * p.threads() / (p.threads() - 1.0));
+        }
+        return new LineQueue(0, StrictMath.exp(sum / pts.size()));
     }
 
     private static LineQueue bestM(double s, List<LineQueue.Point> pts, double mMax) {

@@ -62,6 +62,14 @@ class ProfileFitTest {
     }
 
     @Test
+    void onePointFitsTheTransferAlone() {
+        // 2 threads, 30 ns extra: any (S, M) on a curve fits it; the fit takes M alone, 30 x 2 / 1 = 60
+        LineQueue q = ProfileFit.fitOrZero(List.of(new LineQueue.Point(2, 100, 30), new LineQueue.Point(2, 0, -4)));
+        assertEquals(0, q.serviceNs());
+        assertEquals(60, q.transferNs(), 1e-9);
+    }
+
+    @Test
     void aLineThatCostsNothingExtraFitsZeroAndFewRoundsHaveNoInterval() {
         List<LineQueue.Point> none = List.of(new LineQueue.Point(2, 10, -1.3), new LineQueue.Point(2, 100, -0.2));
         assertEquals(new LineQueue(0, 0), ProfileFit.fitOrZero(none));
