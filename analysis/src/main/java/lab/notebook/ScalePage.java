@@ -39,14 +39,18 @@ import lab.results.RunDir;
  *
  * <p>Raw files: {@code raw/profile/costs-rR-tT.json} and {@code costs-timed-rR-tT.json} (the cost
  * sweep, {@link LineCost}'s format), {@code raw/profile/lscpu.json} ({@code lscpu -J}); per fix
- * {@code raw/<fix>/counts.json} and {@code calibration.json}, copied from the committed run named
- * in {@code raw/<fix>/source.json} with that run's headline.
+ * {@code raw/inputs/<fix>/counts.json} and {@code calibration.json}, copied from the committed run named
+ * in {@code raw/inputs/<fix>/source.json} with that run's headline, and {@code kernel.json}, the
+ * headline of the newest committed run with the kernel's own figure (the fixes' own raw/ folders
+ * are their pairings' and keep their contracts).
  */
 public final class ScalePage {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The sweep's files under raw/profile: PREFIX-rR-tT.json, PREFIX-timed-rR-tT.json. */
     public static final String PREFIX = "costs";
     public static final String TIMED_PREFIX = PREFIX + "-timed";
+    /** Where a profile run keeps each fix's inputs: raw/inputs/<fix>/. */
+    public static final String INPUTS = "inputs";
     /** The thread counts of the list of what is left. */
     static final List<Integer> LEFT_AT = List.of(16, 64);
 
@@ -208,13 +212,13 @@ public final class ScalePage {
     }
 
     private static FixFigures fix(RunDir run, FixScale f, CostProfile here, List<CostProfile> others) throws IOException {
-        Path dir = run.raw().resolve(f.fixId());
+        Path dir = run.raw().resolve(INPUTS).resolve(f.fixId());
         LineCounts counts = LineCounts.read(dir);
         Path cal = dir.resolve("calibration.json");
         Path src = dir.resolve("source.json");
         if (counts == null || !Files.exists(cal) || !Files.exists(src)) {
             return new FixFigures(f, null, null, Double.NaN, null, null, Map.of(), null, null, null, null,
-                    "no inputs in this run (raw/" + f.fixId() + "/counts.json, calibration.json, source.json)", null);
+                    "no inputs in this run (raw/" + INPUTS + "/" + f.fixId() + "/counts.json, calibration.json, source.json)", null);
         }
         LineCounts.Entry before = counts.get(f.before(), f.point());
         LineCounts.Entry after = counts.get(f.after(), f.point());
@@ -288,7 +292,7 @@ public final class ScalePage {
     }
 
     private static List<Left> left(RunDir run, FixScale f, double t, CostProfile here, CostProfile many) throws IOException {
-        LineCounts.Entry e = LineCounts.read(run.raw().resolve(f.fixId())).get(f.today(), f.point());
+        LineCounts.Entry e = LineCounts.read(run.raw().resolve(INPUTS).resolve(f.fixId())).get(f.today(), f.point());
         List<Left> out = new ArrayList<>();
         if (e == null) {
             return out;
@@ -406,7 +410,7 @@ public final class ScalePage {
             return;
         }
         b.append(String.format(Locale.ROOT, "%s, predicted from the model's counted shared-line operations per I/O (`%s` against `%s` at %s,"
-                        + " `raw/%s/counts.json`) priced on each profile, over T = %s ns per I/O (the calibration of `%s`: %s)."
+                        + " `raw/inputs/%s/counts.json`) priced on each profile, over T = %s ns per I/O (the calibration of `%s`: %s)."
                         + " Counts per I/O: before %s; after %s.%n%n", s.label(), s.after(), s.before(), new TreeMap<>(s.point()), s.fixId(), fig(f.tFig()),
                 f.source(), f.headline().path("base_source").asText("its calibration.json"), lines(f.contrast().before()),
                 lines(f.contrast().after())));

@@ -171,7 +171,7 @@ final class ProfileCommand implements Callable<Integer> {
 
     /**
      * Each fix's inputs, from the newest committed {@code pair-<fix>-*} run under {@code results} with
-     * counts, a calibration with a base and a summary: {@code counts.json} and
+     * counts, a calibration with a base and a summary, into {@code raw/inputs/<fix>/}: {@code counts.json} and
      * {@code calibration.json} copied, {@code source.json} the run's name and its headline.
      */
     static void copyInputs(Path raw, Path results) throws IOException {
@@ -182,7 +182,7 @@ final class ProfileCommand implements Callable<Integer> {
                         + " has counts.json and a calibration: " + f.fixId() + " is left out of the prediction");
                 continue;
             }
-            Path to = raw.resolve(f.fixId());
+            Path to = raw.resolve(lab.notebook.ScalePage.INPUTS).resolve(f.fixId());
             Files.createDirectories(to);
             Path from = src.resolve("raw").resolve(f.fixId());
             Files.copy(from.resolve("counts.json"), to.resolve("counts.json"));

@@ -81,7 +81,7 @@ class ProfileCommandTest extends CapturedStreams {
         assertEquals(4, Fixes.scales().size(), "dm-css-ref, zram-init-lock, part-acct, thin-bufio-lock");
         ProfileCommand.copyInputs(dir, results);
         for (var f : Fixes.scales()) {
-            Path in = dir.resolve(f.fixId());
+            Path in = dir.resolve("inputs").resolve(f.fixId());
             for (String file : new String[] {"counts.json", "calibration.json", "source.json", "kernel.json"}) {
                 assertTrue(Files.exists(in.resolve(file)), f.fixId() + ": " + file);
             }
