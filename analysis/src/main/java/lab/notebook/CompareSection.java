@@ -134,6 +134,10 @@ final class CompareSection implements Section {
             if (hosts == null) {
                 return Optional.empty();
             }
+            Map<String, lab.analysis.scale.CostProfile> profiles = hostProfiles(run);
+            if (!profiles.isEmpty()) {
+                return Optional.of(() -> profilesPage(run, hosts, profiles));
+            }
             return Optional.of(() -> {
                 Map<String, Object> out = new LinkedHashMap<>();
                 out.put("headline", Map.of("metric", "no run to compare"));
@@ -148,6 +152,47 @@ final class CompareSection implements Section {
             lineups.put(fix, estimateLineup(fix, keys.get(fix), figures, hosts));
         }
         return Optional.of(() -> render(run, runs, hosts, lineups));
+    }
+
+    /** A profiling fleet's hosts' profiles ({@code raw/profiles/HOST.json}), by host; a file that is not one is a gap. */
+    private static Map<String, lab.analysis.scale.CostProfile> hostProfiles(RunDir run) throws IOException {
+        Map<String, lab.analysis.scale.CostProfile> out = new LinkedHashMap<>();
+        Path dir = run.raw().resolve("profiles");
+        try (Stream<Path> s = Files.isDirectory(dir) ? Files.list(dir) : Stream.empty()) {
+            for (Path f : s.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+                try {
+                    out.put(f.getFileName().toString().replaceFirst("\\.json$", ""), lab.analysis.scale.CostProfile.read(f, List.of()));
+                } catch (lab.analysis.scale.ProfileFormatException e) {
+                    run.gap(f, e.getMessage());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A profiling fleet's page: the hosts, then each host's profile, kind by kind, and how to predict on them. */
+    private static SectionOutput profilesPage(RunDir run, FleetHosts hosts, Map<String, lab.analysis.scale.CostProfile> profiles) {
+        StringBuilder md = new StringBuilder(hosts.table(Map.of(), false));
+        md.append("Each host's cost profile (`./lab profile` there; its notebook, with each fix at scale on that host, is in `hosts/HOST/")
+                .append(run.id()).append("/`): each kind's line, service S and transfer M in ns with their 95% intervals.\n\n");
+        md.append("| host | CPU | CPUs | sockets | sweep, s | kind: S; M |\n|---|---|---|---|---|---|\n");
+        Map<String, Object> json = new LinkedHashMap<>();
+        profiles.forEach((host, p) -> {
+            List<String> kinds = new ArrayList<>();
+            p.kinds().forEach((k, c) -> kinds.add("`" + k + "` " + ScalePage.fig(c.service()) + "; " + ScalePage.fig(c.transfer())));
+            md.append("| ").append(host).append(" | ").append(p.machine().cpuModel()).append(" | ").append(p.machine().cores()).append(" | ")
+                    .append(p.machine().sockets()).append(" | ").append(Double.isFinite(p.tookS()) ? String.format(java.util.Locale.ROOT, "%.0f",
+                            p.tookS()) : "—").append(" | ").append(String.join("<br>", kinds)).append(" |\n");
+            json.put(host, p.json());
+        });
+        md.append("\nTo predict every fix at scale on these machines here: `./lab profile");
+        profiles.keySet().forEach(h -> md.append(" --profile ").append(run.id()).append("/raw/profiles/").append(h).append(".json"));
+        md.append("` (in the results folder; each file is the host's `profile.json`).\n");
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("headline", Map.of("metric", "cost profiles of the hosts"));
+        out.put("hosts", hosts.json());
+        out.put("profiles", json);
+        return new SectionOutput(md.toString(), Map.of(), out);
     }
 
     /**

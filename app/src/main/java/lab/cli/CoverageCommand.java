@@ -105,13 +105,7 @@ final class CoverageCommand implements Callable<Integer> {
         if (t < 1 || t > 256) {
             return "--threads " + t + " is not in 1..256";
         }
-        if (id != null && (!id.matches("[A-Za-z0-9][A-Za-z0-9._-]*") || id.endsWith(".partial"))) {
-            return "--id '" + id + "' is not a run id (letters, digits, '.', '_' and '-', a letter or digit first)";
-        }
-        if (Files.exists(dir) && !Files.isDirectory(dir)) {
-            return "--results " + dir + " is not a folder";
-        }
-        return null;
+        return Lab.whyNotRunFolder(id, dir);
     }
 
     /** Every setting of the grid run on {@code t} threads, its progress on stderr as it ends; the rows in the grid's order. */

@@ -28,6 +28,11 @@ record FleetArchive(Path file, long bytes, List<String> calibrationRuns, boolean
 
     /** Packs the lab for the fixes {@code fixes} into {@code archive}. */
     static FleetArchive pack(Path archive, List<String> fixes) throws IOException, InterruptedException {
+        return pack(archive, fixes, List.of());
+    }
+
+    /** {@link #pack(Path, List)} with {@code extra}, committed paths under results/ a host's command reads too. */
+    static FleetArchive pack(Path archive, List<String> fixes, List<String> extra) throws IOException, InterruptedException {
         Path root = Lab.root();
         Path tar = archive.resolveSibling(archive.getFileName() + ".tar");
         run(List.of("git", "-C", root.toString(), "archive", "--format=tar", "-o", tar.toString(), "HEAD", "--", ".",
@@ -40,6 +45,13 @@ record FleetArchive(Path file, long bytes, List<String> calibrationRuns, boolean
                 String run = "results/" + kernelRuns.getFirst().getFileName();
                 runs.add(run.substring("results/".length()));
                 paths.addAll(List.of(run + "/manifest.json", run + "/raw/" + fix + "/kernel"));
+            }
+        }
+        for (String e : extra) {
+            paths.add(e);
+            String run = e.substring("results/".length(), e.indexOf('/', "results/".length()));
+            if (!runs.contains(run)) {
+                runs.add(run);
             }
         }
         if (!paths.isEmpty()) {

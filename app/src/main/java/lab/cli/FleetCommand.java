@@ -59,6 +59,7 @@ import picocli.CommandLine.Parameters;
                 "./lab pair there, each host at its own pace, fetches each run folder into",
                 "results/fleet-<UTC time>/hosts/HOST/ and writes one comparison; a host that",
                 "failed, was cut off or reached --time-limit is listed with its reason.",
+                "-- profile [profile options] gathers each host's cost profile instead.",
                 "Ansible's options mean what they mean in ansible-playbook."})
 final class FleetCommand implements Callable<Integer> {
     /** Free bytes a host needs where the lab goes: the lab, its jars and a run folder. */
@@ -70,7 +71,7 @@ final class FleetCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "INVENTORY -- pair FIX...",
             description = "an Ansible inventory (file, directory, plugin file or host,list), unless -i gave it; then,"
-                    + " after --: pair, the fixes and pair's options")
+                    + " after --: pair, the fixes and pair's options (or profile and its options)")
     List<String> positional = new ArrayList<>();
 
     @Option(names = {"-i", "--inventory"}, paramLabel = "INVENTORY", description = "Ansible's: an inventory (repeatable)")
@@ -209,14 +210,15 @@ final class FleetCommand implements Callable<Integer> {
             writeInventory(fleet, hosts.keySet());
             List<String> ok = hosts.values().stream().filter(Host::runs).map(Host::name).toList();
             if (!ok.isEmpty()) {
-                FleetArchive shipped = FleetArchive.pack(archive, fixes());
+                FleetArchive shipped = profiling() ? FleetArchive.pack(archive, List.of(), ProfileCommand.inputPaths(Lab.root().resolve("results")))
+                        : FleetArchive.pack(archive, fixes());
                 System.err.println("lab: fleet: shipping " + shipped.describe());
                 Files.writeString(fleet.resolve("shipped.txt"), shipped.describe() + "\n");
                 started.addAll(ok);
                 Path fetched = Files.createDirectories(work.resolve("fetched"));
                 Path runDir = Files.createDirectories(fleet.resolve("run"));
                 FleetEvents events = playbook("run.yml", ok, Map.of("archive", archive.toString(), "out", fetched.toString(),
-                        "run_id", runId, "pair_args", pairArgs(), "time_limit_s", timeLimit), runDir);
+                        "run_id", runId, "lab_command", command.getFirst(), "pair_args", pairArgs(), "time_limit_s", timeLimit), runDir);
                 started.clear();
                 for (String h : ok) {
                     hosts.put(h, ended(run, fetched, hosts.get(h), events, runId));
@@ -225,7 +227,11 @@ final class FleetCommand implements Callable<Integer> {
             }
             writeHosts(fleet, hosts.values());
             List<Host> done = hosts.values().stream().filter(h -> h.state().equals("ok")).toList();
-            compareInputs(run, done, runId);
+            if (profiling()) {
+                profiles(run, done, runId);
+            } else {
+                compareInputs(run, done, runId);
+            }
             Map<String, Object> m = Manifest.describe(Lab.root(), Lab.commandLine, "fleet");
             m.put("run_id", runId);
             m.put("hosts", hosts.keySet());
@@ -261,8 +267,12 @@ final class FleetCommand implements Callable<Integer> {
                 return "no inventory " + inv + " (a file, a directory, an inventory plugin's file, or host,list as in Ansible)";
             }
         }
-        if (command.size() < 2 || !command.getFirst().equals("pair")) {
-            return "after the inventory: -- pair FIX... [pair options] (got: " + String.join(" ", command) + ")";
+        if (!(command.size() >= 2 && command.getFirst().equals("pair") || !command.isEmpty() && command.getFirst().equals("profile"))) {
+            return "after the inventory: -- pair FIX... [pair options], or -- profile [profile options] (got: " + String.join(" ", command)
+                    + ")";
+        }
+        if (profiling() && command.contains("--profile")) {
+            return "-- profile --profile FILE: a host has no FILE of the controller's; give it to ./lab profile here, with the hosts' profile.json";
         }
         if (command.contains("--results") || command.contains("--id")) {
             return "--results and --id are the fleet's own: each host's pair writes where the fleet fetches it";
@@ -295,6 +305,26 @@ final class FleetCommand implements Callable<Integer> {
         Files.writeString(becomeVars, JSON.writeValueAsString(Map.of("ansible_become_password", new String(pw))));
         java.util.Arrays.fill(pw, ' ');
         return null;
+    }
+
+    /** Whether the hosts run {@code ./lab profile} rather than a pairing. */
+    private boolean profiling() {
+        return command.getFirst().equals("profile");
+    }
+
+    /**
+     * {@code raw/profiles/HOST.json}: each finished host's profile.json, which {@code ./lab profile
+     * --profile} takes here to predict the fixes on that host (the host's own notebook, with its
+     * at-scale sections, is in {@code hosts/HOST/RUN-ID/}).
+     */
+    private static void profiles(RunFolder run, List<Host> done, String runId) throws IOException {
+        Path raw = Files.createDirectories(run.raw().resolve("profiles"));
+        for (Host h : done) {
+            Path p = run.dir().resolve("hosts").resolve(h.name()).resolve(runId).resolve("profile.json");
+            if (Files.isRegularFile(p)) {
+                Files.copy(p, raw.resolve(h.name() + ".json"));
+            }
+        }
     }
 
     /** The fixes named on pair's command line (its arguments before the first option). */

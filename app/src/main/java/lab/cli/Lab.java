@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
                 "2 bad input or refused: one line on stderr says what, and nothing is made or",
                 "written."},
         subcommands = {DemoCommand.class, TestCommand.class, KernelCommand.class, EngineCommand.class, BridgeCommand.class, BenchCommand.class,
-                PairCommand.class, AmplifyCommand.class, NotebookCommand.class, CompareCommand.class, CoverageCommand.class, FleetCommand.class,
+                PairCommand.class, AmplifyCommand.class, NotebookCommand.class, CompareCommand.class, CoverageCommand.class, ProfileCommand.class, FleetCommand.class,
                 FlamegraphCommand.class, SpecCommand.class, CommandLine.HelpCommand.class})
 public final class Lab {
     /** Exit code for bad input: the message names what was wrong and nothing was written. */
@@ -108,6 +108,17 @@ public final class Lab {
             out.put("versions", "unreadable: " + e.getMessage());
         }
         return out;
+    }
+
+    /** Why {@code --id} and {@code --results} cannot name a new run folder; null when they can. */
+    static String whyNotRunFolder(String id, Path results) {
+        if (id != null && (!id.matches("[A-Za-z0-9][A-Za-z0-9._-]*") || id.endsWith(".partial"))) {
+            return "--id '" + id + "' is not a run id (letters, digits, '.', '_' and '-', a letter or digit first)";
+        }
+        if (java.nio.file.Files.exists(results) && !java.nio.file.Files.isDirectory(results)) {
+            return "--results " + results + " is not a folder";
+        }
+        return null;
     }
 
     static Path root() {

@@ -37,8 +37,8 @@ public final class CostSweep {
     static final List<Long> GAPS = List.of(0L, 100L, 1000L);
     /** From this gap on the sweep times the operations alone ({@code timedGetPut}). */
     static final long TIMED_FROM = 1000;
-    private static final String SCORED = "lab\\.engine\\.bench\\.Primitives\\.getPut$";
-    private static final String TIMED = "lab\\.engine\\.bench\\.Primitives\\.timedGetPut$";
+    static final String SCORED = "lab\\.engine\\.bench\\.Primitives\\.getPut$";
+    static final String TIMED = "lab\\.engine\\.bench\\.Primitives\\.timedGetPut$";
     /** The timed sweep's file prefix: PREFIX-timed. */
     public static String timedPrefix(String prefix) {
         return prefix + "-timed";

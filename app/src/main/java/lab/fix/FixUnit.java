@@ -24,6 +24,15 @@ public interface FixUnit {
         return null;
     }
 
+    /**
+     * What the fix's "at scale" section needs (its headline's contrast, the seed's scale and the
+     * published profile of the seed's machine class, today's variant); null for a fix with no
+     * contended line to carry to more threads.
+     */
+    default lab.analysis.scale.FixScale scale() {
+        return null;
+    }
+
     default boolean modelled() {
         return pairing() != null;
     }

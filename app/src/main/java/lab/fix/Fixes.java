@@ -63,8 +63,16 @@ public final class Fixes {
                 .map(o -> o.summary().get("headline") instanceof Map<?, ?> h ? (Map<String, Object>) h : null);
     }
 
+    /** Every fix's "at scale" facts, in table order: the fixes with a contended line to carry to more threads. */
+    public static List<lab.analysis.scale.FixScale> scales() {
+        return ALL.stream().map(FixUnit::scale).filter(Objects::nonNull).toList();
+    }
+
     /** Writes a run's notebook with every fix of the table and the sections of the modelled ones. */
     public static Notebook.Written notebook(Path runDir) throws IOException {
+        if (lab.notebook.ScalePage.isProfileRun(runDir)) {
+            return lab.notebook.ScalePage.write(runDir, ProfileSweep.PROBES, scales());
+        }
         List<Fix> facts = ALL.stream().map(FixUnit::fix).toList();
         List<Section> sections = ALL.stream().map(FixUnit::section).filter(Objects::nonNull).toList();
         return Notebook.write(runDir, facts, sections);

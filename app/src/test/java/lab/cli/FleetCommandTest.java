@@ -141,6 +141,8 @@ class FleetCommandTest {
         assertTrue(err.toString().contains("--time-limit and --forks must be at least 1"), err.toString());
         assertEquals(2, Lab.run("fleet", "-i", inv.toString(), "--results", results.toString(), "--", "pair"));
         assertTrue(err.toString().contains("after the inventory: -- pair FIX..."), err.toString());
+        assertEquals(2, Lab.run("fleet", inv.toString(), "--results", results.toString(), "--", "profile", "--profile", "x.json"));
+        assertTrue(err.toString().contains("a host has no FILE of the controller's"), err.toString());
         assertTrue(Files.notExists(results), "no results folder on bad input");
     }
 }

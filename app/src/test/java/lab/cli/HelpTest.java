@@ -30,6 +30,7 @@ class HelpTest extends CapturedStreams {
             notebook: Regenerate a run folder's notebook from its manifest and raw/.
             compare: Line up two or more run folders in one notebook.
             coverage: Measure the intervals' coverage on simulated runs.
+            profile: Measure this machine's cost profile and predict each fix at scale.
             fleet: Run one pairing on every host of an Ansible inventory.
             flamegraph: Render collapsed stacks to a standalone SVG flamegraph.
             spec: Job files (fio's INI subset, shared by the engine and the bridge).

@@ -32,7 +32,8 @@ class CommittedRunsTest {
                 if (Files.isDirectory(d.resolve("raw")) && Files.exists(d.resolve("NOTEBOOK.md")) && Files.exists(summary)
                         && !d.getFileName().toString().startsWith("demo-")) {
                     String json = Files.readString(summary);
-                    if (json.contains("\"fixes\"") || json.contains("\"compare\"") || json.contains("\"coverage\"")) {
+                    if (json.contains("\"fixes\"") || json.contains("\"compare\"") || json.contains("\"coverage\"")
+                            || json.contains("\"scale\"")) {
                         out.add(d);
                     }
                 }
@@ -53,6 +54,9 @@ class CommittedRunsTest {
         lab.results.RunFolder.copyTree(run, copy);
         Fixes.notebook(copy);
         List<String> files = new ArrayList<>(List.of("NOTEBOOK.md", "summary.json"));
+        if (Files.exists(run.resolve("profile.json"))) {
+            files.add("profile.json");
+        }
         if (Files.isDirectory(run.resolve("charts"))) {
             try (Stream<Path> s = Files.list(run.resolve("charts"))) {
                 s.forEach(p -> files.add("charts/" + p.getFileName()));

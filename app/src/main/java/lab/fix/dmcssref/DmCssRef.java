@@ -53,6 +53,20 @@ public final class DmCssRef implements FixUnit {
         return Map.of("variant", NONE, "depth", Integer.toString(depth), "inject", SEED_INJECT, "device", "ram");
     }
 
+    /**
+     * At scale: the seed's contrast ({@code atomic} over {@code atomic-cmpxchg}) at its 12 jobs, on
+     * the 2013 dual-socket Xeon class ("12-core machine": two sockets of six cores, the shape of
+     * that year's Westmere-EP and Sandy/Ivy Bridge-EP servers); today's css is per-cpu.
+     */
+    @Override
+    public lab.analysis.scale.FixScale scale() {
+        return new lab.analysis.scale.FixScale(ID, CMPXCHG, ATOMIC, "`atomic` / `atomic-cmpxchg` (kernel (4) over (5))",
+                Map.of("depth", Integer.toString(SEED_DEPTH), "inject", "none"), 0, SEED_SLOWDOWN, SEED_WORKERS,
+                "12 fio jobs on a 12-core machine (2013)", "westmere-ep-2x6.json",
+                "the seed ran on a \"12-core machine\" in April 2013: a dual-socket Xeon of two six-core sockets, the class's shape"
+                        + " (Westmere-EP X5650, whose published hand-offs are the profile).", null, PERCPU);
+    }
+
     @Override
     public Fix fix() {
         return FIX;

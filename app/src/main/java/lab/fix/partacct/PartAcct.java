@@ -53,6 +53,20 @@ public final class PartAcct implements FixUnit {
      */
     static final List<String> HEADLINE_ORDER = List.of("nullb", "loop", "zram");
 
+    /**
+     * At scale: all four patches over the atomic accounting, bios to the whole disk, HZ 1000, on
+     * the 2015 dual-socket Xeon class (Haswell-EP); the seed states no job count, so the row
+     * predicts at the class's cores. Today's accounting stamps the partition lazily, once per tick.
+     */
+    @Override
+    public lab.analysis.scale.FixScale scale() {
+        return new lab.analysis.scale.FixScale(ID, BASE, FOUR, "all four (`percpu-ref+percpu-inflight` / `atomic`)", Map.of("target", "disk"),
+                Integer.parseInt(HZ), SEED_FOUR, null, "fio randread over null_blk, dual-socket, jobs unstated (2015)", "haswell-ep-2x16.json",
+                "the seed ran on \"a dual-socket environment\" in July 2015: a dual-socket Xeon of that year, Haswell-EP (the"
+                        + " E5-2698 v3's published hand-offs are the profile).",
+                "the seed states no job count: the class's cores, one job each", LAZY);
+    }
+
     @Override
     public Fix fix() {
         return FIX;

@@ -70,6 +70,19 @@ public final class ThinBufioLock implements FixUnit {
         return Map.of("target", target, "cache", cache);
     }
 
+    /**
+     * At scale: the seed's fix (the rwsem taken once per walk) over the mutex, a thin volume with
+     * the whole btree cached, at the seed's 12 jobs. The seed names no machine, so there is no
+     * class to build a profile of. Today's dm-bufio (6.4 on) locks per tree stripe.
+     */
+    @Override
+    public lab.analysis.scale.FixScale scale() {
+        return new lab.analysis.scale.FixScale(ID, MUTEX, WALK, "`rwsem-walk` / `mutex`", point(THIN, WHOLE), 0, SEED_SPEEDUP, SEED_JOBS,
+                "12 psync jobs on emulated pmem (2022)", null,
+                "the seed names neither its processor nor its cores (12 fio jobs on pmem emulated with memmap), so no class"
+                        + " can be read from it and no published profile stands for its machine.", null, STRIPED);
+    }
+
     @Override
     public Fix fix() {
         return FIX;

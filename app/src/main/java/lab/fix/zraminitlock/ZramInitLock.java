@@ -48,6 +48,18 @@ public final class ZramInitLock implements FixUnit {
     /** The seed's worker count (4 CPUs). */
     static final int SEED_WORKERS = 4;
 
+    /**
+     * At scale: SRCU over rwsem on the seed's randrw of zero pages at its 4 CPUs, on a 4-core
+     * Haswell desktop (the seed's "4 CPU real machine" at 3.2 GHz, January 2015); today's zram has no guard.
+     */
+    @Override
+    public lab.analysis.scale.FixScale scale() {
+        return new lab.analysis.scale.FixScale(ID, BASE, SRCU, "SRCU / rwsem, randrw, zero pages", Map.of("rw", SEED_RW, "pattern", SEED_PATTERN),
+                0, FIX.seedValue(), SEED_WORKERS, "fio on 4 CPUs (2015)", "haswell-client-4c.json",
+                "the seed's \"4 CPU real machine\" ran at 3.2 GHz (its perf stat) in January 2015: a single-socket four-core Intel"
+                        + " desktop of the Haswell generation (the i5-4590's published hand-offs are the profile).", null, NONE);
+    }
+
     @Override
     public Fix fix() {
         return FIX;
