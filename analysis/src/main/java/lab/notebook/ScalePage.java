@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -644,10 +643,5 @@ public final class ScalePage {
         m.put("value", Math.round(f.value() * 1e3) / 1e3);
         m.put("ci95", f.hasInterval() ? List.of(Math.round(f.lo() * 1e3) / 1e3, Math.round(f.hi() * 1e3) / 1e3) : null);
         return m;
-    }
-
-    /** Unused kinds a profile must still price: every kind of {@code probes}. */
-    static Collection<String> required(Map<String, LineCost.Probe> probes) {
-        return probes.keySet();
     }
 }
