@@ -16,6 +16,7 @@ import lab.analysis.JmhSweep;
 import lab.analysis.Stats;
 import lab.analysis.chart.LineChart;
 import lab.analysis.estimate.Estimate;
+import lab.analysis.fidelity.Calibration;
 import lab.analysis.fidelity.LineCost;
 import lab.analysis.fidelity.LineCounts;
 import lab.analysis.scale.AtScale;
@@ -67,7 +68,7 @@ public final class ScalePage {
     /** One fix's figures: its contrast, the curves by profile, the check at two threads, the seed's row. */
     record FixFigures(FixScale fix, String source, JsonNode headline, double t, CostProfile.Figure tFig, AtScale.Contrast contrast,
                       Map<String, List<AtScale.Ratio>> curves, AtScale.Ratio atTwo, Estimate measuredTwo, Estimate kernel,
-                      SeedRow seed, String missing, JsonNode kernelRun) {}
+                      SeedRow seed, String missing, JsonNode kernelRun, AtScale.Ops today) {}
 
     /** The seed against the prediction at its scale on its class's profile (profile null: none, {@code why}). */
     record SeedRow(CostProfile profile, Integer threads, AtScale.Ratio predicted, String why, List<Integer> holdsAt) {}
@@ -174,7 +175,7 @@ public final class ScalePage {
             FixFigures ff = fix(run, f, here, others);
             figures.add(ff);
             if (ff.missing() == null) {
-                left.addAll(left(run, f, ff.t(), here, many));
+                left.addAll(left(f, ff.today(), ff.t(), here, many));
             }
         }
         left.sort(java.util.Comparator.comparingDouble((Left l) -> -l.here()[1]).thenComparing(Left::fixId).thenComparing(Left::line));
@@ -217,52 +218,60 @@ public final class ScalePage {
         Path src = dir.resolve("source.json");
         if (counts == null || !Files.exists(cal) || !Files.exists(src)) {
             return new FixFigures(f, null, null, Double.NaN, null, null, Map.of(), null, null, null, null,
-                    "no inputs in this run (raw/" + INPUTS + "/" + f.fixId() + "/counts.json, calibration.json, source.json)", null);
+                    "no inputs in this run (raw/" + INPUTS + "/" + f.fixId() + "/counts.json, calibration.json, source.json)", null, null);
         }
         LineCounts.Entry before = counts.get(f.before(), f.point());
         LineCounts.Entry after = counts.get(f.after(), f.point());
         if (before == null || after == null) {
             return new FixFigures(f, null, null, Double.NaN, null, null, Map.of(), null, null, null, null,
-                    "counts.json has no `" + (before == null ? f.before() : f.after()) + "` at " + new TreeMap<>(f.point()), null);
+                    "counts.json has no `" + (before == null ? f.before() : f.after()) + "` at " + new TreeMap<>(f.point()), null, null);
         }
-        JsonNode c = JSON.readTree(cal.toFile());
         JsonNode s = JSON.readTree(src.toFile());
-        CostProfile.Figure t = oneThread(c);
+        CostProfile.Figure t = oneThread(Calibration.read(dir));
         AtScale.Contrast contrast = new AtScale.Contrast(ops(before), ops(after), t, f.hz());
+        CostProfile seedProfile = seedProfile(f, others);
+        Integer seedN = f.seedThreads() != null || seedProfile == null ? f.seedThreads() : Integer.valueOf(seedProfile.machine().cores());
+        // every prediction the page shows is a point of these curves, made once
         Map<String, List<AtScale.Ratio>> curves = new LinkedHashMap<>();
         for (CostProfile p : all(here, others)) {
             List<AtScale.Ratio> rs = new ArrayList<>();
-            for (int n : AtScale.curve(f.seedThreads())) {
+            for (int n : AtScale.curve(seedN)) {
                 rs.add(AtScale.predict(p, contrast, n));
             }
             curves.put(p.name(), rs);
         }
         JsonNode h = s.path("headline");
-        SeedRow seed = seed(f, others, contrast);
-        return new FixFigures(f, s.path("run").asText(), h, t.value(), t, contrast, curves, AtScale.predict(here, contrast, 2),
+        LineCounts.Entry today = counts.get(f.today(), f.point());
+        return new FixFigures(f, s.path("run").asText(), h, t.value(), t, contrast, curves, at(curves.get(here.name()), 2),
                 Estimate.fromJson(JSON.convertValue(h.path("jvm_calibrated"), Map.class)),
-                Estimate.fromJson(JSON.convertValue(h.path("kernel_estimate"), Map.class)), seed, null,
-                Files.exists(dir.resolve("kernel.json")) ? JSON.readTree(dir.resolve("kernel.json").toFile()) : null);
+                Estimate.fromJson(JSON.convertValue(h.path("kernel_estimate"), Map.class)), seed(f, seedProfile, seedN, curves), null,
+                Files.exists(dir.resolve("kernel.json")) ? JSON.readTree(dir.resolve("kernel.json").toFile()) : null,
+                today == null ? null : ops(today));
     }
 
-    private static SeedRow seed(FixScale f, List<CostProfile> others, AtScale.Contrast c) {
+    /** The point of {@code curve} at {@code n} threads; null where the curve has none. */
+    private static AtScale.Ratio at(List<AtScale.Ratio> curve, int n) {
+        return curve.stream().filter(r -> r.threads() == n).findFirst().orElse(null);
+    }
+
+    /** The published profile of the seed's machine class among the run's profiles; null for none. */
+    private static CostProfile seedProfile(FixScale f, List<CostProfile> others) {
+        String name = f.seedProfile() == null ? null : f.seedProfile().replaceFirst("\\.json$", "");
+        return others.stream().filter(o -> o.published() && fileName(o).equals(name)).findFirst().orElse(null);
+    }
+
+    /** The seed against its class's curve: the point at the seed's {@code n}, and the thread counts whose interval holds the seed. */
+    private static SeedRow seed(FixScale f, CostProfile p, Integer n, Map<String, List<AtScale.Ratio>> curves) {
         if (f.seedProfile() == null) {
             return new SeedRow(null, f.seedThreads(), null, f.seedClass(), List.of());
         }
-        String name = f.seedProfile().replaceFirst("\\.json$", "");
-        CostProfile p = others.stream().filter(o -> o.published() && name.equals(fileName(o))).findFirst().orElse(null);
         if (p == null) {
             return new SeedRow(null, f.seedThreads(), null, "its class's profile (" + f.seedProfile() + ") is not in this run's raw/profiles",
                     List.of());
         }
-        int n = f.seedThreads() != null ? f.seedThreads() : p.machine().cores();
-        List<Integer> holds = new ArrayList<>();
-        for (int k : AtScale.curve(n)) {
-            if (AtScale.predict(p, c, k).holds(f.seed())) {
-                holds.add(k);
-            }
-        }
-        return new SeedRow(p, n, AtScale.predict(p, c, n), f.seedClass(), holds);
+        List<AtScale.Ratio> curve = curves.get(p.name());
+        List<Integer> holds = curve.stream().filter(r -> r.holds(f.seed())).map(AtScale.Ratio::threads).toList();
+        return new SeedRow(p, n, at(curve, n), f.seedClass(), holds);
     }
 
     /** A published profile's file name is its name in the lab's list: the machine class, lower case, dashes. */
@@ -277,31 +286,29 @@ public final class ScalePage {
         return out;
     }
 
-    /** T: the calibration's base plus the model's own ns per I/O, with the kernel figure's interval where it has one. */
-    static CostProfile.Figure oneThread(JsonNode c) {
-        double t = c.path("baseNs").asDouble() + c.path("modelNsPerIo").asDouble();
-        double k = c.path("kernelNsPerIo").asDouble(t);
-        double lo = c.path("kernelLo").asDouble(0);
-        double hi = c.path("kernelHi").asDouble(0);
-        return hi > lo && lo > 0 && lo <= k && k <= hi ? new CostProfile.Figure(t, lo - k + t, hi - k + t, 0) : CostProfile.Figure.exact(t);
+    /** T: the calibration's base plus the model's own ns per I/O, with the base's interval ({@link Calibration#baseInterval}) where it has one. */
+    static CostProfile.Figure oneThread(Calibration c) {
+        double m = c.modelNsPerIo();
+        double[] ci = c.baseInterval();
+        return ci == null || !(ci[1] > ci[0]) ? CostProfile.Figure.exact(c.baseNs() + m)
+                : new CostProfile.Figure(c.baseNs() + m, Math.min(ci[0], c.baseNs()) + m, Math.max(ci[1], c.baseNs()) + m, 0);
     }
 
     static AtScale.Ops ops(LineCounts.Entry e) {
         return new AtScale.Ops(e.perIo(), e.perTick());
     }
 
-    private static List<Left> left(RunDir run, FixScale f, double t, CostProfile here, CostProfile many) throws IOException {
-        LineCounts.Entry e = LineCounts.read(run.raw().resolve(INPUTS).resolve(f.fixId())).get(f.today(), f.point());
+    private static List<Left> left(FixScale f, AtScale.Ops today, double t, CostProfile here, CostProfile many) {
         List<Left> out = new ArrayList<>();
-        if (e == null) {
+        if (today == null) {
             return out;
         }
-        for (var line : AtScale.lines(ops(e), 1, t, f.hz()).entrySet()) {
+        for (var line : AtScale.lines(today, 1, t, f.hz()).entrySet()) {
             double[] h = new double[LEFT_AT.size()];
             double[] m = new double[LEFT_AT.size()];
             for (int i = 0; i < LEFT_AT.size(); i++) {
                 int n = LEFT_AT.get(i);
-                Map<String, Double> kinds = AtScale.lines(ops(e), n, t, f.hz()).get(line.getKey());
+                Map<String, Double> kinds = AtScale.lines(today, n, t, f.hz()).get(line.getKey());
                 h[i] = AtScale.lineExtra(here, kinds, n, t, CostProfile.FigureDraw.VALUE);
                 m[i] = many == null ? Double.NaN : AtScale.lineExtra(many, kinds, n, t, CostProfile.FigureDraw.VALUE);
             }
@@ -583,7 +590,7 @@ public final class ScalePage {
             e.put("before", f.fix().before());
             e.put("after", f.fix().after());
             e.put("source", f.source());
-            e.put("t_ns", figJson(f.tFig()));
+            e.put("t_ns", f.tFig().json());
             Map<String, Object> curves = new LinkedHashMap<>();
             f.curves().forEach((n, rs) -> curves.put(n, rs.stream().map(ScalePage::ratioJson).toList()));
             e.put("curves", curves);
@@ -638,10 +645,4 @@ public final class ScalePage {
         return m;
     }
 
-    private static Map<String, Object> figJson(CostProfile.Figure f) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("value", Math.round(f.value() * 1e3) / 1e3);
-        m.put("ci95", f.hasInterval() ? List.of(Math.round(f.lo() * 1e3) / 1e3, Math.round(f.hi() * 1e3) / 1e3) : null);
-        return m;
-    }
 }

@@ -203,19 +203,8 @@ final class ProfileCommand implements Callable<Integer> {
 
     /** The newest committed {@code pair-*} run whose headline of {@code fix} has the kernel's own figure (the lab kernel's switch); null for none. */
     static Path newestWithKernel(Path results, String fix) throws IOException {
-        if (!Files.isDirectory(results)) {
-            return null;
-        }
-        try (Stream<Path> s = Files.list(results)) {
-            for (Path p : s.filter(x -> x.getFileName().toString().startsWith("pair-") && Files.exists(x.resolve("summary.json")))
-                    .sorted(java.util.Comparator.comparing((Path x) -> x.getFileName().toString().replaceAll("^.*-(\\d{8}\\w*)$", "$1"))
-                            .thenComparing(x -> x.getFileName().toString()).reversed()).toList()) {
-                if (JSON.readTree(p.resolve("summary.json").toFile()).path("fixes").path(fix).path("headline").path("kernel").isNumber()) {
-                    return p;
-                }
-            }
-        }
-        return null;
+        return newest(results, "pair-", p -> JSON.readTree(p.resolve("summary.json").toFile()).path("fixes").path(fix).path("headline")
+                .path("kernel").isNumber());
     }
 
     /** The committed files {@link #copyInputs} reads, relative to the lab: what a fleet ships for a host's profile. */
@@ -236,19 +225,34 @@ final class ProfileCommand implements Callable<Integer> {
     }
 
     static Path newestWithInputs(Path results, String fix) throws IOException {
+        return newest(results, "pair-" + fix + "-", p -> {
+            Path f = p.resolve("raw").resolve(fix);
+            return Files.exists(f.resolve("counts.json")) && Files.exists(f.resolve("calibration.json"))
+                    && JSON.readTree(f.resolve("calibration.json").toFile()).path("baseNs").asDouble(0) > 0;
+        });
+    }
+
+    /** A test of a committed run that may read its files. */
+    @FunctionalInterface
+    private interface RunTest {
+        boolean test(Path run) throws IOException;
+    }
+
+    /**
+     * The newest committed run under {@code results} named {@code prefix...} with a summary.json that
+     * passes {@code test}: newest by the date its name ends with (then by name), as run ids are
+     * {@code pair-<what>-<cores>-<yyyymmdd>[suffix]}; null for none.
+     */
+    private static Path newest(Path results, String prefix, RunTest test) throws IOException {
         if (!Files.isDirectory(results)) {
             return null;
         }
         try (Stream<Path> s = Files.list(results)) {
-            for (Path p : s.filter(x -> x.getFileName().toString().startsWith("pair-" + fix + "-"))
-                    .sorted(java.util.Comparator.comparing((Path x) -> x.getFileName().toString()).reversed()).toList()) {
-                Path f = p.resolve("raw").resolve(fix);
-                if (Files.exists(f.resolve("counts.json")) && Files.exists(f.resolve("calibration.json"))
-                        && Files.exists(p.resolve("summary.json"))) {
-                    JsonNode c = JSON.readTree(f.resolve("calibration.json").toFile());
-                    if (c.path("baseNs").asDouble(0) > 0) {
-                        return p;
-                    }
+            for (Path p : s.filter(x -> x.getFileName().toString().startsWith(prefix) && Files.exists(x.resolve("summary.json")))
+                    .sorted(java.util.Comparator.comparing((Path x) -> x.getFileName().toString().replaceAll("^.*-(\\d{8}\\w*)$", "$1"))
+                            .thenComparing(x -> x.getFileName().toString()).reversed()).toList()) {
+                if (test.test(p)) {
+                    return p;
                 }
             }
         }

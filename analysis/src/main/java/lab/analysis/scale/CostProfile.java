@@ -62,7 +62,8 @@ public record CostProfile(String name, String source, Machine machine, Map<Strin
             return hi > lo;
         }
 
-        Map<String, Object> json() {
+        /** {@code {value, ci95: [lo, hi], df}}, as profile.json holds it. */
+        public Map<String, Object> json() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("value", round(value));
             m.put("ci95", List.of(round(lo), round(hi)));
