@@ -132,6 +132,7 @@ public final class LabKernelPart {
     private final GuestModelFigure model;
     private AmplifiedFigure amplified;
     private AmplifiedFigure amplifiedGuest;
+    private LabKernelContention contention;
 
     private LabKernelPart(String fix, Map<String, String> facts, SwitchSweep sweep, GuestModelFigure model) {
         this.fix = fix;
@@ -160,6 +161,7 @@ public final class LabKernelPart {
                     estimateModel(run, dir));
             p.amplified = estimateAmplified(run, dir);
             p.amplifiedGuest = Files.isDirectory(dir.resolve(AMP_GUEST)) ? estimateAmplified(run, dir.resolve(AMP_GUEST)) : null;
+            p.contention = LabKernelContention.read(run, dir, ab.get()).orElse(null);
             return Optional.of(p);
         } catch (Tsv.Malformed e) {
             run.gap(e.file(), "line " + e.line() + ": " + e.problem());
@@ -286,6 +288,11 @@ public final class LabKernelPart {
     /** The model amplified alike, run in the guest on the A/B's vCPUs; null where the run has none. */
     public AmplifiedFigure amplifiedGuest() {
         return amplifiedGuest;
+    }
+
+    /** The kernel's own contention on the switched lock (perf lock's traced trials); null where the run has none. */
+    public LabKernelContention contention() {
+        return contention;
     }
 
     /** The kernel's slope beside the amplified model's; null where either is missing (or for a share). */
@@ -424,6 +431,9 @@ public final class LabKernelPart {
                 x.put("sides", sides);
             }
             m.put("scorecard", x);
+        }
+        if (contention != null) {
+            m.put("contention", contention.summary());
         }
         m.put("headline_n", h.n());
         m.put("headline_resolved", h.ratio() == null || !h.ratio().hasInterval() ? null : h.ratio().excludes(1));

@@ -35,7 +35,69 @@ final class LabKernelText {
         if (p.amplified() != null && !s.share()) {
             b.append(amplified(p.amplified()));
         }
+        if (p.contention() != null) {
+            b.append(contention(p.contention()));
+        }
         return b.toString();
+    }
+
+    /**
+     * The kernel's own contention on the switched lock (perf lock, the traced trials), per count and
+     * variant, and the scorecard's price per added acquisition split into how often an added
+     * acquisition was contended and what wait it brought.
+     */
+    private String contention(LabKernelContention c) {
+        StringBuilder b = new StringBuilder("#### Contention counted: the kernel's own events\n\nPer round, the before and the after ran once"
+                + " more under `perf lock record` (the kernel's `lock:contention_begin`/`contention_end`, on the lock's slow paths; the"
+                + " timed trials above ran untraced): ").append(c.traced()).append(". The lock: `").append(c.type())
+                .append("` at ").append(String.join(", ", c.callers().stream().map(x -> "`" + x + "`").toList()))
+                .append(" (the patch's Lab-Lock header; perf names a lock by its first caller outside the locking code). Data: `raw/")
+                .append(p.fix()).append("/").append(LabKernelPart.DIR).append("/").append(LabKernelContention.TSV)
+                .append("` and its `lock/` tables. Each figure is the mean over rounds with its 95% interval; waits are wall time from"
+                        + " the first event to the second, perf's three significant digits.\n\n"
+                        + "| N | variant | switch operations per I/O | contentions per I/O | wait per I/O, ns | wait per contention, ns |"
+                        + " other callers' contentions per I/O | traced / timed IOPS |\n|---:|---|---:|---:|---:|---:|---:|---:|\n");
+        for (LabKernelContention.Cell x : c.cells()) {
+            b.append("| ").append(x.count()).append(" | ").append(x.variant()).append(" | ").append(Fmt.est(x.opsPerIo(), 2)).append(" | ")
+                    .append(Fmt.est(x.contendedPerIo(), 4)).append(" | ").append(Fmt.est(x.waitNsPerIo(), 0)).append(" | ")
+                    .append(Fmt.est(x.waitPerContentionNs(), 0)).append(" | ").append(Fmt.est(x.otherContendedPerIo(), 4)).append(" | ")
+                    .append(Fmt.est(x.tracedOverTimed(), 3)).append(" |\n");
+        }
+        b.append("\n");
+        LabKernelContention.Added a = c.addedBefore();
+        LabKernelPart.Scorecard sc = p.scorecard();
+        if (a != null) {
+            b.append("The price per added acquisition, split (the before, N = ").append(a.from()).append(" to ").append(a.to())
+                    .append(", per round: the added contentions and the added wait over the added operations per I/O):\n\n"
+                            + "| per added acquisition | kernel |\n|---|---:|\n| price: CPU ns per I/O (the slope above) | ")
+                    .append(sc == null || sc.kernel() == null ? "—" : sc.kernel().format(1)).append(" |\n| how often contended: added"
+                            + " contentions | ").append(Fmt.est(a.frequency(), 4)).append(" |\n| wait it brought: added wait, ns (wall) | ")
+                    .append(Fmt.est(a.waitPerOpNs(), 1)).append(" |\n");
+            if (a.frequency() != null && a.frequency().value() > 0 && a.waitPerOpNs() != null) {
+                b.append("| what a contention cost: wait over contentions, ns | ")
+                        .append(Fmt.f(a.waitPerOpNs().value() / a.frequency().value(), 0)).append(" |\n");
+            }
+            b.append("\n").append(verdict(c, a, sc)).append("\n\n");
+        }
+        return b.toString();
+    }
+
+    /** What the split says: whether the price is waiting or the line. */
+    private static String verdict(LabKernelContention c, LabKernelContention.Added a, LabKernelPart.Scorecard sc) {
+        Estimate f = a.frequency();
+        if (f == null || !f.hasInterval()) {
+            return "Too few rounds for an interval on how often an added acquisition was contended.";
+        }
+        if (f.hi() <= 0.01) {
+            return "Added acquisitions were contended at most " + Fmt.f(100 * f.hi(), 2) + "% of the time (the interval's upper end):"
+                    + " the price per added acquisition is not waiting but the acquisition itself, its shared line moving between CPUs"
+                    + ("rwsem:R".equals(c.type()) ? " (readers alone take no slow path: each down_read and up_read is an atomic on the"
+                    + " one count word)" : "") + ".";
+        }
+        return "An added acquisition was contended " + f.format(3) + " of the time: part of the price is waiting"
+                + (sc != null && sc.kernel() != null && a.waitPerOpNs() != null ? " (" + Fmt.f(a.waitPerOpNs().value(), 0)
+                + " ns of wall wait per added acquisition beside " + Fmt.f(sc.kernel().value(), 0) + " ns of CPU: a sleeping waiter's wait"
+                + " is not CPU, a spinning one's is)" : "") + ".";
     }
 
     /** The model amplified as the switch amplifies the kernel, and the scorecard: its slope beside the kernel's. */
