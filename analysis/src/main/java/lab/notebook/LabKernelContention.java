@@ -49,10 +49,11 @@ public final class LabKernelContention {
 
     /**
      * Between the first and the last count, of {@code variant}: the added contentions per added
-     * operation ({@code frequency}), the added wait per added operation ({@code waitPerOpNs}), both
-     * fitted per round; null where a round lacks either count.
+     * operation ({@code frequency}), the added wait per added operation ({@code waitPerOpNs}), and
+     * the added wait per added contention ({@code waitPerContentionNs}: what a contention cost;
+     * null where no round added any), each taken per round, then over rounds.
      */
-    public record Added(String variant, int from, int to, Estimate frequency, Estimate waitPerOpNs) {}
+    public record Added(String variant, int from, int to, Estimate frequency, Estimate waitPerOpNs, Estimate waitPerContentionNs) {}
 
     private final String type;
     private final Set<String> callers;
@@ -166,16 +167,22 @@ public final class LabKernelContention {
             }
             Map<Integer, List<Double>> freq = new TreeMap<>();
             Map<Integer, List<Double>> wait = new TreeMap<>();
+            Map<Integer, List<Double>> each = new TreeMap<>();
             lo.forEach((round, a) -> {
                 Trial b = hi.get(round);
                 double dx = b == null ? 0 : b.opsPerIo() - a.opsPerIo();
                 if (dx > 0) {
-                    freq.computeIfAbsent(a.boot(), x -> new ArrayList<>()).add((b.contendedPerIo() - a.contendedPerIo()) / dx);
-                    wait.computeIfAbsent(a.boot(), x -> new ArrayList<>()).add((b.waitNsPerIo() - a.waitNsPerIo()) / dx);
+                    double dc = b.contendedPerIo() - a.contendedPerIo();
+                    double dw = b.waitNsPerIo() - a.waitNsPerIo();
+                    freq.computeIfAbsent(a.boot(), x -> new ArrayList<>()).add(dc / dx);
+                    wait.computeIfAbsent(a.boot(), x -> new ArrayList<>()).add(dw / dx);
+                    if (dc > 0) {
+                        each.computeIfAbsent(a.boot(), x -> new ArrayList<>()).add(dw / dc);
+                    }
                 }
             });
             if (!freq.isEmpty()) {
-                out.add(new Added(v, from, to, Estimator.mean(freq), Estimator.mean(wait)));
+                out.add(new Added(v, from, to, Estimator.mean(freq), Estimator.mean(wait), each.isEmpty() ? null : Estimator.mean(each)));
             }
         }
         return out;
@@ -235,6 +242,7 @@ public final class LabKernelContention {
             x.put("to_n", a.to());
             x.put("contentions_per_added_op", Parts.json(a.frequency()));
             x.put("wait_ns_per_added_op", Parts.json(a.waitPerOpNs()));
+            x.put("wait_ns_per_added_contention", Parts.json(a.waitPerContentionNs()));
             as.add(x);
         }
         m.put("added", as);

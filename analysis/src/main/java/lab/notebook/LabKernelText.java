@@ -73,10 +73,8 @@ final class LabKernelText {
                     .append(sc == null || sc.kernel() == null ? "—" : sc.kernel().format(1)).append(" |\n| how often contended: added"
                             + " contentions | ").append(Fmt.est(a.frequency(), 4)).append(" |\n| wait it brought: added wait, ns (wall) | ")
                     .append(Fmt.est(a.waitPerOpNs(), 1)).append(" |\n");
-            if (a.frequency() != null && a.frequency().value() > 0 && a.waitPerOpNs() != null) {
-                b.append("| what a contention cost: wait over contentions, ns | ")
-                        .append(Fmt.f(a.waitPerOpNs().value() / a.frequency().value(), 0)).append(" |\n");
-            }
+            b.append("| what a contention cost: added wait per added contention, ns (wall) | ").append(Fmt.est(a.waitPerContentionNs(), 0))
+                    .append(" |\n");
             b.append("\n").append(verdict(c, a, sc)).append("\n\n");
         }
         return b.toString();
