@@ -58,4 +58,15 @@ class PerfLockContentionCaptureTest {
         assertTrue(t.rows().isEmpty());
         assertEquals(0, t.sumAt(Set.of("zram_submit_bio")).contended());
     }
+
+    @Test
+    void theThinClientMutexIsNamedByItsSitesCallers() throws Exception {
+        PerfLockContention t = PerfLockContention.read(captured("thin-mutex.txt"));
+        assertEquals(List.of("mutex"), t.rows().stream().map(PerfLockContention.Row::type).distinct().toList());
+        // 1845 + 443 at dm_bufio_release (two callchains), 1222 at new_read, 131 at the site itself
+        assertEquals(2288, t.sumAt(Set.of("dm_bufio_release")).contended());
+        CallerSum all = t.sumAt(Set.of("dm_bufio_lab_lock_op", "new_read", "dm_bufio_release"));
+        assertEquals(3641, all.contended());
+        assertEquals(17.23e6 + 85.30e6 + 24.35e6 + 2.49e6, all.waitTotalNs(), 1);
+    }
 }
