@@ -22,8 +22,8 @@
 #                          and the lab kernel against itself without its tracing block (the
 #                          contention events' cost when off; LAB_OVERHEAD_KERNELS picks)
 #   refscale [--quick]     the kernel's own ns per operation in the guest on the lab kernel:
-#                          refscale (built in) for refcnt rwsem lock mutex srcu acqrel, at 1
-#                          reader and one a vCPU, a boot each (kernel/refscale.sh; into LAB_OUT)
+#                          refscale (built in) for refcnt rwsem lock mutex srcu acqrel empty, at
+#                          1 reader and one a vCPU, a boot each (kernel/refscale.sh; into LAB_OUT)
 #   jmh-guest [--kernel debian|lab] [--source 6.1|6.12]
 #                          the JVM model's JMH runs in the guest on the A/B's vCPUs: each
 #                          LAB_OUT/runs-*.txt (a JMH run a line) in one JVM (kernel/jmh.sh)
