@@ -20,8 +20,9 @@
 # V: 6.1 (default) or 6.12. LAB_KERNEL_VARIANT=notrace builds V without the config's tracing
 # block (the lines between "# >>> tracing" and "# <<< tracing", FTRACE=n in their place): the lab
 # kernel as it was before its contention events, for the events' cost when off (kernel/overhead.sh);
-# its own work tree, image and cache key (lab-V-notrace-KEY). The source comes from /usr/src/linux-source-V.tar.xz (the Debian
-# package linux-source-V, installed here when root and missing). Cache: outside the clone (below),
+# its own work tree, image and cache key (lab-V-notrace-KEY). The source comes from
+# /usr/src/linux-source-V.tar.xz (the Debian package linux-source-V, installed here when root and
+# missing). Cache: outside the clone (below),
 # bzImage, config, System.map, stamp per hash; build-V.log of the last build; src-V, the work
 # tree kept for incremental builds. Exit: 0 ok, 1 the build failed (its log kept, its path said),
 # 2 bad input.
