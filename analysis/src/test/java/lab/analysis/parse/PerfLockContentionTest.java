@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -193,9 +192,7 @@ class PerfLockContentionTest {
     }
 
     private Path edit(String name, List<String> lines, int index, String replacement) throws Exception {
-        List<String> copy = new ArrayList<>(lines);
-        copy.set(index, replacement);
-        return write(name, copy);
+        return TextFixtures.edit(dir, name, lines, index, replacement);
     }
 
     private Path write(String name, List<String> lines) throws Exception {
@@ -203,17 +200,10 @@ class PerfLockContentionTest {
     }
 
     private static void assertMalformed(Path f, String problem) {
-        MalformedResultException e = assertThrows(MalformedResultException.class, () -> PerfLockContention.read(f));
-        assertTrue(e.getMessage().startsWith(f + ": "), e.getMessage());
-        assertTrue(e.getMessage().contains(problem), e.getMessage());
-        assertEquals(f, e.file());
+        TextFixtures.assertMalformed(PerfLockContention::read, f, problem);
     }
 
     static Path fixture(String name) {
-        try {
-            return Path.of(PerfLockContentionTest.class.getResource("/perf-lock/" + name).toURI());
-        } catch (URISyntaxException | NullPointerException e) {
-            throw new IllegalStateException("test resource perf-lock/" + name + " is missing", e);
-        }
+        return TextFixtures.resource("perf-lock/" + name);
     }
 }
