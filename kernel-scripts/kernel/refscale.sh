@@ -73,7 +73,15 @@ maxcpus=${LAB_REFSCALE_MAXCPUS:-$vcpus}
 readers=(1)
 [ "$vcpus" -gt 1 ] && readers+=("$vcpus")
 # the JVM's kind for each refscale type: the same read-side pair, as Primitives prices it (empty has
-# none: its twin, Primitives.baseline, runs in every kind's JVM)
+# none: its twin, Primitives.baseline, runs in every kind's JVM). Checked against 6.1's code: acqrel
+# and acqrel-slot, srcu and srcu (an index read, an own-slot increment and a full fence each side),
+# refcnt and atomic-refcount (two locked RMWs on one word; the JVM's put also tests for zero) are the
+# same operation; mutex and mutex the same in kind (CAS + CAS, spin on the owner, then sleep; the
+# kernel's mutex_lock also calls __cond_resched, might_sleep under PREEMPT_VOLUNTARY). Not the same:
+# lock (a raw queued spinlock: a cmpxchg and a plain store-release, waiters spin and never sleep)
+# has no JVM spinlock, so mutex (CAS + CAS, parks) stands in; rwsem's down_read also loads and stores
+# sem->owner (rwsem_set_reader_owned, the same line) and calls __cond_resched, where rwsem-read is
+# the two locked xadds alone.
 declare -A JVM_KIND=([refcnt]=atomic-refcount [rwsem]=rwsem-read [lock]=mutex [mutex]=mutex [srcu]=srcu [acqrel]=acqrel-slot)
 jvm_rounds=3
 jmh="4 500 5 200" # PrimitivesByKind's warm-ups, their ms, iterations, their ms
