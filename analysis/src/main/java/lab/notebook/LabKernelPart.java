@@ -46,6 +46,13 @@ public final class LabKernelPart {
      * {@code where} line says how it ran), and the guest's own files (console.log, jvm-guest.txt).
      */
     public static final String AMP_GUEST = "amp-guest";
+    /**
+     * The model's contention counts of the amplified sweep's cells, beside {@link #AMP}'s files
+     * (host and guest alike): {@code CONTENTION-rR.json} a round, lab.engine.bench.ContentionMain's
+     * (read by {@link ModelContention}); {@link #AMP_FACTS}'s {@code contention_site} says what of
+     * them stands for the kernel's lock.
+     */
+    public static final String CONTENTION = "model-contention";
 
     /**
      * The model at the guest's CPU per I/O: {@code ratio} after/before per round, its geometric mean
