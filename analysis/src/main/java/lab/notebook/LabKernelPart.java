@@ -140,6 +140,7 @@ public final class LabKernelPart {
     private AmplifiedFigure amplified;
     private AmplifiedFigure amplifiedGuest;
     private LabKernelContention contention;
+    private ContentionLineup modelContention;
 
     private LabKernelPart(String fix, Map<String, String> facts, SwitchSweep sweep, GuestModelFigure model) {
         this.fix = fix;
@@ -169,6 +170,9 @@ public final class LabKernelPart {
             p.amplified = estimateAmplified(run, dir);
             p.amplifiedGuest = Files.isDirectory(dir.resolve(AMP_GUEST)) ? estimateAmplified(run, dir.resolve(AMP_GUEST)) : null;
             p.contention = LabKernelContention.read(run, dir, ab.get()).orElse(null);
+            p.modelContention = ContentionLineup.of(ModelContention.read(run, dir).orElse(null),
+                    Files.isDirectory(dir.resolve(AMP_GUEST)) ? ModelContention.read(run, dir.resolve(AMP_GUEST)).orElse(null) : null,
+                    p.contention, ab.get(), facts);
             return Optional.of(p);
         } catch (Tsv.Malformed e) {
             run.gap(e.file(), "line " + e.line() + ": " + e.problem());
@@ -300,6 +304,11 @@ public final class LabKernelPart {
     /** The kernel's own contention on the switched lock (perf lock's traced trials); null where the run has none. */
     public LabKernelContention contention() {
         return contention;
+    }
+
+    /** The model's contention at the amplified sweep's cells beside the kernel's; null where the model counted none. */
+    public ContentionLineup modelContention() {
+        return modelContention;
     }
 
     /** The kernel's slope beside the amplified model's; null where either is missing (or for a share). */
@@ -439,8 +448,12 @@ public final class LabKernelPart {
             }
             m.put("scorecard", x);
         }
-        if (contention != null) {
-            m.put("contention", contention.summary());
+        if (contention != null || modelContention != null) {
+            Map<String, Object> c = contention == null ? new LinkedHashMap<>() : new LinkedHashMap<>(contention.summary());
+            if (modelContention != null) {
+                c.put("model", modelContention.summary());
+            }
+            m.put("contention", c);
         }
         m.put("headline_n", h.n());
         m.put("headline_resolved", h.ratio() == null || !h.ratio().hasInterval() ? null : h.ratio().excludes(1));
