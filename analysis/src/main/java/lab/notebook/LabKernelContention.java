@@ -114,10 +114,10 @@ public final class LabKernelContention {
             run.gap(tsv, "no traced trials");
             return Optional.empty();
         }
-        return Optional.of(new LabKernelContention(words[0], callers, cells(trials, timed), added(trials), facts));
+        return Optional.of(new LabKernelContention(words[0], callers, estimateCells(trials, timed), estimateAdded(trials), facts));
     }
 
-    private static List<Cell> cells(List<Trial> trials, Map<String, Double> timed) {
+    private static List<Cell> estimateCells(List<Trial> trials, Map<String, Double> timed) {
         Map<String, List<Trial>> by = new TreeMap<>();
         trials.forEach(t -> by.computeIfAbsent(String.format("%08d/%s", t.count(), t.variant()), k -> new ArrayList<>()).add(t));
         List<Cell> cells = new ArrayList<>();
@@ -134,21 +134,21 @@ public final class LabKernelContention {
                     perContention.computeIfAbsent(t.boot(), b -> new ArrayList<>()).add(t.waitNsPerIo() / t.contendedPerIo());
                 }
             }
-            cells.add(new Cell(first.count(), first.variant(), mean(ts, Trial::contendedPerIo), mean(ts, Trial::waitNsPerIo),
-                    perContention.isEmpty() ? null : Estimator.mean(perContention), mean(ts, Trial::otherContendedPerIo),
-                    mean(ts, Trial::opsPerIo), ratio.isEmpty() ? null : Estimator.of(ratio)));
+            cells.add(new Cell(first.count(), first.variant(), estimateMean(ts, Trial::contendedPerIo), estimateMean(ts, Trial::waitNsPerIo),
+                    perContention.isEmpty() ? null : Estimator.mean(perContention), estimateMean(ts, Trial::otherContendedPerIo),
+                    estimateMean(ts, Trial::opsPerIo), ratio.isEmpty() ? null : Estimator.of(ratio)));
         });
         return cells;
     }
 
-    private static Estimate mean(List<Trial> ts, java.util.function.ToDoubleFunction<Trial> f) {
+    private static Estimate estimateMean(List<Trial> ts, java.util.function.ToDoubleFunction<Trial> f) {
         Map<Integer, List<Double>> byBoot = new TreeMap<>();
         ts.forEach(t -> byBoot.computeIfAbsent(t.boot(), b -> new ArrayList<>()).add(f.applyAsDouble(t)));
         return Estimator.mean(byBoot);
     }
 
     /** Per variant, the added contentions and wait per added operation from the first count to the last, per round. */
-    private static List<Added> added(List<Trial> trials) {
+    private static List<Added> estimateAdded(List<Trial> trials) {
         List<Added> out = new ArrayList<>();
         int from = trials.stream().mapToInt(Trial::count).min().orElseThrow();
         int to = trials.stream().mapToInt(Trial::count).max().orElseThrow();

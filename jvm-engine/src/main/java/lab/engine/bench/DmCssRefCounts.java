@@ -71,12 +71,24 @@ public final class DmCssRefCounts {
      * per I/O, the handoffs of the css count's line ({@code blkcg.css}) and of any lock the stack takes.
      */
     public static ContentionCounts contention(String variant, int depth, String inject, int threads, long iosPerThread) {
+        return contention(variant, depth, "null", inject, 0, 0, threads, iosPerThread);
+    }
+
+    /**
+     * {@link #contention(String, int, String, int, long)} on the benchmark's {@code device} with
+     * its calibrated work: {@code baseNs} on the bottom device and {@code userNs} in the worker per
+     * I/O (the amplified sweep's cells).
+     */
+    public static ContentionCounts contention(String variant, int depth, String device, String inject, long baseNs, long userNs,
+                                              int threads, long iosPerThread) {
         Contention c = new Contention();
         DmCssRef.Stack s = new DmCssRef.Stack();
         s.variant = variant;
         s.depth = depth;
-        s.device = "null";
+        s.device = device;
         s.inject = inject;
+        s.baseNs = baseNs;
+        s.userNs = userNs;
         s.setUp(threads, ExampleJob.load(DmCssRef.EXAMPLE, List.of()), c);
         DmCssRef bench = new DmCssRef();
         return ContentionRun.run(c, threads, iosPerThread, () -> {

@@ -138,8 +138,19 @@ public final class PartAcctCounts {
      * ({@code part0}, {@code part}: stamp, in_flight, ref, and the lab switch's words).
      */
     public static ContentionCounts contention(String variant, int amp, String target, int threads, long iosPerThread) {
+        return contention(variant, amp, target, 0, 0, threads, iosPerThread);
+    }
+
+    /**
+     * {@link #contention(String, int, String, int, long)} with the benchmark's calibrated work:
+     * {@code baseNs} on the disk and {@code userNs} in the worker per I/O (the amplified sweep's cells).
+     */
+    public static ContentionCounts contention(String variant, int amp, String target, long baseNs, long userNs, int threads,
+                                              long iosPerThread) {
         Contention c = new Contention();
         PartAcct.Disk d = disk(variant, amp, target, Math.max(SLOTS, threads));
+        d.baseNs = baseNs;
+        d.userNs = userNs;
         d.setUp(threads, ExampleJob.load(PartAcct.EXAMPLE, List.of()), Jiffies::start, c);
         PartAcct bench = new PartAcct();
         return ContentionRun.run(c, threads, iosPerThread, () -> {

@@ -103,8 +103,20 @@ public final class ThinBufioLockCounts {
      * {@code thin.root_lock}), and the handoffs of their count words' lines.
      */
     public static ContentionCounts contention(String variant, int amp, String target, String cache, int threads, long iosPerThread) {
+        return contention(variant, amp, target, cache, 0, 0, threads, iosPerThread);
+    }
+
+    /**
+     * {@link #contention(String, int, String, String, int, long)} with the benchmark's calibrated
+     * work: {@code baseNs} on the data disk and {@code userNs} in the worker per I/O, as a timed
+     * cell at a guest's CPU per I/O has them (the amplified sweep's cells).
+     */
+    public static ContentionCounts contention(String variant, int amp, String target, String cache, long baseNs, long userNs, int threads,
+                                              long iosPerThread) {
         Contention c = new Contention();
         ThinBufioLock.Stack s = stack(variant, amp, target, cache);
+        s.baseNs = baseNs;
+        s.userNs = userNs;
         s.setUp(threads, ExampleJob.load(ThinBufioLock.EXAMPLE, List.of()), c);
         ThinBufioLock bench = new ThinBufioLock();
         return ContentionRun.run(c, threads, iosPerThread, () -> {

@@ -60,7 +60,7 @@ public final class ZramCounts {
             throw new IllegalArgumentException("ios " + ios);
         }
         LineTally tally = new LineTally();
-        ZramInitLock.Device d = device(guard, sections, rw, pattern, compressor, sizeMiB, tally);
+        ZramInitLock.Device d = device(guard, sections, rw, pattern, compressor, sizeMiB, 0, tally);
         Map<String, Map<String, Long>> counted;
         try {
             ZramInitLock.Worker w = new ZramInitLock.Worker();
@@ -85,9 +85,9 @@ public final class ZramCounts {
                 Map.of());
     }
 
-    /** The benchmark's device at this point (no base_ns), set up reporting to {@code lines}. */
+    /** The benchmark's device at this point with {@code baseNs} of work per op, set up reporting to {@code lines}. */
     private static ZramInitLock.Device device(String guard, int sections, String rw, String pattern, String compressor, int sizeMiB,
-                                              SharedLines lines) {
+                                              long baseNs, SharedLines lines) {
         ZramInitLock.Device d = new ZramInitLock.Device();
         d.guard = guard;
         d.rw = rw;
@@ -95,7 +95,7 @@ public final class ZramCounts {
         d.compressor = compressor;
         d.sizeMiB = sizeMiB;
         d.sections = sections;
-        d.baseNs = 0;
+        d.baseNs = baseNs;
         d.setUp(ZramInitLock.example(rw, pattern), lines);
         return d;
     }
@@ -116,8 +116,17 @@ public final class ZramCounts {
      * contended), contended ones and their wait, and the handoffs of the rwsem's count word.
      */
     public static ContentionCounts contention(String guard, int sections, String rw, String pattern, int threads, long iosPerThread) {
+        return contention(guard, sections, rw, pattern, 0, threads, iosPerThread);
+    }
+
+    /**
+     * {@link #contention(String, int, String, String, int, long)} with the benchmark's calibrated
+     * work, {@code baseNs} per op (the amplified sweep's cells).
+     */
+    public static ContentionCounts contention(String guard, int sections, String rw, String pattern, long baseNs, int threads,
+                                              long iosPerThread) {
         Contention c = new Contention();
-        ZramInitLock.Device d = device(guard, sections, rw, pattern, COMPRESSOR, SIZE_MIB, c);
+        ZramInitLock.Device d = device(guard, sections, rw, pattern, COMPRESSOR, SIZE_MIB, baseNs, c);
         ZramInitLock bench = new ZramInitLock();
         return ContentionRun.run(c, threads, iosPerThread, () -> {
             ZramInitLock.Worker w = new ZramInitLock.Worker();
