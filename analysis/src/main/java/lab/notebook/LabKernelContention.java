@@ -41,7 +41,7 @@ public final class LabKernelContention {
 
     /** One traced trial: its counts at the lock's callers and elsewhere, per I/O. */
     record Trial(int count, int round, String variant, int boot, long ios, double opsPerIo, double contendedPerIo, double waitNsPerIo,
-                 double otherContendedPerIo, double iops) {}
+                 double otherContendedPerIo, double iops, long ops, long contended) {}
 
     /** A count and variant over rounds. */
     public record Cell(int count, String variant, Estimate contendedPerIo, Estimate waitNsPerIo, Estimate waitPerContentionNs,
@@ -51,9 +51,14 @@ public final class LabKernelContention {
      * Between the first and the last count, of {@code variant}: the added contentions per added
      * operation ({@code frequency}), the added wait per added operation ({@code waitPerOpNs}), and
      * the added wait per added contention ({@code waitPerContentionNs}: what a contention cost;
-     * null where no round added any), each taken per round, then over rounds.
+     * null where no round added any), each taken per round, then over rounds. Pooled over every
+     * round at the last count: the switch's {@code acquisitions} and their {@code contentions}, and
+     * where there were none, {@code noneBound}: the 95% upper bound on the chance that an
+     * acquisition is contended that none in so many allows (3 / acquisitions, the rule of three);
+     * NaN where some were.
      */
-    public record Added(String variant, int from, int to, Estimate frequency, Estimate waitPerOpNs, Estimate waitPerContentionNs) {}
+    public record Added(String variant, int from, int to, Estimate frequency, Estimate waitPerOpNs, Estimate waitPerContentionNs,
+                        long acquisitions, long contentions, double noneBound) {}
 
     private final String type;
     private final Set<String> callers;
@@ -101,7 +106,7 @@ public final class LabKernelContention {
                 double runtime = r.number("runtime_s");
                 trials.add(new Trial(r.integer("count"), r.integer("round"), r.text("variant"), r.integer("boot"), ios,
                         r.number("ops_delta") / ios, at.contendedPerIo(ios), at.waitNsPerIo(ios), (all - at.contended()) / (double) ios,
-                        runtime > 0 ? ios / runtime : Double.NaN));
+                        runtime > 0 ? ios / runtime : Double.NaN, Math.round(r.number("ops_delta")), at.contended()));
             }
         } catch (Tsv.Malformed e) {
             run.gap(e.file(), "line " + e.line() + ": " + e.problem());
@@ -182,7 +187,10 @@ public final class LabKernelContention {
                 }
             });
             if (!freq.isEmpty()) {
-                out.add(new Added(v, from, to, Estimator.mean(freq), Estimator.mean(wait), each.isEmpty() ? null : Estimator.mean(each)));
+                long ops = hi.values().stream().mapToLong(Trial::ops).sum();
+                long contended = hi.values().stream().mapToLong(Trial::contended).sum();
+                out.add(new Added(v, from, to, Estimator.mean(freq), Estimator.mean(wait), each.isEmpty() ? null : Estimator.mean(each), ops,
+                        contended, contended == 0 && ops > 0 ? 3.0 / ops : Double.NaN));
             }
         }
         return out;
@@ -243,6 +251,9 @@ public final class LabKernelContention {
             x.put("contentions_per_added_op", Parts.json(a.frequency()));
             x.put("wait_ns_per_added_op", Parts.json(a.waitPerOpNs()));
             x.put("wait_ns_per_added_contention", Parts.json(a.waitPerContentionNs()));
+            x.put("acquisitions_at_to_n", a.acquisitions());
+            x.put("contentions_at_to_n", a.contentions());
+            x.put("none_bound_95", Double.isNaN(a.noneBound()) ? null : a.noneBound());
             as.add(x);
         }
         m.put("added", as);

@@ -168,14 +168,23 @@ final class LabKernelText {
     /** What the split says: whether the price is waiting or the line. */
     private static String verdict(LabKernelContention c, LabKernelContention.Added a, LabKernelPart.Scorecard sc) {
         Estimate f = a.frequency();
+        String readers = "rwsem:R".equals(c.type()) ? " (readers alone take no slow path: each down_read and up_read is an atomic on the"
+                + " one count word)" : "";
+        if (!Double.isNaN(a.noneBound())) {
+            return "None of the before's " + a.acquisitions() + " acquisitions at N = " + a.to() + " (every round's traced trial together)"
+                    + " was contended: the chance that one is, is under 1 in " + Fmt.f(1 / a.noneBound(), 0) + " (95%, the rule of three)."
+                    + " The price per added acquisition is not waiting but the acquisition itself, its shared line moving between CPUs"
+                    + readers + ".";
+        }
         if (f == null || !f.hasInterval()) {
-            return "Too few rounds for an interval on how often an added acquisition was contended.";
+            return a.contentions() + " of the before's " + a.acquisitions() + " acquisitions at N = " + a.to() + " were contended; too few"
+                    + " units (rounds, or boots where the A/B booted more than once: three at least) for an interval on how often an added"
+                    + " acquisition was.";
         }
         if (f.hi() <= 0.01) {
             return "Added acquisitions were contended at most " + Fmt.f(100 * f.hi(), 2) + "% of the time (the interval's upper end):"
                     + " the price per added acquisition is not waiting but the acquisition itself, its shared line moving between CPUs"
-                    + ("rwsem:R".equals(c.type()) ? " (readers alone take no slow path: each down_read and up_read is an atomic on the"
-                    + " one count word)" : "") + ".";
+                    + readers + ".";
         }
         return "An added acquisition was contended " + f.format(3) + " of the time: part of the price is waiting"
                 + (sc != null && sc.kernel() != null && a.waitPerOpNs() != null ? " (" + Fmt.f(a.waitPerOpNs().value(), 0)

@@ -98,9 +98,16 @@ class LabKernelContentionTest {
         assertEquals(0.01, a.frequency().hi(), 1e-12);
         assertEquals(10.0, a.waitPerOpNs().value(), 1e-9);
         assertEquals(1000.0, a.waitPerContentionNs().value(), 1e-6);
+        // pooled at N = 16: 3 × 160000 acquisitions, 1510 + 1520 + 1530 contended
+        assertEquals(480000, a.acquisitions());
+        assertEquals(4560, a.contentions());
+        assertTrue(Double.isNaN(a.noneBound()));
         LabKernelContention.Added after = c.added().stream().filter(x -> x.variant().equals("after")).findFirst().orElseThrow();
         assertEquals(0.0, after.frequency().value(), 0);
         assertNull(after.waitPerContentionNs());
+        // the after's 480000 acquisitions at N = 16 none contended: under 3 in 480000 (the rule of three)
+        assertEquals(0, after.contentions());
+        assertEquals(3.0 / 480000, after.noneBound(), 1e-15);
     }
 
     @Test

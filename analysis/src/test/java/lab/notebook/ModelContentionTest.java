@@ -103,7 +103,7 @@ class ModelContentionTest {
     }
 
     private static ContentionLineup.Within within(double lo, double hi, int rounds) {
-        LabKernelContention.Added k = new LabKernelContention.Added("before", 1, 4, new Estimate(1.0, 0.9, 1.1, 3, Double.NaN), null, null);
+        LabKernelContention.Added k = new LabKernelContention.Added("before", 1, 4, new Estimate(1.0, 0.9, 1.1, 3, Double.NaN), null, null, 1000, 1000, Double.NaN);
         ModelContention.Added m = new ModelContention.Added("before", 1, 4, new Estimate((lo + hi) / 2, lo, hi, rounds, Double.NaN), null);
         return ContentionLineup.agreement("host", m, k).within();
     }
@@ -117,7 +117,7 @@ class ModelContentionTest {
         assertEquals(ContentionLineup.Within.UNDECIDED, within(0.95, 1.05, 2), "two rounds: no interval");
         ContentionLineup.Agreement a = ContentionLineup.agreement("guest",
                 new ModelContention.Added("before", 1, 4, new Estimate(1.0, 0.95, 1.05, 3, Double.NaN), null),
-                new LabKernelContention.Added("before", 1, 4, new Estimate(1.0, 0.9, 1.1, 3, Double.NaN), null, null));
+                new LabKernelContention.Added("before", 1, 4, new Estimate(1.0, 0.9, 1.1, 3, Double.NaN), null, null, 1000, 1000, Double.NaN));
         assertEquals(0.95 / 1.1, a.lo(), 1e-12);
         assertEquals(1.05 / 0.9, a.hi(), 1e-12);
     }
