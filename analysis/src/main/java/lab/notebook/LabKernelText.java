@@ -152,8 +152,9 @@ final class LabKernelText {
         StringBuilder b = new StringBuilder("The price per added acquisition, split (the before, N = ").append(a.from()).append(" to ")
                 .append(a.to()).append(", per round: the added contentions and the added wait over the added operations per I/O")
                 .append(l == null ? "" : "; the model's over its added acquisitions at the site").append("):\n\n").append(head)
-                .append("| price: CPU ns per I/O (the slope above) | ").append(sc == null || sc.kernel() == null ? "—" : sc.kernel().format(1))
-                .append(l == null ? "" : " | " + (sc == null || sc.model() == null ? "—" : sc.model().format(1)) + " | —")
+                .append("| price: CPU ns per I/O (the slope above) | ").append(Fmt.est(this.s.slopeEstimate(), 1))
+                .append(l == null ? "" : " | " + (sc == null || sc.model() == null ? "—" : sc.model().format(1)) + " | "
+                        + (p.amplifiedGuest() == null ? "—" : Fmt.est(p.amplifiedGuest().slope(), 1)))
                 .append(" |\n| how often contended: added contentions | ").append(Fmt.est(a.frequency(), 4))
                 .append(l == null ? "" : " | " + (h == null ? "—" : Fmt.est(h.model().frequency(), 4)) + " | "
                         + (g == null ? "—" : Fmt.est(g.model().frequency(), 4)))
