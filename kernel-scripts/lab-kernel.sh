@@ -18,10 +18,12 @@
 #                          --for: each source the fixes' switches live in
 #   lab-ab FIX [--quick]   FIX's switch A/B on the lab kernel in the guest (kernel/lab-ab.sh),
 #                          on the source its switch lives in (thin-bufio-lock: 6.12, else 6.1)
-#   overhead [--quick]     Debian's kernel against the lab kernel, switches at their defaults
+#   overhead [--quick]     Debian's kernel against the lab kernel, switches at their defaults,
+#                          and the lab kernel against itself without its tracing block (the
+#                          contention events' cost when off; LAB_OVERHEAD_KERNELS picks)
 #   refscale [--quick]     the kernel's own ns per operation in the guest on the lab kernel:
-#                          refscale (built in) for refcnt rwsem lock mutex srcu acqrel, at 1
-#                          reader and one a vCPU, a boot each (kernel/refscale.sh; into LAB_OUT)
+#                          refscale (built in) for refcnt rwsem lock mutex srcu acqrel empty, at
+#                          1 reader and one a vCPU, a boot each (kernel/refscale.sh; into LAB_OUT)
 #   jmh-guest [--kernel debian|lab] [--source 6.1|6.12]
 #                          the JVM model's JMH runs in the guest on the A/B's vCPUs: each
 #                          LAB_OUT/runs-*.txt (a JMH run a line) in one JVM (kernel/jmh.sh)

@@ -25,6 +25,23 @@ _perf_probe() {
 	(IFS=,; echo "${ok[*]}") | tee "$cache"
 }
 
+# _c2c_supported: 0 when perf c2c record can sample loads here (perf lists a load event as
+# available: ldlat-loads on Intel and Power, mem-ldst on AMD, spe-load on Arm); otherwise 1 and one line saying why.
+# Cheap: "perf c2c record -e list" lists the memory events and records nothing.
+_c2c_supported() {
+	local out
+	if ! command -v perf >/dev/null; then
+		echo "perf c2c: no perf on this machine: no HITM measured"
+		return 1
+	fi
+	out=$(perf c2c record -e list 2>&1 </dev/null || true)
+	if grep -Eq '^(ldlat-loads|mem-ldst|spe-load) *: available' <<<"$out"; then
+		return 0
+	fi
+	echo "perf c2c: this machine's PMU samples no loads (no mem-loads event: ${out%%$'\n'*}): no HITM measured"
+	return 1
+}
+
 # _blk_snap DEV OUTPREFIX: copy DEV's stat (and zram mm_stat, io_stat) to OUTPREFIX.*. Through
 # /sys/class/block, so DEV may be a partition (loop0p1: its own counters) as well as a disk, and
 # a /dev/mapper node (its dm-N's).

@@ -356,12 +356,14 @@ cmd_build() {
 # ------------------------------------------------------------------ run ----
 
 # resolve_kernel: KERNEL_IMAGE, KERNEL_ARGS and KERNEL_TAG for LAB_GUEST_KERNEL (debian, the
-# default, or lab: built now if it is not cached; its progress on stderr).
+# default, or lab or lab-notrace: built now if it is not cached; its progress on stderr).
 resolve_kernel() {
   case ${LAB_GUEST_KERNEL:-debian} in
     debian) KERNEL_IMAGE=$GUEST_DIR/vmlinuz KERNEL_ARGS='' KERNEL_TAG=debian ;;
-    lab)
-      KERNEL_IMAGE=$(bash "$REPO/kernel-scripts/kernel/build.sh" build --source "${LAB_KERNEL_SOURCE:-6.1}") ||
+    lab | lab-notrace)
+      # lab-notrace: the lab kernel without its tracing block (kernel/build.sh, LAB_KERNEL_VARIANT)
+      KERNEL_IMAGE=$(LAB_KERNEL_VARIANT=$([ "$LAB_GUEST_KERNEL" = lab ] || echo notrace) \
+        bash "$REPO/kernel-scripts/kernel/build.sh" build --source "${LAB_KERNEL_SOURCE:-6.1}") ||
         die "the lab kernel did not build (see above)"
       # Built in: no module to load with parameters, so they go on the command line. zram and
       # null_blk start with no device (as the scenarios load them); brd with none, its disks
@@ -372,7 +374,7 @@ resolve_kernel() {
       KERNEL_ARGS="lab.kernel=lab zram.num_devices=0 null_blk.nr_devices=0 brd.rd_nr=0 brd.rd_size=${LAB_BRD_KB:-262144} refscale.scale_type=none refscale.shutdown=0"
       KERNEL_TAG=$(basename "$(dirname "$KERNEL_IMAGE")")
       ;;
-    *) die "LAB_GUEST_KERNEL must be debian or lab, not '${LAB_GUEST_KERNEL}'" ;;
+    *) die "LAB_GUEST_KERNEL must be debian, lab or lab-notrace, not '${LAB_GUEST_KERNEL}'" ;;
   esac
 }
 

@@ -46,6 +46,9 @@ if [ "$(arg lab.kernel)" != lab ]; then
   done < "$order"
 fi
 mount -t configfs configfs /sys/kernel/config
+# tracefs where the kernel has event tracing (the lab kernel: its lock:contention_* events, which
+# perf lock opens by their tracefs ids); Debian's kernel has it too, and mounting patches nothing
+[ -d /sys/kernel/tracing ] && mount -t tracefs tracefs /sys/kernel/tracing
 
 # qemu's multi-threaded TCG (7.2 here) can go on running its old translation of kernel text that
 # the other vCPU has just re-patched: text_poke_bp writes int3, then the new bytes, then drops

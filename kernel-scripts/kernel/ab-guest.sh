@@ -93,6 +93,47 @@ trial() {
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$r" "$s" "$v" "$val" "ab/${pre##*/}" "$BOOT" >>"$OUT/ab/trials.tsv"
 }
 
+# traced_trial N ROUND VARIANT VALUE: the same trial under `perf lock record` (the kernel's
+# lock:contention_begin/end, with callchains), then `perf lock contention` over it: contentions,
+# total, max and average wait by caller, the most contended first. Not timed: its I/Os only divide
+# the counts. Leaves N<n>-r<r>-t-<variant>.json (fio's), .lock.txt (perf lock contention's table
+# and its warnings), .lock.err (perf lock record's messages), .ops, and a line in ab/traced.tsv.
+# perf.data is dropped once read (MBs).
+traced_trial() {
+	local n=$1 r=$2 v=$3 val=$4 pre o0 o1
+	pre=$OUT/ab/N$n-r$r-t-$v
+	set_param "$SW_PARAM" "$val"
+	[ "$SW_COUNT" = - ] || set_param "$SW_COUNT" "$n"
+	o0=$(cat "$SW_OPS")
+	# perf.data on the guest's tmpfs: the 9p share takes no mmap, which perf's reading needs
+	perf lock record -o /tmp/lab-lock.data -- \
+		fio "${AB_FIO[@]}" --time_based --runtime="$TRACE_RUNTIME" --eta=never \
+		--output-format=json --output="$pre.json" >/dev/null 2>"$pre.lock.err"
+	o1=$(cat "$SW_OPS")
+	echo "$o0 $o1" >"$pre.ops"
+	# perf prints the table with pr_info, to stderr: the table and its warnings go together
+	perf lock contention -i /tmp/lab-lock.data -k contended -F contended,wait_total,wait_max,avg_wait -E 50 \
+		>"$pre.lock.txt" 2>&1
+	rm -f /tmp/lab-lock.data
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$r" "$v" "$val" "ab/${pre##*/}" "$BOOT" >>"$OUT/ab/traced.tsv"
+}
+
+# c2c_trial N VARIANT VALUE: the same trial under `perf c2c record` (every CPU's sampled loads and
+# stores, HITM: a load that found the line modified in another core's cache), reduced by perf c2c
+# report --stdio to N<n>-c2c-<variant>.c2c.txt (the notebook's reduction: the top lines by HITM
+# and their symbols). Only where the PMU samples loads (_c2c_supported).
+c2c_trial() {
+	local n=$1 v=$2 val=$3 pre
+	pre=$OUT/ab/N$n-c2c-$v
+	set_param "$SW_PARAM" "$val"
+	[ "$SW_COUNT" = - ] || set_param "$SW_COUNT" "$n"
+	perf c2c record -a -o /tmp/lab-c2c.data -- \
+		fio "${AB_FIO[@]}" --time_based --runtime="$TRACE_RUNTIME" --eta=never \
+		--output-format=json --output="$pre.json" >/dev/null 2>"$pre.c2c.err"
+	perf c2c report -i /tmp/lab-c2c.data --stdio >"$pre.c2c.txt" 2>>"$pre.c2c.err"
+	rm -f /tmp/lab-c2c.data
+}
+
 switch_facts
 # the defaults, before the fix's file (which may set them)
 AB_METRIC=iops
@@ -105,6 +146,30 @@ mkdir -p "$OUT/ab"
 ab_setup # sets AB_DEV, joins MADE
 AB_FIO=()
 if ! declare -F ab_trial >/dev/null; then mapfile -t AB_FIO < <(ab_fio_args "$AB_DEV"); fi
+# trace=lock: per round, per count in trace_counts, the before and the after once more under
+# perf lock (traced_trial); the timed trials stay untraced. Only for fio trials (ab_trial's two
+# writers are not a lock's A/B).
+TRACE=${P[trace]:-}
+read -r -a TRACE_COUNTS <<<"${P[trace_counts]:-}"
+TRACE_RUNTIME=${P[trace_runtime]:-$RUNTIME}
+if [ "$TRACE" = lock ]; then
+	declare -F ab_trial >/dev/null && { _lab_msg "ab-guest: $FIX runs its own trials: no perf lock trials"; TRACE=; }
+	[ -r /sys/kernel/tracing/events/lock/contention_begin/id ] ||
+		{ _lab_msg "ab-guest: this kernel has no lock:contention_begin event (tracefs, CONFIG_EVENT_TRACING): no perf lock trials"; TRACE=; }
+	[ -f "$OUT/ab/traced.tsv" ] || printf 'count\tround\tvariant\tvalue\tprefix\tboot\n' >"$OUT/ab/traced.tsv"
+fi
+# trace=c2c (a switch that adds shared atomics): one before and one after trial under perf c2c at
+# the last trace count, where the PMU samples loads; else one line says why (C2C_NOTE)
+C2C_NOTE=
+if [ "$TRACE" = c2c ]; then
+	if declare -F ab_trial >/dev/null; then
+		C2C_NOTE="$FIX runs its own trials: no perf c2c trials"
+	elif ! C2C_NOTE=$(_c2c_supported); then
+		:
+	else
+		C2C_NOTE=
+	fi
+fi
 variants=(before after aa)
 [ "$SW_DEFAULT" = "$SW_BEFORE" ] || [ "$SW_DEFAULT" = "$SW_AFTER" ] || variants+=(default)
 _lab_msg "ab-guest: $FIX on $(uname -r), $(nproc) cpus, boot $BOOT: $SW_PARAM $SW_BEFORE vs $SW_AFTER, counts ${COUNTS[*]}, rounds $((ROUND0 + 1))..$((ROUND0 + ROUNDS)) of ${RUNTIME}"
@@ -123,7 +188,22 @@ for ((r = ROUND0 + 1; r <= ROUND0 + ROUNDS; r++)); do
 			trial "$n" "$r" "$s" "$v" "$val"
 		done
 	done
+	[ "$TRACE" = lock ] || continue
+	for n in "${TRACE_COUNTS[@]}"; do
+		for v in "${order[@]}"; do
+			case $v in before) val=$SW_BEFORE ;; after) val=$SW_AFTER ;; *) continue ;; esac
+			_lab_msg "ab-guest: boot $BOOT, round $r, N=$n, $v ($val) under perf lock"
+			traced_trial "$n" "$r" "$v" "$val"
+		done
+	done
 done
+if [ "$TRACE" = c2c ] && [ -z "$C2C_NOTE" ] && ((BOOT == 1)); then
+	for v in before after; do
+		case $v in before) val=$SW_BEFORE ;; after) val=$SW_AFTER ;; esac
+		_lab_msg "ab-guest: N=${TRACE_COUNTS[-1]}, $v ($val) under perf c2c"
+		c2c_trial "${TRACE_COUNTS[-1]}" "$v" "$val"
+	done
+fi
 set_param "$SW_PARAM" "$SW_DEFAULT"
 [ "$SW_COUNT" = - ] || set_param "$SW_COUNT" 1
 {
@@ -140,4 +220,6 @@ set_param "$SW_PARAM" "$SW_DEFAULT"
 	echo "sites: $AB_SITES"
 	[ -z "$AB_SITES_NOTE" ] || echo "sites_note: $AB_SITES_NOTE"
 	echo "cpus: $(nproc)"
+	[ "$TRACE" != lock ] || echo "traced: perf lock record, $(perf --version), ${TRACE_RUNTIME} a trial, counts ${TRACE_COUNTS[*]}"
+	[ "$TRACE" != c2c ] || echo "c2c: ${C2C_NOTE:-perf c2c record, $(perf --version), ${TRACE_RUNTIME} a trial at N=${TRACE_COUNTS[-1]}, before and after}"
 } >"$OUT/ab/facts.txt"

@@ -3,6 +3,10 @@
 
 ab   (kernel/ab-guest.sh's OUTDIR/ab/trials.tsv): OUTDIR/lab-ab.tsv and OUTDIR/lab-iter.tsv; a
      trial's boot (1 where trials.tsv has no boot column) is the last column of lab-ab.tsv.
+     Where the guest traced trials under perf lock (ab/traced.tsv), also OUTDIR/lab-lock.tsv, one
+     line a traced trial (its I/Os, the switch's operations, and its perf lock contention table,
+     copied to OUTDIR/lock/, which the notebook parses); and where it traced under perf c2c, each
+     report copied to OUTDIR/c2c/.
 over (kernel/overhead.sh's OUTDIR/overhead/trials.tsv): OUTDIR/overhead.tsv.
 
 Per trial: fio's JSON (I/Os of every job, reads and writes, and the runtime), perf stat's CSV
@@ -14,6 +18,7 @@ import csv
 import glob
 import json
 import os
+import shutil
 import sys
 
 
@@ -106,6 +111,41 @@ def ab(out):
         f.write("count\tround\tvariant\ti\tmetric\n")
         for r in its:
             f.write("\t".join(str(x) for x in r) + "\n")
+    traced(out)
+    c2c(out)
+
+
+def traced(out):
+    """lab-lock.tsv and lock/: each traced trial's I/Os, operations and perf lock table."""
+    trials = os.path.join(out, "ab", "traced.tsv")
+    if not os.path.exists(trials):
+        return
+    os.makedirs(os.path.join(out, "lock"), exist_ok=True)
+    rows = []
+    with open(trials) as f:
+        for t in csv.DictReader(f, delimiter="\t"):
+            pre = os.path.join(out, t["prefix"])
+            with open(pre + ".ops") as o:
+                o0, o1 = (int(x) for x in o.read().split())
+            ios, runtime = fio_ios(pre + ".json")
+            name = os.path.basename(pre)
+            for ext in (".lock.txt", ".lock.err"):
+                shutil.copyfile(pre + ext, os.path.join(out, "lock", name + ext))
+            rows.append([t["count"], t["round"], t["variant"], t["value"], t.get("boot") or "1", ios,
+                         f"{runtime:.3f}", o1 - o0, f"lock/{name}.lock.txt"])
+    with open(os.path.join(out, "lab-lock.tsv"), "w") as f:
+        f.write("count\tround\tvariant\tvalue\tboot\tios\truntime_s\tops_delta\ttable\n")
+        for r in rows:
+            f.write("\t".join(str(x) for x in r) + "\n")
+
+
+def c2c(out):
+    """c2c/: each perf c2c report the guest left (ab/N<n>-c2c-<variant>.c2c.txt), for the notebook."""
+    found = sorted(glob.glob(os.path.join(out, "ab", "*.c2c.txt")))
+    if found:
+        os.makedirs(os.path.join(out, "c2c"), exist_ok=True)
+    for f in found:
+        shutil.copyfile(f, os.path.join(out, "c2c", os.path.basename(f)))
 
 
 def over(out):

@@ -17,8 +17,12 @@
 #   build.sh build --for FIX...   build (or reuse) each source the fixes' switches live in
 #   build.sh fix-source FIX       the first source whose patches give FIX a switch (exit 1: none)
 #
-# V: 6.1 (default) or 6.12. The source comes from /usr/src/linux-source-V.tar.xz (the Debian
-# package linux-source-V, installed here when root and missing). Cache: outside the clone (below),
+# V: 6.1 (default) or 6.12. LAB_KERNEL_VARIANT=notrace builds V without the config's tracing
+# block (the lines between "# >>> tracing" and "# <<< tracing", FTRACE=n in their place): the lab
+# kernel as it was before its contention events, for the events' cost when off (kernel/overhead.sh);
+# its own work tree, image and cache key (lab-V-notrace-KEY). The source comes from
+# /usr/src/linux-source-V.tar.xz (the Debian package linux-source-V, installed here when root and
+# missing). Cache: outside the clone (below),
 # bzImage, config, System.map, stamp per hash; build-V.log of the last build; src-V, the work
 # tree kept for incremental builds. Exit: 0 ok, 1 the build failed (its log kept, its path said),
 # 2 bad input.
@@ -62,6 +66,11 @@ parse_source() {
 	done
 	[[ " ${SOURCES[*]} " == *" $SRC "* ]] || die "--source '$SRC' is not one the lab builds: one of ${SOURCES[*]}" 2
 	PKG=linux-source-$SRC
+	case ${LAB_KERNEL_VARIANT:-} in
+	'') TAG=$SRC ;;
+	notrace) TAG=$SRC-notrace ;;
+	*) die "LAB_KERNEL_VARIANT must be notrace or empty, not '$LAB_KERNEL_VARIANT'" 2 ;;
+	esac
 	TARBALL=$USR_SRC/$PKG.tar.xz
 	PATCHES=$HERE/patches/$SRC
 }
@@ -95,7 +104,7 @@ patch_files() {
 stamp() {
 	{
 		echo "source $PKG $(source_version)"
-		echo "config $(sha256sum <"$HERE/config" | cut -c1-16)"
+		echo "config $(config_lines | sha256sum | cut -c1-16)"
 		echo "recipe $(declare -f apply_all config_tree make_bzimage | sha256sum | cut -c1-16)"
 		local p
 		while read -r p; do
@@ -106,7 +115,17 @@ stamp() {
 
 key() { stamp | sha256sum | cut -c1-12; }
 
-cached_dir() { echo "$CACHE/lab-$SRC-$(key)"; }
+cached_dir() { echo "$CACHE/lab-$TAG-$(key)"; }
+
+# config_lines: the config this build applies: kernel/config, less its tracing block for notrace
+config_lines() {
+	if [ "$TAG" = "$SRC" ]; then
+		cat "$HERE/config"
+	else
+		sed '/^# >>> tracing/,/^# <<< tracing/d' "$HERE/config"
+		echo "FTRACE=n"
+	fi
+}
 
 # adopt_clone_cache: a clone's own cache, where it was before (.lab/lab-kernel), moved to the
 # machine's when that has none yet, so that no build is lost to the move
@@ -118,11 +137,13 @@ adopt_clone_cache() {
 	log "moved this clone's cache ($old) to the machine's: $CACHE"
 }
 
-# warm: the work tree of this source is kept, with the same source package: a build of any
-# patches or config is then an incremental one (make rebuilds what they touch), not a whole one
+# warm: the work tree of this source is kept, with the same source package and last built with
+# the same config: a build of any patches is then an incremental one (make rebuilds what they
+# touch), not a whole one. A changed config (the tracing block: every file's headers) is whole.
 cmd_warm() {
-	[ -f "$TARBALL" ] && [ -f "$CACHE/src-$SRC/.lab-applied/source" ] &&
-		[ "$(cat "$CACHE/src-$SRC/.lab-applied/source")" = "$PKG $(source_version)" ]
+	local applied=$CACHE/src-$TAG/.lab-applied
+	[ -f "$TARBALL" ] && [ -f "$applied/source" ] && [ "$(cat "$applied/source")" = "$PKG $(source_version)" ] &&
+		[ -f "$applied/config" ] && [ "$(cat "$applied/config")" = "$(config_lines | sha256sum | cut -c1-16)" ]
 }
 
 cmd_path() {
@@ -135,7 +156,9 @@ cmd_path() {
 
 # switches: one line a patch that has a switch, from its header, as words KEY=VALUE: fix,
 # switch (MOD/PARAM under /sys/module), values (comma-separated, the default first), before,
-# after, count (MOD/PARAM, or - when the switch takes none), ops (MOD/PARAM), k (Lab-Ops-Per-IO).
+# after, count (MOD/PARAM, or - when the switch takes none), ops (MOD/PARAM), k (Lab-Ops-Per-IO),
+# and lock (Lab-Lock: the switched lock's type as perf lock names it, then its callers as perf lock
+# contention names them, comma-separated) where the switch is a lock.
 cmd_switches() {
 	local p
 	while read -r p; do
@@ -150,10 +173,11 @@ cmd_switches() {
 			$1 == "Lab-Count:" { count = ($2 == "-") ? "-" : $2 "/" $3 }
 			$1 == "Lab-Ops:" { ops = $2 "/" $3 }
 			$1 == "Lab-Ops-Per-IO:" { k = $2 }
+			$1 == "Lab-Lock:" { lock = $2; for (i = 3; i <= NF && $i !~ /^#/; i++) lock = lock "," $i }
 			END {
 				if (fix != "" && sw != "")
-					printf "fix=%s switch=%s values=%s before=%s after=%s count=%s ops=%s k=%s\n",
-						fix, sw, v, before, after, count, ops, k
+					printf "fix=%s switch=%s values=%s before=%s after=%s count=%s ops=%s k=%s%s\n",
+						fix, sw, v, before, after, count, ops, k, (lock == "" ? "" : " lock=" lock)
 			}
 		' "$p"
 	done < <(patch_files)
@@ -235,7 +259,7 @@ config_tree() {
 		n) "$dir/scripts/config" --file "$dir/.config" --disable "$name" ;;
 		*) "$dir/scripts/config" --file "$dir/.config" --set-val "$name" "$val" ;;
 		esac
-	done <"$HERE/config"
+	done < <(config_lines)
 	make -C "$dir" -s olddefconfig >/dev/null
 	while IFS= read -r line; do
 		line=${line%%#*}
@@ -248,7 +272,7 @@ config_tree() {
 		elif [ "$got" != "$val" ]; then
 			bad+=("$name=${got:-unset} (asked $val)")
 		fi
-	done <"$HERE/config"
+	done < <(config_lines)
 	[ ${#bad[@]} -eq 0 ] || die "options that did not hold after olddefconfig: ${bad[*]}"
 }
 
@@ -261,7 +285,7 @@ applied_sums() {
 # applied patches can be taken back (patch -R) is kept, so make rebuilds only what changed;
 # otherwise a fresh extract.
 prepare_tree() {
-	local tree=$CACHE/src-$SRC applied p
+	local tree=$CACHE/src-$TAG applied p
 	applied=$tree/.lab-applied
 	TREE=$tree
 	# the same patches applied already: nothing to take back (make then rebuilds nothing)
@@ -366,7 +390,7 @@ cmd_build() {
 	exec 9>"$CACHE/.lock"
 	flock 9
 	if [ -f "$d/bzImage" ] && [ -f "$d/stamp" ]; then echo "$d/bzImage"; return 0; fi
-	logf=$CACHE/build-$SRC.log
+	logf=$CACHE/build-$TAG.log
 	: >"$logf"
 	log "building the lab kernel from $PKG $(source_version), $(patch_files | grep -c . || true) patches (log: $logf)"
 	prepare_tree
@@ -375,6 +399,7 @@ cmd_build() {
 		tail -n 25 "$logf" | sed 's/^/  | /' >&2
 		die "make bzImage failed after $((SECONDS - t0)) s; the log is kept: $logf"
 	fi
+	config_lines | sha256sum | cut -c1-16 >"$TREE/.lab-applied/config"
 	rm -rf "$d.new"
 	mkdir -p "$d.new"
 	cp "$TREE/arch/x86/boot/bzImage" "$TREE/.config" "$TREE/System.map" "$d.new/"
@@ -387,7 +412,7 @@ cmd_build() {
 	} >"$d.new/stamp"
 	rm -rf "$d"
 	mv "$d.new" "$d"
-	ln -sfn "$(basename "$d")" "$CACHE/lab-$SRC"
+	ln -sfn "$(basename "$d")" "$CACHE/lab-$TAG"
 	log "built in $((SECONDS - t0)) s: $d/bzImage"
 	echo "$d/bzImage"
 }

@@ -3,7 +3,10 @@
 # busybox sh, then re-run under bash): each $OUT/runs-*.txt in one JVM of its own, in file-name
 # order: lab.engine.bench.JmhBatch on the staged benchmarks.jar, each run's JSON into
 # $OUT/NAME.json, a JVM retried as common/jvm.sh's _lab_jvm_tries says, started on CPU 0 alone and
-# widened to every vCPU after its file's first run.
+# widened to every vCPU after its file's first run. Then, where the app wrote one,
+# $OUT/contention-runs.txt in one JVM more: lab.engine.bench.ContentionMain, the model's
+# contention counts of the sweep's cells (its first line a warm-up, as a runs file's), each
+# line's JSON into $OUT/NAME.json.
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 set -euo pipefail
 OUT=${OUT:-/mnt/out}
@@ -29,3 +32,7 @@ for f in "$OUT"/runs-*.txt; do
 	name=$(basename "$f" .txt)
 	_lab_jvm_tries "$OUT" "jvm-$name" -Xmx512m -cp "$LAB_BENCHMARKS_JAR" lab.engine.bench.JmhBatch "$f" "$OUT" "${widen[@]}"
 done
+if [ -f "$OUT/contention-runs.txt" ]; then
+	_lab_jvm_tries "$OUT" jvm-contention -Xmx512m -cp "$LAB_BENCHMARKS_JAR" lab.engine.bench.ContentionMain "$OUT/contention-runs.txt" \
+		"$OUT" "${widen[@]}"
+fi

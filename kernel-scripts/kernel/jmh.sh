@@ -5,7 +5,9 @@
 # LAB_OUT/runs-*.txt (lab.engine.bench.JmhBatch's file: a JMH run a line, "NAME ARG...") runs in
 # one JVM of its own, in file-name order, in one boot (kernel/jmh-guest.sh, the JVMs retried as
 # common/jvm.sh's _lab_jvm_tries says); each run's JSON lands as LAB_OUT/NAME.json. The app's
-# AmplifiedModel writes the files (a round a file) and reads the JSON.
+# AmplifiedModel writes the files (a round a file) and reads the JSON; where it writes
+# LAB_OUT/contention-runs.txt (the same file's format), one JVM more runs it after them
+# (lab.engine.bench.ContentionMain: the model's contention counts, NAME.json a line).
 #
 # --kernel lab (default): the lab kernel of --source (default 6.1), booted with every vCPU online
 # (it patches no text at run time: kernel/config); --kernel debian: Debian's guest kernel, the
@@ -50,7 +52,7 @@ if [ -z "${LAB_JDK:-}" ] || [ ! -x "$LAB_JDK/bin/jlink" ]; then
 fi
 [ "$(id -u)" -eq 0 ] || { _lab_msg "jmh-guest: needs root (qemu)"; exit 1; }
 command -v qemu-system-x86_64 >/dev/null || { _lab_msg "jmh-guest: qemu-system-x86_64 missing"; exit 1; }
-rm -f "$out"/*.json "$out"/jvm-runs-*.log "$out/jvm-guest.txt"
+rm -f "$out"/*.json "$out"/jvm-runs-*.log "$out"/jvm-contention.log "$out/jvm-guest.txt"
 rm -rf "$out/crashes"
 vcpus=$(bash "$KS_DIR/guest/guest.sh" vcpus)
 append=${LAB_GUEST_APPEND:-}

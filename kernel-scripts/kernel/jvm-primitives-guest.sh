@@ -2,14 +2,16 @@
 # kernel/jvm-primitives-guest.sh: the JVM model's primitives, INSIDE the guest booted on the lab
 # kernel (started by kernel/refscale.sh through guest/guest.sh run, under busybox sh, then re-run
 # under bash), on the same vCPUs refscale's readers had: JMH's Primitives.getPut of the kinds that
-# match refscale's types, on a shared and a private line, at each thread count: per round, per
-# kind, one JVM (lab.engine.bench.PrimitivesByKind: JMH in that JVM, a run a thread count).
+# match refscale's types, on a shared and a private line, at each thread count, and after it
+# Primitives.baseline (the harness alone, refscale's empty type's twin): per round, per kind, one
+# JVM (lab.engine.bench.PrimitivesByKind: JMH in that JVM, a run a benchmark and thread count).
 #
 # Reads $OUT/jvm.params (kinds, lines, threads, rounds, jmh: warm-ups, their ms, iterations, their
 # ms) and runs /mnt/in/bridge/benchmarks.jar on the jlink'd runtime guest.sh staged
 # (/mnt/in/bridge/jre), a JVM at a time with common/jvm.sh's retries. Leaves in $OUT:
-# jvm-guest-KIND-rR-tT.json (JMH's), jvm-guest-KIND-rR.log, jvm-guest.txt (key: value: the
-# runtime, the CPUs online, each JVM's wall time, its crashes), crashes/ where a JVM crashed.
+# jvm-guest-KIND-rR-tT.json and jvm-guest-KIND-baseline-rR-tT.json (JMH's), jvm-guest-KIND-rR.log,
+# jvm-guest.txt (key: value: the runtime, the CPUs online, each JVM's wall time, its crashes),
+# crashes/ where a JVM crashed.
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 set -euo pipefail
 OUT=${OUT:-/mnt/out}

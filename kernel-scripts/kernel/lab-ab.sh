@@ -12,6 +12,13 @@
 # counts 1 16, 1 boot of 3 rounds of 1 s (three rounds, the fewest that give an interval).
 # LAB_AB_COUNTS, LAB_AB_ROUNDS (per boot), LAB_AB_BOOTS and LAB_AB_RUNTIME override. Each boot
 # numbers its rounds on from the last (boot 2's are 5..8), so a round names one boot's trials.
+# A fix whose switch is a lock (its patch's Lab-Lock header: build.sh switches' lock=) runs, per
+# round, its before and after once more under `perf lock record` at the first and the last count
+# (LAB_AB_TRACE_COUNTS overrides; LAB_AB_TRACE=none drops them): the kernel's own contention
+# events, by caller (ab-guest.sh traced_trial; lab-lock.tsv and lock/, kernel/ab-rows.py). The
+# timed trials stay untraced. A switch of shared atomics (a count, no lock: dm-css-ref, part-acct)
+# runs its before and after once under perf c2c at the last count where the guest's PMU samples
+# loads, else lab-ab.txt's c2c line says why (trace=c2c).
 # Exit 2 for a fix with no switch.
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -48,11 +55,17 @@ done
 command -v qemu-system-x86_64 >/dev/null || { _lab_msg "lab-ab: qemu-system-x86_64 missing"; exit 1; }
 # a switch without a count (dm-blkcg-clone: the association kept or lost) runs at N=1 only
 if [ "$(switch_word count)" = - ]; then counts=1; fi
+trace=none
+if [ -n "$(switch_word lock)" ]; then trace=lock; elif [ "$(switch_word count)" != - ]; then trace=c2c; fi
+trace=${LAB_AB_TRACE:-$trace}
+[[ $trace =~ ^(lock|c2c|none)$ ]] || _lab_refuse "lab-ab: LAB_AB_TRACE must be lock, c2c or none, not '$trace'"
+read -r -a cs <<<"$counts"
+trace_counts=${LAB_AB_TRACE_COUNTS:-$(printf '%s\n' "${cs[0]}" "${cs[${#cs[@]} - 1]}" | uniq | xargs)}
 
 out=${LAB_OUT:-$LAB_ROOT/results/kernel-lab-$fix-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-rm -rf "$out/ab" "$out"/guest-b*.txt "$out"/console-b*.log
+rm -rf "$out/ab" "$out/lock" "$out/c2c" "$out/lab-lock.tsv" "$out"/guest-b*.txt "$out"/console-b*.log
 # a fix whose guest needs what only the host can make (job files rendered by the bridge's JVM)
 # makes it here
 # shellcheck source=/dev/null
@@ -63,7 +76,7 @@ t0=$SECONDS
 for ((b = 1; b <= boots; b++)); do
 	# the guest reads its boot and where its rounds start from here
 	printf '%s\n' "fix=$fix" "counts=$counts" "rounds=$rounds" "runtime=$runtime" "source=$src" "quick=$quick" \
-		"boot=$b" "round0=$(((b - 1) * rounds))" >"$out/lab-ab.params"
+		"boot=$b" "round0=$(((b - 1) * rounds))" "trace=$trace" "trace_counts=$trace_counts" >"$out/lab-ab.params"
 	_lab_msg "lab-ab: $fix, boot $b/$boots"
 	LAB_GUEST_KERNEL=lab LAB_KERNEL_SOURCE=$src GUEST_TIMEOUT=${GUEST_TIMEOUT:-1500} bash "$KS_DIR/guest/guest.sh" run "$KS_DIR/kernel/ab-guest.sh" "$out"
 	cp "$out/guest.txt" "$out/guest-b$b.txt"
@@ -72,7 +85,8 @@ done
 python3 "$KS_DIR/kernel/ab-rows.py" ab "$out"
 k=$(switch_word k)
 {
-	sed -n 's/^\(fix\|switch\|values\|before\|after\|default\|workload\|metric\|cpus\): /&/p' "$out/ab/facts.txt"
+	sed -n 's/^\(fix\|switch\|values\|before\|after\|default\|workload\|metric\|cpus\|traced\|c2c\): /&/p' "$out/ab/facts.txt"
+	[ -z "$(switch_word lock)" ] || echo "lock: $(switch_word lock | tr , ' ')"
 	echo "counts: $counts"
 	echo "rounds: $((rounds * boots))"
 	echo "boots: $boots"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # kernel/overhead.sh [--quick]: Debian's kernel against the lab kernel with every switch at its
-# default, the same workload (kernel/overhead-guest.sh), into LAB_OUT (default: a new folder
-# under results/, kernel-overhead-<time>). Per round one boot of each, the order alternating
-# round by round, two repetitions a boot (their ratio: the within-boot A/A). Full: 3 rounds of
+# default, and the lab kernel against itself built without its tracing block (lab-notrace:
+# kernel/build.sh LAB_KERNEL_VARIANT=notrace; what its contention events cost when off), the same
+# workload (kernel/overhead-guest.sh), into LAB_OUT (default: a new folder under results/,
+# kernel-overhead-<time>). Per round one boot of each, the order reversed round by round, two
+# repetitions a boot (their ratio: the within-boot A/A). LAB_OVERHEAD_KERNELS (default "debian lab
+# lab-notrace") names the kernels. Full: 3 rounds of
 # 3 s repetitions; --quick: 1 round of 1 s. Writes overhead.tsv (kernel/ab-rows.py) and
 # overhead.txt (key: value).
 set -euo pipefail
@@ -19,10 +22,14 @@ out=$(cd "$out" && pwd)
 rm -rf "$out/overhead"
 mkdir -p "$out/overhead"
 printf 'round\tslot\tkernel\trep\tprefix\n' >"$out/overhead/trials.tsv"
+read -r -a kernels <<<"${LAB_OVERHEAD_KERNELS:-debian lab lab-notrace}"
+for kern in "${kernels[@]}"; do
+	[[ $kern =~ ^(debian|lab|lab-notrace)$ ]] || _lab_refuse "overhead: LAB_OVERHEAD_KERNELS: '$kern' is not debian, lab or lab-notrace"
+done
 t0=$SECONDS
 for ((r = 1; r <= rounds; r++)); do
-	order=(debian lab)
-	((r % 2 == 0)) && order=(lab debian)
+	order=()
+	for kern in "${kernels[@]}"; do if ((r % 2)); then order+=("$kern"); else order=("$kern" "${order[@]}"); fi; done
 	s=0
 	for kern in "${order[@]}"; do
 		s=$((s + 1))
@@ -43,6 +50,9 @@ python3 "$KS_DIR/kernel/ab-rows.py" over "$out"
 	echo "rounds: $rounds"
 	echo "debian_kernel: $(sed -n 's/^kernel: //p' "$out/overhead/r1-debian/guest.txt")"
 	echo "lab_kernel: $(sed -n 's/^kernel: //p' "$out/overhead/r1-lab/guest.txt") ($(sed -n 's/^lab_kernel: //p' "$out/overhead/r1-lab/guest.txt"))"
+	if [ -f "$out/overhead/r1-lab-notrace/guest.txt" ]; then
+		echo "notrace_kernel: $(sed -n 's/^kernel: //p' "$out/overhead/r1-lab-notrace/guest.txt") ($(sed -n 's/^lab_kernel: //p' "$out/overhead/r1-lab-notrace/guest.txt"): the lab kernel without its tracing block, kernel/config)"
+	fi
 	echo "cpus: $(sed -n 's/^cpus: //p' "$out/overhead/r1-lab/guest.txt")"
 	echo "wall_s: $((SECONDS - t0))"
 } >"$out/overhead.txt"

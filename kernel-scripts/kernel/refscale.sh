@@ -10,7 +10,9 @@
 # of one shared lock), mutex (mutex_lock + unlock of one shared mutex: thin-bufio-lock's client
 # mutex, dm_bufio_lock; the lab's own type, kernel/patches/6.1/refscale-mutex.patch), srcu
 # (srcu_read_lock + unlock: zram-init-lock's fix), acqrel (load-acquire + store-release of a
-# per-CPU word: the private floor). One boot a (type, readers): refscale runs once, at boot, with
+# per-CPU word: the private floor), empty (the loop alone, which every other type's figure
+# includes: a type less empty is its operation alone; the lab's own type,
+# kernel/patches/6.1/refscale-type-empty.patch). One boot a (type, readers): refscale runs once, at boot, with
 # its parameters on the kernel command line (LAB_GUEST_APPEND), holdoff seconds after its
 # initcall, so that /init is idle in the script's wait when it measures; the script
 # (kernel/refscale-guest.sh) waits for its table. Its readers bind themselves to CPU i
@@ -31,7 +33,9 @@
 # Then one more boot of the same kernel and vCPUs, the JVM's side of the same operations
 # (kernel/jvm-primitives-guest.sh): JMH's Primitives.getPut of the kind that matches each type
 # (JVM_KIND below: refcnt atomic-refcount, rwsem rwsem-read, lock and mutex mutex, srcu srcu, acqrel
-# padded-slot), on a shared line and a private one, at 1 thread and one a vCPU, 3 rounds (quick:
+# acqrel-slot; empty none: its twin is the harness alone, Primitives.baseline, which each kind's JVM
+# runs after getPut at each thread count, into jvm/jvm-guest-KIND-baseline-rR-tT.json), on a shared
+# line and a private one, at 1 thread and one a vCPU, 3 rounds (quick:
 # 2), per round a JVM a kind (lab.engine.bench.PrimitivesByKind: 4 x 500 ms warm-up, 5 x 200 ms
 # measured a cell: under TCG the JIT's compiles take seconds, and 2 x 200 ms left the first
 # measured iterations 2-4x slow, measured), into jvm/jvm-guest-KIND-rR-tT.json; then the same natively on the host, on
@@ -49,11 +53,11 @@ KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
 . "$KS_DIR/common/rc.sh"
 _lab_quick_opt "refscale [--quick]" "$@"
-read -r -a types <<<"${LAB_REFSCALE_TYPES:-refcnt rwsem lock mutex srcu acqrel}"
+read -r -a types <<<"${LAB_REFSCALE_TYPES:-refcnt rwsem lock mutex srcu acqrel empty}"
 for t in "${types[@]}"; do
 	case $t in
-	rcu | srcu | rcu-tasks | rcu-trace | refcnt | rwlock | rwsem | lock | mutex | lock-irq | acqrel | clock) ;;
-	*) _lab_refuse "refscale: '$t' is not one of the lab kernel's refscale types (rcu srcu rcu-tasks rcu-trace refcnt rwlock rwsem lock mutex lock-irq acqrel clock)" ;;
+	rcu | srcu | rcu-tasks | rcu-trace | refcnt | rwlock | rwsem | lock | mutex | lock-irq | acqrel | clock | empty) ;;
+	*) _lab_refuse "refscale: '$t' is not one of the lab kernel's refscale types (rcu srcu rcu-tasks rcu-trace refcnt rwlock rwsem lock mutex lock-irq acqrel clock empty)" ;;
 	esac
 done
 [ "$(id -u)" -eq 0 ] || { _lab_msg "refscale: needs root (qemu)"; exit 1; }
@@ -68,8 +72,17 @@ vcpus=$(bash "$KS_DIR/guest/guest.sh" vcpus)
 maxcpus=${LAB_REFSCALE_MAXCPUS:-$vcpus}
 readers=(1)
 [ "$vcpus" -gt 1 ] && readers+=("$vcpus")
-# the JVM's kind for each refscale type: the same read-side pair, as Primitives prices it
-declare -A JVM_KIND=([refcnt]=atomic-refcount [rwsem]=rwsem-read [lock]=mutex [mutex]=mutex [srcu]=srcu [acqrel]=padded-slot)
+# the JVM's kind for each refscale type: the same read-side pair, as Primitives prices it (empty has
+# none: its twin, Primitives.baseline, runs in every kind's JVM). Checked against 6.1's code: acqrel
+# and acqrel-slot, srcu and srcu (an index read, an own-slot increment and a full fence each side),
+# refcnt and atomic-refcount (two locked RMWs on one word; the JVM's put also tests for zero) are the
+# same operation; mutex and mutex the same in kind (CAS + CAS, spin on the owner, then sleep; the
+# kernel's mutex_lock also calls __cond_resched, might_sleep under PREEMPT_VOLUNTARY). Not the same:
+# lock (a raw queued spinlock: a cmpxchg and a plain store-release, waiters spin and never sleep)
+# has no JVM spinlock, so mutex (CAS + CAS, parks) stands in; rwsem's down_read also loads and stores
+# sem->owner (rwsem_set_reader_owned, the same line) and calls __cond_resched, where rwsem-read is
+# the two locked xadds alone.
+declare -A JVM_KIND=([refcnt]=atomic-refcount [rwsem]=rwsem-read [lock]=mutex [mutex]=mutex [srcu]=srcu [acqrel]=acqrel-slot)
 jvm_rounds=3
 jmh="4 500 5 200" # PrimitivesByKind's warm-ups, their ms, iterations, their ms
 read -r jw jwms ji jims <<<"$jmh"
@@ -177,7 +190,7 @@ first=$out/refscale/${types[0]}-r1
 	if [ -n "$jvm_why" ]; then
 		echo "jvm: not run: $jvm_why"
 	else
-		echo "jvm: JMH Primitives.getPut of each type's kind (jvm_kinds), lines shared and private, threads ${readers[*]}, $jvm_rounds rounds, a round a JVM a kind (lab.engine.bench.PrimitivesByKind: JMH in that JVM, forks 0; $jw x $jwms ms warm-up, $ji x $jims ms measured a cell), in one boot of the same kernel and vCPUs (jvm/jvm-guest-KIND-rR-tT.json, jvm/jvm-guest.txt), then the same on the host on $("$LAB_JDK/bin/java" -version 2>&1 | head -n 1) (jvm/jvm-host-KIND-rR-tT.json)"
+		echo "jvm: JMH Primitives.getPut of each type's kind (jvm_kinds), lines shared and private, threads ${readers[*]}, $jvm_rounds rounds, a round a JVM a kind (lab.engine.bench.PrimitivesByKind: JMH in that JVM, forks 0; $jw x $jwms ms warm-up, $ji x $jims ms measured a cell), and after each thread count Primitives.baseline in the same JVM (the harness alone: jvm/jvm-guest-KIND-baseline-rR-tT.json), in one boot of the same kernel and vCPUs (jvm/jvm-guest-KIND-rR-tT.json, jvm/jvm-guest.txt), then the same on the host on $("$LAB_JDK/bin/java" -version 2>&1 | head -n 1) (jvm/jvm-host-KIND-rR-tT.json)"
 	fi
 	echo "pinning: the guest boots with maxcpus=$maxcpus (every vCPU online before refscale's initcall), so reader i binds itself to CPU i; refscale/boots.tsv's readers_bound counts the readers whose Cpus_allowed_list was their own CPU alone (read from /proc in the guest after the test; a run with fewer fails), readers_last_cpu the CPU each ran on last; refscale's own WARN_ONs print nothing (no CONFIG_BUG in the lab kernel)"
 	echo "boot_wall_s: $(awk -F'\t' 'NR > 1 { s += $3; n++ } END { printf "%.1f mean of %d boots", s / n, n }' "$out/refscale/boots.tsv")"

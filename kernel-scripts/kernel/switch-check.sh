@@ -10,7 +10,7 @@
 #     default value and by at least Lab-Ops-Per-IO * N * I/Os at every other value (I/Os as
 #     counted by the device's /sys/block/DEV/stat; "exact" when equal).
 # A fix with "Lab-Switch: -" (a *.none file) is only listed, and so is a patch with no Lab-Fix
-# that says "Lab-Measure:" (one that adds a measurement: refscale-mutex.patch). Every check
+# that says "Lab-Measure:" (one that adds a measurement: refscale-mutex.patch, refscale-type-empty.patch). Every check
 # prints one line, "ok ..." or "FAIL ..."; the exit status is 1 if any check failed. Every
 # switch is left at its default and every count at 1.
 # Devices (by Lab-Fix): zram-init-lock on a hot-added zram disk; dm-css-ref and

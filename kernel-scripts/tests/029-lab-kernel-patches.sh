@@ -4,7 +4,8 @@
 # its lab-ab.sh workload and its source (build.sh fix-source); a bad --source and a missing source
 # package are refused with a clear message, nothing built; the cache is the machine's, outside the
 # clone, and a clone's own is moved there; the cache key follows the recipe, not the script's
-# comments.
+# comments; the notrace variant (the tracing block left out) has a key of its own; a work tree
+# built with another config is not warm; each lock switch names its lock and callers (Lab-Lock).
 set -euo pipefail
 KS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=SCRIPTDIR/../common/rc.sh
@@ -63,3 +64,21 @@ echo "a changed recipe changes it: $([ "$(bash "$state/k/build.sh" key --source 
 cp "$KS_DIR/kernel/build.sh" "$state/k/build.sh"
 echo "LAB_TEST=y" >>"$state/k/config"
 echo "a changed config changes it: $([ "$(bash "$state/k/build.sh" key --source 6.1)" != "$k0" ] && echo yes || echo no)"
+# the notrace variant (kernel/overhead.sh's lab-notrace): its own key, the tracing block left out
+cp "$KS_DIR/kernel/config" "$state/k/config"
+kn=$(LAB_KERNEL_VARIANT=notrace bash "$state/k/build.sh" key --source 6.1)
+echo "the notrace variant has a key of its own: $([ -n "$kn" ] && [ "$kn" != "$(bash "$state/k/build.sh" key --source 6.1)" ] && echo yes || echo no)"
+sed -i '/^# >>> tracing/,/^# <<< tracing/{/^EVENT_TRACING=y$/d}' "$state/k/config"
+echo "notrace leaves out the tracing block (an edit inside it keeps its key): $([ "$(LAB_KERNEL_VARIANT=notrace bash "$state/k/build.sh" key --source 6.1)" = "$kn" ] && echo yes || echo no)"
+rc=0
+LAB_KERNEL_VARIANT=bogus bash "$build" key --source 6.1 >/dev/null 2>&1 || rc=$?
+echo "an unknown variant: exit $rc"
+# a work tree last built with another config is not warm (a whole rebuild, which tests skip)
+mkdir -p "$state/warm/src-6.1/.lab-applied"
+dpkg-query -W -f 'linux-source-6.1 ${Version}' linux-source-6.1 >"$state/warm/src-6.1/.lab-applied/source" 2>/dev/null || echo "linux-source-6.1 -" >"$state/warm/src-6.1/.lab-applied/source"
+sha256sum <"$KS_DIR/kernel/config" | cut -c1-16 >"$state/warm/src-6.1/.lab-applied/config"
+echo "a tree built with this config is warm: $(LAB_KERNEL_CACHE=$state/warm bash "$build" warm --source 6.1 && echo yes || echo no)"
+echo 0000000000000000 >"$state/warm/src-6.1/.lab-applied/config"
+echo "a tree built with another config is not warm: $(LAB_KERNEL_CACHE=$state/warm bash "$build" warm --source 6.1 && echo no || echo yes)"
+# a switch that is a lock names it, and the callers perf lock names, for the contention lineup
+awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^lock=/) print "a lock switch: " substr($1, 5) ": " substr($i, 6) }' <<<"$switches" | sort

@@ -23,26 +23,35 @@ import lab.results.RunDir;
  * averaged), the rounds' geometric mean with its 95% interval, judged at ±5%; the A/A is the second
  * repetition over the first within a boot, both kernels' in a round taken together (their geometric
  * mean: they share the round), estimated over rounds the same way.
+ *
+ * <p>Where the run also booted the lab kernel built without its tracing block ({@code lab-notrace}:
+ * kernel/config's tracepoints and event tracing left out), lab over lab-notrace is what the
+ * kernel's contention events (and every other tracepoint) cost when off, estimated and judged the
+ * same way; the A/A then takes the three kernels' pairs of a round together.
  */
 public final class LabKernelOverhead {
     static final List<String> COLUMNS = List.of("round", "slot", "kernel", "rep", "ios", "runtime_s", "iops", "task_clock_ns",
             "ns_per_io");
     private static final String DEBIAN = "debian";
     private static final String LAB = "lab";
+    private static final String NOTRACE = "lab-notrace";
 
     private final Map<String, String> facts;
     private final Map<Integer, Map<String, Double>> iops;
     private final Estimate ratio;
     private final Estimate aa;
     private final Map<String, Estimate> nsPerIo;
+    /** lab over lab-notrace: the events' cost when off; null where the run has no lab-notrace boots. */
+    private final Estimate eventsOff;
 
     private LabKernelOverhead(Map<String, String> facts, Map<Integer, Map<String, Double>> iops, Estimate ratio, Estimate aa,
-                              Map<String, Estimate> nsPerIo) {
+                              Map<String, Estimate> nsPerIo, Estimate eventsOff) {
         this.facts = facts;
         this.iops = iops;
         this.ratio = ratio;
         this.aa = aa;
         this.nsPerIo = nsPerIo;
+        this.eventsOff = eventsOff;
     }
 
     /** The run's overhead measurement; empty without {@code overhead.tsv}, or when it is malformed (a gap names the line). */
@@ -56,8 +65,8 @@ public final class LabKernelOverhead {
         try {
             rows = Tsv.read(tsv, COLUMNS);
             for (Tsv.Row r : rows) {
-                if (!List.of(DEBIAN, LAB).contains(r.text("kernel"))) {
-                    throw r.bad("kernel", "neither debian nor lab");
+                if (!List.of(DEBIAN, LAB, NOTRACE).contains(r.text("kernel"))) {
+                    throw r.bad("kernel", "not debian, lab or lab-notrace");
                 }
                 r.integer("round");
                 r.integer("rep");
@@ -79,13 +88,13 @@ public final class LabKernelOverhead {
         }
         Map<Integer, Map<String, Double>> mean = new TreeMap<>();
         List<Double> ratios = new ArrayList<>();
+        List<Double> offRatios = new ArrayList<>();
         boots.forEach((round, k) -> {
             Map<String, Double> m = new TreeMap<>();
             k.forEach((kernel, v) -> m.put(kernel, v.stream().mapToDouble(Double::doubleValue).average().orElseThrow()));
             mean.put(round, m);
-            if (m.containsKey(DEBIAN) && m.containsKey(LAB) && m.get(DEBIAN) > 0) {
-                ratios.add(m.get(LAB) / m.get(DEBIAN));
-            }
+            ratioOf(m, LAB, DEBIAN).ifPresent(ratios::add);
+            ratioOf(m, LAB, NOTRACE).ifPresent(offRatios::add);
         });
         // the A/A per round: the kernels' second repetitions over their first, the geometric mean of
         // the two (they share the round's drift, so the round, not each kernel's pair, is the unit)
@@ -101,7 +110,13 @@ public final class LabKernelOverhead {
         Map<String, Estimate> nsMedian = new TreeMap<>();
         ns.forEach((k, v) -> nsMedian.put(k, Estimator.of(v.stream().filter(x -> x > 0 && Double.isFinite(x)).toList())));
         return Optional.of(new LabKernelOverhead(KernelRuns.readEnv(dir.resolve("overhead.txt")), mean, Estimator.of(ratios),
-                Estimator.of(aa), nsMedian));
+                Estimator.of(aa), nsMedian, offRatios.isEmpty() ? null : Estimator.of(offRatios)));
+    }
+
+    /** A round's IOPS of {@code top} over {@code bottom}, where it has both. */
+    private static Optional<Double> ratioOf(Map<String, Double> round, String top, String bottom) {
+        return round.containsKey(top) && round.containsKey(bottom) && round.get(bottom) > 0
+                ? Optional.of(round.get(top) / round.get(bottom)) : Optional.empty();
     }
 
     /** What the overhead is judged against: no difference larger than ±5%. */
@@ -114,16 +129,44 @@ public final class LabKernelOverhead {
                 .append(facts.getOrDefault("lab_kernel", "?")).append("`, every switch at its default), ")
                 .append(facts.getOrDefault("workload", "?")).append(", ").append(facts.getOrDefault("env", "?")).append(", ")
                 .append(iops.size()).append(" rounds, the boots interleaved (order alternating), two repetitions per boot. Data: `")
-                .append(command).append("` (`raw/lab-kernel/overhead.tsv`).\n\n| round | debian IOPS | lab IOPS | lab / debian |\n"
-                        + "|---:|---:|---:|---:|\n");
-        iops.forEach((round, m) -> b.append("| ").append(round).append(" | ").append(cell(m.get(DEBIAN))).append(" | ")
-                .append(cell(m.get(LAB))).append(" | ").append(m.containsKey(DEBIAN) && m.containsKey(LAB) && m.get(DEBIAN) > 0
-                        ? Fmt.f(m.get(LAB) / m.get(DEBIAN), 3) + "x" : "—").append(" |\n"));
+                .append(command).append("` (`raw/lab-kernel/overhead.tsv`).\n\n| round | debian IOPS | lab IOPS | lab / debian |")
+                .append(eventsOff == null ? "\n|---:|---:|---:|---:|\n" : " lab-notrace IOPS | lab / lab-notrace |\n|---:|---:|---:|---:|---:|---:|\n");
+        iops.forEach((round, m) -> {
+            b.append("| ").append(round).append(" | ").append(cell(m.get(DEBIAN))).append(" | ").append(cell(m.get(LAB))).append(" | ")
+                    .append(ratioOf(m, LAB, DEBIAN).map(r -> Fmt.f(r, 3) + "x").orElse("—")).append(" |");
+            if (eventsOff != null) {
+                b.append(" ").append(cell(m.get(NOTRACE))).append(" | ").append(ratioOf(m, LAB, NOTRACE).map(r -> Fmt.f(r, 3) + "x").orElse("—"))
+                        .append(" |");
+            }
+            b.append("\n");
+        });
         return b.append("\nlab / debian: ").append(ratio == null ? "—" : ratio.format(3) + "x").append("; the A/A (the second"
                         + " repetition over the first in one boot, both kernels' in a round together): ").append(aa == null ? "none" : aa.format(3) + "x"
                         + (aa.excludes(1) ? " (excludes 1: drift)" : ""))
                 .append(". CPU per I/O (task-clock of fio over its I/Os, the geometric mean over its runs with its 95% interval): debian ")
-                .append(Fmt.est(nsPerIo.get(DEBIAN), 0)).append(" ns, lab ").append(Fmt.est(nsPerIo.get(LAB), 0)).append(" ns.").append(verdict()).append("\n\n").toString();
+                .append(Fmt.est(nsPerIo.get(DEBIAN), 0)).append(" ns, lab ").append(Fmt.est(nsPerIo.get(LAB), 0)).append(" ns")
+                .append(eventsOff == null ? "" : ", lab-notrace " + Fmt.est(nsPerIo.get(NOTRACE), 0) + " ns").append(".").append(verdict())
+                .append(eventsOffText()).append("\n\n").toString();
+    }
+
+    /**
+     * The contention events' cost when off: lab over lab-notrace (the same lab kernel with and
+     * without its tracing block: every tracepoint compiled in, none enabled), judged as the overhead.
+     */
+    private String eventsOffText() {
+        if (eventsOff == null) {
+            return "";
+        }
+        String k = facts.getOrDefault("notrace_kernel", "?");
+        String w = " The contention events when off (lab over lab-notrace, `" + k + "`): " + eventsOff.format(3) + "x; ";
+        double d = eventsOff.value() - 1;
+        return w + switch (Verdict.of(eventsOff, aa, TARGET)) {
+            case NO_EFFECT -> "its interval lies within " + Verdict.pct(TARGET) + ": compiled in and off, the tracepoints cost nothing"
+                    + " this run can see (under TCG its noise, not a resolved zero).";
+            case SMALL_CHANGE, EFFECT -> Verdict.words(eventsOff, aa, TARGET) + ": the lab kernel with them did " + Fmt.f(100 * Math.abs(d), 1)
+                    + "% " + (d < 0 ? "fewer" : "more") + " IOPS than without.";
+            default -> Verdict.words(eventsOff, aa, TARGET) + ": TCG's noise here does not resolve their cost when off.";
+        };
     }
 
     /**
@@ -164,12 +207,21 @@ public final class LabKernelOverhead {
         m.putAll(Verdict.json(ratio, aa, TARGET));
         m.put("ns_per_io_debian", Parts.json(nsPerIo.get(DEBIAN)));
         m.put("ns_per_io_lab", Parts.json(nsPerIo.get(LAB)));
+        if (eventsOff != null) {
+            m.put("notrace_kernel", facts.get("notrace_kernel"));
+            m.put("events_off", Parts.json(eventsOff));
+            m.put("events_off_verdict", Verdict.json(eventsOff, aa, TARGET));
+            m.put("ns_per_io_notrace", Parts.json(nsPerIo.get(NOTRACE)));
+        }
         List<Object> rounds = new ArrayList<>();
         iops.forEach((round, k) -> {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("round", round);
             r.put("iops_debian", k.get(DEBIAN));
             r.put("iops_lab", k.get(LAB));
+            if (eventsOff != null) {
+                r.put("iops_notrace", k.get(NOTRACE));
+            }
             rounds.add(r);
         });
         m.put("per_round", rounds);

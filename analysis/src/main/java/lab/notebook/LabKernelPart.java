@@ -46,6 +46,13 @@ public final class LabKernelPart {
      * {@code where} line says how it ran), and the guest's own files (console.log, jvm-guest.txt).
      */
     public static final String AMP_GUEST = "amp-guest";
+    /**
+     * The model's contention counts of the amplified sweep's cells, beside {@link #AMP}'s files
+     * (host and guest alike): {@code CONTENTION-rR.json} a round, lab.engine.bench.ContentionMain's
+     * (read by {@link ModelContention}); {@link #AMP_FACTS}'s {@code contention_site} says what of
+     * them stands for the kernel's lock.
+     */
+    public static final String CONTENTION = "model-contention";
 
     /**
      * The model at the guest's CPU per I/O: {@code ratio} after/before per round, its geometric mean
@@ -132,6 +139,8 @@ public final class LabKernelPart {
     private final GuestModelFigure model;
     private AmplifiedFigure amplified;
     private AmplifiedFigure amplifiedGuest;
+    private LabKernelContention contention;
+    private ContentionLineup modelContention;
 
     private LabKernelPart(String fix, Map<String, String> facts, SwitchSweep sweep, GuestModelFigure model) {
         this.fix = fix;
@@ -160,6 +169,10 @@ public final class LabKernelPart {
                     estimateModel(run, dir));
             p.amplified = estimateAmplified(run, dir);
             p.amplifiedGuest = Files.isDirectory(dir.resolve(AMP_GUEST)) ? estimateAmplified(run, dir.resolve(AMP_GUEST)) : null;
+            p.contention = LabKernelContention.read(run, dir, ab.get()).orElse(null);
+            p.modelContention = ContentionLineup.of(ModelContention.read(run, dir).orElse(null),
+                    Files.isDirectory(dir.resolve(AMP_GUEST)) ? ModelContention.read(run, dir.resolve(AMP_GUEST)).orElse(null) : null,
+                    p.contention, ab.get(), facts);
             return Optional.of(p);
         } catch (Tsv.Malformed e) {
             run.gap(e.file(), "line " + e.line() + ": " + e.problem());
@@ -286,6 +299,16 @@ public final class LabKernelPart {
     /** The model amplified alike, run in the guest on the A/B's vCPUs; null where the run has none. */
     public AmplifiedFigure amplifiedGuest() {
         return amplifiedGuest;
+    }
+
+    /** The kernel's own contention on the switched lock (perf lock's traced trials); null where the run has none. */
+    public LabKernelContention contention() {
+        return contention;
+    }
+
+    /** The model's contention at the amplified sweep's cells beside the kernel's; null where the model counted none. */
+    public ContentionLineup modelContention() {
+        return modelContention;
     }
 
     /** The kernel's slope beside the amplified model's; null where either is missing (or for a share). */
@@ -424,6 +447,13 @@ public final class LabKernelPart {
                 x.put("sides", sides);
             }
             m.put("scorecard", x);
+        }
+        if (contention != null || modelContention != null) {
+            Map<String, Object> c = contention == null ? new LinkedHashMap<>() : new LinkedHashMap<>(contention.summary());
+            if (modelContention != null) {
+                c.put("model", modelContention.summary());
+            }
+            m.put("contention", c);
         }
         m.put("headline_n", h.n());
         m.put("headline_resolved", h.ratio() == null || !h.ratio().hasInterval() ? null : h.ratio().excludes(1));

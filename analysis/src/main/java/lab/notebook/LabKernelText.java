@@ -35,7 +35,162 @@ final class LabKernelText {
         if (p.amplified() != null && !s.share()) {
             b.append(amplified(p.amplified()));
         }
+        if (p.contention() != null) {
+            b.append(contention(p.contention()));
+        } else if (p.modelContention() != null && !p.modelContention().ops().isEmpty()) {
+            b.append(handoffs(p.modelContention()));
+        }
         return b.toString();
+    }
+
+    /** The model's contention files, named. */
+    private String modelFiles() {
+        return "`raw/" + p.fix() + "/" + LabKernelPart.DIR + "/" + LabKernelPart.CONTENTION + "-rR.json` (host) and `"
+                + LabKernelPart.AMP_GUEST + "/" + LabKernelPart.CONTENTION + "-rR.json` (guest), lab.engine.bench.ContentionMain's"
+                + " counts of the amplified sweep's own cells at its threads and CPU per I/O, apart from the timed runs";
+    }
+
+    /** The model's counts at the kernel's cells: contentions and wait per I/O at the lock's counterpart, host and guest. */
+    private String modelCells(LabKernelContention c, ContentionLineup l) {
+        ModelContention any = l.host() != null ? l.host() : l.guest();
+        StringBuilder b = new StringBuilder("The model at the same N, counted the same way (").append(modelFiles()).append("; the site `")
+                .append(any.site()).append("`, the engine's counterpart of the kernel's lock; ").append(any.threads())
+                .append(" thread(s); means over rounds with their 95% intervals):\n\n| N | variant | kernel: contentions per I/O |"
+                        + " model: contentions per I/O | model in the guest | kernel: wait per I/O, ns | model: wait per I/O, ns |"
+                        + " model in the guest |\n|---:|---|---:|---:|---:|---:|---:|---:|\n");
+        for (LabKernelContention.Cell x : c.cells()) {
+            ModelContention.Cell h = l.host() == null ? null : l.host().cell(x.count(), x.variant());
+            ModelContention.Cell g = l.guest() == null ? null : l.guest().cell(x.count(), x.variant());
+            b.append("| ").append(x.count()).append(" | ").append(x.variant()).append(" | ").append(Fmt.est(x.contendedPerIo(), 4))
+                    .append(" | ").append(h == null ? "—" : Fmt.est(h.contendedPerIo(), 4)).append(" | ")
+                    .append(g == null ? "—" : Fmt.est(g.contendedPerIo(), 4)).append(" | ").append(Fmt.est(x.waitNsPerIo(), 0))
+                    .append(" | ").append(h == null ? "—" : Fmt.est(h.waitNsPerIo(), 0)).append(" | ")
+                    .append(g == null ? "—" : Fmt.est(g.waitNsPerIo(), 0)).append(" |\n");
+        }
+        return b.append("\n").toString();
+    }
+
+    /** The agreement of the model's contention frequency with the kernel's on {@code a}'s side, in a sentence. */
+    private static String within(ContentionLineup.Agreement a) {
+        String who = a.where().equals("host") ? "The model on the host" : "The model in the guest";
+        String ratio = Double.isNaN(a.lo()) ? "" : " (model / kernel " + Fmt.sig(a.lo()) + " to " + Fmt.sig(a.hi()) + ")";
+        return switch (a.within()) {
+            case INSIDE -> who + "'s added contentions per added acquisition are within a factor " + ContentionLineup.FACTOR
+                    + " of the kernel's" + ratio + ".";
+            case OUTSIDE -> who + "'s added contentions per added acquisition are not within a factor " + ContentionLineup.FACTOR
+                    + " of the kernel's" + ratio + ".";
+            case UNDECIDED -> who + "'s added contentions per added acquisition: undecided against a factor " + ContentionLineup.FACTOR
+                    + " of the kernel's" + (ratio.isEmpty() ? " (too few rounds for the intervals)" : ratio) + ".";
+        };
+    }
+
+    /** An atomic switch: the model's handoffs per I/O beside the kernel's counted operations per I/O. */
+    private String handoffs(ContentionLineup l) {
+        StringBuilder b = new StringBuilder("#### Contention counted: handoffs and operations\n\nAn atomic switch takes no lock: the model"
+                + " counts the handoffs of its shared lines (a write by another thread than the line's last writer) in ")
+                .append(modelFiles()).append("; the kernel counts its switch's operations (`lab-ab.tsv`'s ops_delta over the I/Os). The"
+                        + " before, means over rounds with their 95% intervals:\n\n| N | handoffs per I/O (model) | in the guest (model) |"
+                        + " operations per I/O (kernel) |\n|---:|---:|---:|---:|\n");
+        for (ContentionLineup.OpsRow o : l.ops()) {
+            b.append("| ").append(o.count()).append(" | ").append(o.hostHandoffsPerIo() == null ? "—" : Fmt.est(o.hostHandoffsPerIo(), 3))
+                    .append(" | ").append(o.guestHandoffsPerIo() == null ? "—" : Fmt.est(o.guestHandoffsPerIo(), 3)).append(" | ")
+                    .append(Fmt.est(o.kernelOpsPerIo(), 2)).append(" |\n");
+        }
+        return b.append("\nThe kernel's handoffs (HITM: a load that found the line modified in another core's cache) are not measured"
+                + " here: no PMU that samples loads (lab-ab.txt's c2c line: ").append(l.c2c() == null ? "none" : l.c2c()).append(").\n\n")
+                .toString();
+    }
+
+    /**
+     * The kernel's own contention on the switched lock (perf lock, the traced trials), per count and
+     * variant, and the scorecard's price per added acquisition split into how often an added
+     * acquisition was contended and what wait it brought.
+     */
+    private String contention(LabKernelContention c) {
+        StringBuilder b = new StringBuilder("#### Contention counted: the kernel's own events\n\nPer round, the before and the after ran once"
+                + " more under `perf lock record` (the kernel's `lock:contention_begin`/`contention_end`, on the lock's slow paths; the"
+                + " timed trials above ran untraced): ").append(c.traced()).append(". The lock: `").append(c.type())
+                .append("` at ").append(String.join(", ", c.callers().stream().map(x -> "`" + x + "`").toList()))
+                .append(" (the patch's Lab-Lock header; perf names a lock by its first caller outside the locking code). Data: `raw/")
+                .append(p.fix()).append("/").append(LabKernelPart.DIR).append("/").append(LabKernelContention.TSV)
+                .append("` and its `lock/` tables. Each figure is the mean over rounds with its 95% interval; waits are wall time from"
+                        + " the first event to the second, perf's three significant digits.\n\n"
+                        + "| N | variant | switch operations per I/O | contentions per I/O | wait per I/O, ns | wait per contention, ns |"
+                        + " other callers' contentions per I/O | traced / timed IOPS |\n|---:|---|---:|---:|---:|---:|---:|---:|\n");
+        for (LabKernelContention.Cell x : c.cells()) {
+            b.append("| ").append(x.count()).append(" | ").append(x.variant()).append(" | ").append(Fmt.est(x.opsPerIo(), 2)).append(" | ")
+                    .append(Fmt.est(x.contendedPerIo(), 4)).append(" | ").append(Fmt.est(x.waitNsPerIo(), 0)).append(" | ")
+                    .append(Fmt.est(x.waitPerContentionNs(), 0)).append(" | ").append(Fmt.est(x.otherContendedPerIo(), 4)).append(" | ")
+                    .append(Fmt.est(x.tracedOverTimed(), 3)).append(" |\n");
+        }
+        b.append("\n");
+        ContentionLineup l = p.modelContention();
+        if (l != null) {
+            b.append(modelCells(c, l));
+        }
+        LabKernelContention.Added a = c.addedBefore();
+        LabKernelPart.Scorecard sc = p.scorecard();
+        if (a != null) {
+            b.append(split(a, sc, l)).append("\n").append(verdict(c, a, sc));
+            if (l != null) {
+                l.agreements().forEach(x -> b.append(" ").append(within(x)));
+            }
+            b.append("\n\n");
+        }
+        return b.toString();
+    }
+
+    /**
+     * The price per added acquisition split, the kernel's column, and where the model counted
+     * ({@code l} not null) its columns on the host and in the guest.
+     */
+    private String split(LabKernelContention.Added a, LabKernelPart.Scorecard sc, ContentionLineup l) {
+        ContentionLineup.Agreement h = l == null ? null : l.agreement("host");
+        ContentionLineup.Agreement g = l == null ? null : l.agreement("guest");
+        String head = l == null ? "| per added acquisition | kernel |\n|---|---:|\n"
+                : "| per added acquisition | kernel | model | model in the guest |\n|---|---:|---:|---:|\n";
+        StringBuilder b = new StringBuilder("The price per added acquisition, split (the before, N = ").append(a.from()).append(" to ")
+                .append(a.to()).append(", per round: the added contentions and the added wait over the added operations per I/O")
+                .append(l == null ? "" : "; the model's over its added acquisitions at the site").append("):\n\n").append(head)
+                .append("| price: CPU ns per I/O (the slope above) | ").append(Fmt.est(this.s.slopeEstimate(), 1))
+                .append(l == null ? "" : " | " + (sc == null || sc.model() == null ? "—" : sc.model().format(1)) + " | "
+                        + (p.amplifiedGuest() == null ? "—" : Fmt.est(p.amplifiedGuest().slope(), 1)))
+                .append(" |\n| how often contended: added contentions | ").append(Fmt.est(a.frequency(), 4))
+                .append(l == null ? "" : " | " + (h == null ? "—" : Fmt.est(h.model().frequency(), 4)) + " | "
+                        + (g == null ? "—" : Fmt.est(g.model().frequency(), 4)))
+                .append(" |\n| wait it brought: added wait, ns (wall) | ").append(Fmt.est(a.waitPerOpNs(), 1))
+                .append(l == null ? "" : " | " + (h == null ? "—" : Fmt.est(h.model().waitPerOpNs(), 1)) + " | "
+                        + (g == null ? "—" : Fmt.est(g.model().waitPerOpNs(), 1)))
+                .append(" |\n| what a contention cost: added wait per added contention, ns (wall) | ")
+                .append(Fmt.est(a.waitPerContentionNs(), 0)).append(l == null ? "" : " | — | —").append(" |\n");
+        return b.toString();
+    }
+
+    /** What the split says: whether the price is waiting or the line. */
+    private static String verdict(LabKernelContention c, LabKernelContention.Added a, LabKernelPart.Scorecard sc) {
+        Estimate f = a.frequency();
+        String readers = "rwsem:R".equals(c.type()) ? " (readers alone take no slow path: each down_read and up_read is an atomic on the"
+                + " one count word)" : "";
+        if (!Double.isNaN(a.noneBound())) {
+            return "None of the before's " + a.acquisitions() + " acquisitions at N = " + a.to() + " (every round's traced trial together)"
+                    + " was contended: the chance that one is, is under 1 in " + Fmt.f(1 / a.noneBound(), 0) + " (95%, the rule of three)."
+                    + " The price per added acquisition is not waiting but the acquisition itself, its shared line moving between CPUs"
+                    + readers + ".";
+        }
+        if (f == null || !f.hasInterval()) {
+            return a.contentions() + " of the before's " + a.acquisitions() + " acquisitions at N = " + a.to() + " were contended; too few"
+                    + " units (rounds, or boots where the A/B booted more than once: three at least) for an interval on how often an added"
+                    + " acquisition was.";
+        }
+        if (f.hi() <= 0.01) {
+            return "Added acquisitions were contended at most " + Fmt.f(100 * f.hi(), 2) + "% of the time (the interval's upper end):"
+                    + " the price per added acquisition is not waiting but the acquisition itself, its shared line moving between CPUs"
+                    + readers + ".";
+        }
+        return "An added acquisition was contended " + f.format(3) + " of the time: part of the price is waiting"
+                + (sc != null && sc.kernel() != null && a.waitPerOpNs() != null ? " (" + Fmt.f(a.waitPerOpNs().value(), 0)
+                + " ns of wall wait per added acquisition beside " + Fmt.f(sc.kernel().value(), 0) + " ns of CPU: a sleeping waiter's wait"
+                + " is not CPU, a spinning one's is)" : "") + ".";
     }
 
     /** The model amplified as the switch amplifies the kernel, and the scorecard: its slope beside the kernel's. */

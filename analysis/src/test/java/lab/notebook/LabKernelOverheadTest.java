@@ -179,4 +179,33 @@ class LabKernelOverheadTest {
         assertTrue(LabKernelOverhead.read(r).isEmpty());
         assertTrue(r.gaps().getFirst().startsWith("`raw/lab-kernel/overhead.tsv`: line "), r.gaps().toString());
     }
+
+    /**
+     * The lab kernel also against itself without its tracing block: each round's lab-notrace boot
+     * with the lab boot's jitter and 1/0.98 of its IOPS, so lab over lab-notrace is 0.98 in every
+     * round (an interval of no width), printed beside the Debian comparison; a run without such
+     * boots prints none of it (the other tests).
+     */
+    @Test
+    void theEventsCostWhenOffIsLabOverLabNotrace() throws Exception {
+        write(0.995);
+        Path tsv = run.resolve("raw/lab-kernel/overhead.tsv");
+        StringBuilder b = new StringBuilder();
+        for (String line : Files.readAllLines(tsv)) {
+            String[] f = line.split("\t");
+            if (f[2].equals("lab")) {
+                b.append(f[0]).append("\t3\tlab-notrace\t").append(f[3]).append("\t500000\t5\t").append(Double.parseDouble(f[6]) / 0.98)
+                        .append("\t5000000000\t5000\n");
+            }
+        }
+        Files.writeString(tsv, b, java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(run.resolve("raw/lab-kernel/overhead.txt"), "notrace_kernel: 6.1.0-lab-notrace\n", java.nio.file.StandardOpenOption.APPEND);
+        LabKernelOverhead o = LabKernelOverhead.read(RunDir.open(run)).orElseThrow();
+        String md = o.text("x");
+        assertTrue(md.contains("| round | debian IOPS | lab IOPS | lab / debian | lab-notrace IOPS | lab / lab-notrace |\n"), md);
+        assertTrue(md.contains("| 3 | 103000 | 102485 | 0.995x | 104577 | 0.980x |\n"), md);
+        assertTrue(md.contains("The contention events when off (lab over lab-notrace, `6.1.0-lab-notrace`): 0.980 [0.980–0.980]x; "), md);
+        assertTrue(md.contains("lab / debian: 0.995 [0.971–1.020]x;"), md);
+        assertEquals(0.98, (Double) ((Map<?, ?>) o.summary().get("events_off")).get("value"), 1e-9);
+    }
 }

@@ -11,6 +11,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.IntFunction;
 import lab.analysis.parse.LabAb;
+import lab.engine.bench.ContentionMain;
 import lab.engine.bench.Variants;
 import lab.engine.count.SharedLineCounts;
 import lab.notebook.KernelRuns;
@@ -40,6 +41,12 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
  * <p>Writes {@code raw/<fix>/lab-kernel/}{@value LabKernelPart#AMP}{@code -rR-tT.json} (JMH's)
  * and {@value LabKernelPart#AMP_FACTS} (key: value), read by {@link LabKernelPart}.
  *
+ * <p>Beside the timed sweep, uncounted, the model's contention counts of the same cells: the
+ * sweep's own JMH line once more through lab.engine.bench.ContentionMain ({@value #CONTENTION_RUNS},
+ * a round a line), {@value #CONTENTION_ROUNDS} rounds of {@link ContentionMain#IOS_PER_THREAD}
+ * I/Os a thread a cell, into {@value LabKernelPart#CONTENTION}{@code -rR.json}; the facts'
+ * {@code contention_site} names what of them stands for the kernel's lock.
+ *
  * @param benchmark     the fix's JMH benchmark (an include pattern)
  * @param param         the benchmark's variant parameter
  * @param variant       the switch's before: the model's variant the N operations are added to
@@ -52,20 +59,30 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
  * @param counts        the before's shared-line counts at N (the engine's count run), or null for none
  * @param userSplit     as {@link GuestModel}'s
  * @param what          the amplification in words: what is done where, against what of the kernel's
+ * @param site          the model's counterpart of the kernel's switched lock in the contention counts:
+ *                      "SITE SIDE" (a lock's site and side, lab.engine.count.Contention's), or
+ *                      {@value #LINES} for an atomic switch (the handoffs of every line)
  */
 public record AmplifiedModel(String benchmark, String param, String variant, String afterVariant, Map<String, String> fixed,
                              String amp, IntFunction<String> ampValue, IntFunction<String> afterAmpValue, int opsPerCount,
-                             IntFunction<SharedLineCounts> counts, boolean userSplit, String what) {
+                             IntFunction<SharedLineCounts> counts, boolean userSplit, String what, String site) {
+    /** {@link #site} of an atomic switch: no lock, the handoffs of every line. */
+    public static final String LINES = "lines";
+    /** The contention runs' file (JmhBatch's format), in the folder the sweep writes. */
+    static final String CONTENTION_RUNS = "contention-runs.txt";
+    /** Contention rounds, host and guest. */
+    static final int CONTENTION_ROUNDS = 3;
+
     /**
      * A switch whose after is today's code without the operations: {@code variant} with
      * {@code ampValue(0)} at every N.
      */
     public static AmplifiedModel onToday(String benchmark, String param, String variant, Map<String, String> fixed, String amp,
                                          IntFunction<String> ampValue, int opsPerCount, IntFunction<SharedLineCounts> counts,
-                                         boolean userSplit, String what) {
+                                         boolean userSplit, String what, String site) {
         String none = ampValue.apply(0);
         return new AmplifiedModel(benchmark, param, variant, variant, fixed, amp, ampValue, n -> none, opsPerCount, counts,
-                userSplit, what);
+                userSplit, what, site);
     }
 
     /** What the step runs, in words, for {@code raw/steps.tsv}. */
@@ -141,6 +158,9 @@ public record AmplifiedModel(String benchmark, String param, String variant, Str
             fixed.forEach((k, v) -> aa.param(k, v));
             JmhOptions.run(pt.apply(aa, userSplit), dir.resolve(LabKernelPart.AMP + "-aa-r" + r + "-t" + pt.threads() + ".json"));
         }
+        c.progress().printf("lab: %s model's contention counted at the same cells, %d rounds%n", c.raw().getFileName(),
+                CONTENTION_ROUNDS);
+        contention(dir, ns, pt, ContentionMain.IOS_PER_THREAD);
         pt.writeFacts(dir.resolve(LabKernelPart.AMP_FACTS), facts(ns), rounds, what);
     }
 
@@ -169,6 +189,7 @@ public record AmplifiedModel(String benchmark, String param, String variant, Str
         for (int r = 1; r <= GUEST_ROUNDS; r++) {
             Files.write(out.resolve("runs-r" + r + ".txt"), guestRuns(ns, pt, r));
         }
+        Files.write(out.resolve(CONTENTION_RUNS), contentionRuns(ns, pt, true));
         List<String> args = new ArrayList<>(List.of("jmh-guest", "--kernel", kernel));
         String source = null;
         if (kernel.equals("lab")) {
@@ -196,6 +217,36 @@ public record AmplifiedModel(String benchmark, String param, String variant, Str
             throw new IllegalArgumentException("lab-ab.txt's source '" + source + "' names no linux-source-V");
         }
         return m.group(1);
+    }
+
+    /**
+     * The contention rounds on this machine: {@link #contentionRuns} (no warm-up) into
+     * {@code dir/}{@value #CONTENTION_RUNS}, run by lab.engine.bench.ContentionMain here,
+     * {@code iosPerThread} counted I/Os a thread a cell, each round into
+     * {@value LabKernelPart#CONTENTION}{@code -rR.json}.
+     */
+    void contention(Path dir, SortedSet<Integer> ns, GuestModel.Point pt, long iosPerThread) throws Exception {
+        Path f = dir.resolve(CONTENTION_RUNS);
+        Files.write(f, contentionRuns(ns, pt, false));
+        ContentionMain.runFile(f, dir, iosPerThread);
+    }
+
+    /**
+     * The contention rounds' lines (lab.engine.bench.ContentionMain's file): the sweep's own line,
+     * its cells at every N, a round a line named {@value LabKernelPart#CONTENTION}{@code -rR}; in
+     * the guest ({@code warmup}) opened by a warm-up line of the before's first cell, not read
+     * (its JVM starts on one vCPU and is widened after it, as the JMH rounds' are).
+     */
+    List<String> contentionRuns(SortedSet<Integer> ns, GuestModel.Point pt, boolean warmup) {
+        List<String> lines = new ArrayList<>();
+        if (warmup) {
+            lines.add("contention-" + GUEST_WARMUP + " " + jmhArgs(pt, List.of(variant), List.of(ampValue.apply(ns.first())), ""));
+        }
+        String cells = jmhArgs(pt, new LinkedHashSet<>(List.of(variant, afterVariant)), values(ns), "");
+        for (int r = 1; r <= CONTENTION_ROUNDS; r++) {
+            lines.add(LabKernelPart.CONTENTION + "-r" + r + " " + cells);
+        }
+        return lines;
     }
 
     /**
@@ -233,7 +284,7 @@ public record AmplifiedModel(String benchmark, String param, String variant, Str
         if (userSplit) {
             b.append(" -P userNs=").append(pt.user());
         }
-        return b.append(" ").append(iterations).toString();
+        return b.append(" ").append(iterations).toString().strip();
     }
 
     /**
@@ -252,6 +303,7 @@ public record AmplifiedModel(String benchmark, String param, String variant, Str
         out.put("counts", byN(ns, ampValue));
         out.put("after_counts", byN(ns, afterAmpValue));
         out.put("ops_per_count", Integer.toString(opsPerCount));
+        out.put("contention_site", site);
         if (counts != null) {
             double one = counts.apply(1).totalPerIo();
             double two = counts.apply(2).totalPerIo();

@@ -83,6 +83,35 @@ class AmplifiedModelTest {
         assertTrue(!zl.get(1).contains("userNs") == !z.userSplit(), zl.get(1));
     }
 
+    /**
+     * The host's contention rounds (ContentionMain on the sweep's own line): a JSON a round, each
+     * with the before's and the after's cells at every N at the sweep's threads and G; the guest's
+     * file is the same lines opened by a warm-up, as JmhBatch reads them.
+     */
+    @Test
+    void theAmplifiedStepWritesTheContentionFilesOfItsCells(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        GuestModel.Point pt = new GuestModel.Point(2, 0, 0, 0, "split");
+        AmplifiedModel z = of("zram-init-lock");
+        SortedSet<Integer> ns = new TreeSet<>(List.of(0, 2));
+        z.contention(tmp, ns, pt, 50);
+        for (int r = 1; r <= 3; r++) {
+            String j = java.nio.file.Files.readString(tmp.resolve("model-contention-r" + r + ".json"));
+            assertTrue(j.contains("\"threads\": 2,") && j.contains("\"ios_per_thread\": 50,"), j);
+            for (String cell : List.of("\"guard\": \"rwsem\", \"sections\": \"1\"", "\"guard\": \"rwsem\", \"sections\": \"2\"",
+                    "\"guard\": \"srcu\", \"sections\": \"1\"", "\"guard\": \"srcu\", \"sections\": \"2\"")) {
+                assertTrue(j.contains("{\"params\": {" + cell), cell + " in " + j);
+            }
+            assertEquals(4, j.split("\"params\"").length - 1, j);
+        }
+        assertTrue(!java.nio.file.Files.exists(tmp.resolve("model-contention-r4.json")));
+        java.nio.file.Path f = tmp.resolve("guest.txt");
+        java.nio.file.Files.write(f, z.contentionRuns(ns, pt, true));
+        assertEquals(List.of("contention-warmup", "model-contention-r1", "model-contention-r2", "model-contention-r3"),
+                lab.engine.bench.JmhBatch.read(f, tmp).stream().map(x -> x.name()).toList());
+        assertEquals("zram.init_lock read", z.facts(ns).get("contention_site"));
+        assertEquals(AmplifiedModel.LINES, of("dm-css-ref").facts(ns).get("contention_site"));
+    }
+
     @Test
     void theLabSourceIsReadFromTheAbsSourceLine() {
         assertEquals("6.12", AmplifiedModel.labSource("linux-source-6.12 6.12.118-1~deb12u1"));

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * A figure is estimated once, by the estimation stage ({@code lab.analysis.estimate}, the fidelity
  * model), and pages print the estimate: no class of the notebook's pages ({@code lab.notebook},
  * {@code lab.fix}) calls a statistic ({@code Stats}, {@code Estimator}, {@code RoundRatio},
- * {@code NoiseFloor.of}, {@code RatioOfRatios.of}, a {@code JmhSweep}'s scores) while it renders. A page class may make its
+ * {@code NoiseFloor.of}, {@code RatioOfRatios.of}, {@code DifferenceOfMeans.of}, a {@code JmhSweep}'s scores) while it renders. A page class may make its
  * figures where it is built from raw/ ({@code of}, {@code read}, a constructor, {@code estimate*}), never in the
  * methods that write markdown, charts or summary.json. Read from the compiled classes, so a
  * call through any helper of the class is seen.
@@ -63,7 +63,7 @@ class PagesComputeNothingTest {
         return switch (owner) {
             case "lab/analysis/Stats", "lab/analysis/estimate/Estimator", "lab/analysis/fidelity/RoundRatio" -> true;
             case "lab/analysis/fidelity/NoiseFloor" -> name.equals("of") || name.equals("ofIterations");
-            case "lab/analysis/estimate/RatioOfRatios" -> name.equals("of");
+            case "lab/analysis/estimate/RatioOfRatios", "lab/analysis/estimate/DifferenceOfMeans" -> name.equals("of");
             case "lab/analysis/JmhSweep" -> Set.of("scoresByRound", "perRound", "samples", "forkCv", "bytesPerOp").contains(name);
             case "lab/analysis/estimate/SweepEstimates" -> SWEEP_FIGURES.contains(name);
             default -> false;

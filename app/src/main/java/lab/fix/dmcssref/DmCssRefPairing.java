@@ -68,7 +68,7 @@ final class DmCssRefPairing implements Pairing {
         return AmplifiedModel.onToday(DmCssRefRaw.BENCHMARK, "variant", PERCPU, Map.of("depth", Integer.toString(SEED_DEPTH), "device", "ram"),
                 "inject", inject, 2 * SEED_DEPTH, n -> DmCssRefCounts.of(PERCPU, SEED_DEPTH, inject.apply(n), Counting.IOS), true,
                 "N atomic increments of one shared word at each clone's set-up and completion in each of the " + SEED_DEPTH
-                        + " dm layers (the engine's `clone` and `end_io` injection stages), as the switch's dm_lab_css_ref_op");
+                        + " dm layers (the engine's `clone` and `end_io` injection stages), as the switch's dm_lab_css_ref_op", AmplifiedModel.LINES);
     }
 
     @Override

@@ -79,7 +79,7 @@ final class PartAcctPairing implements Pairing {
                 Integer::toString, 4, n -> PartAcctCounts.of(LAZY, n, "disk", Counting.IOS, false), true,
                 "N shared atomic increments of the accounted disk's reference and in_flight[rw] words at accounting start and"
                         + " N decrements at done, on a line of their own, on `" + LAZY + "` (the benchmark's `amp`,"
-                        + " lab.engine.block.LabPartAcct), as the switch's __lab_part_acct");
+                        + " lab.engine.block.LabPartAcct), as the switch's __lab_part_acct", AmplifiedModel.LINES);
     }
 
     @Override

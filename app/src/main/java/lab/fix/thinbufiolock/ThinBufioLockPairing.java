@@ -68,7 +68,8 @@ final class ThinBufioLockPairing implements Pairing {
                 Integer::toString, 2 * NODES_PER_LOOKUP,
                 n -> ThinBufioLockCounts.of(STRIPED, n, THIN, WHOLE, Counting.IOS, false, false), true,
                 "N empty lock/unlock pairs of the bufio client mutex at each btree node's get (a hit) and release on `" + STRIPED
-                        + "` (the benchmark's `amp`, lab.engine.bufio.CacheLock's AmpStripedLock), as the switch's dm_bufio_lab_lock_op");
+                        + "` (the benchmark's `amp`, lab.engine.bufio.CacheLock's AmpStripedLock), as the switch's dm_bufio_lab_lock_op",
+                "bufio.lock mutex");
     }
 
     /** Nodes a lookup visits in the benchmark's 512 MiB volume (ThinBufioLockCountsTest holds the count run to it). */

@@ -76,7 +76,7 @@ final class ZramInitLockPairing implements Pairing {
                 n -> ZramCounts.of(BASE, Math.max(1, n), SEED_RW, SEED_PATTERN, "lzo-rle", COUNT_SIZE_MIB, Counting.IOS), false,
                 "N read sections of the guard per I/O, N-1 of them entered and left back to back before the one held across the"
                         + " I/O (the benchmark's `sections`, lab.engine.zram.SectionsGuard), for `" + BASE + "` and for `" + SRCU
-                        + "` alike, as the switch's zram_lab_lock");
+                        + "` alike, as the switch's zram_lab_lock", "zram.init_lock read");
     }
 
     /** The count run's device: the benchmark's default size (the guard's operations do not depend on it). */

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import lab.engine.count.LineTally;
 import lab.engine.count.SharedLineCounts;
+import lab.engine.count.ContentionCounts;
+import lab.engine.count.Contention;
 import lab.engine.work.CpuWork;
 
 /**
@@ -61,5 +63,38 @@ public final class DmCssRefCounts {
         point.put("inject", inject);
         return new SharedLineCounts(MODEL, Variants.id(variant), point, ios, SharedLineCounts.per(counted.perIo(), ios), 0, Map.of(),
                 visits ? SharedLineCounts.perVisits(counted.visits(), ios) : null);
+    }
+
+    /**
+     * The contention of {@code variant} at {@code depth} layers with {@code inject} on the null disk,
+     * on {@code threads} threads at once, {@code iosPerThread} I/Os each ({@link ContentionRun}):
+     * per I/O, the handoffs of the css count's line ({@code blkcg.css}) and of any lock the stack takes.
+     */
+    public static ContentionCounts contention(String variant, int depth, String inject, int threads, long iosPerThread) {
+        return contention(variant, depth, "null", inject, 0, 0, threads, iosPerThread);
+    }
+
+    /**
+     * {@link #contention(String, int, String, int, long)} on the benchmark's {@code device} with
+     * its calibrated work: {@code baseNs} on the bottom device and {@code userNs} in the worker per
+     * I/O (the amplified sweep's cells).
+     */
+    public static ContentionCounts contention(String variant, int depth, String device, String inject, long baseNs, long userNs,
+                                              int threads, long iosPerThread) {
+        Contention c = new Contention();
+        DmCssRef.Stack s = new DmCssRef.Stack();
+        s.variant = variant;
+        s.depth = depth;
+        s.device = device;
+        s.inject = inject;
+        s.baseNs = baseNs;
+        s.userNs = userNs;
+        s.setUp(threads, ExampleJob.load(DmCssRef.EXAMPLE, List.of()), c);
+        DmCssRef bench = new DmCssRef();
+        return ContentionRun.run(c, threads, iosPerThread, () -> {
+            DmCssRef.Worker w = new DmCssRef.Worker();
+            w.setUp(s);
+            return ContentionRun.Worker.of(() -> bench.io(s, w), () -> w.completed, w::tearDown);
+        }, s::tearDown);
     }
 }

@@ -6,6 +6,8 @@ import java.util.Map;
 import lab.engine.block.Jiffies;
 import lab.engine.count.LineTally;
 import lab.engine.count.SharedLineCounts;
+import lab.engine.count.ContentionCounts;
+import lab.engine.count.Contention;
 import lab.engine.work.CpuWork;
 
 /**
@@ -68,12 +70,7 @@ public final class PartAcctCounts {
             throw new IllegalArgumentException("ios " + ios);
         }
         LineTally tally = new LineTally();
-        PartAcct.Disk d = new PartAcct.Disk();
-        d.variant = variant;
-        d.target = target;
-        d.amp = amp;
-        d.hz = HZ;
-        d.slots = SLOTS;
+        PartAcct.Disk d = disk(variant, amp, target, SLOTS);
         d.baseNs = 1; // any work: a mark
         d.userNs = submitterWork ? 1 : 0;
         d.works = ns -> ns == 0 ? CpuWork.NONE : CpuWork.marking(tally::boundary);
@@ -132,5 +129,45 @@ public final class PartAcctCounts {
             }
         }));
         return out;
+    }
+
+    /**
+     * The contention of {@code variant} (with the lab switch's {@code amp}) for bios to {@code target},
+     * on {@code threads} threads at once with the benchmark's running clock, {@code iosPerThread}
+     * I/Os each ({@link ContentionRun}): per I/O, the handoffs of the partitions' hot lines
+     * ({@code part0}, {@code part}: stamp, in_flight, ref, and the lab switch's words).
+     */
+    public static ContentionCounts contention(String variant, int amp, String target, int threads, long iosPerThread) {
+        return contention(variant, amp, target, 0, 0, threads, iosPerThread);
+    }
+
+    /**
+     * {@link #contention(String, int, String, int, long)} with the benchmark's calibrated work:
+     * {@code baseNs} on the disk and {@code userNs} in the worker per I/O (the amplified sweep's cells).
+     */
+    public static ContentionCounts contention(String variant, int amp, String target, long baseNs, long userNs, int threads,
+                                              long iosPerThread) {
+        Contention c = new Contention();
+        PartAcct.Disk d = disk(variant, amp, target, Math.max(SLOTS, threads));
+        d.baseNs = baseNs;
+        d.userNs = userNs;
+        d.setUp(threads, ExampleJob.load(PartAcct.EXAMPLE, List.of()), Jiffies::start, c);
+        PartAcct bench = new PartAcct();
+        return ContentionRun.run(c, threads, iosPerThread, () -> {
+            PartAcct.Worker w = new PartAcct.Worker();
+            w.setUp(d);
+            return ContentionRun.Worker.of(() -> bench.io(d, w), () -> w.completed, w::tearDown);
+        }, d::tearDown);
+    }
+
+    /** The benchmark's disk at this point with {@code slots} possible CPUs, not set up yet. */
+    private static PartAcct.Disk disk(String variant, int amp, String target, int slots) {
+        PartAcct.Disk d = new PartAcct.Disk();
+        d.variant = variant;
+        d.target = target;
+        d.amp = amp;
+        d.hz = HZ;
+        d.slots = slots;
+        return d;
     }
 }

@@ -55,6 +55,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *                    the price of forgetting the padding
  *   cas-refcount     inc and dec each by a compare-and-set loop on one shared
  *                    line (try_cmpxchg: css_tryget, inc_not_zero)
+ *   acqrel-slot      getAcquire, then setRelease of it plus one, on the thread's
+ *                    own 128-byte slot: refscale's acqrel (smp_load_acquire +
+ *                    smp_store_release of a per-CPU word), the kernel's floor
  * An id with the suffix ~aa (atomic-refcount~aa) runs the same primitive as an
  * A/A control trial (Variants).
  *
@@ -83,6 +86,14 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * Threads come from JMH's -t; each takes its own slot index (its "cpu") from
  * a counter in the shared state, for up to MAX_THREADS threads.
+ *
+ * baseline is the harness alone, the JVM's twin of refscale's empty type (the
+ * lab's patches/6.1/refscale-type-empty.patch): getPut's body, state and gap
+ * with a pair that does nothing, so that JMH's loop, its blackhole, the pair's
+ * call and the gap's are all it times. getPut less baseline, in the same JVM,
+ * is the pair alone, as a refscale type less empty is the kernel's. It reads
+ * no primitive or line (no @Param), so JMH runs it once a thread count; its
+ * gap is always none (refscale's back-to-back loop).
  *
  * Reading it: the score is ns per pair (and gap) per thread. A primitive that
  * scales keeps it flat as -t grows (padded-slot, percpu-ref, percpu-counter, srcu
@@ -147,7 +158,7 @@ public class Primitives {
     public static class Shared {
         /** {@link PrimitiveKind#ids()}, in order. */
         @Param({"atomic-refcount", "percpu-ref", "srcu", "rwsem-read", "mutex",
-                "percpu-counter", "padded-slot", "unpadded-slot", "cas-refcount"})
+                "percpu-counter", "padded-slot", "unpadded-slot", "cas-refcount", "acqrel-slot"})
         public String primitive;
 
         /** {@link Line} ids: {@code private} is the uncontended baseline, asked for with {@code -p line=shared,private}. */
@@ -184,17 +195,35 @@ public class Primitives {
         }
     }
 
-    /** The thread's slot, as a CPU's per-cpu area; online in the Rcu for the whole trial. */
+    /** A pair that does nothing: {@link #baseline}'s, its slot handed back for the blackhole. */
+    static final Pair NOTHING = cpu -> cpu;
+
+    /**
+     * What {@link #getPut} reads per op besides the pair's own work: a slot, a pair to call, the
+     * gaps to take in turn. As it is, {@link #baseline}'s state: slot 0, the pair {@link #NOTHING},
+     * no gap; {@link Cpu} fills it for a primitive. Fields, not constants, so that the baseline
+     * loads each per op as {@link #getPut} does.
+     */
     @State(Scope.Thread)
-    public static class Cpu {
+    public static class Bare {
         int cpu;
-        Rcu rcu;
         /** The shared pair, or this thread's own. */
-        Pair pair;
+        Pair pair = NOTHING;
         /** {@link Shared#gaps}, taken in turn: {@code next & mask}. */
-        CpuWork[] gaps;
+        CpuWork[] gaps = {CpuWork.NONE};
         int mask;
         int next;
+
+        /** The gap after this pair. */
+        CpuWork gap() {
+            return gaps[next++ & mask];
+        }
+    }
+
+    /** The thread's slot, as a CPU's per-cpu area; online in the Rcu for the whole trial. */
+    @State(Scope.Thread)
+    public static class Cpu extends Bare {
+        Rcu rcu;
 
         @Setup(Level.Trial)
         public void setUp(Shared shared) {
@@ -204,11 +233,6 @@ public class Primitives {
             gaps = shared.gaps;
             mask = gaps.length - 1;
             rcu.online(cpu);
-        }
-
-        /** The gap after this pair. */
-        CpuWork gap() {
-            return gaps[next++ & mask];
         }
 
         @TearDown(Level.Trial)
@@ -221,6 +245,18 @@ public class Primitives {
     public long getPut(Cpu cpu) {
         long r = cpu.pair.run(cpu.cpu);
         cpu.gap().spend();
+        return r;
+    }
+
+    /**
+     * The harness alone: {@link #getPut}'s body on {@link Bare}, whose pair does nothing and whose
+     * gap is none. Its score is what every getPut score at gap 0 includes besides the pair (JMH's
+     * loop and blackhole, the pair's call, the gap's), the JVM's side of refscale's empty type.
+     */
+    @Benchmark
+    public long baseline(Bare bare) {
+        long r = bare.pair.run(bare.cpu);
+        bare.gap().spend();
         return r;
     }
 
@@ -271,6 +307,7 @@ public class Primitives {
             case PADDED_SLOT -> paddedSlotPair();
             case UNPADDED_SLOT -> unpaddedSlotPair();
             case CAS_REFCOUNT -> casRefCountPair();
+            case ACQREL_SLOT -> acqrelSlotPair();
         };
     }
 
@@ -335,6 +372,19 @@ public class Primitives {
             slots.addOpaque(cpu, 0, 1);
             slots.addOpaque(cpu, 0, -1);
             return slots.getPlain(cpu, 0);
+        };
+    }
+
+    /**
+     * refscale's acqrel: {@code x = smp_load_acquire(this_cpu_ptr(&test_acqrel));
+     * smp_store_release(this_cpu_ptr(&test_acqrel), x + 1)}, on the thread's own padded slot.
+     */
+    private static Pair acqrelSlotPair() {
+        PercpuSlots slots = new PercpuSlots(MAX_THREADS, 1);
+        return cpu -> {
+            long x = slots.getAcquire(cpu, 0); // [acquire] pairs with the setRelease below, in this slot's previous pair
+            slots.setRelease(cpu, 0, x + 1); // [release] pairs with the getAcquire above, in this slot's next pair
+            return x;
         };
     }
 

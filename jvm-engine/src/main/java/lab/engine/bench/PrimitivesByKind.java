@@ -7,6 +7,7 @@ import lab.engine.sync.PrimitiveKind;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
@@ -21,12 +22,20 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * in the CPU alone. Where it simplifies: the JMH harness shares the JVM with
  * the runner (JMH's -f 0: its warning applies alike to both sides).
  *
+ * After each thread count's getPut, Primitives.baseline at that count in the
+ * same JVM (the harness alone, refscale's empty type's twin), into
+ * PREFIX-KIND-baseline-rROUND-tT.json: a kind's getPut less the baseline of
+ * its own JVM and round is its pair alone.
+ *
  * Usage: PrimitivesByKind KIND LINES THREADS PREFIX ROUND WARMUPS WARMUP_MS ITERATIONS ITERATION_MS
  *   LINES and THREADS comma-separated (shared,private and 1,2, say).
  */
 
 /** One round of one primitive kind's {@link Primitives#getPut}, its lines at each thread count, in this JVM. */
 public final class PrimitivesByKind {
+    /** The word after the kind in the name of a file that holds {@link Primitives#baseline}: PREFIX-KIND-baseline-rR-tT.json. */
+    public static final String BASELINE = "baseline";
+
     private PrimitivesByKind() {}
 
     public static void main(String[] args) throws RunnerException {
@@ -41,12 +50,19 @@ public final class PrimitivesByKind {
             threads.add(Integer.parseInt(t.strip()));
         }
         for (int t : threads) {
-            Path out = Path.of(args[3] + "-" + kind + "-r" + Integer.parseInt(args[4]) + "-t" + t + ".json");
-            new Runner(new OptionsBuilder().include(Primitives.class.getName() + ".getPut$").forks(0).threads(t)
-                    .param("primitive", kind).param("line", lines)
-                    .warmupIterations(Integer.parseInt(args[5])).warmupTime(TimeValue.milliseconds(Long.parseLong(args[6])))
-                    .measurementIterations(Integer.parseInt(args[7])).measurementTime(TimeValue.milliseconds(Long.parseLong(args[8])))
-                    .resultFormat(ResultFormatType.JSON).result(out.toString()).build()).run();
+            String suffix = "-r" + Integer.parseInt(args[4]) + "-t" + t + ".json";
+            run(args, new OptionsBuilder().include(Primitives.class.getName() + ".getPut$").threads(t)
+                    .param("primitive", kind).param("line", lines), Path.of(args[3] + "-" + kind + suffix));
+            run(args, new OptionsBuilder().include(Primitives.class.getName() + ".baseline$").threads(t),
+                    Path.of(args[3] + "-" + kind + "-" + BASELINE + suffix));
         }
+    }
+
+    /** One JMH run in this JVM, with the warm-ups and iterations of {@code args}, into {@code out}. */
+    private static void run(String[] args, ChainedOptionsBuilder o, Path out) throws RunnerException {
+        new Runner(o.forks(0)
+                .warmupIterations(Integer.parseInt(args[5])).warmupTime(TimeValue.milliseconds(Long.parseLong(args[6])))
+                .measurementIterations(Integer.parseInt(args[7])).measurementTime(TimeValue.milliseconds(Long.parseLong(args[8])))
+                .resultFormat(ResultFormatType.JSON).result(out.toString()).build()).run();
     }
 }

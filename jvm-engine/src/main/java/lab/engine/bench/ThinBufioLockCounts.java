@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import lab.engine.count.LineTally;
 import lab.engine.count.SharedLineCounts;
+import lab.engine.count.ContentionCounts;
+import lab.engine.count.Contention;
 import lab.engine.work.CpuWork;
 
 /**
@@ -52,11 +54,7 @@ public final class ThinBufioLockCounts {
     public static SharedLineCounts of(String variant, int amp, String target, String cache, long ios, boolean visits,
                                       boolean submitterWork) {
         LineTally tally = new LineTally();
-        ThinBufioLock.Stack s = new ThinBufioLock.Stack();
-        s.variant = variant;
-        s.amp = amp;
-        s.target = target;
-        s.cache = cache;
+        ThinBufioLock.Stack s = stack(variant, amp, target, cache);
         s.baseNs = visits ? 1 : 0; // any work: a mark
         s.userNs = visits && submitterWork ? 1 : 0;
         s.works = ns -> ns == 0 ? CpuWork.NONE : CpuWork.marking(tally::boundary);
@@ -95,5 +93,46 @@ public final class ThinBufioLockCounts {
             }
         }
         return n;
+    }
+
+    /**
+     * The contention of {@code variant} at the point of {@link #of(String, int, String, String, long, boolean, boolean)}
+     * ({@code amp}, {@code target}, {@code cache}; no CpuWork) on {@code threads} threads at once,
+     * {@code iosPerThread} I/Os each ({@link ContentionRun}): per I/O, the bufio locks' acquisitions,
+     * contended ones and their wait ({@code bufio.lock}, {@code bufio.tree}, and the pool's
+     * {@code thin.root_lock}), and the handoffs of their count words' lines.
+     */
+    public static ContentionCounts contention(String variant, int amp, String target, String cache, int threads, long iosPerThread) {
+        return contention(variant, amp, target, cache, 0, 0, threads, iosPerThread);
+    }
+
+    /**
+     * {@link #contention(String, int, String, String, int, long)} with the benchmark's calibrated
+     * work: {@code baseNs} on the data disk and {@code userNs} in the worker per I/O, as a timed
+     * cell at a guest's CPU per I/O has them (the amplified sweep's cells).
+     */
+    public static ContentionCounts contention(String variant, int amp, String target, String cache, long baseNs, long userNs, int threads,
+                                              long iosPerThread) {
+        Contention c = new Contention();
+        ThinBufioLock.Stack s = stack(variant, amp, target, cache);
+        s.baseNs = baseNs;
+        s.userNs = userNs;
+        s.setUp(threads, ExampleJob.load(ThinBufioLock.EXAMPLE, List.of()), c);
+        ThinBufioLock bench = new ThinBufioLock();
+        return ContentionRun.run(c, threads, iosPerThread, () -> {
+            ThinBufioLock.Worker w = new ThinBufioLock.Worker();
+            w.setUp(s);
+            return ContentionRun.Worker.of(() -> bench.io(s, w), () -> w.completed, w::tearDown);
+        }, s::tearDown);
+    }
+
+    /** The benchmark's stack at this point, not set up yet. */
+    private static ThinBufioLock.Stack stack(String variant, int amp, String target, String cache) {
+        ThinBufioLock.Stack s = new ThinBufioLock.Stack();
+        s.variant = variant;
+        s.amp = amp;
+        s.target = target;
+        s.cache = cache;
+        return s;
     }
 }

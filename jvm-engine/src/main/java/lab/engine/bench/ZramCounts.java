@@ -4,6 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import lab.engine.count.LineTally;
 import lab.engine.count.SharedLineCounts;
+import lab.engine.count.SharedLines;
+import lab.engine.count.ContentionCounts;
+import lab.engine.count.Contention;
 
 /**
  * The zram-init-lock count run: the shared-line operations of one {@link ZramInitLock} op, per
@@ -57,15 +60,7 @@ public final class ZramCounts {
             throw new IllegalArgumentException("ios " + ios);
         }
         LineTally tally = new LineTally();
-        ZramInitLock.Device d = new ZramInitLock.Device();
-        d.guard = guard;
-        d.rw = rw;
-        d.pattern = pattern;
-        d.compressor = compressor;
-        d.sizeMiB = sizeMiB;
-        d.sections = sections;
-        d.baseNs = 0;
-        d.setUp(ZramInitLock.example(rw, pattern), tally);
+        ZramInitLock.Device d = device(guard, sections, rw, pattern, compressor, sizeMiB, 0, tally);
         Map<String, Map<String, Long>> counted;
         try {
             ZramInitLock.Worker w = new ZramInitLock.Worker();
@@ -90,11 +85,54 @@ public final class ZramCounts {
                 Map.of());
     }
 
+    /** The benchmark's device at this point with {@code baseNs} of work per op, set up reporting to {@code lines}. */
+    private static ZramInitLock.Device device(String guard, int sections, String rw, String pattern, String compressor, int sizeMiB,
+                                              long baseNs, SharedLines lines) {
+        ZramInitLock.Device d = new ZramInitLock.Device();
+        d.guard = guard;
+        d.rw = rw;
+        d.pattern = pattern;
+        d.compressor = compressor;
+        d.sizeMiB = sizeMiB;
+        d.sections = sections;
+        d.baseNs = baseNs;
+        d.setUp(ZramInitLock.example(rw, pattern), lines);
+        return d;
+    }
+
     private static void run(ZramInitLock bench, ZramInitLock.Device d, ZramInitLock.Worker w, long n) {
         for (long i = 0; i < n; i++) {
             if (!bench.io(d, w)) {
                 throw new IllegalStateException("count run: an I/O failed (" + d.zram + ")");
             }
         }
+    }
+
+    /**
+     * The contention of {@code guard} (with the lab switch's {@code sections}) for the {@code rw}
+     * example and {@code pattern}, with the benchmark's default compressor and size, on
+     * {@code threads} threads at once, {@code iosPerThread} I/Os each ({@link ContentionRun}): per
+     * I/O, the guard's acquisitions ({@code zram.init_lock} read, {@code zram.srcu} read, never
+     * contended), contended ones and their wait, and the handoffs of the rwsem's count word.
+     */
+    public static ContentionCounts contention(String guard, int sections, String rw, String pattern, int threads, long iosPerThread) {
+        return contention(guard, sections, rw, pattern, 0, threads, iosPerThread);
+    }
+
+    /**
+     * {@link #contention(String, int, String, String, int, long)} with the benchmark's calibrated
+     * work, {@code baseNs} per op (the amplified sweep's cells).
+     */
+    public static ContentionCounts contention(String guard, int sections, String rw, String pattern, long baseNs, int threads,
+                                              long iosPerThread) {
+        Contention c = new Contention();
+        ZramInitLock.Device d = device(guard, sections, rw, pattern, COMPRESSOR, SIZE_MIB, baseNs, c);
+        ZramInitLock bench = new ZramInitLock();
+        return ContentionRun.run(c, threads, iosPerThread, () -> {
+            ZramInitLock.Worker w = new ZramInitLock.Worker();
+            w.setUp(d);
+            long[] done = new long[1];
+            return ContentionRun.Worker.of(() -> done[0] += bench.io(d, w) ? 1 : 0, () -> done[0], () -> { });
+        }, d::tearDown);
     }
 }

@@ -3,6 +3,7 @@ package lab.engine.block;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
+import lab.engine.count.Handoffs;
 import lab.engine.count.LineCounter;
 import lab.engine.count.LineOp;
 import lab.engine.count.SharedLines;
@@ -78,6 +79,10 @@ public final class Partition implements BlockDevice {
     private final long[] lab = new long[48];
     /** Their atomics, at the site {@code part.lab_acct} (or {@code part0.lab_acct}). */
     private final LineCounter labRmw;
+    /** The hot line changing hands: its stamp, in_flight and ref (the ref's own tracker is this one). */
+    private final Handoffs hotLine;
+    /** The lab switch's line changing hands. */
+    private final Handoffs labLine;
 
     Partition(Gendisk disk, int partno, long startSect, long nrSects) {
         this.disk = disk;
@@ -92,6 +97,8 @@ public final class Partition implements BlockDevice {
         this.stampCas = lines.counter(site + ".stamp", LineOp.CAS);
         this.inFlightRmw = lines.counter(site + ".in_flight", LineOp.RMW);
         this.labRmw = lines.counter(site + ".lab_acct", LineOp.RMW);
+        this.hotLine = lines.handoffs(site + ".hot", hot);
+        this.labLine = lines.handoffs(site + ".lab_acct", lab);
         this.ref = disk.partRef().init(hot, REF, this::release, lines, site + ".ref"); // hd_ref_init: the table's reference
     }
 
@@ -109,12 +116,14 @@ public final class Partition implements BlockDevice {
     /** {@code part->stamp = now}: a plain store in v4.2, racing with other CPUs' (as there). */
     void setStamp(long now) {
         stampStore.add();
+        hotLine.write();
         LONGS.setOpaque(hot, STAMP, now);
     }
 
     /** {@code try_cmpxchg(&part->bd_stamp, &stamp, now)}: one CPU per tick wins. */
     boolean casStamp(long stamp, long now) {
         stampCas.add();
+        hotLine.write();
         return LONGS.compareAndSet(hot, STAMP, stamp, now);
     }
 
@@ -123,6 +132,7 @@ public final class Partition implements BlockDevice {
     /** {@code atomic_inc/dec(&part->in_flight[rw])}: a locked xadd; no ordering needed (a counter). */
     void atomicInFlightAdd(int rw, long delta) {
         inFlightRmw.add();
+        hotLine.write();
         LONGS.getAndAdd(hot, IN_FLIGHT + rw, delta);
     }
 
@@ -136,18 +146,21 @@ public final class Partition implements BlockDevice {
     /** {@code atomic_inc(&bdev->bd_lab_ref)}: a locked xadd. */
     void labGet() {
         labRmw.add();
+        labLine.write();
         LONGS.getAndAdd(lab, LAB_REF, 1L);
     }
 
     /** {@code atomic_dec(&bdev->bd_lab_ref)}. */
     void labPut() {
         labRmw.add();
+        labLine.write();
         LONGS.getAndAdd(lab, LAB_REF, -1L);
     }
 
     /** {@code atomic_inc/dec(&bdev->bd_lab_in_flight[rw])}. */
     void labInFlightAdd(int rw, long delta) {
         labRmw.add();
+        labLine.write();
         LONGS.getAndAdd(lab, LAB_IN_FLIGHT + rw, delta);
     }
 

@@ -30,10 +30,14 @@ import java.util.TreeMap;
  * @param visitsPerIo line ({@link LineTally#lineOf}) -> visits per I/O ({@link LineTally}): runs of
  *                operations on the line between two marks of uncontended work; null where the
  *                count run marked none (the model's work does not separate its operations)
+ * @param contention what a contention run of the same point counted, per I/O on several threads
+ *                ({@link ContentionCounts}: lock acquisitions, contended ones, their wait, line
+ *                handoffs); null where none was run
  */
 public record SharedLineCounts(String model, String variant, Map<String, String> point, long ios,
                                Map<String, Map<String, Double>> perIo, long ticks,
-                               Map<String, Map<String, Double>> perTick, Map<String, Double> visitsPerIo) {
+                               Map<String, Map<String, Double>> perTick, Map<String, Double> visitsPerIo,
+                               ContentionCounts contention) {
 
     public SharedLineCounts {
         point = Collections.unmodifiableMap(new LinkedHashMap<>(point));
@@ -42,10 +46,22 @@ public record SharedLineCounts(String model, String variant, Map<String, String>
         visitsPerIo = visitsPerIo == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(new TreeMap<>(visitsPerIo)));
     }
 
+    /** Counts without a contention run. */
+    public SharedLineCounts(String model, String variant, Map<String, String> point, long ios,
+                            Map<String, Map<String, Double>> perIo, long ticks, Map<String, Map<String, Double>> perTick,
+                            Map<String, Double> visitsPerIo) {
+        this(model, variant, point, ios, perIo, ticks, perTick, visitsPerIo, null);
+    }
+
+    /** These counts with a contention run's beside them. */
+    public SharedLineCounts withContention(ContentionCounts c) {
+        return new SharedLineCounts(model, variant, point, ios, perIo, ticks, perTick, visitsPerIo, c);
+    }
+
     /** Counts without visits. */
     public SharedLineCounts(String model, String variant, Map<String, String> point, long ios,
                             Map<String, Map<String, Double>> perIo, long ticks, Map<String, Map<String, Double>> perTick) {
-        this(model, variant, point, ios, perIo, ticks, perTick, null);
+        this(model, variant, point, ios, perIo, ticks, perTick, null, null);
     }
 
     /** {@code visits} (line -> visits) divided by {@code by}, zeros dropped. */

@@ -55,6 +55,27 @@ public interface SharedLines {
      * count.
      */
     LineCounter counter(String site, LineOp kind);
+
+    /**
+     * The contention counter of the {@code side} of the lock at {@code site}: call once, at
+     * construction. Locks of one site (the striped trees' locks) share its counts. Counts nothing
+     * but in a {@link Contention}.
+     */
+    default LockStat lock(String site, LockStat.Side side) {
+        return NoLockStat.INSTANCE;
+    }
+
+    /**
+     * The handoff tracker of the line held in {@code line} (the object whose words share one cache
+     * line: a padded word, an array of a hot line's words), counted under {@code site}'s line
+     * ({@link LineTally#lineOf}): asking again with the same object gives the same tracker, so the
+     * words of one line share their last writer, while lines that bear one name (each stripe's
+     * lock, each partition's hot line) keep theirs apart. Call once, at construction. Counts
+     * nothing but in a {@link Contention}.
+     */
+    default Handoffs handoffs(String site, Object line) {
+        return NoHandoffs.INSTANCE;
+    }
 }
 
 /** {@link SharedLines#NONE}: one counter that does nothing, for every site. */
@@ -86,5 +107,48 @@ final class NoCounter extends LineCounter {
     @Override
     public String toString() {
         return "no count";
+    }
+}
+
+/** The lock counter of {@link SharedLines#NONE}: counts nothing. */
+final class NoLockStat extends LockStat {
+    static final NoLockStat INSTANCE = new NoLockStat();
+
+    private NoLockStat() {
+    }
+
+    @Override
+    public void acquired() {
+    }
+
+    @Override
+    public long begin() {
+        return 0;
+    }
+
+    @Override
+    public void end(long begin) {
+    }
+
+    @Override
+    public String toString() {
+        return "no lock count";
+    }
+}
+
+/** The handoff tracker of {@link SharedLines#NONE}: keeps no last writer, counts nothing. */
+final class NoHandoffs extends Handoffs {
+    static final NoHandoffs INSTANCE = new NoHandoffs();
+
+    private NoHandoffs() {
+    }
+
+    @Override
+    public void write() {
+    }
+
+    @Override
+    public String toString() {
+        return "no handoff count";
     }
 }

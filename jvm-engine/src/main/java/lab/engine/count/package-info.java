@@ -18,5 +18,14 @@
  * pool ({@code zs_pool.class.lock}, {@code zs_pool.pages_allocated}). {@code Rcu} and {@code Srcu}
  * write no shared line on their read side and take no sink; their update side (grace periods) is
  * not per I/O.
+ *
+ * <p>Contention and handoffs, for a run with many threads: {@link lab.engine.count.LockStat} (a lock
+ * site's acquisitions, contended ones, and their wait, where the kernel fires
+ * {@code lock:contention_begin/end}: {@code Mutex}, {@code Rwsem}'s two sides, so the bufio client
+ * lock and zram's {@code init_lock}; {@code zram.srcu}'s read side, never contended) and
+ * {@link lab.engine.count.Handoffs} (a line's writes that find another thread's last write: the
+ * {@code Rwsem} count word, {@code RefCount}, so the dm-css-ref css count, and a partition's hot
+ * line) come from the same sink at construction, and count only in a
+ * {@link lab.engine.count.Contention}, per thread and summed on read.
  */
 package lab.engine.count;

@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import lab.engine.count.LineCounter;
 import lab.engine.count.LineOp;
+import lab.engine.count.LockStat;
 import lab.engine.count.SharedLines;
 
 /*
@@ -40,6 +41,18 @@ import lab.engine.count.SharedLines;
  * Counting (lab.engine.count): each lock taken (lock, or a successful
  * trylock) is one mutex, the pair it begins with its unlock. Fast paths only:
  * spinning, flag CASes and wake-ups under contention are part of c(mutex, n).
+ *
+ * Contention (lab.engine.count.LockStat, side mutex): an acquisition that
+ * found the lock taken is one whose fast-path CAS failed, and its wait runs
+ * from there to the CAS that took it. That is where the kernel fires them:
+ * mutex_lock's __mutex_trylock_fast fails, __mutex_lock_slowpath enters
+ * __mutex_lock_common, and trace_contention_begin(LCB_F_SPIN) fires before
+ * its trylock and the optimistic spin, so a lock taken by spinning counts as
+ * contended in both (the model's bounded spin is the kernel's spin on a
+ * running owner). The kernel fires contention_begin a second time when the
+ * spin fails and it queues; the model counts one contention per
+ * acquisition, its wait from the first. mutex_trylock fires nothing: a
+ * successful tryLock is an uncontended acquisition, a failed one nothing.
  */
 
 /**
@@ -58,6 +71,8 @@ public final class Mutex {
     private final Queue<Thread> waiters = new ConcurrentLinkedQueue<>();
     /** lock + unlock pairs. */
     private final LineCounter pairs;
+    /** Acquisitions, contended ones and their wait. */
+    private final LockStat stat;
 
     /** An unlocked mutex that reports nothing. */
     public Mutex() {
@@ -67,6 +82,7 @@ public final class Mutex {
     /** An unlocked mutex reporting each lock + unlock pair to {@code lines} as {@code site}. */
     public Mutex(SharedLines lines, String site) {
         this.pairs = lines.counter(site, LineOp.MUTEX);
+        this.stat = lines.lock(site, LockStat.Side.MUTEX);
     }
 
     private static long ownerTag() {
@@ -78,11 +94,14 @@ public final class Mutex {
         pairs.add();
         long me = ownerTag();
         if (owner.compareAndSet(0, me)) { // [acquire] pairs with the release CAS in unlock()
+            stat.acquired();
             return;
         }
+        long begin = stat.begin(); // trace_contention_begin
         if (!spinForOwner(me)) {
             lockSlow(me);
         }
+        stat.end(begin); // trace_contention_end
     }
 
     /** mutex_trylock: takes the lock only if it is free now. */
@@ -91,6 +110,7 @@ public final class Mutex {
         long c = owner.getOpaque();
         if ((c & ~FLAG_WAITERS) == 0 && owner.compareAndSet(c, c | me)) {
             pairs.add();
+            stat.acquired();
             return true;
         }
         return false;

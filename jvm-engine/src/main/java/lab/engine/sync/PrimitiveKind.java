@@ -27,7 +27,12 @@ public enum PrimitiveKind {
     /** The same on adjacent longs of one array: false sharing, the price of forgetting the padding. */
     UNPADDED_SLOT("unpadded-slot"),
     /** Inc and dec each by a compare-and-set loop on one shared line (cmpxchg, as css_tryget and inc_not_zero do). */
-    CAS_REFCOUNT("cas-refcount");
+    CAS_REFCOUNT("cas-refcount"),
+    /**
+     * A load-acquire of the caller's own {@link PercpuSlots} slot and a store-release of it plus one:
+     * refscale's {@code acqrel} ({@code smp_load_acquire} + {@code smp_store_release} of a per-CPU word).
+     */
+    ACQREL_SLOT("acqrel-slot");
 
     private final String id;
 

@@ -3,6 +3,7 @@ package lab.engine.sync;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import lab.engine.count.Handoffs;
 import lab.engine.count.LineCounter;
 import lab.engine.count.LineOp;
 import lab.engine.count.SharedLines;
@@ -55,6 +56,8 @@ public final class RefCount implements Ref {
     private final LineCounter rmw;
     /** Each compare-and-set of tryGet. */
     private final LineCounter cas;
+    /** The count's line changing hands: shared with the other words of {@code words}' line. */
+    private final Handoffs line;
 
     /** A count holding the initial reference. */
     public RefCount(Runnable release) {
@@ -95,6 +98,7 @@ public final class RefCount implements Ref {
         this.release = release;
         this.rmw = lines.counter(site, LineOp.RMW);
         this.cas = lines.counter(site, LineOp.CAS);
+        this.line = lines.handoffs(site, words);
         LONGS.setRelease(words, at, initial); // published with the object, as PaddedLong's constructor does
     }
 
@@ -102,6 +106,7 @@ public final class RefCount implements Ref {
     @Override
     public void get(int cpu) {
         rmw.add();
+        line.write();
         LONGS.getAndAdd(words, at, 1L);
     }
 
@@ -110,6 +115,7 @@ public final class RefCount implements Ref {
     public boolean tryGet(int cpu) {
         for (long c = (long) LONGS.getOpaque(words, at); c != 0; c = (long) LONGS.getOpaque(words, at)) {
             cas.add();
+            line.write();
             if (LONGS.compareAndSet(words, at, c, c + 1)) {
                 return true;
             }
@@ -127,6 +133,7 @@ public final class RefCount implements Ref {
     @Override
     public void put(int cpu) {
         rmw.add();
+        line.write();
         long old = (long) LONGS.getAndAddRelease(words, at, -1L); // [release] pairs with the acquire fence below, in the last put
         if (old == 1) {
             VarHandle.acquireFence(); // smp_acquire__after_ctrl_dep
@@ -143,6 +150,7 @@ public final class RefCount implements Ref {
      */
     public void cmpxchgNoop() {
         cas.add();
+        line.write();
         long c = (long) LONGS.getOpaque(words, at);
         LONGS.compareAndSet(words, at, c, c);
     }

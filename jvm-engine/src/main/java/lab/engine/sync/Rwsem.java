@@ -1,7 +1,9 @@
 package lab.engine.sync;
 
+import lab.engine.count.Handoffs;
 import lab.engine.count.LineCounter;
 import lab.engine.count.LineOp;
+import lab.engine.count.LockStat;
 import lab.engine.count.SharedLines;
 
 /*
@@ -40,6 +42,25 @@ import lab.engine.count.SharedLines;
  * successful down_read_trylock) is one rwsem-read, the pair it begins with
  * its up_read; a writer's lock is one cas and its unlock one rmw. Fast paths
  * only: what a slow path adds under contention is part of c(rwsem-read, n).
+ *
+ * Contention (lab.engine.count.LockStat, sides read and write): an
+ * acquisition is contended when its fast path fails and it goes to the slow
+ * path, its wait from there to the operation that takes the lock; as the
+ * kernel fires trace_contention_begin in rwsem_down_read_slowpath and
+ * rwsem_down_write_slowpath. Readers alone never contend: a reader's fetch-add
+ * fails only on a writer holding or waiting (RWSEM_READ_FAILED_MASK). Where
+ * the model differs: 6.1's reader slow path first steals the lock when no
+ * writer holds it and no handoff is pending (a writer merely waiting), and
+ * fires contention_begin only if it must queue; the model's reader never
+ * steals from a waiting writer, so it waits and counts as contended there.
+ * 6.1's writer spins optimistically on a running owner before
+ * contention_begin; the model has no such spin (its Backoff's first spins
+ * are inside the counted wait). Trylocks count an acquisition when they
+ * succeed and never a contention, as the kernel's.
+ *
+ * Handoffs (lab.engine.count.Handoffs): every operation that writes the
+ * count word, fast or slow, successful CAS or not, is a write of its line;
+ * the word is a line of its own (the PaddedLong), whatever its site's name.
  */
 
 /**
@@ -64,6 +85,12 @@ public final class Rwsem {
     private final LineCounter writeCas;
     /** up_write's fetch-add. */
     private final LineCounter writeRmw;
+    /** The read side's acquisitions, contended ones and their wait. */
+    private final LockStat readStat;
+    /** The write side's. */
+    private final LockStat writeStat;
+    /** The count word's line changing hands. */
+    private final Handoffs line;
 
     /** An unlocked semaphore that reports nothing. */
     public Rwsem() {
@@ -75,22 +102,32 @@ public final class Rwsem {
         this.readPair = lines.counter(site, LineOp.RWSEM_READ);
         this.writeCas = lines.counter(site, LineOp.CAS);
         this.writeRmw = lines.counter(site, LineOp.RMW);
+        this.readStat = lines.lock(site, LockStat.Side.READ);
+        this.writeStat = lines.lock(site, LockStat.Side.WRITE);
+        this.line = lines.handoffs(site, count);
     }
 
     /** down_read: may wait. */
     public void downRead() {
         readPair.add();
+        line.write();
         long old = count.getAndAdd(READER_BIAS); // [acquire] pairs with the release in upWrite()
         if ((old & READ_FAILED_MASK) != 0) {
+            long begin = readStat.begin(); // trace_contention_begin(LCB_F_READ)
             downReadSlow();
+            readStat.end(begin);
+        } else {
+            readStat.acquired();
         }
     }
 
     /** down_read_trylock: takes the read lock only if no writer holds or waits. */
     public boolean tryDownRead() {
         for (long c = count.getOpaque(); (c & READ_FAILED_MASK) == 0; c = count.getOpaque()) {
+            line.write();
             if (count.compareAndSet(c, c + READER_BIAS)) {
                 readPair.add();
+                readStat.acquired();
                 return true;
             }
         }
@@ -99,6 +136,7 @@ public final class Rwsem {
 
     /** up_read. */
     public void upRead() {
+        line.write();
         long old = count.getAndAdd(-READER_BIAS); // [release] pairs with the acquire CAS in downWrite()
         if ((old & READER_MASK) == 0) {
             count.getAndAdd(READER_BIAS);
@@ -109,20 +147,31 @@ public final class Rwsem {
     /** down_write: may wait. */
     public void downWrite() {
         writeCas.add();
-        if (!count.compareAndSet(0, WRITER_LOCKED)) { // [acquire] pairs with the releases in upRead()/upWrite()
+        line.write();
+        if (count.compareAndSet(0, WRITER_LOCKED)) { // [acquire] pairs with the releases in upRead()/upWrite()
+            writeStat.acquired();
+        } else {
+            long begin = writeStat.begin(); // trace_contention_begin(LCB_F_WRITE)
             downWriteSlow();
+            writeStat.end(begin);
         }
     }
 
     /** down_write_trylock. */
     public boolean tryDownWrite() {
         writeCas.add();
-        return count.compareAndSet(0, WRITER_LOCKED);
+        line.write();
+        if (count.compareAndSet(0, WRITER_LOCKED)) {
+            writeStat.acquired();
+            return true;
+        }
+        return false;
     }
 
     /** up_write: the caller must hold the write lock. */
     public void upWrite() {
         writeRmw.add();
+        line.write();
         long old = count.getAndAdd(-WRITER_LOCKED); // [release] pairs with the acquires of the next holders
         if ((old & WRITER_LOCKED) == 0) {
             count.getAndAdd(WRITER_LOCKED);
@@ -141,11 +190,12 @@ public final class Rwsem {
     }
 
     private void downReadSlow() {
+        line.write();
         count.getAndAdd(-READER_BIAS); // take back the optimistic bias
         int round = 0;
         for (;;) {
             long c = count.getOpaque();
-            if ((c & READ_FAILED_MASK) == 0 && count.compareAndSet(c, c + READER_BIAS)) { // [acquire]
+            if ((c & READ_FAILED_MASK) == 0 && casLine(c, c + READER_BIAS)) { // [acquire]
                 return;
             }
             round = Backoff.pause(round);
@@ -153,16 +203,23 @@ public final class Rwsem {
     }
 
     private void downWriteSlow() {
+        line.write();
         count.getAndAdd(WRITER_WAITING_ONE); // new readers now back off
         int round = 0;
         for (;;) {
             long c = count.getOpaque();
             if ((c & (WRITER_LOCKED | READER_MASK)) == 0
-                    && count.compareAndSet(c, c - WRITER_WAITING_ONE + WRITER_LOCKED)) { // [acquire]
+                    && casLine(c, c - WRITER_WAITING_ONE + WRITER_LOCKED)) { // [acquire]
                 return;
             }
             round = Backoff.pause(round);
         }
+    }
+
+    /** A compare-and-set of the count word, a write of its line whether it succeeds or not. */
+    private boolean casLine(long expect, long update) {
+        line.write();
+        return count.compareAndSet(expect, update);
     }
 
     @Override

@@ -144,7 +144,7 @@ public final class Zram {
     private static MetaGuard newGuard(GuardKind kind, int nrCpus, DiskOpeners openers, SharedLines lines) {
         return switch (kind) {
             case RWSEM -> new RwsemGuard(lines);
-            case SRCU -> new SrcuGuard(nrCpus);
+            case SRCU -> new SrcuGuard(nrCpus, lines);
             case ATOMIC_REF -> new AtomicRefGuard(lines);
             case NONE -> new NoneGuard(openers);
         };

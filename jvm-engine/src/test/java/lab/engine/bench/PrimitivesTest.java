@@ -89,4 +89,33 @@ class PrimitivesTest {
             c.tearDown();
         }
     }
+
+    /** acqrel-slot is refscale's acqrel: each pair reads its own slot with acquire and stores it plus one with release. */
+    @Test
+    void acqrelSlotCountsUpInEachThreadsOwnSlot() {
+        Primitives.Shared s = shared("acqrel-slot", "shared", 0);
+        Primitives.Cpu a = cpu(s);
+        Primitives.Cpu b = cpu(s);
+        Primitives bench = new Primitives();
+        for (long i = 0; i < 3; i++) {
+            assertEquals(i, bench.getPut(a), "a's slot before its pair " + i);
+        }
+        assertEquals(0, bench.getPut(b), "b's slot is its own: a's three pairs left it at 0");
+        a.tearDown();
+        b.tearDown();
+    }
+
+    /** The baseline is getPut's body on a pair that does nothing and no gap: what a getPut score at gap 0 holds besides the pair. */
+    @Test
+    void theBaselineRunsGetPutsBodyWithNothingInThePair() {
+        Primitives.Bare bare = new Primitives.Bare();
+        assertSame(Primitives.NOTHING, bare.pair);
+        assertEquals(1, bare.gaps.length);
+        assertSame(CpuWork.NONE, bare.gaps[0], "no gap: refscale's loop is back to back");
+        Primitives bench = new Primitives();
+        for (int i = 0; i < 100; i++) {
+            assertEquals(0, bench.baseline(bare), "the slot, for the blackhole");
+        }
+        assertEquals(100, bare.next, "the gap was taken once a call, as getPut takes it");
+    }
 }
