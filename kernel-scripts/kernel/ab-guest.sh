@@ -93,8 +93,9 @@ trial() {
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$r" "$s" "$v" "$val" "ab/${pre##*/}" "$BOOT" >>"$OUT/ab/trials.tsv"
 }
 
-# traced_trial N ROUND VARIANT VALUE: the same trial under `perf lock record` (the kernel's
-# lock:contention_begin/end, with callchains), then `perf lock contention` over it: contentions,
+# traced_trial N ROUND VARIANT VALUE: the same trial under `perf lock record -a` (the kernel's
+# lock:contention_begin/end, with callchains, on every CPU: fio's own and its I/O's kernel workers',
+# dm-thin's deferred bios among them), then `perf lock contention` over it: contentions,
 # total, max and average wait by caller, the most contended first. Not timed: its I/Os only divide
 # the counts. Leaves N<n>-r<r>-t-<variant>.json (fio's), .lock.txt (perf lock contention's table
 # and its warnings), .lock.err (perf lock record's messages), .ops, and a line in ab/traced.tsv.
@@ -106,7 +107,7 @@ traced_trial() {
 	[ "$SW_COUNT" = - ] || set_param "$SW_COUNT" "$n"
 	o0=$(cat "$SW_OPS")
 	# perf.data on the guest's tmpfs: the 9p share takes no mmap, which perf's reading needs
-	perf lock record -o /tmp/lab-lock.data -- \
+	perf lock record -o /tmp/lab-lock.data -a -- \
 		fio "${AB_FIO[@]}" --time_based --runtime="$TRACE_RUNTIME" --eta=never \
 		--output-format=json --output="$pre.json" >/dev/null 2>"$pre.lock.err"
 	o1=$(cat "$SW_OPS")
