@@ -74,12 +74,17 @@ set_param() {
 	[ "$got" = "$2" ] || { _lab_msg "ab-guest: $1 reads back '$got', not '$2'"; exit 1; }
 }
 
+# switch_to VALUE N: the switch at VALUE and its count at N (where it takes one), each read back
+switch_to() {
+	set_param "$SW_PARAM" "$1"
+	[ "$SW_COUNT" = - ] || set_param "$SW_COUNT" "$2"
+}
+
 # trial N ROUND SLOT VARIANT VALUE
 trial() {
 	local n=$1 r=$2 s=$3 v=$4 val=$5 pre o0 o1
 	pre=$OUT/ab/N$n-r$r-s$s-$v
-	set_param "$SW_PARAM" "$val"
-	[ "$SW_COUNT" = - ] || set_param "$SW_COUNT" "$n"
+	switch_to "$val" "$n"
 	o0=$(cat "$SW_OPS")
 	if declare -F ab_trial >/dev/null; then
 		ab_trial "$pre"
@@ -103,8 +108,7 @@ trial() {
 traced_trial() {
 	local n=$1 r=$2 v=$3 val=$4 pre o0 o1
 	pre=$OUT/ab/N$n-r$r-t-$v
-	set_param "$SW_PARAM" "$val"
-	[ "$SW_COUNT" = - ] || set_param "$SW_COUNT" "$n"
+	switch_to "$val" "$n"
 	o0=$(cat "$SW_OPS")
 	# perf.data on the guest's tmpfs: the 9p share takes no mmap, which perf's reading needs
 	perf lock record -o /tmp/lab-lock.data -a -- \
@@ -126,8 +130,7 @@ traced_trial() {
 c2c_trial() {
 	local n=$1 v=$2 val=$3 pre
 	pre=$OUT/ab/N$n-c2c-$v
-	set_param "$SW_PARAM" "$val"
-	[ "$SW_COUNT" = - ] || set_param "$SW_COUNT" "$n"
+	switch_to "$val" "$n"
 	perf c2c record -a -o /tmp/lab-c2c.data -- \
 		fio "${AB_FIO[@]}" --time_based --runtime="$TRACE_RUNTIME" --eta=never \
 		--output-format=json --output="$pre.json" >/dev/null 2>"$pre.c2c.err"

@@ -60,6 +60,25 @@ public final class LabKernelContention {
     public record Added(String variant, int from, int to, Estimate frequency, Estimate waitPerOpNs, Estimate waitPerContentionNs,
                         long acquisitions, long contentions, double noneBound) {}
 
+    /**
+     * One round's step from a lower count to a higher one, per I/O: the added contentions and the
+     * added wait over the added acquisitions ({@code dx}), and the added wait over the added
+     * contentions ({@code perContention}, NaN where none were added). The kernel's split and the
+     * model's ({@link ModelContention#estimateAdded}) both take theirs from it.
+     */
+    record Step(double frequency, double waitPerOp, double perContention) {
+        /** The step from ({@code opsA}, {@code contA}, {@code waitA}) to the B's; null where the acquisitions did not grow. */
+        static Step of(double opsA, double contA, double waitA, double opsB, double contB, double waitB) {
+            double dx = opsB - opsA;
+            if (!(dx > 0)) {
+                return null;
+            }
+            double dc = contB - contA;
+            double dw = waitB - waitA;
+            return new Step(dc / dx, dw / dx, dc > 0 ? dw / dc : Double.NaN);
+        }
+    }
+
     private final String type;
     private final Set<String> callers;
     private final List<Cell> cells;
@@ -175,14 +194,13 @@ public final class LabKernelContention {
             Map<Integer, List<Double>> each = new TreeMap<>();
             lo.forEach((round, a) -> {
                 Trial b = hi.get(round);
-                double dx = b == null ? 0 : b.opsPerIo() - a.opsPerIo();
-                if (dx > 0) {
-                    double dc = b.contendedPerIo() - a.contendedPerIo();
-                    double dw = b.waitNsPerIo() - a.waitNsPerIo();
-                    freq.computeIfAbsent(a.boot(), x -> new ArrayList<>()).add(dc / dx);
-                    wait.computeIfAbsent(a.boot(), x -> new ArrayList<>()).add(dw / dx);
-                    if (dc > 0) {
-                        each.computeIfAbsent(a.boot(), x -> new ArrayList<>()).add(dw / dc);
+                Step st = b == null ? null
+                        : Step.of(a.opsPerIo(), a.contendedPerIo(), a.waitNsPerIo(), b.opsPerIo(), b.contendedPerIo(), b.waitNsPerIo());
+                if (st != null) {
+                    freq.computeIfAbsent(a.boot(), x -> new ArrayList<>()).add(st.frequency());
+                    wait.computeIfAbsent(a.boot(), x -> new ArrayList<>()).add(st.waitPerOp());
+                    if (!Double.isNaN(st.perContention())) {
+                        each.computeIfAbsent(a.boot(), x -> new ArrayList<>()).add(st.perContention());
                     }
                 }
             });

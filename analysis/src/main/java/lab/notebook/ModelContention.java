@@ -178,10 +178,11 @@ public final class ModelContention {
             List<Double> wait = new ArrayList<>();
             lo.forEach((round, a) -> {
                 Counted b = hi.get(round);
-                double dx = b == null ? 0 : b.acquired() - a.acquired();
-                if (dx > 0) {
-                    freq.add((b.contended() - a.contended()) / dx);
-                    wait.add((b.waitNs() - a.waitNs()) / dx);
+                LabKernelContention.Step st = b == null ? null
+                        : LabKernelContention.Step.of(a.acquired(), a.contended(), a.waitNs(), b.acquired(), b.contended(), b.waitNs());
+                if (st != null) {
+                    freq.add(st.frequency());
+                    wait.add(st.waitPerOp());
                 }
             });
             if (!freq.isEmpty()) {

@@ -1,6 +1,5 @@
 package lab.analysis.parse;
 
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 
 /** The real files captured on the lab VM, under {@code src/test/resources/captured/}. */
@@ -8,10 +7,6 @@ final class Captured {
     private Captured() {}
 
     static Path file(String name) {
-        try {
-            return Path.of(Captured.class.getResource("/captured/" + name).toURI());
-        } catch (URISyntaxException | NullPointerException e) {
-            throw new IllegalStateException("test resource captured/" + name + " is missing", e);
-        }
+        return TextFixtures.resource("captured/" + name);
     }
 }

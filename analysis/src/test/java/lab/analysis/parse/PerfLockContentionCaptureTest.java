@@ -3,7 +3,6 @@ package lab.analysis.parse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -16,8 +15,8 @@ import org.junit.jupiter.api.Test;
  * (the positive control), the same with callstacks, and readers alone (no contention).
  */
 class PerfLockContentionCaptureTest {
-    private static Path captured(String name) throws URISyntaxException {
-        return Path.of(PerfLockContentionCaptureTest.class.getResource("/perf-lock/captured/" + name).toURI());
+    private static Path captured(String name) {
+        return TextFixtures.resource("perf-lock/captured/" + name);
     }
 
     @Test
