@@ -35,7 +35,12 @@ public record ContentionLineup(ModelContention host, ModelContention guest, List
         /** The whole interval outside [1/FACTOR, FACTOR]. */
         OUTSIDE,
         /** Neither: the interval straddles an end, or there is none. */
-        UNDECIDED
+        UNDECIDED,
+        /**
+         * Neither side contended: the kernel found none of its acquisitions taken (its rule-of-three
+         * bound) and the model none in any round; the same answer, with no ratio to take.
+         */
+        NEITHER
     }
 
     /**
@@ -84,10 +89,16 @@ public record ContentionLineup(ModelContention host, ModelContention guest, List
         return c == null ? null : c.handoffsPerIo();
     }
 
-    /** {@code model}'s frequency over {@code kernel}'s, within {@link #FACTOR} or not. */
+    /**
+     * {@code model}'s frequency over {@code kernel}'s, within {@link #FACTOR} or not; {@link Within#NEITHER}
+     * where the kernel counted no contention and the model's upper end is 0 (every round none).
+     */
     static Agreement agreement(String where, ModelContention.Added model, LabKernelContention.Added kernel) {
         Estimate m = model.frequency();
         Estimate k = kernel.frequency();
+        if (!Double.isNaN(kernel.noneBound()) && m != null && m.hasInterval() && m.hi() == 0) {
+            return new Agreement(where, model, kernel, Double.NaN, Double.NaN, Within.NEITHER);
+        }
         LabKernelPart.Scorecard s = m == null || k == null ? null : LabKernelPart.Scorecard.of(k, m);
         if (s == null || s.lo() == null) {
             return new Agreement(where, model, kernel, Double.NaN, Double.NaN, Within.UNDECIDED);

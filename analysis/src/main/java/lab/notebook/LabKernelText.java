@@ -81,6 +81,8 @@ final class LabKernelText {
                     + " of the kernel's" + ratio + ".";
             case UNDECIDED -> who + "'s added contentions per added acquisition: undecided against a factor " + ContentionLineup.FACTOR
                     + " of the kernel's" + (ratio.isEmpty() ? " (too few rounds for the intervals)" : ratio) + ".";
+            case NEITHER -> who + " found no added acquisition contended either, in any round: the same answer as the kernel's, with"
+                    + " no ratio to take (0 of 0).";
         };
     }
 

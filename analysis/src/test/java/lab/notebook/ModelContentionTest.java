@@ -121,4 +121,22 @@ class ModelContentionTest {
         assertEquals(0.95 / 1.1, a.lo(), 1e-12);
         assertEquals(1.05 / 0.9, a.hi(), 1e-12);
     }
+
+    @Test
+    void neitherSideContendedIsItsOwnAnswerNotUndecided() {
+        LabKernelContention.Added none = new LabKernelContention.Added("before", 1, 128, new Estimate(0, 0, 0, 3, Double.NaN), null, null,
+                56_000_000, 0, 3.0 / 56_000_000);
+        ModelContention.Added zero = new ModelContention.Added("before", 1, 128, new Estimate(0, 0, 0, 3, Double.NaN), null);
+        assertEquals(ContentionLineup.Within.NEITHER, ContentionLineup.agreement("host", zero, none).within());
+        ModelContention.Added some = new ModelContention.Added("before", 1, 128, new Estimate(1e-4, 0, 2e-4, 3, Double.NaN), null);
+        assertEquals(ContentionLineup.Within.UNDECIDED, ContentionLineup.agreement("host", some, none).within(),
+                "the model found some in a round: not the same answer");
+        ModelContention.Added two = new ModelContention.Added("before", 1, 128, new Estimate(0, 0, 0, 2, Double.NaN), null);
+        assertEquals(ContentionLineup.Within.UNDECIDED, ContentionLineup.agreement("host", two, none).within(),
+                "two rounds: no interval, no answer");
+        LabKernelContention.Added some0 = new LabKernelContention.Added("before", 1, 128, new Estimate(0, 0, 0, 3, Double.NaN), null, null,
+                56_000_000, 2, Double.NaN);
+        assertEquals(ContentionLineup.Within.UNDECIDED, ContentionLineup.agreement("host", zero, some0).within(),
+                "the kernel counted some: no bound, no answer");
+    }
 }

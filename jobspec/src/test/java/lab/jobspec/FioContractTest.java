@@ -20,6 +20,8 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import lab.jobspec.stats.JobWindow;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -50,6 +52,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * name, so which blocks a run hits, the extremes included, is chance); and fio's JSON
  * {@code total_ios} equal to its iolog's count (so the log is read right).
  */
+@Execution(ExecutionMode.CONCURRENT) // its runs wait on fio: beside each other (junit-platform.properties)
 class FioContractTest {
     static final double COUNT_TOLERANCE = 0.15;
     static final double SHARE_TOLERANCE = 0.06;

@@ -13,6 +13,8 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import lab.jobspec.stats.JobWindow;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -25,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * file's I/O count within {@value FioContractTest#COUNT_TOLERANCE} (relative, at least 5) when
  * sizes are drawn (the random map cuts them), and the total too, else equal, and each file's I/Os within its region. Skipped without fio 3.33.
  */
+@Execution(ExecutionMode.CONCURRENT) // its runs wait on fio: beside each other (junit-platform.properties)
 class FioNrFilesContractTest {
 
     @TempDir
