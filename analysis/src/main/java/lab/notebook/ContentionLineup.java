@@ -34,7 +34,7 @@ public record ContentionLineup(ModelContention host, ModelContention guest, List
         INSIDE,
         /** The whole interval outside [1/FACTOR, FACTOR]. */
         OUTSIDE,
-        /** Neither: the interval straddles an end, or there is none. */
+        /** Undecided: the interval straddles an end, or there is none. */
         UNDECIDED,
         /**
          * Neither side contended: the kernel found none of its acquisitions taken (its rule-of-three
