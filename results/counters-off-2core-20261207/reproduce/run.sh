@@ -4,7 +4,7 @@
 # in a seeded random order, one JMH fork each.
 set -euo pipefail
 OUT=$1 OLD=$2 NEW=$3 ROUNDS=${ROUNDS:-5}
-J=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
+J=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java # a JDK 25
 mkdir -p "$OUT/raw"
 cells_all=(
  "dm-css-ref|lab\.engine\.bench\.DmCssRef\.io$|-p variant=atomic"
